@@ -1,0 +1,347 @@
+//! Flags, their parsing and validation. Everything a user types is checked here, before any
+//! window opens or any simulation starts; a bad value is one line naming the flag and exit 2.
+
+use crate::rope::{Pin, RopeParams};
+use crate::timing::{Mode, TimingConfig, parse_duration};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// Highest display or cap rate accepted, Hz.
+pub const MAX_HZ: f64 = 10_000.0;
+/// Longest `simulate --seconds`: 30 simulated days.
+pub const MAX_SECONDS: f64 = 30.0 * 86_400.0;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "timestep-rope",
+    version,
+    about = "A mass-spring rope that makes game-loop timing visible and measurable",
+    long_about = "Opens a window with a rope simulated at a fixed dt; M cycles how the loop steps \
+                  it (variable, semi-fixed, fixed, interpolated). `timestep-rope simulate` runs \
+                  the same code on a simulated display and prints the numbers."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub window: WindowArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run every mode headless on a simulated display and print what each did.
+    Simulate(SimulateArgs),
+}
+
+/// Flags shared by the window and `simulate`: timing and the rope.
+#[derive(Args, Debug, Clone)]
+pub struct CommonArgs {
+    /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds)
+    #[arg(long, value_name = "DURATION", default_value = "1ms", value_parser = positive_duration, global = true)]
+    pub dt: u64,
+    /// Longest frame time any mode sees; the excess is dropped (and reported)
+    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, global = true)]
+    pub clamp: u64,
+    /// Most steps in one frame, against the spiral of death [default: clamp / dt]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), global = true)]
+    pub max_steps: Option<u32>,
+    /// Particles in the rope
+    #[arg(long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, global = true)]
+    pub particles: usize,
+    /// Which ends are pinned: one (particle 0) or both
+    #[arg(long, value_name = "one|both", default_value = "one", value_parser = parse_pin, global = true)]
+    pub pin: Pin,
+    /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
+    #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, global = true)]
+    pub damping: f32,
+}
+
+impl CommonArgs {
+    /// The timing settings, checked together (the clamp must be at least dt).
+    pub fn timing(&self) -> Result<TimingConfig, String> {
+        TimingConfig::new(self.dt, self.clamp, self.max_steps)
+    }
+
+    pub fn rope(&self) -> Result<RopeParams, String> {
+        let params = RopeParams {
+            particles: self.particles,
+            pin: self.pin,
+            damping_per_s: self.damping,
+            ..RopeParams::default()
+        };
+        params.validate()?;
+        Ok(params)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+/// The window's own flags.
+#[derive(Args, Debug, Clone)]
+pub struct WindowArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Mode to start in
+    #[arg(long, value_name = "MODE", default_value = "interpolated", value_parser = parse_mode)]
+    pub mode: Mode,
+    /// Present with vsync (off picks a non-vsync present mode where the surface has one)
+    #[arg(long, value_enum, default_value = "on")]
+    pub vsync: OnOff,
+    /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144
+    #[arg(long, value_name = "HZ", value_parser = positive_hz)]
+    pub fps_cap: Option<f64>,
+    /// Quit after this much wall time (for scripted runs)
+    #[arg(long, value_name = "DURATION", value_parser = positive_duration)]
+    pub exit_after: Option<u64>,
+    /// Write the last presented frame to this PNG at exit
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot: Option<PathBuf>,
+    /// Write one CSV row per frame: wall time, frame ms, steps, alpha, mode, drift
+    #[arg(long, value_name = "FILE.csv")]
+    pub frame_log: Option<PathBuf>,
+}
+
+/// Which modes `simulate` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModeChoice {
+    All,
+    One(Mode),
+}
+
+impl ModeChoice {
+    pub fn modes(self) -> Vec<Mode> {
+        match self {
+            ModeChoice::All => Mode::ALL.to_vec(),
+            ModeChoice::One(m) => vec![m],
+        }
+    }
+}
+
+/// One long frame injected into the simulated display.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stall {
+    pub at_ns: u64,
+    pub duration_ns: u64,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct SimulateArgs {
+    /// Display refresh rate, Hz (fractional allowed: 59.94)
+    #[arg(long, value_name = "HZ", default_value_t = 60.0, value_parser = positive_hz)]
+    pub display_hz: f64,
+    /// Wait for vblank before presenting
+    #[arg(long, value_enum, default_value = "on")]
+    pub vsync: OnOff,
+    /// Timer noise: each clock reading is off by a uniform amount in ±D
+    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration)]
+    pub jitter: u64,
+    /// Simulated render time per frame
+    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration)]
+    pub render_cost: u64,
+    /// One long frame at simulated time AT lasting DURATION (repeatable), e.g. 2s:300ms
+    #[arg(long, value_name = "AT:DURATION", value_parser = parse_stall)]
+    pub stall: Vec<Stall>,
+    /// Simulated wall time, seconds
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = seconds)]
+    pub seconds: f64,
+    /// A mode, or all of them in cycle order
+    #[arg(long, value_name = "MODE|all", default_value = "all", value_parser = parse_mode_choice)]
+    pub mode: ModeChoice,
+    /// Seed for the timer noise
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub seed: u64,
+    /// Print one JSON object instead of the table
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per presented frame per mode
+    #[arg(long, value_name = "FILE.csv")]
+    pub trace: Option<PathBuf>,
+    /// Write each mode's final particle positions as JSON
+    #[arg(long, value_name = "FILE.json")]
+    pub dump_state: Option<PathBuf>,
+}
+
+fn positive_duration(s: &str) -> Result<u64, String> {
+    match parse_duration(s)? {
+        0 => Err(format!("'{s}' must be greater than zero")),
+        ns => Ok(ns),
+    }
+}
+
+fn parse_mode(s: &str) -> Result<Mode, String> {
+    s.parse()
+}
+
+fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        Ok(ModeChoice::All)
+    } else {
+        s.parse().map(ModeChoice::One).map_err(|e: String| e.replace(" or interpolated)", ", interpolated or all)"))
+    }
+}
+
+fn parse_pin(s: &str) -> Result<Pin, String> {
+    s.parse()
+}
+
+fn parse_float(s: &str) -> Result<f64, String> {
+    let v: f64 = s.trim().parse().map_err(|_| format!("'{s}' is not a number"))?;
+    if !v.is_finite() {
+        return Err(format!("'{s}' is not a finite number"));
+    }
+    Ok(v)
+}
+
+fn positive_hz(s: &str) -> Result<f64, String> {
+    let v = parse_float(s)?;
+    if v <= 0.0 {
+        return Err(format!("'{s}' must be greater than zero"));
+    }
+    if v > MAX_HZ {
+        return Err(format!("'{s}' is above the maximum of {MAX_HZ} Hz"));
+    }
+    Ok(v)
+}
+
+fn seconds(s: &str) -> Result<f64, String> {
+    let v = parse_float(s)?;
+    if v <= 0.0 {
+        return Err(format!("'{s}' must be greater than zero"));
+    }
+    if v > MAX_SECONDS {
+        return Err(format!("'{s}' is above the maximum of {MAX_SECONDS} s (30 days)"));
+    }
+    Ok(v)
+}
+
+fn drag_rate(s: &str) -> Result<f32, String> {
+    let v = parse_float(s)?;
+    if v < 0.0 {
+        return Err(format!("'{s}' must be 0 or more"));
+    }
+    if v > 1e6 {
+        return Err(format!("'{s}' is above the maximum of 1e6 per second"));
+    }
+    Ok(v as f32)
+}
+
+fn particle_count(s: &str) -> Result<usize, String> {
+    let n: i64 = s.trim().parse().map_err(|_| format!("'{s}' is not a whole number"))?;
+    let max = crate::rope::MAX_PARTICLES;
+    if n < 1 {
+        return Err(format!("'{s}' must be at least 1"));
+    }
+    if n as u64 > max as u64 {
+        return Err(format!("'{s}' is above the maximum of {max} (about 400 MB of state)"));
+    }
+    Ok(n as usize)
+}
+
+fn parse_stall(s: &str) -> Result<Stall, String> {
+    let (at, dur) = s
+        .split_once(':')
+        .ok_or_else(|| format!("'{s}' is not AT:DURATION (e.g. 2s:300ms)"))?;
+    let at_ns = parse_duration(at).map_err(|e| format!("AT in '{s}': {e}"))?;
+    let duration_ns = positive_duration(dur).map_err(|e| format!("DURATION in '{s}': {e}"))?;
+    Ok(Stall { at_ns, duration_ns })
+}
+
+/// What `main` should do once the flags are known to be good.
+#[derive(Debug)]
+pub enum Run {
+    Window(WindowArgs),
+    Simulate(CommonArgs, SimulateArgs),
+}
+
+/// Parses and validates the command line. `Err((message, status))`: print the message (one
+/// line for errors; help and version text as clap renders it) and exit with the status.
+pub fn parse<I, T>(args: I) -> Result<Run, (String, i32)>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::try_parse_from(args).map_err(|e| {
+        use clap::error::ErrorKind;
+        match e.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => (e.render().to_string(), 0),
+            _ => {
+                let text = e.render().to_string();
+                let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error");
+                (format!("timestep-rope: {}", line.trim()), 2)
+            }
+        }
+    })?;
+    let bad = |msg: String| (format!("timestep-rope: error: {msg}"), 2);
+    let common = cli.window.common.clone();
+    common.timing().map_err(bad)?;
+    common.rope().map_err(bad)?;
+    match cli.command {
+        None => Ok(Run::Window(cli.window)),
+        Some(Command::Simulate(sim)) => {
+            if sim.vsync == OnOff::Off && sim.render_cost == 0 {
+                return Err(bad(
+                    "--vsync off needs --render-cost above zero: with nothing to wait for, \
+                     the simulated loop would never advance time"
+                        .into(),
+                ));
+            }
+            Ok(Run::Simulate(common, sim))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(args: &[&str]) -> (String, i32) {
+        let mut v = vec!["timestep-rope"];
+        v.extend_from_slice(args);
+        match parse(v) {
+            Ok(run) => panic!("{args:?} parsed: {run:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn bad_values_name_their_flag_in_one_line_with_status_2() {
+        for (args, flag) in [
+            (&["--dt", "0"][..], "--dt"),
+            (&["--dt", "-1ms"], "--dt"),
+            (&["--dt", "abc"], "--dt"),
+            (&["--dt", "1ms", "--clamp", "0.5ms"], "--clamp"),
+            (&["--particles", "0"], "--particles"),
+            (&["simulate", "--display-hz", "0"], "--display-hz"),
+            (&["simulate", "--stall", "2s"], "--stall"),
+            (&["--pin", "middle"], "--pin"),
+            (&["simulate", "--mode", "wobbly"], "--mode"),
+        ] {
+            let (msg, status) = err(args);
+            assert_eq!(status, 2, "{args:?}");
+            assert_eq!(msg.lines().count(), 1, "{args:?}: {msg}");
+            assert!(msg.contains(flag), "{args:?}: {msg}");
+        }
+    }
+
+    #[test]
+    fn shared_flags_work_after_the_subcommand() {
+        let run = parse(["timestep-rope", "simulate", "--dt", "0.5ms", "--stall", "2s:300ms"]);
+        match run {
+            Ok(Run::Simulate(common, sim)) => {
+                assert_eq!(common.dt, 500_000);
+                assert_eq!(
+                    sim.stall,
+                    vec![Stall { at_ns: 2_000_000_000, duration_ns: 300_000_000 }]
+                );
+                assert_eq!(sim.mode, ModeChoice::All);
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}

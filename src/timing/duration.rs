@@ -1,0 +1,129 @@
+//! Durations as users type them: `1ms`, `0.5ms`, `250ms`, `0.25s`, `500us`, `0.001` (seconds).
+//!
+//! Parsed with integer arithmetic straight to nanoseconds, so `0.001` is exactly 1,000,000 ns
+//! and never 999,999 through a float.
+
+/// The largest duration accepted anywhere: one year. Longer values are almost surely typos and
+/// would overflow sums of nanoseconds.
+pub const MAX_DURATION_NS: u64 = 365 * 24 * 3600 * 1_000_000_000;
+
+/// Parses a duration into whole nanoseconds. Units: `ns`, `us` (or `µs`), `ms`, `s`; a bare
+/// number means seconds. Negative, non-finite, sub-nanosecond and over-a-year values are errors.
+pub fn parse_duration(text: &str) -> Result<u64, String> {
+    let s = text.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+        .unwrap_or(s.len());
+    let (number, unit) = (&s[..split], s[split..].trim());
+    let scale: u64 = match unit {
+        "" | "s" => 1_000_000_000,
+        "ms" => 1_000_000,
+        "us" | "µs" => 1_000,
+        "ns" => 1,
+        _ => {
+            return Err(format!(
+                "'{text}' is not a duration (use e.g. 1ms, 0.5ms, 250ms, 0.25s, 500us or 0.001)"
+            ));
+        }
+    };
+    if number.starts_with('-') {
+        return Err(format!("'{text}' is negative; a duration must be positive"));
+    }
+    let number = number.strip_prefix('+').unwrap_or(number);
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    let digits_ok = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits_ok(whole) || !digits_ok(frac) {
+        return Err(format!(
+            "'{text}' is not a duration (use e.g. 1ms, 0.5ms, 250ms, 0.25s, 500us or 0.001)"
+        ));
+    }
+    let too_long = || format!("'{text}' is too long (at most one year)");
+    let whole_ns = if whole.is_empty() {
+        0
+    } else {
+        whole
+            .parse::<u64>()
+            .ok()
+            .and_then(|w| w.checked_mul(scale))
+            .ok_or_else(too_long)?
+    };
+    // The fraction: digits beyond the unit's resolution must be zero.
+    let mut frac_ns: u64 = 0;
+    let mut place = scale;
+    for (i, b) in frac.bytes().enumerate() {
+        let digit = u64::from(b - b'0');
+        place /= 10;
+        if place == 0 {
+            if frac.as_bytes()[i..].iter().any(|&b| b != b'0') {
+                return Err(format!("'{text}' is finer than the 1 ns resolution"));
+            }
+            break;
+        }
+        frac_ns += digit * place;
+    }
+    let ns = whole_ns.checked_add(frac_ns).ok_or_else(too_long)?;
+    if ns > MAX_DURATION_NS {
+        return Err(too_long());
+    }
+    Ok(ns)
+}
+
+/// Formats nanoseconds the way a user would type them: `1ms`, `0.5ms`, `250ms`, `1.5s`, `500us`.
+pub fn format_duration(ns: u64) -> String {
+    let (scale, unit) = if ns >= 1_000_000_000 {
+        (1_000_000_000, "s")
+    } else if ns >= 1_000_000 {
+        (1_000_000, "ms")
+    } else if ns >= 1_000 {
+        (1_000, "us")
+    } else {
+        (1, "ns")
+    };
+    let whole = ns / scale;
+    let frac = ns % scale;
+    if frac == 0 {
+        return format!("{whole}{unit}");
+    }
+    let width = scale.ilog10() as usize;
+    let digits = format!("{frac:0width$}");
+    format!("{whole}.{}{unit}", digits.trim_end_matches('0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_spellings_parse_exactly() {
+        assert_eq!(parse_duration("1ms"), Ok(1_000_000));
+        assert_eq!(parse_duration("0.5ms"), Ok(500_000));
+        assert_eq!(parse_duration("250ms"), Ok(250_000_000));
+        assert_eq!(parse_duration("0.25s"), Ok(250_000_000));
+        assert_eq!(parse_duration("500us"), Ok(500_000));
+        assert_eq!(parse_duration("500µs"), Ok(500_000));
+        assert_eq!(parse_duration("0.001"), Ok(1_000_000));
+        assert_eq!(parse_duration("2"), Ok(2_000_000_000));
+        assert_eq!(parse_duration(".5s"), Ok(500_000_000));
+        assert_eq!(parse_duration("16.683ms"), Ok(16_683_000));
+        assert_eq!(parse_duration("0"), Ok(0));
+    }
+
+    #[test]
+    fn garbage_negative_and_absurd_values_are_errors() {
+        for bad in [
+            "", "abc", "-1ms", "1 parsec", "nan", "inf", "1..2ms", "1e-3", "ms", ".", "0.5ns",
+            "99999999999999999999", "400days", "2000000s",
+        ] {
+            assert!(parse_duration(bad).is_err(), "{bad:?} should not parse");
+        }
+    }
+
+    #[test]
+    fn formatting_round_trips() {
+        for ns in [1, 999, 1_000, 500_000, 1_000_000, 1_500_000, 250_000_000, 1_250_000_000] {
+            assert_eq!(parse_duration(&format_duration(ns)), Ok(ns));
+        }
+        assert_eq!(format_duration(500_000), "500us");
+        assert_eq!(format_duration(16_683_000), "16.683ms");
+    }
+}
