@@ -37,22 +37,22 @@ pub enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
     /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds)
-    #[arg(long, value_name = "DURATION", default_value = "1ms", value_parser = positive_duration, global = true)]
+    #[arg(long, value_name = "DURATION", default_value = "1ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
     pub dt: u64,
     /// Longest frame time any mode sees; the excess is dropped (and reported)
-    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, global = true)]
+    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
     pub clamp: u64,
     /// Most steps in one frame, against the spiral of death [default: clamp / dt]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), global = true)]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true, global = true)]
     pub max_steps: Option<u32>,
     /// Particles in the rope
-    #[arg(long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, global = true)]
+    #[arg(long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, allow_hyphen_values = true, global = true)]
     pub particles: usize,
     /// Which ends are pinned: one (particle 0) or both
     #[arg(long, value_name = "one|both", default_value = "one", value_parser = parse_pin, global = true)]
     pub pin: Pin,
     /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
-    #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, global = true)]
+    #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
     pub damping: f32,
 }
 
@@ -92,10 +92,10 @@ pub struct WindowArgs {
     #[arg(long, value_enum, default_value = "on")]
     pub vsync: OnOff,
     /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144
-    #[arg(long, value_name = "HZ", value_parser = positive_hz)]
+    #[arg(long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
     pub fps_cap: Option<f64>,
     /// Quit after this much wall time (for scripted runs)
-    #[arg(long, value_name = "DURATION", value_parser = positive_duration)]
+    #[arg(long, value_name = "DURATION", value_parser = positive_duration, allow_hyphen_values = true)]
     pub exit_after: Option<u64>,
     /// Write the last presented frame to this PNG at exit
     #[arg(long, value_name = "FILE.png")]
@@ -131,22 +131,22 @@ pub struct Stall {
 #[derive(Args, Debug, Clone)]
 pub struct SimulateArgs {
     /// Display refresh rate, Hz (fractional allowed: 59.94)
-    #[arg(long, value_name = "HZ", default_value_t = 60.0, value_parser = positive_hz)]
+    #[arg(long, value_name = "HZ", default_value_t = 60.0, value_parser = positive_hz, allow_hyphen_values = true)]
     pub display_hz: f64,
     /// Wait for vblank before presenting
     #[arg(long, value_enum, default_value = "on")]
     pub vsync: OnOff,
     /// Timer noise: each clock reading is off by a uniform amount in ±D
-    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration)]
+    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
     pub jitter: u64,
     /// Simulated render time per frame
-    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration)]
+    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
     pub render_cost: u64,
     /// One long frame at simulated time AT lasting DURATION (repeatable), e.g. 2s:300ms
-    #[arg(long, value_name = "AT:DURATION", value_parser = parse_stall)]
+    #[arg(long, value_name = "AT:DURATION", value_parser = parse_stall, allow_hyphen_values = true)]
     pub stall: Vec<Stall>,
     /// Simulated wall time, seconds
-    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = seconds)]
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = seconds, allow_hyphen_values = true)]
     pub seconds: f64,
     /// A mode, or all of them in cycle order
     #[arg(long, value_name = "MODE|all", default_value = "all", value_parser = parse_mode_choice)]

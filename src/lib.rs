@@ -8,6 +8,7 @@ pub mod app;
 pub mod cli;
 pub mod draw;
 pub mod rope;
+pub mod simulate;
 pub mod timing;
 
 pub use rope::{Pin, Rope, RopeParams};

@@ -15,6 +15,6 @@ fn main() -> ExitCode {
     };
     match run {
         Run::Window(args) => timestep_rope::app::run(args),
-        Run::Simulate(_, _) => ExitCode::SUCCESS,
+        Run::Simulate(common, sim) => timestep_rope::simulate::main(&common, &sim),
     }
 }

@@ -45,8 +45,8 @@ impl FromStr for Pin {
 }
 
 /// A spring stretched past this many rest lengths means the integration has diverged.
-/// The default rope's springs reach about 1.6 while swinging hard; a diverging one passes 10
-/// within a few frames.
+/// The default rope's top spring reaches about 1.75 while it swings down from horizontal; a
+/// diverging one passes 5 within a few frames.
 pub const EXPLODE_STRETCH: f32 = 5.0;
 
 /// The most particles accepted: 10 million particles cost about 400 MB of state
@@ -76,11 +76,11 @@ impl Default for RopeParams {
     /// are 15 times inside it.
     fn default() -> Self {
         RopeParams {
-            particles: 20,
+            particles: 16,
             particle_mass_kg: 0.05,
             stiffness_n_per_m: 220.0,
             spring_damping_n_s_per_m: 0.02,
-            rest_length_m: 0.15,
+            rest_length_m: 0.2,
             gravity_m_per_s2: 9.81,
             damping_per_s: 0.1,
             pin: Pin::One,
@@ -219,7 +219,27 @@ pub struct Rope {
 
 impl Rope {
     pub fn new(params: RopeParams) -> Self {
-        let pos = params.initial_positions();
+        Rope::build(params, params.initial_positions())
+    }
+
+    /// A rope at rest at the given positions (pins hold their given places), e.g. hanging
+    /// straight down. `positions` must have `params.particles` finite entries.
+    pub fn with_positions(params: RopeParams, positions: Vec<Vec2>) -> Result<Self, String> {
+        params.validate()?;
+        if positions.len() != params.particles {
+            return Err(format!(
+                "{} positions for {} particles",
+                positions.len(),
+                params.particles
+            ));
+        }
+        if !positions.iter().all(|p| p.is_finite()) {
+            return Err("positions must be finite".into());
+        }
+        Ok(Rope::build(params, positions))
+    }
+
+    fn build(params: RopeParams, pos: Vec<Vec2>) -> Self {
         let n = pos.len();
         let mut anchors = vec![(0, pos[0])];
         if params.pin == Pin::Both && n > 1 {

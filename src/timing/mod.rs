@@ -125,6 +125,13 @@ pub struct Step {
     pub last: bool,
 }
 
+impl Step {
+    /// The step's length in seconds, as the rope integrates it (correctly rounded to `f32`).
+    pub fn dt_s(&self) -> f32 {
+        (self.dt_ns as f64 * 1e-9) as f32
+    }
+}
+
 /// What one frame did, returned by [`Stepper::advance`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameStats {

@@ -1,0 +1,126 @@
+//! The binary as a user runs it: bad flags, `simulate`'s JSON, trace and dump files.
+
+use std::process::{Command, Output};
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_timestep-rope"))
+        .args(args)
+        // No display: if a bad flag slipped through to the window, it could not open one.
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn bad_flags_exit_2_with_one_line_naming_the_flag_and_start_nothing() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--dt", "0"], "--dt"),
+        (&["--dt", "-1ms"], "--dt"),
+        (&["--dt", "abc"], "--dt"),
+        (&["--clamp", "0.5ms"], "--clamp"),
+        (&["--particles", "0"], "--particles"),
+        (&["simulate", "--display-hz", "0"], "--display-hz"),
+        (&["simulate", "--dt", "0"], "--dt"),
+        (&["simulate", "--clamp", "100us"], "--clamp"),
+        (&["simulate", "--particles", "0"], "--particles"),
+        (&["simulate", "--stall", "1s"], "--stall"),
+        (&["simulate", "--vsync", "off"], "--vsync"),
+        (&["simulate", "--mode", "wobbly"], "--mode"),
+    ];
+    for (args, flag) in cases {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(flag), "{args:?} should name {flag}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?} printed a report");
+    }
+}
+
+#[test]
+fn unwritable_output_files_are_refused_before_anything_runs() {
+    for flag in ["--trace", "--dump-state"] {
+        let out = run(&["simulate", flag, "/nonexistent-dir/x"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(flag), "{stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn simulate_json_is_one_object_with_every_field_and_modes_in_cycle_order() {
+    let out = run(&["simulate", "--json", "--seconds", "2", "--display-hz", "59.94"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let config = &v["config"];
+    for key in [
+        "dt_s", "clamp_s", "max_steps", "particles", "particle_mass_kg", "stiffness_n_per_m",
+        "rest_length_m", "gravity_m_per_s2", "damping_per_s", "pin", "display_hz",
+    ] {
+        assert!(!config[key].is_null(), "config.{key} missing");
+    }
+    assert_eq!(config["dt_s"], 0.001);
+    assert_eq!(config["display_hz"], 59.94);
+    let modes = v["modes"].as_array().unwrap();
+    let names: Vec<&str> = modes.iter().map(|m| m["mode"].as_str().unwrap()).collect();
+    assert_eq!(names, ["variable", "semi-fixed", "fixed", "interpolated"]);
+    for m in modes {
+        for key in [
+            "frames", "steps", "sim_time_s", "wall_time_s", "drift_ms", "dropped_ms",
+            "stutter_rms_ms", "stutter_max_ms", "energy_start_j", "energy_end_j", "max_stretch",
+            "exploded",
+        ] {
+            assert!(m[key].is_number() || m[key].is_boolean(), "{key} in {m}");
+        }
+        for key in ["min", "mean", "max"] {
+            assert!(m["steps_per_frame"][key].is_number());
+        }
+        assert!(m["state_hash"].is_string());
+    }
+    // 2 s at 59.94 Hz: 120 vblanks.
+    assert_eq!(modes[2]["frames"], 120);
+    assert_eq!(modes[2]["state_hash"], modes[3]["state_hash"]);
+}
+
+#[test]
+fn simulate_prints_a_readable_table_by_default() {
+    let out = run(&["simulate", "--seconds", "1"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    for word in ["variable", "semi-fixed", "fixed", "interpolated", "stutter", "drift", "stable below"] {
+        assert!(text.contains(word), "{word} missing from\n{text}");
+    }
+}
+
+#[test]
+fn trace_has_a_row_per_presented_frame_per_mode_and_dump_has_positions() {
+    let dir = std::env::temp_dir().join(format!("timestep-rope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("trace.csv");
+    let dump = dir.join("state.json");
+    let out = run(&[
+        "simulate", "--json", "--seconds", "1", "--mode", "fixed", "--particles", "8",
+        "--trace", trace.to_str().unwrap(), "--dump-state", dump.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let frames = report["modes"][0]["frames"].as_u64().unwrap();
+
+    let csv = std::fs::read_to_string(&trace).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("mode,frame,present_s,frame_ms,steps,alpha,shown_s"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len() as u64, frames);
+    assert!(rows.iter().all(|r| r.len() == 7 && r[0] == "fixed"));
+    let steps: u64 = rows.iter().map(|r| r[4].parse::<u64>().unwrap()).sum();
+    assert_eq!(steps, report["modes"][0]["steps"].as_u64().unwrap());
+
+    let state: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
+    let positions = state["modes"][0]["positions"].as_array().unwrap();
+    assert_eq!(state["modes"][0]["mode"], "fixed");
+    assert_eq!(positions.len(), 8);
+    assert_eq!(positions[0], serde_json::json!([0.0, 0.0]));
+    std::fs::remove_dir_all(&dir).ok();
+}
