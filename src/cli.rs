@@ -64,10 +64,9 @@ impl CommonArgs {
 
     pub fn rope(&self) -> Result<RopeParams, String> {
         let params = RopeParams {
-            particles: self.particles,
             pin: self.pin,
             damping_per_s: self.damping,
-            ..RopeParams::default()
+            ..RopeParams::with_particles(self.particles)
         };
         params.validate()?;
         Ok(params)
