@@ -1,0 +1,322 @@
+//! The heads-up display: the loop's numbers as label/value rows on a panel, top-left.
+
+use super::canvas::{Canvas, Rgb};
+use super::palette as pal;
+use super::text::{self, GLYPH};
+use crate::timing::{Mode, format_duration};
+
+/// The numbers the HUD shows; every one is measured by the caller.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HudInfo {
+    pub mode: Option<Mode>,
+    pub dt_ns: u64,
+    pub clamp_ns: u64,
+    pub max_steps: u32,
+    pub particles: usize,
+    /// Measured frames per second (smoothed by the caller).
+    pub fps: f64,
+    /// Last measured frame time, ms.
+    pub frame_ms: f64,
+    pub steps: u32,
+    pub alpha: f64,
+    /// Simulated − wall time, ms.
+    pub drift_ms: f64,
+    /// Total time dropped by the clamp and the step cap, ms.
+    pub dropped_ms: f64,
+    pub energy_j: f64,
+    pub exploded: bool,
+    pub paused: bool,
+    /// None: uncapped.
+    pub fps_cap: Option<f64>,
+    /// The present mode actually in use, e.g. "Fifo (vsync)".
+    pub present_mode: String,
+}
+
+/// Labels are padded to this many characters, so values line up in the monospace font.
+const LABEL_WIDTH: usize = 10;
+/// Longest value shown; longer ones (a long present-mode name) are cut with "..".
+const VALUE_WIDTH: usize = 28;
+
+/// How a value is coloured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tone {
+    Plain,
+    Accent,
+    Warn,
+    Bad,
+}
+
+/// One HUD row: a label, a value, and an optional flag drawn after the value (e.g. PAUSED).
+struct Row {
+    label: &'static str,
+    value: String,
+    tone: Tone,
+    flag: Option<(&'static str, Tone)>,
+}
+
+impl Row {
+    fn new(label: &'static str, value: String) -> Row {
+        Row {
+            label,
+            value: clip(text::ascii(&value)),
+            tone: Tone::Plain,
+            flag: None,
+        }
+    }
+    fn tone(mut self, tone: Tone) -> Row {
+        self.tone = tone;
+        self
+    }
+    fn text(&self) -> String {
+        let mut s = format!("{:<LABEL_WIDTH$}{}", self.label, self.value);
+        if let Some((flag, _)) = self.flag {
+            s.push(' ');
+            s.push_str(flag);
+        }
+        s
+    }
+}
+
+impl HudInfo {
+    /// The HUD's text, one string per line: a label padded to 10 characters, then the value.
+    /// ASCII only, each line under 40 characters.
+    pub fn lines(&self) -> Vec<String> {
+        self.rows().iter().map(Row::text).collect()
+    }
+
+    fn rows(&self) -> Vec<Row> {
+        let mode = self.mode.map_or("-", Mode::name).to_string();
+        let mut mode = Row::new("mode", mode).tone(Tone::Accent);
+        if self.paused {
+            mode.flag = Some(("PAUSED", Tone::Warn));
+        }
+        let cap = match self.fps_cap {
+            None => "off".to_string(),
+            Some(fps) => format!("{} fps", trim(fps, 2)),
+        };
+        let dropped = Row::new("dropped", format!("{} ms", num(self.dropped_ms, 1)));
+        let dropped_tone = if self.dropped_ms > 0.0 {
+            Tone::Warn
+        } else {
+            Tone::Plain
+        };
+        let exploded = if self.exploded {
+            Row::new("exploded", "YES (R resets)".into()).tone(Tone::Bad)
+        } else {
+            Row::new("exploded", "no".into())
+        };
+        let present = if self.present_mode.is_empty() {
+            "-"
+        } else {
+            &self.present_mode
+        };
+        vec![
+            mode,
+            Row::new("dt", format_duration(self.dt_ns)),
+            Row::new("clamp", format_duration(self.clamp_ns)),
+            Row::new("max steps", self.max_steps.to_string()),
+            Row::new("particles", self.particles.to_string()),
+            Row::new(
+                "frame",
+                format!("{} ms  {} fps", num(self.frame_ms, 2), num(self.fps, 1)),
+            ),
+            Row::new("steps", self.steps.to_string()),
+            Row::new("alpha", num(self.alpha, 3)),
+            Row::new("drift", format!("{} ms", signed(self.drift_ms, 3))),
+            dropped.tone(dropped_tone),
+            Row::new("energy", format!("{} J", num(self.energy_j, 3))),
+            exploded,
+            Row::new("fps cap", cap),
+            Row::new("present", present.to_string()),
+        ]
+    }
+}
+
+/// `v` with `decimals` places; scientific past a million, so a diverged value stays short.
+fn num(v: f64, decimals: usize) -> String {
+    if v.is_nan() {
+        "nan".into()
+    } else if v.is_infinite() {
+        if v > 0.0 { "inf".into() } else { "-inf".into() }
+    } else if v.abs() >= 1e6 {
+        format!("{v:.2e}")
+    } else {
+        format!("{v:.decimals$}")
+    }
+}
+
+/// As [`num`], with a `+` on positive values.
+fn signed(v: f64, decimals: usize) -> String {
+    let s = num(v, decimals);
+    if v > 0.0 { format!("+{s}") } else { s }
+}
+
+/// As [`num`] without trailing zeros: 60 fps, 59.94 fps.
+fn trim(v: f64, decimals: usize) -> String {
+    let s = num(v, decimals);
+    if s.contains('.') && !s.contains('e') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+fn clip(mut s: String) -> String {
+    if s.len() > VALUE_WIDTH {
+        s.truncate(VALUE_WIDTH - 2);
+        s.push_str("..");
+    }
+    s
+}
+
+fn tone_colour(t: Tone) -> Rgb {
+    match t {
+        Tone::Plain => pal::TEXT,
+        Tone::Accent => pal::ACCENT,
+        Tone::Warn => pal::WARN,
+        Tone::Bad => pal::BAD,
+    }
+}
+
+/// Text scale for a buffer `height` pixels tall: 2 from 480 up, else 1.
+pub fn text_scale(height: u32) -> u32 {
+    if height >= 480 { 2 } else { 1 }
+}
+
+/// Draws the HUD panel in the top-left corner.
+pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
+    let rows = hud.rows();
+    let s = i64::from(scale);
+    let g = i64::from(GLYPH) * s;
+    let line = g + 2 * s;
+    let pad = 6 * s;
+    let chars = rows.iter().map(|r| r.text().len()).max().unwrap_or(0) as i64;
+    let (x, y) = (pad, pad);
+    let (w, h) = (
+        chars * g + 2 * pad,
+        rows.len() as i64 * line - 2 * s + 2 * pad,
+    );
+    canvas.panel((x, y, w, h), pal::PANEL_STYLE);
+    for (i, row) in rows.iter().enumerate() {
+        let ty = y + pad + i as i64 * line;
+        let tx = x + pad;
+        text::draw_text(canvas, tx, ty, row.label, scale, pal::LABEL);
+        let vx = tx + LABEL_WIDTH as i64 * g;
+        let end = text::draw_text(canvas, vx, ty, &row.value, scale, tone_colour(row.tone));
+        if let Some((flag, tone)) = row.flag {
+            text::draw_text(canvas, end + g, ty, flag, scale, tone_colour(tone));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info() -> HudInfo {
+        HudInfo {
+            mode: Some(Mode::Interpolated),
+            dt_ns: 1_000_000,
+            clamp_ns: 250_000_000,
+            max_steps: 250,
+            particles: 20,
+            fps: 60.0,
+            frame_ms: 16.667,
+            steps: 17,
+            alpha: 0.3456,
+            drift_ms: -0.25,
+            dropped_ms: 0.0,
+            energy_j: -3.5,
+            exploded: false,
+            paused: false,
+            fps_cap: None,
+            present_mode: "Fifo (vsync)".into(),
+        }
+    }
+
+    #[test]
+    fn the_hud_names_the_mode_and_shows_dt_and_clamp_as_typed() {
+        let lines = info().lines();
+        assert!(lines[0].contains("interpolated"), "{lines:?}");
+        assert!(!lines[0].contains("PAUSED"));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("dt") && l.ends_with("1ms")),
+            "{lines:?}"
+        );
+        assert!(lines.iter().any(|l| l.contains("250ms")));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("alpha") && l.contains("0.346"))
+        );
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("fps cap") && l.contains("off"))
+        );
+        assert!(lines.iter().any(|l| l.contains("Fifo (vsync)")));
+        assert!(lines.iter().any(|l| l.contains("-0.250 ms")));
+    }
+
+    #[test]
+    fn the_hud_says_paused_when_paused() {
+        let hud = HudInfo {
+            paused: true,
+            ..info()
+        };
+        assert!(hud.lines()[0].contains("PAUSED"));
+    }
+
+    #[test]
+    fn the_hud_shows_an_fps_cap_and_an_explosion() {
+        let hud = HudInfo {
+            fps_cap: Some(60.0),
+            exploded: true,
+            ..info()
+        };
+        let lines = hud.lines();
+        assert!(lines.iter().any(|l| l.contains("60 fps")), "{lines:?}");
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains("exploded") && l.contains("YES"))
+        );
+    }
+
+    #[test]
+    fn every_line_is_short_ascii_even_for_absurd_values() {
+        let hud = HudInfo {
+            mode: None,
+            dt_ns: u64::MAX,
+            clamp_ns: u64::MAX,
+            max_steps: u32::MAX,
+            particles: usize::MAX,
+            fps: f64::INFINITY,
+            frame_ms: f64::NAN,
+            steps: u32::MAX,
+            alpha: -1e300,
+            drift_ms: 1e300,
+            dropped_ms: f64::NEG_INFINITY,
+            energy_j: 1.0e30,
+            exploded: true,
+            paused: true,
+            fps_cap: Some(1e-9),
+            present_mode: "Mailbox \u{2014} a very long present mode name indeed".into(),
+        };
+        for line in hud.lines() {
+            assert!(line.len() < 40 && line.is_ascii(), "{line:?}");
+        }
+    }
+
+    #[test]
+    fn the_hud_is_drawn_on_a_panel_in_the_top_left() {
+        let (w, h) = (320usize, 200usize);
+        let mut buf = vec![0u8; w * h * 4];
+        let mut c = Canvas::new(&mut buf, w as u32, h as u32).unwrap();
+        draw_hud(&mut c, &info(), 1);
+        assert_ne!(&buf[(10 * w + 10) * 4..][..3], &[0, 0, 0]);
+        assert_eq!(&buf[((h - 1) * w + w - 1) * 4..][..4], &[0, 0, 0, 0]);
+    }
+}

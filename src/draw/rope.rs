@@ -1,0 +1,387 @@
+//! The rope itself: one anti-aliased stroked path through the particles, beads on it, pin
+//! mounts and the grabbed particle's highlight, all with tiny-skia straight into the frame.
+
+use super::canvas::Rgb;
+use super::palette as pal;
+use super::{RopeLook, View};
+use glam::Vec2;
+use tiny_skia::{
+    FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, PixmapMut, Stroke, Transform,
+};
+
+/// More particles than this are drawn as the path alone: beads would be under a pixel apart.
+pub const MAX_BEADS: usize = 2_000;
+/// At most this many pins are drawn (a rope has one or two; this bounds a strange caller).
+const MAX_PINS: usize = 64;
+/// Screen coordinates are clamped to ±this many pixels, far off screen but small enough for
+/// tiny-skia's fixed-point maths.
+const LIMIT_PX: f32 = 1e6;
+/// Consecutive points closer than this (in pixels) add nothing to the stroke and are skipped.
+const MIN_STEP_PX: f32 = 0.5;
+
+/// Where `p` lands on screen, or `None` if it (or the view) is not finite.
+fn screen(view: &View, p: Vec2) -> Option<Vec2> {
+    if !p.is_finite() {
+        return None;
+    }
+    let s = view.to_screen(p);
+    s.is_finite()
+        .then(|| s.clamp(Vec2::splat(-LIMIT_PX), Vec2::splat(LIMIT_PX)))
+}
+
+/// The rope's stroke width in pixels for a view of `scale` pixels per metre: about 2.8 cm,
+/// never under 2 px nor over 8 px.
+pub fn rope_width_px(scale: f32) -> f32 {
+    if scale.is_finite() {
+        (0.028 * scale).clamp(2.0, 8.0)
+    } else {
+        2.0
+    }
+}
+
+pub(crate) fn paint(c: Rgb, alpha: u8) -> Paint<'static> {
+    let mut p = Paint::default();
+    p.set_color_rgba8(c[0], c[1], c[2], alpha);
+    p.anti_alias = true;
+    p
+}
+
+pub(crate) fn round_stroke(width: f32) -> Stroke {
+    Stroke {
+        width,
+        line_cap: LineCap::Round,
+        line_join: LineJoin::Round,
+        ..Stroke::default()
+    }
+}
+
+/// Finishes `pb`, hands the path to `use_path` and returns the emptied builder, keeping its
+/// allocation for the next path.
+pub(crate) fn with_path(pb: PathBuilder, use_path: impl FnOnce(&Path)) -> PathBuilder {
+    match pb.finish() {
+        Some(path) => {
+            use_path(&path);
+            path.clear()
+        }
+        None => PathBuilder::new(),
+    }
+}
+
+/// The mean on-screen distance between neighbouring particles (infinite for fewer than two).
+fn mean_spacing_px(view: &View, positions: &[Vec2]) -> f32 {
+    let (sum, links) = positions
+        .windows(2)
+        .filter_map(|w| Some(screen(view, w[1])?.distance(screen(view, w[0])?)))
+        .fold((0.0f32, 0usize), |(s, n), d| (s + d, n + 1));
+    if links == 0 {
+        f32::INFINITY
+    } else {
+        sum / links as f32
+    }
+}
+
+/// Scratch kept between frames so drawing the rope does not allocate.
+#[derive(Debug, Default)]
+pub(super) struct RopeScratch {
+    /// Every tiny-skia path is built in this builder; its allocation is kept.
+    pub path: Option<PathBuilder>,
+    /// The rope's screen points after skipping tiny steps; NaN marks a pen-up.
+    points: Vec<Vec2>,
+}
+
+/// Segments per stroke call. tiny-skia fills a stroke scanline by scanline over all of its
+/// edges, so one path of thousands of segments criss-crossing the screen (a diverged rope)
+/// costs seconds; strokes of a bounded number of segments stay proportional to their area.
+const CHUNK_SEGMENTS: usize = 128;
+
+/// The most pixels the rope's stroke may cover, as a fraction of the buffer: tiny-skia costs
+/// about 10 ns per covered pixel, so a tenth of 1280×720 is ~1 ms. Only a scattered,
+/// diverged rope gets near it; past it every k-th segment is drawn, which still shows the
+/// chaos while bounding the frame's cost.
+const STROKE_AREA_BUDGET: f32 = 0.1;
+/// The same for the beads, which are skipped as a whole past it (a diverged rope's
+/// particles are far apart, so its beads would be large).
+const BEAD_AREA_BUDGET: f32 = 0.05;
+
+/// Fills `points` with the screen points of `positions`: pen up (NaN) across non-finite
+/// points, steps under [`MIN_STEP_PX`] skipped (but the last point of each run always kept,
+/// so the rope's end never moves). Returns the total length, with each segment clamped to
+/// the buffer (plus a margin) first, which approximates the length actually drawn.
+fn screen_points(view: &View, positions: &[Vec2], points: &mut Vec<Vec2>, w: u32, h: u32) -> f32 {
+    points.clear();
+    let (lo, hi) = (
+        Vec2::splat(-16.0),
+        Vec2::new(w as f32 + 16.0, h as f32 + 16.0),
+    );
+    let mut total = 0.0;
+    let mut last: Option<Vec2> = None;
+    let mut skipped: Option<Vec2> = None;
+    let mut push = |points: &mut Vec<Vec2>, s: Vec2, from: Option<Vec2>| {
+        if let Some(f) = from {
+            total += s.clamp(lo, hi).distance(f.clamp(lo, hi));
+        }
+        points.push(s);
+    };
+    for &p in positions {
+        match (screen(view, p), last) {
+            (None, _) => {
+                if let Some(q) = skipped.take() {
+                    push(points, q, last);
+                }
+                if last.is_some() {
+                    points.push(Vec2::NAN);
+                }
+                last = None;
+            }
+            (Some(s), None) => {
+                push(points, s, None);
+                (last, skipped) = (Some(s), None);
+            }
+            (Some(s), Some(l)) if s.distance_squared(l) < MIN_STEP_PX * MIN_STEP_PX => {
+                skipped = Some(s);
+            }
+            (Some(s), Some(l)) => {
+                push(points, s, Some(l));
+                (last, skipped) = (Some(s), None);
+            }
+        }
+    }
+    if let Some(q) = skipped {
+        push(points, q, last);
+    }
+    total
+}
+
+/// Draws the rope into `frame`.
+pub(super) fn draw_rope(
+    frame: &mut [u8],
+    width: u32,
+    height: u32,
+    look: &RopeLook,
+    view: &View,
+    scratch: &mut RopeScratch,
+) {
+    let Some(mut pixmap) = PixmapMut::from_bytes(frame, width, height) else {
+        return;
+    };
+    let id = Transform::identity();
+    let line_w = rope_width_px(view.scale);
+    let (rope_c, bead_c) = if look.exploded {
+        (pal::ROPE_EXPLODED, pal::BEAD_EXPLODED)
+    } else {
+        (pal::ROPE, pal::BEAD)
+    };
+    let mut pb = scratch.path.take().unwrap_or_default();
+
+    // The rope: strokes of at most CHUNK_SEGMENTS segments, thinned out past the budget.
+    let total = screen_points(view, look.positions, &mut scratch.points, width, height);
+    let screen_area = width as f32 * height as f32;
+    let budget = STROKE_AREA_BUDGET * screen_area / line_w;
+    let stride = if total > budget {
+        (total / budget).ceil() as usize
+    } else {
+        1
+    };
+    let (rope_paint, rope_stroke) = (paint(rope_c, 255), round_stroke(line_w));
+    let mut pen: Option<Vec2> = None;
+    let mut prev: Option<Vec2> = None;
+    let (mut segment, mut in_chunk) = (0usize, 0usize);
+    for &q in &scratch.points {
+        if q.is_nan() {
+            prev = None;
+            continue;
+        }
+        if let Some(p) = prev {
+            segment += 1;
+            if segment % stride == 0 {
+                if pen != Some(p) {
+                    pb.move_to(p.x, p.y);
+                }
+                pb.line_to(q.x, q.y);
+                pen = Some(q);
+                in_chunk += 1;
+                if in_chunk == CHUNK_SEGMENTS {
+                    pb = with_path(pb, |path| {
+                        pixmap.stroke_path(path, &rope_paint, &rope_stroke, id, None);
+                    });
+                    (pen, in_chunk) = (None, 0);
+                }
+            }
+        }
+        prev = Some(q);
+    }
+    pb = with_path(pb, |path| {
+        pixmap.stroke_path(path, &rope_paint, &rope_stroke, id, None);
+    });
+
+    // Beads on free particles, when there are few enough to tell apart; never so large that
+    // they overlap on average.
+    let beads = look.positions.len() <= MAX_BEADS;
+    let spacing = if beads {
+        mean_spacing_px(view, look.positions)
+    } else {
+        0.0
+    };
+    let radius = (line_w * 1.5).clamp(3.0, 9.0).min(0.42 * spacing);
+    let bead_area = look.positions.len() as f32 * std::f32::consts::PI * (radius + 1.25).powi(2);
+    let beads = beads && bead_area <= BEAD_AREA_BUDGET * screen_area;
+    let on_screen =
+        |s: Vec2, r: f32| s.x > -r && s.y > -r && s.x < width as f32 + r && s.y < height as f32 + r;
+    let pinned = |i: usize| look.pinned.contains(&i);
+    if beads && radius >= 2.0 {
+        for (r, colour) in [(radius + 1.25, pal::BEAD_RIM), (radius, bead_c)] {
+            for (i, &p) in look.positions.iter().enumerate() {
+                if let Some(s) = screen(view, p)
+                    && on_screen(s, r)
+                    && look.grabbed != Some(i)
+                    && !pinned(i)
+                {
+                    pb.push_circle(s.x, s.y, r);
+                }
+            }
+            pb = with_path(pb, |path| {
+                pixmap.fill_path(path, &paint(colour, 255), FillRule::Winding, id, None);
+            });
+        }
+    }
+
+    // Pins: a ring with a dot, hung from the engineering symbol for a fixed support (a bar
+    // with hatching above it).
+    let pin_r = (radius.max(3.0) + 2.5).max(5.0);
+    let pins = || {
+        look.pinned
+            .iter()
+            .take(MAX_PINS)
+            .filter_map(|&i| look.positions.get(i))
+            .filter_map(|&p| screen(view, p))
+            .filter(move |&s| on_screen(s, 4.0 * pin_r))
+    };
+    let accent = paint(pal::ACCENT, 255);
+    let thin = round_stroke((line_w * 0.8).clamp(1.5, 3.0));
+    for s in pins() {
+        let bar_y = s.y - 2.3 * pin_r;
+        let half = 1.9 * pin_r;
+        pb.move_to(s.x, s.y - pin_r);
+        pb.line_to(s.x, bar_y);
+        pb.move_to(s.x - half, bar_y);
+        pb.line_to(s.x + half, bar_y);
+        let hatches = 5;
+        for k in 0..hatches {
+            let hx = s.x - half + 2.0 * half * (k as f32 + 0.5) / hatches as f32;
+            pb.move_to(hx - 0.35 * pin_r, bar_y);
+            pb.line_to(hx + 0.35 * pin_r, bar_y - 0.8 * pin_r);
+        }
+        pb.push_circle(s.x, s.y, pin_r);
+    }
+    pb = with_path(pb, |path| {
+        pixmap.stroke_path(path, &accent, &thin, id, None)
+    });
+    for s in pins() {
+        pb.push_circle(s.x, s.y, pin_r - thin.width * 0.5);
+    }
+    pb = with_path(pb, |path| {
+        pixmap.fill_path(path, &paint(pal::PANEL, 255), FillRule::Winding, id, None);
+    });
+    for s in pins() {
+        pb.push_circle(s.x, s.y, 0.4 * pin_r);
+    }
+    pb = with_path(pb, |path| {
+        pixmap.fill_path(path, &accent, FillRule::Winding, id, None)
+    });
+
+    // The grabbed particle: a soft halo, an orange bead and a white ring.
+    if let Some(s) = look
+        .grabbed
+        .and_then(|i| look.positions.get(i))
+        .and_then(|&p| screen(view, p))
+    {
+        let r = (radius * 1.4).max(5.0);
+        pb.push_circle(s.x, s.y, 2.6 * r);
+        pb = with_path(pb, |path| {
+            pixmap.fill_path(path, &paint(pal::GRAB, 60), FillRule::Winding, id, None);
+        });
+        pb.push_circle(s.x, s.y, r);
+        pb = with_path(pb, |path| {
+            pixmap.fill_path(path, &paint(pal::GRAB, 255), FillRule::Winding, id, None);
+        });
+        pb.push_circle(s.x, s.y, r + 2.0);
+        pb = with_path(pb, |path| {
+            pixmap.stroke_path(path, &paint(pal::TEXT, 220), &round_stroke(1.5), id, None);
+        });
+    }
+    scratch.path = Some(pb);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_closer_than_half_a_pixel_are_skipped_but_the_ends_are_kept() {
+        let view = View::fit(Vec2::ZERO, Vec2::new(1.0, 1.0), 100, 100);
+        // 100,001 points 1e-5 m (0.001 px) apart: one pixel of rope.
+        let line: Vec<Vec2> = (0..=100_000)
+            .map(|i| Vec2::new(i as f32 * 1e-7, 0.5))
+            .collect();
+        let mut points = Vec::new();
+        let length = screen_points(&view, &line, &mut points, 100, 100);
+        assert!(points.len() <= 4, "{}", points.len());
+        assert_eq!(points[0], view.to_screen(line[0]));
+        assert_eq!(
+            *points.last().unwrap(),
+            view.to_screen(*line.last().unwrap())
+        );
+        assert!((length - 1.0).abs() < 0.01, "{length}");
+    }
+
+    #[test]
+    fn a_non_finite_point_lifts_the_pen() {
+        let view = View::fit(Vec2::ZERO, Vec2::new(1.0, 1.0), 100, 100);
+        let line = [
+            Vec2::ZERO,
+            Vec2::new(0.5, 0.0),
+            Vec2::NAN,
+            Vec2::new(1.0, 1.0),
+            Vec2::X,
+        ];
+        let mut points = Vec::new();
+        screen_points(&view, &line, &mut points, 100, 100);
+        assert_eq!(points.len(), 5);
+        assert!(points[2].is_nan() && points[3].is_finite());
+    }
+
+    #[test]
+    fn a_diverged_rope_strewn_across_the_screen_is_still_drawn() {
+        let (w, h) = (320u32, 200u32);
+        let view = View::fit(Vec2::splat(-1.0), Vec2::splat(1.0), w, h);
+        // 20,000 points bouncing between corners: far over the stroke budget, so thinned.
+        let scattered: Vec<Vec2> = (0..20_000)
+            .map(|i| {
+                Vec2::new(
+                    if i % 2 == 0 { -0.9 } else { 0.9 },
+                    ((i * 37) % 19) as f32 / 10.0 - 0.9,
+                )
+            })
+            .collect();
+        let look = RopeLook {
+            positions: &scattered,
+            pinned: &[0],
+            grabbed: None,
+            exploded: true,
+        };
+        let mut buf = vec![0u8; (w * h * 4) as usize];
+        draw_rope(&mut buf, w, h, &look, &view, &mut RopeScratch::default());
+        let red = buf
+            .chunks_exact(4)
+            .filter(|p| p[..3] == pal::ROPE_EXPLODED)
+            .count();
+        assert!(red > 100, "{red}");
+    }
+
+    #[test]
+    fn the_stroke_is_never_thinner_than_two_pixels() {
+        assert_eq!(rope_width_px(1e-6), 2.0);
+        assert_eq!(rope_width_px(f32::NAN), 2.0);
+        assert_eq!(rope_width_px(1e9), 8.0);
+    }
+}

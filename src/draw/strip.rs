@@ -1,0 +1,396 @@
+//! The frame strip: a scrolling graph of the last few hundred frames along the bottom of the
+//! screen. Bars are frame times in ms against faint 16.7 and 33.3 ms lines (coloured green,
+//! amber or red by which of those they pass); a violet line is the steps taken each frame,
+//! scaled to its own maximum. A stutter shows up as a bar that sticks out; a spiral of death
+//! as steps pinned at the cap.
+
+use super::canvas::{Canvas, Rgb};
+use super::hud::text_scale;
+use super::palette as pal;
+use super::text::{self, GLYPH};
+use std::collections::VecDeque;
+
+/// The last few hundred frames' frame time and steps, oldest first.
+#[derive(Clone, Debug)]
+pub struct FrameStrip {
+    capacity: usize,
+    frames: VecDeque<(f32, u32)>,
+}
+
+impl FrameStrip {
+    pub fn new(capacity: usize) -> Self {
+        let capacity = capacity.max(1);
+        FrameStrip {
+            capacity,
+            frames: VecDeque::with_capacity(capacity.min(1 << 16)),
+        }
+    }
+    pub fn push(&mut self, frame_ms: f32, steps: u32) {
+        if self.frames.len() == self.capacity {
+            self.frames.pop_front();
+        }
+        self.frames.push_back((frame_ms, steps));
+    }
+    pub fn len(&self) -> usize {
+        self.frames.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.frames.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (f32, u32)> + '_ {
+        self.frames.iter().copied()
+    }
+    /// How many frames it holds at most.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+    /// Forgets every frame.
+    pub fn clear(&mut self) {
+        self.frames.clear();
+    }
+}
+
+/// The reference frame times drawn as dashed lines, with their labels.
+const REFERENCES: [(f32, &str); 2] = [(1000.0 / 60.0, "16.7"), (1000.0 / 30.0, "33.3")];
+/// Graph tops to choose from, ms (see [`range_ms`]); longer frames are drawn clipped, with a
+/// bright cap.
+const RANGES_MS: [f32; 8] = [40.0, 50.0, 75.0, 100.0, 150.0, 250.0, 500.0, 1000.0];
+
+/// Strip panel geometry for a `width × height` buffer.
+struct Layout {
+    scale: u32,
+    x: i64,
+    y: i64,
+    w: i64,
+    h: i64,
+    pad: i64,
+}
+
+impl Layout {
+    fn new(width: u32, height: u32) -> Layout {
+        let scale = text_scale(height);
+        let s = i64::from(scale);
+        let margin = 6 * s;
+        let h = (i64::from(height) / 5).clamp(28 * s, 100 * s);
+        Layout {
+            scale,
+            x: margin,
+            y: i64::from(height) - margin - h,
+            w: i64::from(width) - 2 * margin,
+            h,
+            pad: 4 * s,
+        }
+    }
+}
+
+/// Pixels the strip takes at the bottom of a `width × height` buffer, its margin included.
+/// [`super::View::for_rope`] keeps the rope above it.
+pub fn strip_height(width: u32, height: u32) -> u32 {
+    let l = Layout::new(width, height);
+    (i64::from(height) - l.y).clamp(0, i64::from(height)) as u32
+}
+
+fn bar_colour(ms: f32) -> Rgb {
+    if ms <= 17.5 {
+        pal::GOOD
+    } else if ms <= 34.0 {
+        pal::WARN
+    } else {
+        pal::BAD
+    }
+}
+
+/// The graph's top in ms: the smallest of [`RANGES_MS`] that holds nine frames in ten with
+/// a tenth to spare, so one long stall does not flatten every other bar.
+fn range_ms(strip: &FrameStrip) -> f32 {
+    let allowed = strip.len() / 10;
+    RANGES_MS
+        .iter()
+        .copied()
+        .find(|&r| strip.iter().filter(|&(ms, _)| ms * 1.1 > r).count() <= allowed)
+        .unwrap_or(RANGES_MS[RANGES_MS.len() - 1])
+}
+
+/// The steps lane's top: the smallest of 1, 2, 5, 10, 20, 50, … that holds nine frames in
+/// ten with a tenth to spare. Its own scale, like the frame times', and for the same reason:
+/// one stall of 120 steps must not flatten the 16-or-17 beat of a 1 ms step at 60 Hz.
+fn range_steps(strip: &FrameStrip) -> u32 {
+    let allowed = strip.len() / 10;
+    let fits = |r: u32| {
+        strip
+            .iter()
+            .filter(|&(_, n)| f64::from(n) * 1.1 > f64::from(r))
+            .count()
+            <= allowed
+    };
+    let mut decade = 1u32;
+    loop {
+        for k in [1, 2, 5] {
+            let r = decade.saturating_mul(k);
+            if fits(r) || r == u32::MAX {
+                return r;
+            }
+        }
+        decade = decade.saturating_mul(10);
+    }
+}
+
+/// Short counts for the 4-character gutter: 250, 9999, 12k, 3M.
+fn compact(n: u32) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=999_999 => format!("{}k", n / 1_000),
+        _ => format!("{}M", n / 1_000_000),
+    }
+}
+
+/// Calls `column(x0, x1, value)` for each frame's slot, newest at the right of the `gw`
+/// pixels from `gx`, one slot per frame of capacity. Frames that share a pixel column are
+/// merged, keeping the largest value, so a one-frame spike is never lost.
+fn for_columns(
+    strip: &FrameStrip,
+    value: impl Fn(f32, u32) -> f32,
+    gx: i64,
+    gw: i64,
+    mut column: impl FnMut(i64, i64, f32),
+) {
+    let cap = strip.capacity() as f64;
+    let first_slot = strip.capacity() - strip.len();
+    let slot_x = |slot: usize| gx + (slot as f64 * gw as f64 / cap).floor() as i64;
+    let mut pending: Option<(i64, i64, f32)> = None;
+    for (i, (ms, steps)) in strip.iter().enumerate() {
+        let slot = first_slot + i;
+        let (x0, x1) = (slot_x(slot), slot_x(slot + 1).max(slot_x(slot) + 1));
+        let v = value(ms, steps);
+        pending = match pending {
+            Some((p0, p1, pv)) if x0 < p1 => Some((p0, x1.max(p1), pv.max(v))),
+            Some((p0, p1, pv)) => {
+                column(p0, p1, pv);
+                Some((x0, x1, v))
+            }
+            None => Some((x0, x1, v)),
+        };
+    }
+    if let Some((p0, p1, pv)) = pending {
+        column(p0, p1, pv);
+    }
+}
+
+/// Draws `strip` along the bottom of the canvas: a header with both series' legends and
+/// ranges, frame-time bars in the upper lane, steps per frame in the lower one.
+pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
+    let (width, height) = (canvas.width() as u32, canvas.height() as u32);
+    let l = Layout::new(width, height);
+    let s = i64::from(l.scale);
+    let g = i64::from(GLYPH) * s;
+    if l.w < 8 * g || l.y < 0 {
+        return; // Too small a buffer to show anything readable.
+    }
+
+    // Geometry: a header line, then two lanes right of a gutter for labels: frame times
+    // above, steps below.
+    let hy = l.y + l.pad;
+    let gx = l.x + l.pad + 4 * g + 2 * s;
+    let gy = hy + g + 3 * s;
+    let gw = l.x + l.w - l.pad - gx;
+    let gh = l.y + l.h - l.pad - gy;
+    let lane_gap = 2 * s;
+    let sh = (gh * 3 / 10).max(4 * s);
+    let bh = gh - sh - lane_gap;
+    let sy = gy + bh + lane_gap;
+    let lanes = gw >= 8 && bh >= 6;
+    let wells = [(gx, gy, gw, bh), (gx, sy, gw, sh)];
+    let wells = if lanes { &wells[..] } else { &[] };
+    let panel = (l.x, l.y, l.w, l.h);
+    canvas.panel_with_wells(panel, pal::PANEL_STYLE, wells, (pal::GRAPH_BG, 140));
+
+    let finite = |ms: f32| if ms.is_finite() { ms.max(0.0) } else { 0.0 };
+    let slowest = strip.iter().map(|(ms, _)| finite(ms)).fold(0.0, f32::max);
+    let last = strip.iter().last().map_or(0.0, |(ms, _)| finite(ms));
+    let steps_top = range_steps(strip);
+    let top = range_ms(strip);
+
+    // Header: the two series' legends on the left, the latest and worst frame on the right.
+    let mut hx = l.x + l.pad;
+    hx = text::draw_text(canvas, hx, hy, "frame ms", l.scale, pal::GOOD);
+    hx = text::draw_text(
+        canvas,
+        hx + g,
+        hy,
+        &format!("0-{top:.0}"),
+        l.scale,
+        pal::LABEL,
+    );
+    hx = text::draw_text(canvas, hx + 2 * g, hy, "steps/frame", l.scale, pal::STEPS);
+    let header_end = text::draw_text(
+        canvas,
+        hx + g,
+        hy,
+        &format!("0-{steps_top}"),
+        l.scale,
+        pal::LABEL,
+    );
+    let right = format!("last {last:.1}  worst {slowest:.1} ms");
+    let rw = i64::from(text::text_width(&right, l.scale));
+    let rx = l.x + l.w - l.pad - rw;
+    if rx > header_end + 2 * g {
+        text::draw_text(canvas, rx, hy, &right, l.scale, pal::TEXT);
+    }
+    if !lanes {
+        return;
+    }
+    let gap = i64::from(gw as f64 / strip.capacity() as f64 >= 3.0);
+    let base = gy + bh;
+    let y_of = |ms: f32| base - ((ms / top).clamp(0.0, 1.0) * bh as f32).round() as i64;
+
+    // Frame-time bars, coloured by which reference they pass; clipped ones get a white cap.
+    for_columns(
+        strip,
+        |ms, _| finite(ms),
+        gx,
+        gw,
+        |x0, x1, ms| {
+            let w = (x1 - x0 - gap).max(1);
+            let y = y_of(ms).min(base - 1);
+            canvas.fill_rect(x0, y, w, base - y, bar_colour(ms));
+            if ms > top {
+                canvas.fill_rect(x0, gy, w, 2 * s, pal::TEXT);
+            }
+        },
+    );
+
+    // Reference lines over the bars, labelled in the gutter (a label that would overlap the
+    // one below it is left out).
+    let mut free_above = i64::MAX;
+    for (ms, label) in REFERENCES {
+        if ms >= top {
+            continue;
+        }
+        let y = y_of(ms);
+        canvas.dashed_hline(gx, y, gw, 3 * s, 3 * s, pal::REFERENCE);
+        let lw = i64::from(text::text_width(label, l.scale));
+        let ly = (y - g / 2).clamp(gy, base - g);
+        if ly + g <= free_above {
+            text::draw_text(canvas, gx - 2 * s - lw, ly, label, l.scale, pal::LABEL);
+            free_above = ly - s;
+        }
+    }
+
+    // Steps per frame: dim columns with a bright top, scaled to the largest count. (Opaque:
+    // hundreds of narrow translucent columns would cost more than the rest of the strip.)
+    let max = steps_top.max(1) as f32;
+    let steps_base = sy + sh;
+    for_columns(
+        strip,
+        |_, n| n as f32,
+        gx,
+        gw,
+        |x0, x1, n| {
+            let w = (x1 - x0 - gap).max(1);
+            let h = ((n / max).min(1.0) * (sh - s) as f32).round() as i64;
+            if n > 0.0 {
+                let h = h.max(s);
+                let cap = if n > max { pal::TEXT } else { pal::STEPS };
+                canvas.fill_rect(x0, steps_base - h, w, h, pal::STEPS_DIM);
+                canvas.fill_rect(x0, steps_base - h, w, s, cap);
+            }
+        },
+    );
+    let label = compact(steps_top);
+    let lw = i64::from(text::text_width(&label, l.scale));
+    if sh >= g {
+        text::draw_text(canvas, gx - 2 * s - lw, sy, &label, l.scale, pal::STEPS);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_strip_drops_the_oldest_frame_past_its_capacity() {
+        let mut s = FrameStrip::new(3);
+        for i in 0..5 {
+            s.push(i as f32, i);
+        }
+        assert_eq!(s.len(), 3);
+        assert_eq!(
+            s.iter().collect::<Vec<_>>(),
+            vec![(2.0, 2), (3.0, 3), (4.0, 4)]
+        );
+        assert_eq!(FrameStrip::new(0).capacity(), 1);
+    }
+
+    fn drawn(width: u32, height: u32, strip: &FrameStrip) -> Vec<u8> {
+        let mut buf = vec![0u8; (width * height * 4) as usize];
+        if let Some(mut canvas) = Canvas::new(&mut buf, width, height) {
+            draw_strip(&mut canvas, strip);
+        }
+        buf
+    }
+
+    #[test]
+    fn drawing_the_strip_puts_pixels_only_in_the_bottom_region() {
+        let (w, h) = (320u32, 200u32);
+        let mut strip = FrameStrip::new(300);
+        for i in 0..300 {
+            strip.push(if i % 50 == 0 { 45.0 } else { 16.7 }, 1 + i % 3);
+        }
+        let buf = drawn(w, h, &strip);
+        let top = h - strip_height(w, h);
+        let lit = |y: u32| (0..w).any(|x| buf[((y * w + x) * 4) as usize..][..3] != [0, 0, 0]);
+        assert!((top..h).any(lit));
+        assert!(!(0..top).any(lit));
+        assert!(strip_height(w, h) < h / 3);
+    }
+
+    #[test]
+    fn a_slow_frame_draws_a_taller_bar_than_a_fast_one() {
+        let (w, h) = (640u32, 480u32);
+        let mut strip = FrameStrip::new(2);
+        strip.push(10.0, 1);
+        strip.push(30.0, 1);
+        let buf = drawn(w, h, &strip);
+        // The 30 ms bar (amber) covers more pixels than the 10 ms one (green).
+        let count = |colour: Rgb| buf.chunks_exact(4).filter(|p| p[..3] == colour).count();
+        assert!(count(pal::WARN) > count(pal::GOOD) && count(pal::GOOD) > 0);
+    }
+
+    #[test]
+    fn each_lane_is_scaled_to_hold_nine_frames_in_ten() {
+        let mut strip = FrameStrip::new(100);
+        for i in 0..100 {
+            strip.push(
+                if i == 50 { 120.0 } else { 16.7 },
+                if i == 50 { 120 } else { 17 },
+            );
+        }
+        assert_eq!(range_ms(&strip), 40.0);
+        assert_eq!(range_steps(&strip), 20);
+        let mut ones = FrameStrip::new(10);
+        ones.push(16.7, 1);
+        assert_eq!(range_steps(&ones), 2);
+        let mut none = FrameStrip::new(10);
+        none.push(16.7, 0);
+        assert_eq!(range_steps(&none), 1);
+        let mut huge = FrameStrip::new(10);
+        huge.push(f32::INFINITY, u32::MAX);
+        assert_eq!(range_ms(&huge), 1000.0);
+        assert!(range_steps(&huge) >= 2_000_000_000);
+    }
+
+    #[test]
+    fn strange_frame_times_and_tiny_buffers_draw_without_panicking() {
+        let mut strip = FrameStrip::new(10_000);
+        for v in [f32::NAN, f32::INFINITY, -5.0, 1e30, 0.0] {
+            strip.push(v, u32::MAX);
+        }
+        for (w, h) in [(1, 1), (2, 300), (300, 2), (50, 40), (4000, 100)] {
+            drawn(w, h, &strip);
+        }
+        drawn(320, 200, &FrameStrip::new(5));
+        let mut one = FrameStrip::new(5);
+        one.push(16.0, 3);
+        drawn(320, 200, &one);
+    }
+}
