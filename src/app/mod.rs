@@ -1,11 +1,395 @@
-//! The live window (SKELETON, being written): winit 0.30 ApplicationHandler, pixels, shaders.
+//! The live window: a winit 0.30 `ApplicationHandler` around [`session::Session`].
+//!
+//! The only module that touches winit, pixels or wgpu. Each redraw: read the clock (through
+//! `FrameClock<SystemClock>`, the only clock reads), advance the session (stepper + rope),
+//! draw into pixels' buffer, `pre_present_notify`, present, log the frame, then sleep to the
+//! `--fps-cap` deadline. Everything with rules in it lives in the pure modules:
+//! `bindings` (keys → actions), `session` (what actions and frames do), `pacing` (caps,
+//! deadlines, fps), `drag` (fling velocity), `output` (frame log, screenshot, error lines);
+//! `gpu` presents.
 
-use crate::cli::WindowArgs;
+mod bindings;
+mod drag;
+mod gpu;
+mod output;
+mod pacing;
+mod session;
+
+pub use bindings::{Action, BINDINGS, Trigger, help_lines, lookup};
+pub use gpu::{present_mode_label, resolve_present_mode};
+pub use output::{FrameRow, encode_png, error_line};
+pub use pacing::{FPS_CAPS, Pacer, cap_down, cap_up};
+pub use session::{EXPLODED_RESET_NS, FrameReport, GRAB_RADIUS_PX, STALL_NS, Session};
+
+use crate::cli::{OnOff, WindowArgs};
+use crate::timing::{Clock, FrameClock, Mode, SystemClock};
+use glam::Vec2;
+use gpu::Gpu;
+use output::{FrameLog, Screenshot};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+use winit::application::ApplicationHandler;
+use winit::dpi::LogicalSize;
+use winit::event::{ElementState, MouseButton, WindowEvent};
+use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::keyboard::{Key, PhysicalKey};
+use winit::window::{Window, WindowId};
 
-/// Runs the window until the user quits. Returns the process exit status.
+/// The window's starting size in logical pixels.
+const START_SIZE: LogicalSize<u32> = LogicalSize::new(1280, 800);
+/// How long past `--exit-after` to wait for a first frame when `--screenshot` needs one.
+const FIRST_FRAME_GRACE_NS: u64 = 10_000_000_000;
+
+/// Runs the window until the user quits. Returns the process exit status: 0 for a normal
+/// quit (Esc, Q, closing the window, `--exit-after`), 1 when the window or GPU fails,
+/// 2 for a bad flag or an unwritable output path (checked before any window opens).
 pub fn run(args: WindowArgs) -> ExitCode {
-    let _ = args;
-    eprintln!("timestep-rope: the window is not built yet; try `timestep-rope simulate`");
-    ExitCode::from(1)
+    let (params, timing) = match (args.common.rope(), args.common.timing()) {
+        (Ok(p), Ok(t)) => (p, t),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("timestep-rope: error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let screenshot = match args.screenshot.as_deref().map(Screenshot::open).transpose() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let frame_log = match args.frame_log.as_deref().map(FrameLog::create).transpose() {
+        Ok(f) => f,
+        Err(e) => {
+            if let Some(s) = screenshot {
+                s.abandon();
+            }
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let no_display = |why: &str| {
+        eprintln!(
+            "timestep-rope: no display found ({why}): run it under a desktop, or headless with \
+             xvfb-run -a timestep-rope, or use 'timestep-rope simulate' for the numbers"
+        );
+    };
+    if let Some(why) = missing_display() {
+        no_display(why);
+        return ExitCode::from(1);
+    }
+    let event_loop = match EventLoop::new() {
+        Ok(el) => el,
+        Err(e) => {
+            no_display(&error_line("winit", &e).replace("timestep-rope: ", ""));
+            return ExitCode::from(1);
+        }
+    };
+    let session = Session::new(
+        params,
+        timing,
+        args.mode,
+        args.fps_cap,
+        START_SIZE.width,
+        START_SIZE.height,
+    );
+    let mut app = App {
+        session,
+        clock: FrameClock::new(SystemClock::new()),
+        vsync: args.vsync == OnOff::On,
+        exit_after_ns: args.exit_after,
+        pacer: Pacer::default(),
+        paced_cap: None,
+        window: None,
+        gpu: None,
+        titled: None,
+        shift: false,
+        presented: false,
+        frame_log,
+        screenshot,
+        status: 0,
+        finished: false,
+    };
+    if let Err(e) = event_loop.run_app(&mut app) {
+        app.fail(error_line("the event loop failed", &e));
+    }
+    app.finish();
+    ExitCode::from(app.status)
+}
+
+/// Why no window can open, checked before winit tries (its own error names only the
+/// variables). `None` where a display may exist.
+fn missing_display() -> Option<&'static str> {
+    if !cfg!(all(
+        unix,
+        not(target_os = "macos"),
+        not(target_os = "ios"),
+        not(target_os = "android")
+    )) {
+        return None;
+    }
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if set("DISPLAY") || set("WAYLAND_DISPLAY") || set("WAYLAND_SOCKET") {
+        None
+    } else {
+        Some("DISPLAY is not set")
+    }
+}
+
+struct App {
+    session: Session,
+    clock: FrameClock<SystemClock>,
+    vsync: bool,
+    exit_after_ns: Option<u64>,
+    pacer: Pacer,
+    /// The cap the pacer's deadline belongs to (a change restarts it).
+    paced_cap: Option<f64>,
+    window: Option<Arc<Window>>,
+    gpu: Option<Gpu>,
+    /// The mode the title shows.
+    titled: Option<Mode>,
+    shift: bool,
+    /// Whether any frame has been presented (there is something to screenshot).
+    presented: bool,
+    frame_log: Option<FrameLog>,
+    screenshot: Option<Screenshot>,
+    status: u8,
+    finished: bool,
+}
+
+impl App {
+    /// A fatal error: one line, exit status 1 (the first error wins).
+    fn fail(&mut self, message: String) {
+        if self.status == 0 {
+            eprintln!("{message}");
+            self.status = 1;
+        }
+    }
+
+    fn fail_and_exit(&mut self, event_loop: &ActiveEventLoop, message: String) {
+        self.fail(message);
+        event_loop.exit();
+    }
+
+    /// Writes the screenshot and flushes the frame log; once, at exit.
+    fn finish(&mut self) {
+        if std::mem::replace(&mut self.finished, true) {
+            return;
+        }
+        if let Some(shot) = self.screenshot.take() {
+            match &self.gpu {
+                Some(gpu) if self.presented => {
+                    let (w, h) = gpu.size();
+                    if let Err(e) = shot.write(gpu.frame(), w, h) {
+                        self.fail(e);
+                    }
+                }
+                _ => {
+                    shot.abandon();
+                    self.fail("timestep-rope: no frame was shown, so no --screenshot".into());
+                }
+            }
+        }
+        if let Some(log) = &mut self.frame_log
+            && let Err(e) = log.finish()
+        {
+            self.fail(e);
+        }
+    }
+
+    fn now_ns(&mut self) -> u64 {
+        self.clock.clock_mut().now_ns()
+    }
+
+    fn resize(&mut self, event_loop: &ActiveEventLoop, width: u32, height: u32) {
+        // A minimised window is 0×0: nothing to draw into, and pixels rejects the size.
+        if width == 0 || height == 0 {
+            return;
+        }
+        let Some(gpu) = &mut self.gpu else {
+            return;
+        };
+        if gpu.size() == (width, height) {
+            return;
+        }
+        match gpu.resize(width, height) {
+            Ok(()) => self.session.resize(width, height),
+            Err(e) => self.fail_and_exit(event_loop, e),
+        }
+    }
+
+    fn redraw(&mut self, event_loop: &ActiveEventLoop) {
+        let Some(window) = self.window.clone() else {
+            return;
+        };
+        if self.session.take_stall() {
+            // A real stall: the loop blocks, the next frame measures it, the clamp cuts it.
+            std::thread::sleep(Duration::from_nanos(session::STALL_NS));
+        }
+        let (frame_ns, now_ns) = self.clock.tick();
+        let report = self.session.advance(frame_ns, now_ns);
+        if self.titled != Some(report.mode) {
+            window.set_title(&self.session.title());
+            self.titled = Some(report.mode);
+        }
+
+        let size = window.inner_size();
+        if size.width == 0 || size.height == 0 {
+            // Minimised: keep simulating, draw nothing, and do not spin the CPU.
+            std::thread::sleep(Duration::from_millis(10));
+            return;
+        }
+        self.resize(event_loop, size.width, size.height);
+        if self.status != 0 {
+            return; // the resize failed; the loop is exiting
+        }
+        let Some(gpu) = &mut self.gpu else {
+            return;
+        };
+        let (w, h) = gpu.size();
+        let present_mode = gpu.present_mode().to_string();
+        self.session.draw(gpu.frame_mut(), w, h, &present_mode);
+        window.pre_present_notify();
+        if let Err(e) = gpu.render() {
+            self.fail_and_exit(event_loop, e);
+            return;
+        }
+        self.presented = true;
+        if let Some(log) = &mut self.frame_log
+            && let Err(e) = log.row(&report.row())
+        {
+            self.fail_and_exit(event_loop, e);
+            return;
+        }
+        self.pace();
+    }
+
+    /// `--fps-cap` / `[` `]`: sleep (native, then spin) until the next frame's deadline.
+    fn pace(&mut self) {
+        let cap = self.session.fps_cap();
+        if cap != self.paced_cap {
+            self.pacer.reset();
+            self.paced_cap = cap;
+        }
+        let Some(hz) = cap else {
+            return;
+        };
+        let now = self.now_ns();
+        let wait = self.pacer.wait_ns(now, pacing::period_ns(hz));
+        if wait > 0 {
+            spin_sleep::SpinSleeper::default().sleep(Duration::from_nanos(wait));
+        }
+    }
+}
+
+impl ApplicationHandler for App {
+    fn resumed(&mut self, event_loop: &ActiveEventLoop) {
+        if self.window.is_some() {
+            return;
+        }
+        let attributes = Window::default_attributes()
+            .with_title(self.session.title())
+            .with_inner_size(START_SIZE)
+            .with_min_inner_size(LogicalSize::new(160, 120));
+        let window = match event_loop.create_window(attributes) {
+            Ok(w) => Arc::new(w),
+            Err(e) => {
+                return self.fail_and_exit(event_loop, error_line("cannot open a window", &e));
+            }
+        };
+        let size = window.inner_size();
+        match Gpu::new(Arc::clone(&window), size.width, size.height, self.vsync) {
+            Ok(gpu) => {
+                self.session.resize(gpu.size().0, gpu.size().1);
+                self.gpu = Some(gpu);
+            }
+            Err(e) => return self.fail_and_exit(event_loop, e),
+        }
+        self.titled = Some(self.session.mode());
+        self.window = Some(window);
+        // Setting up took a while; that is not a frame.
+        self.clock.tick();
+    }
+
+    fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        match event {
+            WindowEvent::CloseRequested | WindowEvent::Destroyed => event_loop.exit(),
+            WindowEvent::Resized(size) => self.resize(event_loop, size.width, size.height),
+            WindowEvent::ScaleFactorChanged { .. } => {
+                if let Some(size) = self.window.as_ref().map(|w| w.inner_size()) {
+                    self.resize(event_loop, size.width, size.height);
+                }
+            }
+            WindowEvent::ModifiersChanged(m) => self.shift = m.state().shift_key(),
+            WindowEvent::KeyboardInput {
+                event,
+                is_synthetic,
+                ..
+            } => {
+                // Synthetic presses are keys already held when the window gained focus.
+                if event.state != ElementState::Pressed || event.repeat || is_synthetic {
+                    return;
+                }
+                let code = match event.physical_key {
+                    PhysicalKey::Code(code) => Some(code),
+                    PhysicalKey::Unidentified(_) => None,
+                };
+                let text = match &event.logical_key {
+                    Key::Character(s) => Some(s.as_str()),
+                    _ => None,
+                };
+                if let Some(action) = lookup(code, self.shift, text) {
+                    self.session.handle_action(action);
+                    if self.session.quit_requested() {
+                        event_loop.exit();
+                    }
+                }
+            }
+            WindowEvent::CursorMoved { position, .. } => {
+                // Physical pixels, and the buffer is the window's physical size: 1:1.
+                let now = self.now_ns();
+                let px = Vec2::new(position.x as f32, position.y as f32);
+                self.session.cursor_moved(px, now);
+            }
+            WindowEvent::CursorLeft { .. } => self.session.cursor_left(),
+            WindowEvent::MouseInput {
+                state,
+                button: MouseButton::Left,
+                ..
+            } => {
+                let now = self.now_ns();
+                match state {
+                    ElementState::Pressed => {
+                        self.session.press(now);
+                    }
+                    ElementState::Released => self.session.release(now),
+                }
+            }
+            WindowEvent::RedrawRequested => self.redraw(event_loop),
+            _ => {}
+        }
+    }
+
+    fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if let Some(limit) = self.exit_after_ns {
+            let now = self.now_ns();
+            // A screenshot needs a frame: wait for the first one (within reason).
+            let frame_ready = self.presented || self.screenshot.is_none();
+            if now >= limit && (frame_ready || now >= limit.saturating_add(FIRST_FRAME_GRACE_NS)) {
+                event_loop.exit();
+                return;
+            }
+        }
+        if let Some(window) = &self.window {
+            window.request_redraw();
+        }
+    }
+
+    fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
+        // The screenshot needs the GPU's buffer, so it is written before the GPU goes.
+        self.finish();
+        self.gpu = None;
+        self.window = None;
+    }
 }

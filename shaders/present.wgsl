@@ -1,0 +1,41 @@
+// The last pass before the screen: pixels' scaling pass has drawn the frame into an
+// intermediate texture the size of the window; this samples it 1:1 onto the surface and
+// darkens the corners a little (a vignette), so the eye rests on the rope, not the HUD.
+
+struct Locals {
+    // x, y: target size in pixels; z: vignette strength (0 = none, 1 = black corners);
+    // w: unused (uniforms are 16-byte aligned).
+    params: vec4<f32>,
+}
+
+@group(0) @binding(0) var r_frame: texture_2d<f32>;
+@group(0) @binding(1) var r_sampler: sampler;
+@group(0) @binding(2) var<uniform> r_locals: Locals;
+
+struct VertexOutput {
+    @builtin(position) position: vec4<f32>,
+    @location(0) uv: vec2<f32>,
+}
+
+// One triangle that covers the screen, from the vertex index alone (no vertex buffer):
+// clip (-1,-1), (3,-1), (-1,3); texture v runs top to bottom, clip y bottom to top.
+@vertex
+fn vs_main(@builtin(vertex_index) index: u32) -> VertexOutput {
+    let x = f32((index << 1u) & 2u);
+    let y = f32(index & 2u);
+    var out: VertexOutput;
+    out.position = vec4<f32>(x * 2.0 - 1.0, y * 2.0 - 1.0, 0.0, 1.0);
+    out.uv = vec2<f32>(x, 1.0 - y);
+    return out;
+}
+
+@fragment
+fn fs_main(in: VertexOutput) -> @location(0) vec4<f32> {
+    let color = textureSample(r_frame, r_sampler, in.uv);
+    let size = max(r_locals.params.xy, vec2<f32>(1.0));
+    // Distance from the centre in pixels, scaled so the corners are at 1: round falloff
+    // whatever the window's aspect ratio.
+    let d = length((in.uv - vec2<f32>(0.5)) * size) / (0.5 * length(size));
+    let shade = 1.0 - r_locals.params.z * smoothstep(0.45, 1.0, d);
+    return vec4<f32>(color.rgb * shade, color.a);
+}

@@ -1,0 +1,301 @@
+//! Keys → [`Action`]s through one table, so the help overlay is generated from the very
+//! bindings it describes and can never disagree with them.
+//!
+//! Game keys are matched by `physical_key` (where the key is, not what it types), so they
+//! work on any layout; `?` is also matched by the text it types, for layouts where it is
+//! not Shift+Slash.
+
+use crate::timing::Mode;
+use winit::keyboard::KeyCode;
+
+/// Everything the user can ask for from the keyboard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    CycleMode,
+    SetMode(Mode),
+    Reset,
+    Pause,
+    Stall,
+    CapDown,
+    CapUp,
+    ToggleHud,
+    ToggleHelp,
+    Quit,
+}
+
+impl Action {
+    /// Every action, in help order.
+    pub const ALL: [Action; 13] = [
+        Action::CycleMode,
+        Action::SetMode(Mode::Variable),
+        Action::SetMode(Mode::SemiFixed),
+        Action::SetMode(Mode::Fixed),
+        Action::SetMode(Mode::Interpolated),
+        Action::Reset,
+        Action::Pause,
+        Action::Stall,
+        Action::CapDown,
+        Action::CapUp,
+        Action::ToggleHud,
+        Action::ToggleHelp,
+        Action::Quit,
+    ];
+
+    /// What the action does, as the help overlay says it.
+    pub fn describe(self) -> String {
+        match self {
+            Action::CycleMode => "next mode".into(),
+            Action::SetMode(m) => format!("{m} mode"),
+            Action::Reset => "reset the rope".into(),
+            Action::Pause => "pause / resume".into(),
+            Action::Stall => "inject a 300 ms stall".into(),
+            Action::CapDown => "fps cap down".into(),
+            Action::CapUp => "fps cap up".into(),
+            Action::ToggleHud => "hide / show the HUD".into(),
+            Action::ToggleHelp => "this help".into(),
+            Action::Quit => "quit".into(),
+        }
+    }
+}
+
+/// What has to happen on the keyboard for a binding to fire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Trigger {
+    /// A physical key, with or without Shift.
+    Key(KeyCode),
+    /// A physical key with Shift held (takes precedence over `Key` of the same code).
+    Shifted(KeyCode),
+    /// A key that types this text, wherever it is on the layout.
+    Text(&'static str),
+}
+
+/// The key table. Order is the order keys are listed in the help.
+pub const BINDINGS: &[(Trigger, Action)] = &[
+    (Trigger::Key(KeyCode::KeyM), Action::CycleMode),
+    (Trigger::Key(KeyCode::Space), Action::CycleMode),
+    (
+        Trigger::Key(KeyCode::Digit1),
+        Action::SetMode(Mode::Variable),
+    ),
+    (
+        Trigger::Key(KeyCode::Numpad1),
+        Action::SetMode(Mode::Variable),
+    ),
+    (
+        Trigger::Key(KeyCode::Digit2),
+        Action::SetMode(Mode::SemiFixed),
+    ),
+    (
+        Trigger::Key(KeyCode::Numpad2),
+        Action::SetMode(Mode::SemiFixed),
+    ),
+    (Trigger::Key(KeyCode::Digit3), Action::SetMode(Mode::Fixed)),
+    (Trigger::Key(KeyCode::Numpad3), Action::SetMode(Mode::Fixed)),
+    (
+        Trigger::Key(KeyCode::Digit4),
+        Action::SetMode(Mode::Interpolated),
+    ),
+    (
+        Trigger::Key(KeyCode::Numpad4),
+        Action::SetMode(Mode::Interpolated),
+    ),
+    (Trigger::Key(KeyCode::KeyR), Action::Reset),
+    (Trigger::Key(KeyCode::KeyP), Action::Pause),
+    (Trigger::Key(KeyCode::KeyS), Action::Stall),
+    (Trigger::Key(KeyCode::BracketLeft), Action::CapDown),
+    (Trigger::Key(KeyCode::BracketRight), Action::CapUp),
+    (Trigger::Key(KeyCode::KeyH), Action::ToggleHud),
+    (Trigger::Key(KeyCode::F1), Action::ToggleHelp),
+    (Trigger::Shifted(KeyCode::Slash), Action::ToggleHelp),
+    (Trigger::Text("?"), Action::ToggleHelp),
+    (Trigger::Key(KeyCode::Escape), Action::Quit),
+    (Trigger::Key(KeyCode::KeyQ), Action::Quit),
+];
+
+/// The action for a key press: `code` is the physical key (if known), `shift` whether Shift
+/// is held, `text` what the key types on the current layout.
+pub fn lookup(code: Option<KeyCode>, shift: bool, text: Option<&str>) -> Option<Action> {
+    let find = |want: Trigger| BINDINGS.iter().find(|(t, _)| *t == want).map(|&(_, a)| a);
+    let by_code = code.and_then(|c| {
+        shift
+            .then(|| find(Trigger::Shifted(c)))
+            .flatten()
+            .or_else(|| find(Trigger::Key(c)))
+    });
+    by_code.or_else(|| {
+        text.and_then(|t| {
+            BINDINGS
+                .iter()
+                .find(|(trigger, _)| matches!(trigger, Trigger::Text(s) if *s == t))
+                .map(|&(_, a)| a)
+        })
+    })
+}
+
+/// How a trigger is written in the help.
+pub fn trigger_name(trigger: Trigger) -> String {
+    match trigger {
+        Trigger::Key(code) => key_name(code),
+        Trigger::Shifted(KeyCode::Slash) => "?".into(),
+        Trigger::Shifted(code) => format!("Shift+{}", key_name(code)),
+        Trigger::Text(t) => t.into(),
+    }
+}
+
+fn key_name(code: KeyCode) -> String {
+    let debug = format!("{code:?}");
+    match code {
+        KeyCode::Space => "Space".into(),
+        KeyCode::Escape => "Esc".into(),
+        KeyCode::BracketLeft => "[".into(),
+        KeyCode::BracketRight => "]".into(),
+        KeyCode::Slash => "/".into(),
+        _ => {
+            for prefix in ["Key", "Digit"] {
+                if let Some(rest) = debug.strip_prefix(prefix) {
+                    return rest.into();
+                }
+            }
+            if let Some(rest) = debug.strip_prefix("Numpad") {
+                return format!("Num{rest}");
+            }
+            debug
+        }
+    }
+}
+
+/// The help overlay: one line per action, listing every key bound to it.
+pub fn help_lines() -> Vec<String> {
+    let mut lines = vec!["Keys".to_string()];
+    for action in Action::ALL {
+        let mut names: Vec<String> = Vec::new();
+        for &(trigger, _) in BINDINGS.iter().filter(|(_, a)| *a == action) {
+            let name = trigger_name(trigger);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+        lines.push(format!("{:<12} {}", names.join(" / "), action.describe()));
+    }
+    lines.push(format!(
+        "{:<12} {}",
+        "mouse drag", "grab the rope, release to fling"
+    ));
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_documented_key_maps_to_its_action() {
+        let plain = |c| lookup(Some(c), false, None);
+        assert_eq!(plain(KeyCode::KeyM), Some(Action::CycleMode));
+        assert_eq!(plain(KeyCode::Space), Some(Action::CycleMode));
+        assert_eq!(
+            plain(KeyCode::Digit1),
+            Some(Action::SetMode(Mode::Variable))
+        );
+        assert_eq!(
+            plain(KeyCode::Digit2),
+            Some(Action::SetMode(Mode::SemiFixed))
+        );
+        assert_eq!(plain(KeyCode::Digit3), Some(Action::SetMode(Mode::Fixed)));
+        assert_eq!(
+            plain(KeyCode::Digit4),
+            Some(Action::SetMode(Mode::Interpolated))
+        );
+        assert_eq!(plain(KeyCode::KeyR), Some(Action::Reset));
+        assert_eq!(plain(KeyCode::KeyP), Some(Action::Pause));
+        assert_eq!(plain(KeyCode::KeyS), Some(Action::Stall));
+        assert_eq!(plain(KeyCode::BracketLeft), Some(Action::CapDown));
+        assert_eq!(plain(KeyCode::BracketRight), Some(Action::CapUp));
+        assert_eq!(plain(KeyCode::KeyH), Some(Action::ToggleHud));
+        assert_eq!(plain(KeyCode::F1), Some(Action::ToggleHelp));
+        assert_eq!(plain(KeyCode::Escape), Some(Action::Quit));
+        assert_eq!(plain(KeyCode::KeyQ), Some(Action::Quit));
+    }
+
+    #[test]
+    fn question_mark_is_shift_slash_or_whatever_key_types_it() {
+        assert_eq!(
+            lookup(Some(KeyCode::Slash), true, Some("?")),
+            Some(Action::ToggleHelp)
+        );
+        assert_eq!(
+            lookup(Some(KeyCode::Slash), true, None),
+            Some(Action::ToggleHelp)
+        );
+        assert_eq!(lookup(Some(KeyCode::Slash), false, Some("/")), None);
+        // A layout where '?' sits on another key (here: Minus, as on AZERTY-like layouts).
+        assert_eq!(
+            lookup(Some(KeyCode::Minus), true, Some("?")),
+            Some(Action::ToggleHelp)
+        );
+        assert_eq!(lookup(None, false, Some("?")), Some(Action::ToggleHelp));
+    }
+
+    #[test]
+    fn shift_does_not_stop_plain_keys() {
+        assert_eq!(
+            lookup(Some(KeyCode::KeyM), true, Some("M")),
+            Some(Action::CycleMode)
+        );
+    }
+
+    #[test]
+    fn unbound_keys_do_nothing() {
+        assert_eq!(lookup(Some(KeyCode::KeyZ), false, Some("z")), None);
+        assert_eq!(lookup(None, false, None), None);
+    }
+
+    #[test]
+    fn no_key_is_bound_twice() {
+        let mut seen = HashSet::new();
+        for (trigger, _) in BINDINGS {
+            assert!(seen.insert(*trigger), "{trigger:?} is bound twice");
+        }
+    }
+
+    #[test]
+    fn every_action_has_a_key_and_a_help_line() {
+        let help = help_lines();
+        for action in Action::ALL {
+            assert!(
+                BINDINGS.iter().any(|(_, a)| *a == action),
+                "{action:?} has no key"
+            );
+            let line = help
+                .iter()
+                .find(|l| l.ends_with(&format!(" {}", action.describe())));
+            assert!(line.is_some(), "{action:?} missing from help: {help:#?}");
+        }
+        for (_, action) in BINDINGS {
+            assert!(
+                Action::ALL.contains(action),
+                "{action:?} missing from Action::ALL"
+            );
+        }
+    }
+
+    #[test]
+    fn help_lines_name_every_bound_key() {
+        let help = help_lines().join("\n");
+        for (trigger, action) in BINDINGS {
+            let name = trigger_name(*trigger);
+            let line = help
+                .lines()
+                .find(|l| l.ends_with(&format!(" {}", action.describe())))
+                .unwrap_or_default();
+            assert!(
+                line.contains(&name),
+                "{name} not on the help line for {action:?}"
+            );
+        }
+        assert!(help.contains("M / Space"));
+        assert!(help.contains("F1 / ?"));
+        assert!(help.contains("Esc / Q"));
+    }
+}

@@ -1,0 +1,414 @@
+//! Presenting: a pixels buffer the size of the window, pixels' own scaling pass into an
+//! intermediate texture, then our pass (`shaders/present.wgsl`, a subtle vignette) onto the
+//! surface. Shaped like pixels' custom-shader example: `new / resize / render`, the target
+//! format from `pixels.render_texture_format()`.
+
+use super::output::error_line;
+use pixels::wgpu;
+use pixels::{Pixels, PixelsBuilder, SurfaceTexture};
+use std::sync::{Arc, Mutex};
+use winit::window::Window;
+
+/// How dark the corners get (0 = no vignette).
+const VIGNETTE: f32 = 0.28;
+
+/// What a requested present mode becomes on a surface that supports `available`: the
+/// `Auto*` modes resolve exactly as wgpu-core does when it configures the surface
+/// (AutoVsync: FifoRelaxed, else Fifo; AutoNoVsync: Immediate, else Mailbox, else Fifo).
+/// wgpu does not report its choice back, so this is how the HUD knows what it got.
+pub fn resolve_present_mode(
+    requested: wgpu::PresentMode,
+    available: &[wgpu::PresentMode],
+) -> wgpu::PresentMode {
+    use wgpu::PresentMode as P;
+    if available.contains(&requested) {
+        return requested;
+    }
+    let fallbacks: &[P] = match requested {
+        P::AutoVsync => &[P::FifoRelaxed, P::Fifo],
+        P::AutoNoVsync => &[P::Immediate, P::Mailbox, P::Fifo],
+        _ => &[P::Fifo],
+    };
+    fallbacks
+        .iter()
+        .copied()
+        .find(|m| available.contains(m))
+        .unwrap_or(P::Fifo)
+}
+
+/// The HUD's name for a present mode.
+pub fn present_mode_label(mode: wgpu::PresentMode, vsync_requested: bool) -> String {
+    use wgpu::PresentMode as P;
+    let label = match mode {
+        P::Fifo => "Fifo (vsync)",
+        P::FifoRelaxed => "FifoRelaxed (vsync)",
+        P::Immediate => "Immediate",
+        P::Mailbox => "Mailbox",
+        P::AutoVsync => "AutoVsync",
+        P::AutoNoVsync => "AutoNoVsync",
+    };
+    if !vsync_requested && matches!(mode, P::Fifo | P::FifoRelaxed) {
+        // --vsync off asked for, but the surface has no mode without it.
+        label.replace("(vsync)", "(vsync forced)")
+    } else {
+        label.to_string()
+    }
+}
+
+/// The pixel buffer, our pass, and what we learned about the surface.
+pub struct Gpu {
+    pixels: Pixels<'static>,
+    fx: PresentPass,
+    width: u32,
+    height: u32,
+    present_mode: String,
+    /// wgpu reports some errors through a callback (its default handler panics); the first
+    /// one is kept here and turned into a clean exit.
+    device_error: Arc<Mutex<Option<String>>>,
+}
+
+impl Gpu {
+    /// A buffer of `width × height` (the window's physical size, at least 1×1).
+    pub fn new(window: Arc<Window>, width: u32, height: u32, vsync: bool) -> Result<Gpu, String> {
+        let (width, height) = (width.max(1), height.max(1));
+        let requested = if vsync {
+            wgpu::PresentMode::AutoVsync
+        } else {
+            wgpu::PresentMode::AutoNoVsync
+        };
+        let surface = SurfaceTexture::new(width, height, window);
+        let pixels = PixelsBuilder::new(width, height, surface)
+            .present_mode(requested)
+            .clear_color(wgpu::Color {
+                r: 0.006,
+                g: 0.007,
+                b: 0.010,
+                a: 1.0,
+            })
+            .build()
+            .map_err(|e| match e {
+                pixels::Error::AdapterNotFound => "timestep-rope: no GPU adapter found: wgpu \
+                    found no Vulkan, Metal, DX12 or GL device for this window (install your GPU \
+                    driver, or Mesa's software one: mesa-vulkan-drivers), or use \
+                    'timestep-rope simulate' for the numbers"
+                    .to_string(),
+                e => error_line("cannot set up the GPU (pixels)", &e),
+            })?;
+
+        let device_error = Arc::new(Mutex::new(None));
+        let slot = Arc::clone(&device_error);
+        pixels
+            .device()
+            .on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
+                if let Ok(mut first) = slot.lock() {
+                    first.get_or_insert_with(|| error_line("GPU error", &e));
+                }
+            }));
+
+        let caps = &pixels.context().surface_capabilities;
+        let mode = resolve_present_mode(pixels.present_mode(), &caps.present_modes);
+        let fx = PresentPass::new(&pixels, width, height);
+        Ok(Gpu {
+            present_mode: present_mode_label(mode, vsync),
+            pixels,
+            fx,
+            width,
+            height,
+            device_error,
+        })
+    }
+
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    /// The present mode in use, as the HUD shows it.
+    pub fn present_mode(&self) -> &str {
+        &self.present_mode
+    }
+
+    pub fn frame_mut(&mut self) -> &mut [u8] {
+        self.pixels.frame_mut()
+    }
+
+    /// The buffer as last drawn (and, after a successful render, presented).
+    pub fn frame(&self) -> &[u8] {
+        self.pixels.frame()
+    }
+
+    /// Follows the window to `width × height` physical pixels (both non-zero: the caller
+    /// skips a minimised window, since pixels rejects 0×0).
+    pub fn resize(&mut self, width: u32, height: u32) -> Result<(), String> {
+        self.pixels
+            .resize_surface(width, height)
+            .map_err(|e| error_line(&format!("resizing the surface to {width}x{height}"), &e))?;
+        self.pixels
+            .resize_buffer(width, height)
+            .map_err(|e| error_line(&format!("resizing the buffer to {width}x{height}"), &e))?;
+        self.fx.resize(&self.pixels, width, height);
+        self.width = width;
+        self.height = height;
+        Ok(())
+    }
+
+    /// Uploads the buffer and presents it through both passes.
+    ///
+    /// pixels handles the surface's own failures inside `render_with`: an outdated or lost
+    /// surface is reconfigured to the current size and the frame retried; a timeout or an
+    /// occluded window skips the frame. What reaches us is fatal: a wgpu validation error,
+    /// or a device error reported through the callback.
+    pub fn render(&self) -> Result<(), String> {
+        let fx = &self.fx;
+        self.pixels
+            .render_with(|encoder, target, context| {
+                context.scaling_renderer.render(encoder, &fx.view);
+                fx.render(encoder, target);
+                Ok(())
+            })
+            .map_err(|e| error_line("presenting the frame (pixels.render_with)", &e))?;
+        self.take_device_error().map_or(Ok(()), Err)
+    }
+
+    fn take_device_error(&self) -> Option<String> {
+        self.device_error.lock().ok().and_then(|mut e| e.take())
+    }
+}
+
+/// Our pass: samples the scaled frame onto the surface with a vignette.
+struct PresentPass {
+    view: wgpu::TextureView,
+    sampler: wgpu::Sampler,
+    uniforms: wgpu::Buffer,
+    layout: wgpu::BindGroupLayout,
+    bind_group: wgpu::BindGroup,
+    pipeline: wgpu::RenderPipeline,
+}
+
+impl PresentPass {
+    fn new(pixels: &Pixels, width: u32, height: u32) -> PresentPass {
+        let device = pixels.device();
+        let shader = device.create_shader_module(wgpu::include_wgsl!("../../shaders/present.wgsl"));
+        let view = create_target(pixels, width, height);
+        let sampler = device.create_sampler(&wgpu::SamplerDescriptor {
+            label: Some("present_sampler"),
+            address_mode_u: wgpu::AddressMode::ClampToEdge,
+            address_mode_v: wgpu::AddressMode::ClampToEdge,
+            address_mode_w: wgpu::AddressMode::ClampToEdge,
+            // The intermediate texture is the surface's size: nearest keeps text crisp.
+            mag_filter: wgpu::FilterMode::Nearest,
+            min_filter: wgpu::FilterMode::Nearest,
+            mipmap_filter: wgpu::MipmapFilterMode::Nearest,
+            lod_min_clamp: 0.0,
+            lod_max_clamp: 1.0,
+            compare: None,
+            anisotropy_clamp: 1,
+            border_color: None,
+        });
+        let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("present_uniforms"),
+            size: 16,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        write_uniforms(pixels.queue(), &uniforms, width, height);
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("present_bind_group_layout"),
+            entries: &[
+                wgpu::BindGroupLayoutEntry {
+                    binding: 0,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Texture {
+                        sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                        multisampled: false,
+                        view_dimension: wgpu::TextureViewDimension::D2,
+                    },
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 1,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
+                    count: None,
+                },
+                wgpu::BindGroupLayoutEntry {
+                    binding: 2,
+                    visibility: wgpu::ShaderStages::FRAGMENT,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(16),
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let bind_group = create_bind_group(device, &layout, &view, &sampler, &uniforms);
+        let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+            label: Some("present_pipeline_layout"),
+            bind_group_layouts: &[Some(&layout)],
+            immediate_size: 0,
+        });
+        let pipeline = device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+            label: Some("present_pipeline"),
+            layout: Some(&pipeline_layout),
+            vertex: wgpu::VertexState {
+                module: &shader,
+                entry_point: Some("vs_main"),
+                buffers: &[],
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+            },
+            primitive: wgpu::PrimitiveState::default(),
+            depth_stencil: None,
+            multisample: wgpu::MultisampleState::default(),
+            fragment: Some(wgpu::FragmentState {
+                module: &shader,
+                entry_point: Some("fs_main"),
+                compilation_options: wgpu::PipelineCompilationOptions::default(),
+                targets: &[Some(wgpu::ColorTargetState {
+                    format: pixels.render_texture_format(),
+                    blend: Some(wgpu::BlendState::REPLACE),
+                    write_mask: wgpu::ColorWrites::ALL,
+                })],
+            }),
+            multiview_mask: None,
+            cache: None,
+        });
+        PresentPass {
+            view,
+            sampler,
+            uniforms,
+            layout,
+            bind_group,
+            pipeline,
+        }
+    }
+
+    fn resize(&mut self, pixels: &Pixels, width: u32, height: u32) {
+        self.view = create_target(pixels, width, height);
+        self.bind_group = create_bind_group(
+            pixels.device(),
+            &self.layout,
+            &self.view,
+            &self.sampler,
+            &self.uniforms,
+        );
+        write_uniforms(pixels.queue(), &self.uniforms, width, height);
+    }
+
+    fn render(&self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView) {
+        let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+            label: Some("present_pass"),
+            color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+                view: target,
+                resolve_target: None,
+                ops: wgpu::Operations {
+                    load: wgpu::LoadOp::Clear(wgpu::Color::BLACK),
+                    store: wgpu::StoreOp::Store,
+                },
+                depth_slice: None,
+            })],
+            depth_stencil_attachment: None,
+            timestamp_writes: None,
+            occlusion_query_set: None,
+            multiview_mask: None,
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, &self.bind_group, &[]);
+        pass.draw(0..3, 0..1);
+    }
+}
+
+/// The intermediate texture pixels' scaling pass draws into: the surface's size and format.
+fn create_target(pixels: &Pixels, width: u32, height: u32) -> wgpu::TextureView {
+    let texture = pixels.device().create_texture(&wgpu::TextureDescriptor {
+        label: Some("present_source"),
+        size: wgpu::Extent3d {
+            width: width.max(1),
+            height: height.max(1),
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: pixels.render_texture_format(),
+        usage: wgpu::TextureUsages::TEXTURE_BINDING | wgpu::TextureUsages::RENDER_ATTACHMENT,
+        view_formats: &[],
+    });
+    texture.create_view(&wgpu::TextureViewDescriptor::default())
+}
+
+fn create_bind_group(
+    device: &wgpu::Device,
+    layout: &wgpu::BindGroupLayout,
+    view: &wgpu::TextureView,
+    sampler: &wgpu::Sampler,
+    uniforms: &wgpu::Buffer,
+) -> wgpu::BindGroup {
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: Some("present_bind_group"),
+        layout,
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: wgpu::BindingResource::TextureView(view),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: wgpu::BindingResource::Sampler(sampler),
+            },
+            wgpu::BindGroupEntry {
+                binding: 2,
+                resource: uniforms.as_entire_binding(),
+            },
+        ],
+    })
+}
+
+fn write_uniforms(queue: &wgpu::Queue, buffer: &wgpu::Buffer, width: u32, height: u32) {
+    let values = [width as f32, height as f32, VIGNETTE, 0.0];
+    let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+    queue.write_buffer(buffer, 0, &bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wgpu::PresentMode as P;
+
+    #[test]
+    fn auto_modes_resolve_as_wgpu_does() {
+        assert_eq!(
+            resolve_present_mode(P::AutoVsync, &[P::Fifo, P::Immediate]),
+            P::Fifo
+        );
+        assert_eq!(
+            resolve_present_mode(P::AutoVsync, &[P::Fifo, P::FifoRelaxed]),
+            P::FifoRelaxed
+        );
+        assert_eq!(
+            resolve_present_mode(P::AutoNoVsync, &[P::Fifo, P::Mailbox, P::Immediate]),
+            P::Immediate
+        );
+        assert_eq!(
+            resolve_present_mode(P::AutoNoVsync, &[P::Fifo, P::Mailbox]),
+            P::Mailbox
+        );
+        assert_eq!(resolve_present_mode(P::AutoNoVsync, &[P::Fifo]), P::Fifo);
+        assert_eq!(
+            resolve_present_mode(P::Mailbox, &[P::Fifo, P::Mailbox]),
+            P::Mailbox
+        );
+    }
+
+    #[test]
+    fn labels_say_whether_the_display_paces_us() {
+        assert_eq!(present_mode_label(P::Fifo, true), "Fifo (vsync)");
+        assert_eq!(
+            present_mode_label(P::FifoRelaxed, true),
+            "FifoRelaxed (vsync)"
+        );
+        assert_eq!(present_mode_label(P::Immediate, false), "Immediate");
+        assert_eq!(present_mode_label(P::Mailbox, false), "Mailbox");
+        assert_eq!(present_mode_label(P::Fifo, false), "Fifo (vsync forced)");
+    }
+}

@@ -1,0 +1,224 @@
+//! What the window writes to disk: the per-frame CSV log and the exit screenshot, plus the
+//! one-line error formatting every failure goes through.
+//!
+//! Both files are opened before the window exists, so a path that cannot be written is a
+//! one-line error naming its flag (exit 2) instead of a window that fails at the end.
+
+use std::error::Error;
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Seek, Write};
+use std::path::{Path, PathBuf};
+
+/// `timestep-rope: <what>: <error>: <its source>: ...` — the whole chain on one line, as
+/// pixels' `log_error` does.
+pub fn error_line(what: &str, err: &dyn Error) -> String {
+    let mut line = format!("timestep-rope: {what}: {err}");
+    let mut source = err.source();
+    while let Some(e) = source {
+        let text = e.to_string();
+        if !line.ends_with(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        source = e.source();
+    }
+    line.replace('\n', " ")
+}
+
+fn open_error(flag: &str, path: &Path, err: std::io::Error) -> String {
+    format!(
+        "timestep-rope: error: {flag} {}: cannot write: {err}",
+        path.display()
+    )
+}
+
+/// One frame of the log.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FrameRow {
+    /// Wall time of the frame's clock reading since the program started, s.
+    pub wall_s: f64,
+    pub frame_ms: f64,
+    pub steps: u32,
+    pub alpha: f64,
+    pub mode: &'static str,
+    /// Shown simulation time − measured running time, ms.
+    pub drift_ms: f64,
+}
+
+impl FrameRow {
+    pub const HEADER: &'static str = "wall_s,frame_ms,steps,alpha,mode,drift_ms";
+
+    /// The CSV line, without a newline. Wall time to the microsecond, frame time and drift
+    /// to the microsecond in ms.
+    pub fn csv(&self) -> String {
+        format!(
+            "{:.6},{:.3},{},{:.4},{},{:.3}",
+            self.wall_s, self.frame_ms, self.steps, self.alpha, self.mode, self.drift_ms
+        )
+    }
+}
+
+/// `--frame-log`: a buffered CSV writer, flushed at exit.
+#[derive(Debug)]
+pub struct FrameLog {
+    path: PathBuf,
+    out: BufWriter<File>,
+}
+
+impl FrameLog {
+    /// Creates (truncates) the file and writes the header.
+    pub fn create(path: &Path) -> Result<FrameLog, String> {
+        let flag = "--frame-log";
+        let file = File::create(path).map_err(|e| open_error(flag, path, e))?;
+        let mut out = BufWriter::new(file);
+        writeln!(out, "{}", FrameRow::HEADER).map_err(|e| open_error(flag, path, e))?;
+        Ok(FrameLog {
+            path: path.to_owned(),
+            out,
+        })
+    }
+
+    pub fn row(&mut self, row: &FrameRow) -> Result<(), String> {
+        writeln!(self.out, "{}", row.csv()).map_err(|e| self.write_error(&e))
+    }
+
+    pub fn finish(&mut self) -> Result<(), String> {
+        self.out.flush().map_err(|e| self.write_error(&e))
+    }
+
+    fn write_error(&self, e: &std::io::Error) -> String {
+        error_line(&format!("writing --frame-log {}", self.path.display()), e)
+    }
+}
+
+/// `--screenshot`: opened (not truncated) at start to prove it is writable, written at exit.
+#[derive(Debug)]
+pub struct Screenshot {
+    path: PathBuf,
+    file: File,
+    /// Whether the file existed before we opened it; if we never get a frame to write, a
+    /// file we created is removed again and one that existed is left untouched.
+    existed: bool,
+}
+
+impl Screenshot {
+    pub fn open(path: &Path) -> Result<Screenshot, String> {
+        let existed = path.exists();
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| open_error("--screenshot", path, e))?;
+        Ok(Screenshot {
+            path: path.to_owned(),
+            file,
+            existed,
+        })
+    }
+
+    /// Writes an RGBA8 frame as PNG (alpha forced opaque: the window shows it opaque).
+    pub fn write(mut self, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
+        let png = encode_png(rgba, width, height)?;
+        let what = format!("writing --screenshot {}", self.path.display());
+        self.file.set_len(0).map_err(|e| error_line(&what, &e))?;
+        self.file.rewind().map_err(|e| error_line(&what, &e))?;
+        self.file
+            .write_all(&png)
+            .map_err(|e| error_line(&what, &e))?;
+        self.file.flush().map_err(|e| error_line(&what, &e))
+    }
+
+    /// No frame was ever shown: leave no empty file behind.
+    pub fn abandon(self) {
+        if !self.existed {
+            drop(self.file);
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// PNG bytes of an RGBA8 buffer.
+pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
+    let size = tiny_skia::IntSize::from_wh(width, height)
+        .ok_or_else(|| format!("timestep-rope: cannot encode a {width}x{height} screenshot"))?;
+    let mut data = rgba.to_vec();
+    for px in data.chunks_exact_mut(4) {
+        px[3] = 255;
+    }
+    let pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(|| {
+        format!(
+            "timestep-rope: screenshot buffer of {} bytes does not match {width}x{height}",
+            rgba.len()
+        )
+    })?;
+    pixmap
+        .encode_png()
+        .map_err(|e| error_line("encoding --screenshot", &e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_row_has_six_fields_in_header_order() {
+        let row = FrameRow {
+            wall_s: 1.25,
+            frame_ms: 16.6667,
+            steps: 17,
+            alpha: 0.6667,
+            mode: "semi-fixed",
+            drift_ms: -0.5,
+        };
+        assert_eq!(row.csv(), "1.250000,16.667,17,0.6667,semi-fixed,-0.500");
+        assert_eq!(row.csv().split(',').count(), 6);
+        assert_eq!(FrameRow::HEADER.split(',').count(), 6);
+    }
+
+    #[test]
+    fn error_lines_walk_the_sources_on_one_line() {
+        #[derive(Debug)]
+        struct Outer(std::io::Error);
+        impl std::fmt::Display for Outer {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("render failed")
+            }
+        }
+        impl Error for Outer {
+            fn source(&self) -> Option<&(dyn Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let e = Outer(std::io::Error::other("device lost\nreally"));
+        assert_eq!(
+            error_line("pixels.render", &e),
+            "timestep-rope: pixels.render: render failed: device lost really"
+        );
+    }
+
+    #[test]
+    fn unwritable_paths_name_their_flag() {
+        let dir = std::env::temp_dir()
+            .join("timestep-rope-no-such-dir")
+            .join("x");
+        let e = FrameLog::create(&dir.join("f.csv")).unwrap_err();
+        assert!(e.contains("--frame-log") && e.lines().count() == 1, "{e}");
+        let e = Screenshot::open(&dir.join("f.png")).unwrap_err();
+        assert!(e.contains("--screenshot") && e.lines().count() == 1, "{e}");
+    }
+
+    #[test]
+    fn screenshots_round_trip_through_png() {
+        let path = std::env::temp_dir().join(format!("timestep-rope-{}.png", std::process::id()));
+        let shot = Screenshot::open(&path).unwrap();
+        let rgba: Vec<u8> = (0..4 * 3)
+            .flat_map(|i| [i as u8 * 20, 10, 200, 7])
+            .collect();
+        shot.write(&rgba, 4, 3).unwrap();
+        let back = tiny_skia::Pixmap::load_png(&path).unwrap();
+        assert_eq!((back.width(), back.height()), (4, 3));
+        assert_eq!(&back.data()[4..8], &[20, 10, 200, 255]);
+        let _ = std::fs::remove_file(&path);
+    }
+}

@@ -1,0 +1,337 @@
+//! The real window, driven from outside: run under a display (CI: `xvfb-run -a cargo test --
+//! --include-ignored`). Each test starts its own process and finds its own window by pid;
+//! keys go through `xdotool`. Conditions are polled with generous timeouts; nothing asserts
+//! on how long anything took.
+//!
+//! Keyboard input needs X focus, and there is one focus per display, so the tests that type
+//! take turns through `FOCUS` (the others run in parallel).
+
+use std::fs::File;
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_timestep-rope");
+/// Long enough for a software-rendered window on a loaded CI machine.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+static FOCUS: Mutex<()> = Mutex::new(());
+
+fn temp_path(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("timestep-rope-test-{}-{name}", std::process::id()))
+}
+
+/// A running timestep-rope, killed if the test fails before it exits.
+struct Running {
+    child: Option<Child>,
+    stderr_path: PathBuf,
+}
+
+impl Running {
+    fn start(name: &str, args: &[&str]) -> Running {
+        let stderr_path = temp_path(&format!("{name}.stderr"));
+        let stderr = File::create(&stderr_path).expect("stderr capture file");
+        let child = Command::new(BIN)
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(stderr)
+            .spawn()
+            .expect("start timestep-rope");
+        Running {
+            child: Some(child),
+            stderr_path,
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.as_ref().map_or(0, |c| c.id())
+    }
+
+    fn stderr(&self) -> String {
+        std::fs::read_to_string(&self.stderr_path).unwrap_or_default()
+    }
+
+    /// The exit status, if it has exited.
+    fn exited(&mut self) -> Option<ExitStatus> {
+        self.child.as_mut()?.try_wait().expect("try_wait")
+    }
+
+    fn wait_for_exit(&mut self) -> ExitStatus {
+        poll("the process to exit", || self.exited())
+    }
+
+    fn assert_alive(&mut self, after: &str) {
+        if let Some(status) = self.exited() {
+            panic!(
+                "exited with {status} after {after}; stderr:\n{}",
+                self.stderr()
+            );
+        }
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            if let Ok(None) = child.try_wait() {
+                let _ = child.kill();
+            }
+            let _ = child.wait();
+        }
+        let _ = std::fs::remove_file(&self.stderr_path);
+    }
+}
+
+/// Polls `f` every 50 ms until it gives a value, for up to [`PATIENCE`].
+fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
+    let start = Instant::now();
+    loop {
+        if let Some(v) = f() {
+            return v;
+        }
+        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn xdotool(args: &[&str]) -> Option<String> {
+    let out = Command::new("xdotool")
+        .args(args)
+        .output()
+        .expect("xdotool is needed for the window tests (apt-get install xdotool)");
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// The window of process `pid` (winit sets `_NET_WM_PID` on X11).
+fn find_window(app: &mut Running) -> String {
+    let pid = app.pid().to_string();
+    poll("the window to appear", || {
+        app.assert_alive("starting");
+        xdotool(&["search", "--all", "--pid", &pid, "--name", "^timestep-rope"])
+            .and_then(|ids| ids.lines().next().map(str::to_string))
+    })
+}
+
+fn title(window: &str) -> String {
+    xdotool(&["getwindowname", window]).unwrap_or_default()
+}
+
+fn wait_for_title(window: &str, want: &str) {
+    poll(
+        &format!("the title to become {want:?} (it is {:?})", title(window)),
+        || (title(window) == want).then_some(()),
+    );
+}
+
+/// Focuses the window and types one key into it.
+fn press(window: &str, key: &str) {
+    xdotool(&["windowfocus", "--sync", window]).expect("xdotool windowfocus");
+    xdotool(&["key", "--window", window, key]).expect("xdotool key");
+}
+
+fn focus_lock() -> std::sync::MutexGuard<'static, ()> {
+    FOCUS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+#[test]
+#[ignore = "needs a display"]
+fn a_timed_run_exits_cleanly_and_its_screenshot_shows_the_rope() {
+    let shot = temp_path("shot.png");
+    let shot_arg = shot.to_string_lossy().to_string();
+    let mut app = Running::start("shot", &["--exit-after", "3s", "--screenshot", &shot_arg]);
+    let status = app.wait_for_exit();
+    assert!(
+        status.success(),
+        "exit status {status}; stderr:\n{}",
+        app.stderr()
+    );
+
+    let image = tiny_skia::Pixmap::load_png(&shot).expect("the screenshot is a PNG");
+    let _ = std::fs::remove_file(&shot);
+    let (w, h) = (image.width(), image.height());
+    assert!(w >= 100 && h >= 100, "{w}x{h}");
+    let luma = |x: u32, y: u32| {
+        let p = image.pixel(x, y).expect("in range").demultiply();
+        (u32::from(p.red()) * 3 + u32::from(p.green()) * 6 + u32::from(p.blue())) / 10
+    };
+    let mut all: Vec<u32> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .map(|(x, y)| luma(x, y))
+        .collect();
+    all.sort_unstable();
+    let background = all[all.len() / 2];
+    let bright = |l: u32| l > background + 80;
+    let bright_total = all.iter().filter(|&&l| bright(l)).count();
+    assert!(
+        bright_total > 500,
+        "only {bright_total} bright pixels over background {background}"
+    );
+
+    // The rope hangs from its pin, which the view puts at the world origin: around it, within
+    // a couple of segments, the pin and the rope's first segments must show.
+    let params = timestep_rope::RopeParams::default();
+    let view = timestep_rope::draw::View::for_rope(&params, w, h);
+    let pin = view.to_screen(glam::Vec2::ZERO);
+    let radius = (2.0 * params.rest_length_m * view.scale).max(12.0);
+    let mut near_pin = 0;
+    for y in 0..h {
+        for x in 0..w {
+            let d = glam::Vec2::new(x as f32, y as f32).distance(pin);
+            if d <= radius && bright(luma(x, y)) {
+                near_pin += 1;
+            }
+        }
+    }
+    assert!(
+        near_pin >= 30,
+        "only {near_pin} bright pixels within {radius} px of the pin at {pin}"
+    );
+}
+
+#[test]
+#[ignore = "needs a display"]
+fn m_cycles_the_title_through_all_four_modes_and_2_picks_semi_fixed() {
+    let mut app = Running::start("modes", &["--mode", "variable"]);
+    let window = find_window(&mut app);
+    wait_for_title(&window, "timestep-rope — variable");
+    let _focus = focus_lock();
+    for want in ["semi-fixed", "fixed", "interpolated", "variable"] {
+        press(&window, "m");
+        wait_for_title(&window, &format!("timestep-rope — {want}"));
+    }
+    press(&window, "3");
+    wait_for_title(&window, "timestep-rope — fixed");
+    press(&window, "2");
+    wait_for_title(&window, "timestep-rope — semi-fixed");
+    press(&window, "Escape");
+    let status = app.wait_for_exit();
+    assert!(
+        status.success(),
+        "exit status {status}; stderr:\n{}",
+        app.stderr()
+    );
+}
+
+#[test]
+#[ignore = "needs a display"]
+fn reset_pause_stall_and_cap_keys_keep_it_running_and_escape_quits_with_0() {
+    let mut app = Running::start("keys", &["--mode", "fixed"]);
+    let window = find_window(&mut app);
+    let _focus = focus_lock();
+    for key in [
+        "r",
+        "p",
+        "p",
+        "s",
+        "bracketleft",
+        "bracketright",
+        "bracketright",
+        "h",
+        "F1",
+    ] {
+        press(&window, key);
+        std::thread::sleep(Duration::from_millis(100));
+        app.assert_alive(key);
+    }
+    // Still handling keys after all that:
+    press(&window, "space");
+    wait_for_title(&window, "timestep-rope — interpolated");
+    app.assert_alive("space");
+    press(&window, "Escape");
+    let status = app.wait_for_exit();
+    assert!(
+        status.success(),
+        "exit status {status}; stderr:\n{}",
+        app.stderr()
+    );
+}
+
+#[test]
+#[ignore = "needs a display"]
+fn the_frame_log_has_a_header_and_one_row_per_frame() {
+    let log = temp_path("frames.csv");
+    let log_arg = log.to_string_lossy().to_string();
+    let mut app = Running::start("log", &["--frame-log", &log_arg, "--exit-after", "2s"]);
+    let status = app.wait_for_exit();
+    assert!(
+        status.success(),
+        "exit status {status}; stderr:\n{}",
+        app.stderr()
+    );
+    let text = std::fs::read_to_string(&log).expect("the frame log exists");
+    let _ = std::fs::remove_file(&log);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("wall_s,frame_ms,steps,alpha,mode,drift_ms")
+    );
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert!(rows.len() >= 10, "only {} rows", rows.len());
+    let mut last_wall = -1.0;
+    for row in &rows {
+        assert_eq!(row.len(), 6, "{row:?}");
+        let wall: f64 = row[0].parse().expect("wall_s is a number");
+        assert!(
+            wall > last_wall,
+            "wall times must increase: {wall} after {last_wall}"
+        );
+        last_wall = wall;
+        let frame_ms: f64 = row[1].parse().expect("frame_ms is a number");
+        assert!(frame_ms >= 0.0);
+        row[2].parse::<u32>().expect("steps is a whole number");
+        let alpha: f64 = row[3].parse().expect("alpha is a number");
+        assert!((0.0..1.0).contains(&alpha), "{alpha}");
+        assert_eq!(row[4], "interpolated");
+        row[5].parse::<f64>().expect("drift_ms is a number");
+    }
+}
+
+// These two need no display: they fail before any window would open.
+
+#[test]
+fn an_unwritable_screenshot_path_is_one_line_naming_the_flag_and_status_2() {
+    let out = Command::new(BIN)
+        .args([
+            "--screenshot",
+            "/nonexistent-dir/x/shot.png",
+            "--exit-after",
+            "1s",
+        ])
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--screenshot"), "{stderr}");
+    let out = Command::new(BIN)
+        .args(["--frame-log", "/nonexistent-dir/x/f.csv"])
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("--frame-log"), "{stderr}");
+}
+
+#[test]
+fn without_a_display_it_says_so_in_one_line_and_exits_1() {
+    let out = Command::new(BIN)
+        .args(["--exit-after", "1s"])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET")
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if cfg!(any(target_os = "macos", target_os = "windows")) {
+        return; // there is always a display there
+    }
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("no display found") && stderr.contains("simulate"),
+        "{stderr}"
+    );
+}
