@@ -81,7 +81,11 @@ mod textbook {
                     position,
                     velocity: Vec2::ZERO,
                     force_accum: Vec2::ZERO,
-                    inverse_mass: if i == 0 { 0.0 } else { 1.0 / params.particle_mass_kg },
+                    inverse_mass: if i == 0 {
+                        0.0
+                    } else {
+                        1.0 / params.particle_mass_kg
+                    },
                     damping_per_s: params.damping_per_s,
                 })
                 .collect::<Vec<_>>();
@@ -106,7 +110,10 @@ mod textbook {
                     }
                 }
             }
-            Rope { particles, registry }
+            Rope {
+                particles,
+                registry,
+            }
         }
 
         pub fn step(&mut self, dt: f32) {
@@ -114,7 +121,8 @@ mod textbook {
                 p.force_accum = Vec2::ZERO;
             }
             for r in &self.registry {
-                r.generator.update_force(&mut self.particles, r.particle, dt);
+                r.generator
+                    .update_force(&mut self.particles, r.particle, dt);
             }
             for p in &mut self.particles {
                 p.integrate(dt);
@@ -166,7 +174,10 @@ fn check_same_physics() {
         .zip(&book.particles)
         .map(|(a, b)| (*a - b.position).length())
         .fold(0.0f32, f32::max);
-    assert!(worst < 1e-3, "textbook baseline diverged from ours by {worst} m");
+    assert!(
+        worst < 1e-3,
+        "textbook baseline diverged from ours by {worst} m"
+    );
     let _ = Vec2::ZERO;
 }
 

@@ -162,6 +162,25 @@ pub struct SimulateArgs {
     /// Write each mode's final particle positions as JSON
     #[arg(long, value_name = "FILE.json")]
     pub dump_state: Option<PathBuf>,
+    /// Rasterise every presented frame off-screen at this size with the window's drawing code
+    /// and report the time it took (draw_ms_mean, draw_ms_max)
+    #[arg(long, value_name = "WIDTHxHEIGHT", value_parser = parse_size)]
+    pub draw: Option<(u32, u32)>,
+}
+
+/// Largest off-screen frame side, pixels.
+pub const MAX_DRAW_SIDE: u32 = 8192;
+
+fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not WIDTHxHEIGHT (e.g. 1280x720)");
+    let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if w == 0 || h == 0 || w > MAX_DRAW_SIDE || h > MAX_DRAW_SIDE {
+        return Err(format!(
+            "'{s}' must be between 1x1 and {MAX_DRAW_SIDE}x{MAX_DRAW_SIDE}"
+        ));
+    }
+    Ok((w, h))
 }
 
 fn positive_duration(s: &str) -> Result<u64, String> {
@@ -179,7 +198,9 @@ fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
     if s.trim().eq_ignore_ascii_case("all") {
         Ok(ModeChoice::All)
     } else {
-        s.parse().map(ModeChoice::One).map_err(|e: String| e.replace(" or interpolated)", ", interpolated or all)"))
+        s.parse()
+            .map(ModeChoice::One)
+            .map_err(|e: String| e.replace(" or interpolated)", ", interpolated or all)"))
     }
 }
 
@@ -188,7 +209,10 @@ fn parse_pin(s: &str) -> Result<Pin, String> {
 }
 
 fn parse_float(s: &str) -> Result<f64, String> {
-    let v: f64 = s.trim().parse().map_err(|_| format!("'{s}' is not a number"))?;
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number"))?;
     if !v.is_finite() {
         return Err(format!("'{s}' is not a finite number"));
     }
@@ -212,7 +236,9 @@ fn seconds(s: &str) -> Result<f64, String> {
         return Err(format!("'{s}' must be greater than zero"));
     }
     if v > MAX_SECONDS {
-        return Err(format!("'{s}' is above the maximum of {MAX_SECONDS} s (30 days)"));
+        return Err(format!(
+            "'{s}' is above the maximum of {MAX_SECONDS} s (30 days)"
+        ));
     }
     Ok(v)
 }
@@ -229,13 +255,18 @@ fn drag_rate(s: &str) -> Result<f32, String> {
 }
 
 fn particle_count(s: &str) -> Result<usize, String> {
-    let n: i64 = s.trim().parse().map_err(|_| format!("'{s}' is not a whole number"))?;
+    let n: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number"))?;
     let max = crate::rope::MAX_PARTICLES;
     if n < 1 {
         return Err(format!("'{s}' must be at least 1"));
     }
     if n as u64 > max as u64 {
-        return Err(format!("'{s}' is above the maximum of {max} (about 400 MB of state)"));
+        return Err(format!(
+            "'{s}' is above the maximum of {max} (about 400 MB of state)"
+        ));
     }
     Ok(n as usize)
 }
@@ -271,7 +302,10 @@ where
             | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => (e.render().to_string(), 0),
             _ => {
                 let text = e.render().to_string();
-                let line = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("error");
+                let line = text
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("error");
                 (format!("timestep-rope: {}", line.trim()), 2)
             }
         }
@@ -330,13 +364,23 @@ mod tests {
 
     #[test]
     fn shared_flags_work_after_the_subcommand() {
-        let run = parse(["timestep-rope", "simulate", "--dt", "0.5ms", "--stall", "2s:300ms"]);
+        let run = parse([
+            "timestep-rope",
+            "simulate",
+            "--dt",
+            "0.5ms",
+            "--stall",
+            "2s:300ms",
+        ]);
         match run {
             Ok(Run::Simulate(common, sim)) => {
                 assert_eq!(common.dt, 500_000);
                 assert_eq!(
                     sim.stall,
-                    vec![Stall { at_ns: 2_000_000_000, duration_ns: 300_000_000 }]
+                    vec![Stall {
+                        at_ns: 2_000_000_000,
+                        duration_ns: 300_000_000
+                    }]
                 );
                 assert_eq!(sim.mode, ModeChoice::All);
             }

@@ -134,7 +134,9 @@ impl RopeParams {
         ];
         for (name, v) in positive {
             if !(v.is_finite() && v > 0.0) {
-                return Err(format!("the rope's {name} must be positive and finite, got {v}"));
+                return Err(format!(
+                    "the rope's {name} must be positive and finite, got {v}"
+                ));
             }
         }
         if !(self.spring_damping_n_s_per_m.is_finite() && self.spring_damping_n_s_per_m >= 0.0) {
@@ -394,7 +396,12 @@ impl Rope {
     /// Writes `previous.lerp(current, alpha)` into `out` (resized to fit). Never changes the rope.
     pub fn blend_into(&self, alpha: f32, out: &mut Vec<Vec2>) {
         out.clear();
-        out.extend(self.prev.iter().zip(&self.pos).map(|(a, b)| a.lerp(*b, alpha)));
+        out.extend(
+            self.prev
+                .iter()
+                .zip(&self.pos)
+                .map(|(a, b)| a.lerp(*b, alpha)),
+        );
     }
 
     /// Kinetic + gravitational + spring energy in joules, with y = 0 as the zero of height.
@@ -451,7 +458,11 @@ fn integrate(
     tension: &mut [Vec2],
 ) -> (f32, bool) {
     let n = pos.len();
-    let (k, c, rest) = (p.stiffness_n_per_m, p.spring_damping_n_s_per_m, p.rest_length_m);
+    let (k, c, rest) = (
+        p.stiffness_n_per_m,
+        p.spring_damping_n_s_per_m,
+        p.rest_length_m,
+    );
     // Pass 1: the force each spring j (particles j, j+1) pulls particle j with, written to
     // tension[j + 1]. tension[0] and tension[n] stay zero, so particle i's net spring force is
     // tension[i + 1] − tension[i] with no special cases at the ends. Straight loops over
@@ -470,8 +481,7 @@ fn integrate(
         let d = *pb - *pa;
         let len = d.length();
         let stretch = len * inv_rest;
-        // `!(x <= limit)` is also true for NaN, so one test catches both kinds of failure.
-        bad |= !(stretch <= EXPLODE_STRETCH);
+        bad |= stretch.is_nan() | (stretch > EXPLODE_STRETCH);
         worst_bits = worst_bits.max(stretch.to_bits());
         let u = if len > 0.0 { d / len } else { Vec2::ZERO };
         let closing = (*qb - *qa).dot(u);

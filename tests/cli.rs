@@ -33,7 +33,10 @@ fn bad_flags_exit_2_with_one_line_naming_the_flag_and_start_nothing() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
-        assert!(stderr.contains(flag), "{args:?} should name {flag}: {stderr}");
+        assert!(
+            stderr.contains(flag),
+            "{args:?} should name {flag}: {stderr}"
+        );
         assert!(out.stdout.is_empty(), "{args:?} printed a report");
     }
 }
@@ -51,13 +54,33 @@ fn unwritable_output_files_are_refused_before_anything_runs() {
 
 #[test]
 fn simulate_json_is_one_object_with_every_field_and_modes_in_cycle_order() {
-    let out = run(&["simulate", "--json", "--seconds", "2", "--display-hz", "59.94"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = run(&[
+        "simulate",
+        "--json",
+        "--seconds",
+        "2",
+        "--display-hz",
+        "59.94",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     let config = &v["config"];
     for key in [
-        "dt_s", "clamp_s", "max_steps", "particles", "particle_mass_kg", "stiffness_n_per_m",
-        "rest_length_m", "gravity_m_per_s2", "damping_per_s", "pin", "display_hz",
+        "dt_s",
+        "clamp_s",
+        "max_steps",
+        "particles",
+        "particle_mass_kg",
+        "stiffness_n_per_m",
+        "rest_length_m",
+        "gravity_m_per_s2",
+        "damping_per_s",
+        "pin",
+        "display_hz",
     ] {
         assert!(!config[key].is_null(), "config.{key} missing");
     }
@@ -68,8 +91,17 @@ fn simulate_json_is_one_object_with_every_field_and_modes_in_cycle_order() {
     assert_eq!(names, ["variable", "semi-fixed", "fixed", "interpolated"]);
     for m in modes {
         for key in [
-            "frames", "steps", "sim_time_s", "wall_time_s", "drift_ms", "dropped_ms",
-            "stutter_rms_ms", "stutter_max_ms", "energy_start_j", "energy_end_j", "max_stretch",
+            "frames",
+            "steps",
+            "sim_time_s",
+            "wall_time_s",
+            "drift_ms",
+            "dropped_ms",
+            "stutter_rms_ms",
+            "stutter_max_ms",
+            "energy_start_j",
+            "energy_end_j",
+            "max_stretch",
             "exploded",
         ] {
             assert!(m[key].is_number() || m[key].is_boolean(), "{key} in {m}");
@@ -89,7 +121,15 @@ fn simulate_prints_a_readable_table_by_default() {
     let out = run(&["simulate", "--seconds", "1"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    for word in ["variable", "semi-fixed", "fixed", "interpolated", "stutter", "drift", "stable below"] {
+    for word in [
+        "variable",
+        "semi-fixed",
+        "fixed",
+        "interpolated",
+        "stutter",
+        "drift",
+        "stable below",
+    ] {
         assert!(text.contains(word), "{word} missing from\n{text}");
     }
 }
@@ -101,23 +141,41 @@ fn trace_has_a_row_per_presented_frame_per_mode_and_dump_has_positions() {
     let trace = dir.join("trace.csv");
     let dump = dir.join("state.json");
     let out = run(&[
-        "simulate", "--json", "--seconds", "1", "--mode", "fixed", "--particles", "8",
-        "--trace", trace.to_str().unwrap(), "--dump-state", dump.to_str().unwrap(),
+        "simulate",
+        "--json",
+        "--seconds",
+        "1",
+        "--mode",
+        "fixed",
+        "--particles",
+        "8",
+        "--trace",
+        trace.to_str().unwrap(),
+        "--dump-state",
+        dump.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let frames = report["modes"][0]["frames"].as_u64().unwrap();
 
     let csv = std::fs::read_to_string(&trace).unwrap();
     let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some("mode,frame,present_s,frame_ms,steps,alpha,shown_s"));
+    assert_eq!(
+        lines.next(),
+        Some("mode,frame,present_s,frame_ms,steps,alpha,shown_s")
+    );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len() as u64, frames);
     assert!(rows.iter().all(|r| r.len() == 7 && r[0] == "fixed"));
     let steps: u64 = rows.iter().map(|r| r[4].parse::<u64>().unwrap()).sum();
     assert_eq!(steps, report["modes"][0]["steps"].as_u64().unwrap());
 
-    let state: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
     let positions = state["modes"][0]["positions"].as_array().unwrap();
     assert_eq!(state["modes"][0]["mode"], "fixed");
     assert_eq!(positions.len(), 8);

@@ -17,11 +17,16 @@ fn undamped(particles: usize) -> RopeParams {
 
 #[test]
 fn one_spring_and_mass_oscillate_with_period_two_pi_root_m_over_k() {
-    let p = RopeParams { gravity_m_per_s2: 0.0, ..undamped(2) };
+    let p = RopeParams {
+        gravity_m_per_s2: 0.0,
+        ..undamped(2)
+    };
     let rest = p.rest_length_m;
     // Particle 1 pulled 2 cm past rest length, along x.
     let mut rope = Rope::with_positions(p, vec![Vec2::ZERO, Vec2::new(rest + 0.02, 0.0)]).unwrap();
-    let expected = 2.0 * std::f64::consts::PI * (f64::from(p.particle_mass_kg) / f64::from(p.stiffness_n_per_m)).sqrt();
+    let expected = 2.0
+        * std::f64::consts::PI
+        * (f64::from(p.particle_mass_kg) / f64::from(p.stiffness_n_per_m)).sqrt();
 
     // Times of upward zero crossings of the displacement, linearly interpolated.
     let mut crossings = Vec::new();
@@ -38,7 +43,11 @@ fn one_spring_and_mass_oscillate_with_period_two_pi_root_m_over_k() {
     assert!(crossings.len() >= 40, "{} crossings", crossings.len());
     let measured = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
     let error = (measured - expected).abs() / expected;
-    assert!(error < 0.005, "period {measured} s vs {expected} s: {:.3} %", error * 100.0);
+    assert!(
+        error < 0.005,
+        "period {measured} s vs {expected} s: {:.3} %",
+        error * 100.0
+    );
 }
 
 /// The band the undamped default rope's energy stays in over 60 s at 1 ms steps, as a fraction
@@ -71,7 +80,11 @@ fn energy_error(dt: f32) -> (f64, f64) {
 #[test]
 fn an_undamped_rope_keeps_its_energy_within_five_percent_of_its_swing_over_60_s() {
     let (worst, scale) = energy_error(DT);
-    assert!(worst / scale < ENERGY_BAND, "energy strayed by {:.3} % of {scale:.3} J", 100.0 * worst / scale);
+    assert!(
+        worst / scale < ENERGY_BAND,
+        "energy strayed by {:.3} % of {scale:.3} J",
+        100.0 * worst / scale
+    );
     // First order in dt: half the step, about half the error.
     let (half, _) = energy_error(DT / 2.0);
     assert!(half < 0.65 * worst, "{half} J at dt/2 vs {worst} J at dt");
@@ -79,8 +92,14 @@ fn an_undamped_rope_keeps_its_energy_within_five_percent_of_its_swing_over_60_s(
 
 #[test]
 fn a_damped_hanging_rope_settles_with_each_spring_stretched_by_the_weight_below_over_k() {
-    let p = RopeParams { damping_per_s: 5.0, pin: Pin::One, ..RopeParams::default() };
-    let hanging = (0..p.particles).map(|i| Vec2::new(0.0, -(i as f32) * p.rest_length_m)).collect();
+    let p = RopeParams {
+        damping_per_s: 5.0,
+        pin: Pin::One,
+        ..RopeParams::default()
+    };
+    let hanging = (0..p.particles)
+        .map(|i| Vec2::new(0.0, -(i as f32) * p.rest_length_m))
+        .collect();
     let mut rope = Rope::with_positions(p, hanging).unwrap();
     for _ in 0..20_000 {
         rope.step(DT, false);
@@ -92,7 +111,11 @@ fn a_damped_hanging_rope_settles_with_each_spring_stretched_by_the_weight_below_
         let expected = carried / f64::from(p.stiffness_n_per_m);
         let ext = f64::from((pos[i + 1] - pos[i]).length()) - f64::from(p.rest_length_m);
         let error = (ext - expected).abs() / expected;
-        assert!(error < 0.01, "spring {i}: extension {ext} m vs {expected} m ({:.3} %)", error * 100.0);
+        assert!(
+            error < 0.01,
+            "spring {i}: extension {ext} m vs {expected} m ({:.3} %)",
+            error * 100.0
+        );
     }
 }
 
@@ -110,7 +133,11 @@ fn drag_alone_decays_velocity_as_exp_minus_rate_t() {
     let at = Vec2::new(p.rest_length_m, 0.0);
     let mut rope = Rope::with_positions(p, vec![Vec2::ZERO, at]).unwrap();
     // Fling it: grab, give it 1 m/s, let go.
-    rope.set_grab(Some(Grab { index: 1, target: at, velocity: Vec2::new(0.0, 1.0) }));
+    rope.set_grab(Some(Grab {
+        index: 1,
+        target: at,
+        velocity: Vec2::new(0.0, 1.0),
+    }));
     rope.set_grab(None);
     for _ in 0..1_000 {
         rope.step(DT, false);
@@ -127,19 +154,30 @@ fn a_diverging_rope_is_reported_exploded_and_holds_no_nan() {
         rope.step(0.03, true); // twice the stability limit
     }
     assert!(rope.exploded());
-    assert!(rope.positions().iter().chain(rope.previous_positions()).all(|p| p.is_finite()));
+    assert!(
+        rope.positions()
+            .iter()
+            .chain(rope.previous_positions())
+            .all(|p| p.is_finite())
+    );
     assert!(rope.energy().is_finite());
     let frozen = rope.state_hash();
     rope.step(0.001, true);
     assert_eq!(rope.state_hash(), frozen, "an exploded rope stops stepping");
     rope.reset();
     assert!(!rope.exploded());
-    assert_eq!(rope.positions(), Rope::new(RopeParams::default()).positions());
+    assert_eq!(
+        rope.positions(),
+        Rope::new(RopeParams::default()).positions()
+    );
 }
 
 #[test]
 fn pinned_ends_stay_put() {
-    let p = RopeParams { pin: Pin::Both, ..RopeParams::default() };
+    let p = RopeParams {
+        pin: Pin::Both,
+        ..RopeParams::default()
+    };
     let mut rope = Rope::new(p);
     let (a, b) = (rope.positions()[0], rope.positions()[p.particles - 1]);
     for _ in 0..2_000 {
@@ -147,7 +185,10 @@ fn pinned_ends_stay_put() {
     }
     assert_eq!(rope.positions()[0], a);
     assert_eq!(rope.positions()[p.particles - 1], b);
-    assert!(rope.positions()[p.particles / 2].y < -0.1, "the middle sags");
+    assert!(
+        rope.positions()[p.particles / 2].y < -0.1,
+        "the middle sags"
+    );
 }
 
 #[test]
@@ -171,9 +212,15 @@ fn reference_step(p: &RopeParams, pos: &mut [Vec2], vel: &mut [Vec2], dt: f32) {
     for j in 0..n - 1 {
         let d = pos[j + 1] - pos[j];
         let len = (d.x * d.x + d.y * d.y).sqrt();
-        let u = if len > 0.0 { Vec2::new(d.x / len, d.y / len) } else { Vec2::ZERO };
+        let u = if len > 0.0 {
+            Vec2::new(d.x / len, d.y / len)
+        } else {
+            Vec2::ZERO
+        };
         let closing = (vel[j + 1] - vel[j]).dot(u);
-        t[j + 1] = u * (p.stiffness_n_per_m * (len - p.rest_length_m) + p.spring_damping_n_s_per_m * closing);
+        t[j + 1] = u
+            * (p.stiffness_n_per_m * (len - p.rest_length_m)
+                + p.spring_damping_n_s_per_m * closing);
     }
     let kick = (1.0 / p.particle_mass_kg) * dt;
     let decay = (-p.damping_per_s * dt).exp();

@@ -3,7 +3,7 @@
 mod support;
 
 use support::*;
-use timestep_rope::simulate::{DisplayConfig, Display, run_mode};
+use timestep_rope::simulate::{Display, DisplayConfig, run_mode};
 use timestep_rope::{Mode, Rope, RopeParams, Stepper, TimingConfig};
 
 /// The frame patterns a real machine produces: common rates, timer noise and hitches.
@@ -13,7 +13,14 @@ fn patterns() -> Vec<(&'static str, DisplayConfig)> {
         ("100 Hz", display(100.0)),
         ("144 Hz", display(144.0)),
         ("59.94 Hz", display(59.94)),
-        ("60 Hz with 2 ms timer jitter", DisplayConfig { jitter_ns: 2 * MS, seed: 3, ..display(60.0) }),
+        (
+            "60 Hz with 2 ms timer jitter",
+            DisplayConfig {
+                jitter_ns: 2 * MS,
+                seed: 3,
+                ..display(60.0)
+            },
+        ),
         (
             "75 Hz with stalls",
             DisplayConfig {
@@ -29,7 +36,10 @@ fn patterns() -> Vec<(&'static str, DisplayConfig)> {
 fn hash_after_steps(mode: Mode, display: DisplayConfig, n: u64) -> u64 {
     let mut rope = Rope::new(RopeParams::default());
     let mut stepper = Stepper::new(TimingConfig::new(MS, 250 * MS, None).unwrap(), mode);
-    let mut d = Display::new(DisplayConfig { duration_ns: 100 * S, ..display });
+    let mut d = Display::new(DisplayConfig {
+        duration_ns: 100 * S,
+        ..display
+    });
     let mut hash = None;
     while hash.is_none() {
         let frame = d.begin_frame().expect("the display ran out before n steps");
@@ -67,7 +77,13 @@ fn variable_and_semi_fixed_states_depend_on_the_display() {
         // Same simulated wall time, same rope, both displays stable: only the frame pattern
         // differs, and so does the state.
         let [a, b] = [display(75.0), display(144.0)].map(|d| {
-            let (report, _) = run(DisplayConfig { duration_ns: 2 * S, ..d }, mode);
+            let (report, _) = run(
+                DisplayConfig {
+                    duration_ns: 2 * S,
+                    ..d
+                },
+                mode,
+            );
             assert!(!report.exploded);
             report.state_hash
         });
@@ -91,7 +107,10 @@ fn variable_and_semi_fixed_states_depend_on_the_display() {
 #[test]
 fn fixed_at_59_94_hz_for_an_hour_takes_exactly_floor_of_consumed_over_dt_steps() {
     let cfg = {
-        let mut c = config(DisplayConfig { duration_ns: 3_600 * S, ..display(59.94) });
+        let mut c = config(DisplayConfig {
+            duration_ns: 3_600 * S,
+            ..display(59.94)
+        });
         c.rope.particles = 2; // the timing is under test, not the rope
         c
     };
@@ -99,8 +118,16 @@ fn fixed_at_59_94_hz_for_an_hour_takes_exactly_floor_of_consumed_over_dt_steps()
     let (report, _) = run_mode(&cfg, Mode::Fixed, |f| last_present = f.present_ns);
     let measured_ns = (report.wall_time_s * 1e9).round() as u64;
     assert_eq!(report.dropped_ms, 0.0);
-    assert_eq!(report.steps, measured_ns / MS, "steps == floor(consumed / dt)");
-    assert!(report.drift_ms.abs() < 1.0, "drift {} ms must stay below dt", report.drift_ms);
+    assert_eq!(
+        report.steps,
+        measured_ns / MS,
+        "steps == floor(consumed / dt)"
+    );
+    assert!(
+        report.drift_ms.abs() < 1.0,
+        "drift {} ms must stay below dt",
+        report.drift_ms
+    );
     assert!(last_present >= 3_599 * S);
     assert!(report.frames > 215_000);
 }
@@ -120,7 +147,10 @@ fn the_stepper_never_loses_or_invents_time() {
             let f = s.advance(frame, |st| assert!(st.dt_ns <= 50 * MS));
             assert!(f.steps <= 20);
             assert!((0.0..1.0).contains(&f.alpha));
-            assert_eq!(s.consumed_ns() + s.dropped_ns() + s.accumulator_ns(), s.measured_ns());
+            assert_eq!(
+                s.consumed_ns() + s.dropped_ns() + s.accumulator_ns(),
+                s.measured_ns()
+            );
             d.present();
         }
     }
@@ -129,7 +159,11 @@ fn the_stepper_never_loses_or_invents_time() {
 #[test]
 fn a_five_second_stall_advances_the_simulation_by_at_most_the_clamp() {
     for mode in Mode::ALL {
-        let d = DisplayConfig { stalls: vec![stall(S, 5 * S)], duration_ns: 8 * S, ..display(60.0) };
+        let d = DisplayConfig {
+            stalls: vec![stall(S, 5 * S)],
+            duration_ns: 8 * S,
+            ..display(60.0)
+        };
         let mut stall_frame = None;
         let (report, _) = run_mode(&config(d), mode, |f| {
             if f.frame_ns > S {
@@ -139,7 +173,11 @@ fn a_five_second_stall_advances_the_simulation_by_at_most_the_clamp() {
         let f = stall_frame.expect("the stall shows up as one long frame");
         assert!(u64::from(f.steps) * MS <= 250 * MS || mode == Mode::Variable);
         let dropped_ns = (report.dropped_ms * 1e6).round() as u64;
-        assert_eq!(dropped_ns, f.frame_ns - 250 * MS, "{mode}: everything past the clamp is dropped");
+        assert_eq!(
+            dropped_ns,
+            f.frame_ns - 250 * MS,
+            "{mode}: everything past the clamp is dropped"
+        );
         let sim_ns = (report.sim_time_s * 1e9).round() as u64;
         let wall_ns = (report.wall_time_s * 1e9).round() as u64;
         assert!(wall_ns - sim_ns >= dropped_ns, "{mode}");
@@ -160,11 +198,17 @@ fn variable_steps_hold_the_default_rope_at_75_hz_and_break_it_at_60_hz() {
 
 #[test]
 fn fixed_and_interpolated_hold_from_30_to_240_hz() {
-    for hz in [30.0, 48.0, 50.0, 59.94, 60.0, 75.0, 90.0, 120.0, 144.0, 165.0, 240.0] {
+    for hz in [
+        30.0, 48.0, 50.0, 59.94, 60.0, 75.0, 90.0, 120.0, 144.0, 165.0, 240.0,
+    ] {
         for mode in [Mode::Fixed, Mode::Interpolated, Mode::SemiFixed] {
             let (r, _) = run(display(hz), mode);
             assert!(!r.exploded, "{mode} at {hz} Hz exploded");
-            assert!(r.max_stretch < 2.0, "{mode} at {hz} Hz stretched {}", r.max_stretch);
+            assert!(
+                r.max_stretch < 2.0,
+                "{mode} at {hz} Hz stretched {}",
+                r.max_stretch
+            );
         }
     }
 }
@@ -178,7 +222,11 @@ fn interpolation_removes_the_stutter_that_fixed_steps_leave_at_59_94_hz() {
     assert!(interp.stutter_max_ms < 1e-5, "{}", interp.stutter_max_ms);
     assert!(interp.stutter_rms_ms < fixed.stutter_rms_ms / 1_000.0);
     // Fixed: 16 or 17 whole steps for a 16.683 ms frame, so it jumps by a fraction of dt.
-    assert!(fixed.stutter_rms_ms > 0.1 && fixed.stutter_rms_ms < 1.0, "{}", fixed.stutter_rms_ms);
+    assert!(
+        fixed.stutter_rms_ms > 0.1 && fixed.stutter_rms_ms < 1.0,
+        "{}",
+        fixed.stutter_rms_ms
+    );
     assert!(fixed.stutter_max_ms < 1.0, "{}", fixed.stutter_max_ms);
     assert_eq!(fixed.state_hash, interp.state_hash);
 }

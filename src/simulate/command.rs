@@ -22,6 +22,7 @@ pub fn config(common: &CommonArgs, args: &SimulateArgs) -> Result<SimConfig, Str
             seed: args.seed,
         },
         modes: args.mode.modes(),
+        draw: args.draw,
     })
 }
 
@@ -42,11 +43,21 @@ pub fn main(common: &CommonArgs, args: &SimulateArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e, 2),
     };
-    let mut trace = match args.trace.as_deref().map(|p| create("--trace", p)).transpose() {
+    let mut trace = match args
+        .trace
+        .as_deref()
+        .map(|p| create("--trace", p))
+        .transpose()
+    {
         Ok(t) => t,
         Err(e) => return fail(e, 2),
     };
-    let mut dump = match args.dump_state.as_deref().map(|p| create("--dump-state", p)).transpose() {
+    let mut dump = match args
+        .dump_state
+        .as_deref()
+        .map(|p| create("--dump-state", p))
+        .transpose()
+    {
         Ok(d) => d,
         Err(e) => return fail(e, 2),
     };

@@ -82,7 +82,10 @@ impl Display {
         }
         let j = self.cfg.jitter_ns as i64;
         let noise = if j == 0 { 0 } else { self.rng.i64(-j..=j) };
-        let reading = self.now_ns.saturating_add_signed(noise).max(self.last_read_ns);
+        let reading = self
+            .now_ns
+            .saturating_add_signed(noise)
+            .max(self.last_read_ns);
         let frame = reading - self.last_read_ns;
         self.last_read_ns = reading;
         Some(frame)
@@ -137,7 +140,11 @@ mod tests {
 
     #[test]
     fn vsync_presents_once_per_vblank_at_exact_multiples_of_the_period() {
-        let cfg = DisplayConfig { display_hz: 59.94, ..Default::default() };
+        let cfg = DisplayConfig {
+            display_hz: 59.94,
+            duration_ns: 20_000_000_000,
+            ..Default::default()
+        };
         let f = frames(cfg, 1001);
         // Vblank 1000 of a 59.94 Hz display is at 1000/59.94 s, to the nanosecond.
         assert_eq!(f[999].1, (1000.0f64 * 1e9 / 59.94).round() as u64);
@@ -147,36 +154,65 @@ mod tests {
 
     #[test]
     fn a_render_cost_above_the_period_misses_vblanks() {
-        let cfg = DisplayConfig { display_hz: 100.0, render_cost_ns: 15_000_000, ..Default::default() };
+        let cfg = DisplayConfig {
+            display_hz: 100.0,
+            render_cost_ns: 15_000_000,
+            ..Default::default()
+        };
         let f = frames(cfg, 3);
-        assert_eq!(f.iter().map(|x| x.1).collect::<Vec<_>>(), [20_000_000, 40_000_000, 60_000_000]);
+        assert_eq!(
+            f.iter().map(|x| x.1).collect::<Vec<_>>(),
+            [20_000_000, 40_000_000, 60_000_000]
+        );
     }
 
     #[test]
     fn a_stall_lengthens_exactly_one_frame() {
-        let stalls = vec![Stall { at_ns: 50_000_000, duration_ns: 300_000_000 }];
-        let cfg = DisplayConfig { display_hz: 100.0, stalls, ..Default::default() };
+        let stalls = vec![Stall {
+            at_ns: 50_000_000,
+            duration_ns: 300_000_000,
+        }];
+        let cfg = DisplayConfig {
+            display_hz: 100.0,
+            stalls,
+            ..Default::default()
+        };
         let f = frames(cfg, 12);
         let long: Vec<u64> = f.iter().map(|x| x.0).filter(|&t| t > 10_000_000).collect();
-        assert_eq!(long, [310_000_000]);
+        // Rendering ends at 350 ms, exactly on a vblank: that frame lasted 300 ms.
+        assert_eq!(long, [300_000_000]);
     }
 
     #[test]
     fn without_vsync_frames_last_the_render_cost() {
-        let cfg = DisplayConfig { vsync: false, render_cost_ns: 3_000_000, ..Default::default() };
+        let cfg = DisplayConfig {
+            vsync: false,
+            render_cost_ns: 3_000_000,
+            ..Default::default()
+        };
         let f = frames(cfg, 3);
-        assert_eq!(f.iter().map(|x| x.0).collect::<Vec<_>>(), [0, 3_000_000, 3_000_000]);
+        assert_eq!(
+            f.iter().map(|x| x.0).collect::<Vec<_>>(),
+            [0, 3_000_000, 3_000_000]
+        );
     }
 
     #[test]
     fn jitter_is_bounded_seeded_and_never_negative() {
-        let cfg = DisplayConfig { jitter_ns: 2_000_000, seed: 7, ..Default::default() };
+        let cfg = DisplayConfig {
+            jitter_ns: 2_000_000,
+            seed: 7,
+            ..Default::default()
+        };
         let a = frames(cfg.clone(), 500);
         assert_eq!(a, frames(cfg, 500));
         let period = 16_666_667i64;
         for (f, _) in &a[1..] {
             assert!((*f as i64 - period).abs() <= 4_000_001, "{f}");
         }
-        assert!(a.iter().any(|(f, _)| *f as i64 != period && *f as i64 != period - 1));
+        assert!(
+            a.iter()
+                .any(|(f, _)| *f as i64 != period && *f as i64 != period - 1)
+        );
     }
 }

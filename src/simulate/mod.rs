@@ -8,11 +8,13 @@
 
 mod command;
 mod display;
+mod offscreen;
 mod report;
 
 pub use command::{config, main};
 
 pub use display::{Display, DisplayConfig};
+pub use offscreen::Offscreen;
 pub use report::{ModeReport, Report, StepsPerFrame, write_dump, write_table};
 
 use crate::rope::{Rope, RopeParams};
@@ -93,14 +95,20 @@ impl Metrics {
     /// (S_last − S_0) − (P_last − P_0), ns.
     pub fn drift_ns(&self) -> i128 {
         match (self.first, self.last) {
-            (Some((p0, s0)), Some((p1, s1))) => (s1 as i128 - s0 as i128) - (p1 as i128 - p0 as i128),
+            (Some((p0, s0)), Some((p1, s1))) => {
+                (s1 as i128 - s0 as i128) - (p1 as i128 - p0 as i128)
+            }
             _ => 0,
         }
     }
     pub fn steps_per_frame(&self) -> StepsPerFrame {
         StepsPerFrame {
             min: self.steps_min,
-            mean: if self.frames == 0 { 0.0 } else { self.steps_sum as f64 / self.frames as f64 },
+            mean: if self.frames == 0 {
+                0.0
+            } else {
+                self.steps_sum as f64 / self.frames as f64
+            },
             max: self.steps_max,
         }
     }
@@ -117,11 +125,12 @@ pub struct SimConfig {
     pub rope: RopeParams,
     pub display: DisplayConfig,
     pub modes: Vec<Mode>,
+    /// `--draw WIDTHxHEIGHT`: rasterise every presented frame off-screen and time it.
+    pub draw: Option<(u32, u32)>,
 }
 
 /// Runs one mode on the simulated display and reports what it did. `on_frame` sees every
-/// presented frame (for `--trace`); `on_draw` is called with the state to show (blended in
-/// interpolated mode) once per frame, for off-screen drawing.
+/// presented frame (for `--trace`).
 pub fn run_mode(
     cfg: &SimConfig,
     mode: Mode,
@@ -133,11 +142,15 @@ pub fn run_mode(
     let mut metrics = Metrics::default();
     let energy_start = rope.energy();
     let mut exploded_at_ns = None;
+    let mut offscreen = cfg.draw.map(|size| Offscreen::new(&rope, size));
 
     while let Some(frame_ns) = display.begin_frame() {
         let stats = stepper.advance(frame_ns, |s| rope.step(s.dt_s(), s.last));
         if rope.exploded() && exploded_at_ns.is_none() {
             exploded_at_ns = Some(display.now_ns());
+        }
+        if let Some(o) = offscreen.as_mut() {
+            o.draw(&rope, &stepper, &stats, cfg.display.display_hz);
         }
         let present_ns = display.present();
         metrics.push(present_ns, stats.shown_ns, stats.steps);
@@ -152,7 +165,19 @@ pub fn run_mode(
         });
     }
 
-    let report = ModeReport::new(mode, &stepper, &metrics, &rope, energy_start, exploded_at_ns);
+    let mut report = ModeReport::new(
+        mode,
+        &stepper,
+        &metrics,
+        &rope,
+        energy_start,
+        exploded_at_ns,
+    );
+    if let Some(o) = &offscreen {
+        let (mean, max) = o.draw_ms();
+        report.draw_ms_mean = Some(mean);
+        report.draw_ms_max = Some(max);
+    }
     (report, rope)
 }
 
@@ -161,5 +186,8 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Mode
     let mut modes = cfg.modes.clone();
     modes.sort_by_key(|m| Mode::ALL.iter().position(|x| x == m));
     modes.dedup();
-    modes.into_iter().map(|m| run_mode(cfg, m, &mut on_frame)).collect()
+    modes
+        .into_iter()
+        .map(|m| run_mode(cfg, m, &mut on_frame))
+        .collect()
 }

@@ -40,6 +40,11 @@ pub struct ModeReport {
     pub exploded_at_s: Option<f64>,
     /// FNV-1a of the final positions' and velocities' bits, hex.
     pub state_hash: String,
+    /// With `--draw`: the real time one off-screen frame took to draw (mean and max), ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_ms_mean: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_ms_max: Option<f64>,
 }
 
 impl ModeReport {
@@ -63,13 +68,19 @@ impl ModeReport {
             stutter_rms_ms: metrics.stutter_rms_ns() * 1e-6,
             stutter_max_ms: metrics.stutter_max_ns() as f64 * 1e-6,
             steps_per_frame: metrics.steps_per_frame(),
-            steps_histogram: metrics.histogram().iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            steps_histogram: metrics
+                .histogram()
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect(),
             energy_start_j,
             energy_end_j: rope.energy(),
             max_stretch: f64::from(rope.max_stretch()),
             exploded: rope.exploded(),
             exploded_at_s: exploded_at_ns.map(|ns| ns as f64 * 1e-9),
             state_hash: format!("{:016x}", rope.state_hash()),
+            draw_ms_mean: None,
+            draw_ms_max: None,
         }
     }
 }
@@ -97,6 +108,9 @@ pub struct ConfigReport {
     pub stalls: Vec<[f64; 2]>,
     pub seconds: f64,
     pub seed: u64,
+    /// `--draw` size, e.g. "1280x720".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw: Option<String>,
 }
 
 /// The whole `--json` object.
@@ -129,9 +143,14 @@ impl Report {
                 vsync: d.vsync,
                 jitter_s: s(d.jitter_ns),
                 render_cost_s: s(d.render_cost_ns),
-                stalls: d.stalls.iter().map(|st| [s(st.at_ns), s(st.duration_ns)]).collect(),
+                stalls: d
+                    .stalls
+                    .iter()
+                    .map(|st| [s(st.at_ns), s(st.duration_ns)])
+                    .collect(),
                 seconds: s(d.duration_ns),
                 seed: d.seed,
+                draw: cfg.draw.map(|(w, h)| format!("{w}x{h}")),
             },
             modes,
         }
@@ -181,7 +200,7 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
     writeln!(out)?;
     writeln!(
         out,
-        "{:<13}{:>7}{:>9}  {:<16}{:>10}{:>10}{:>11}  {:<17}{:<23}{:>8}  {:<9}{}",
+        "{:<13}{:>7}{:>9}  {:<16}{:>10}{:>10}{:>11}  {:<17}{:<23}{:>8}  {:<9}state hash",
         "mode",
         "frames",
         "steps",
@@ -193,12 +212,11 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
         "energy J",
         "stretch",
         "exploded",
-        "state hash"
     )?;
     writeln!(
         out,
-        "{:<13}{:>7}{:>9}  {:<16}{:>10}{:>10}{:>11}  {:<17}{:<23}{:>8}  {:<9}{}",
-        "", "", "", "min/mean/max", "", "", "", "rms / max", "start -> end", "max", "", ""
+        "{:<13}{:>7}{:>9}  {:<16}{:>10}{:>10}{:>11}  {:<17}{:<23}{:>8}",
+        "", "", "", "min/mean/max", "", "", "", "rms / max", "start -> end", "max"
     )?;
     for m in &report.modes {
         let spf = &m.steps_per_frame;
@@ -223,11 +241,23 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
             m.state_hash
         )?;
     }
+    if let Some((w, h)) = cfg.draw {
+        writeln!(out)?;
+        writeln!(out, "off-screen drawing at {w}x{h} (real time per frame):")?;
+        for m in &report.modes {
+            if let (Some(mean), Some(max)) = (m.draw_ms_mean, m.draw_ms_max) {
+                writeln!(out, "  {:<13}mean {mean:.3} ms, max {max:.3} ms", m.mode)?;
+            }
+        }
+    }
     writeln!(out)?;
     writeln!(out, "steps per frame (steps x frames):")?;
     for m in &report.modes {
-        let mut hist: Vec<String> =
-            m.steps_histogram.iter().map(|(k, v)| format!("{k}x{v}")).collect();
+        let mut hist: Vec<String> = m
+            .steps_histogram
+            .iter()
+            .map(|(k, v)| format!("{k}x{v}"))
+            .collect();
         if hist.len() > 12 {
             let more = hist.len() - 12;
             hist.truncate(12);
@@ -257,7 +287,11 @@ pub fn write_dump(out: &mut impl Write, runs: &[(ModeReport, Rope)]) -> io::Resu
             let origin = rope.positions().first().copied().unwrap_or_default();
             DumpMode {
                 mode: &report.mode,
-                positions: rope.positions().iter().map(|p| (*p - origin).to_array()).collect(),
+                positions: rope
+                    .positions()
+                    .iter()
+                    .map(|p| (*p - origin).to_array())
+                    .collect(),
             }
         })
         .collect();

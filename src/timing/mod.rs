@@ -32,7 +32,12 @@ pub enum Mode {
 
 impl Mode {
     /// All modes in cycle order.
-    pub const ALL: [Mode; 4] = [Mode::Variable, Mode::SemiFixed, Mode::Fixed, Mode::Interpolated];
+    pub const ALL: [Mode; 4] = [
+        Mode::Variable,
+        Mode::SemiFixed,
+        Mode::Fixed,
+        Mode::Interpolated,
+    ];
 
     /// The next mode in the cycle variable → semi-fixed → fixed → interpolated → variable.
     pub fn next(self) -> Mode {
@@ -318,7 +323,13 @@ impl Stepper {
         }
     }
 
-    fn take(&mut self, frame: &mut FrameCount, dt_ns: u64, last: bool, step: &mut impl FnMut(Step)) {
+    fn take(
+        &mut self,
+        frame: &mut FrameCount,
+        dt_ns: u64,
+        last: bool,
+        step: &mut impl FnMut(Step),
+    ) {
         step(Step { dt_ns, last });
         self.prev_sim_ns = self.sim_ns;
         self.sim_ns += dt_ns;
@@ -365,7 +376,13 @@ mod tests {
     fn variable_takes_one_step_of_the_clamped_frame() {
         let mut s = stepper(Mode::Variable, MS, 250 * MS, None);
         let (f, steps) = advance(&mut s, 16_666_667);
-        assert_eq!(steps, vec![Step { dt_ns: 16_666_667, last: true }]);
+        assert_eq!(
+            steps,
+            vec![Step {
+                dt_ns: 16_666_667,
+                last: true
+            }]
+        );
         assert_eq!(f.alpha, 0.0);
         let (f, steps) = advance(&mut s, 0);
         assert!(steps.is_empty());
@@ -422,7 +439,10 @@ mod tests {
         s.set_mode(Mode::Variable);
         let (_, steps) = advance(&mut s, 16 * MS);
         assert_eq!(steps[0].dt_ns, 21 * MS);
-        assert_eq!(s.consumed_ns() + s.dropped_ns() + s.accumulator_ns(), s.measured_ns());
+        assert_eq!(
+            s.consumed_ns() + s.dropped_ns() + s.accumulator_ns(),
+            s.measured_ns()
+        );
     }
 
     #[test]
@@ -435,7 +455,13 @@ mod tests {
         }
         assert_eq!(
             seen,
-            [Mode::Variable, Mode::SemiFixed, Mode::Fixed, Mode::Interpolated, Mode::Variable]
+            [
+                Mode::Variable,
+                Mode::SemiFixed,
+                Mode::Fixed,
+                Mode::Interpolated,
+                Mode::Variable
+            ]
         );
         assert_eq!("semi-fixed".parse::<Mode>(), Ok(Mode::SemiFixed));
         assert!("wobbly".parse::<Mode>().is_err());
@@ -446,6 +472,9 @@ mod tests {
         assert!(TimingConfig::new(0, MS, None).is_err());
         assert!(TimingConfig::new(MS, MS / 2, None).is_err());
         assert!(TimingConfig::new(MS, MS, Some(0)).is_err());
-        assert_eq!(TimingConfig::new(MS, 250 * MS, None).unwrap().max_steps, 250);
+        assert_eq!(
+            TimingConfig::new(MS, 250 * MS, None).unwrap().max_steps,
+            250
+        );
     }
 }

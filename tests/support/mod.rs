@@ -10,7 +10,10 @@ pub const MS: u64 = 1_000_000;
 pub const S: u64 = 1_000_000_000;
 
 pub fn display(hz: f64) -> DisplayConfig {
-    DisplayConfig { display_hz: hz, ..Default::default() }
+    DisplayConfig {
+        display_hz: hz,
+        ..Default::default()
+    }
 }
 
 pub fn config(display: DisplayConfig) -> SimConfig {
@@ -19,6 +22,7 @@ pub fn config(display: DisplayConfig) -> SimConfig {
         rope: RopeParams::default(),
         display,
         modes: Mode::ALL.to_vec(),
+        draw: None,
     }
 }
 
