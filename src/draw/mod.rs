@@ -144,11 +144,13 @@ impl Renderer {
         if let Some(hud) = scene.hud {
             hud::draw_hud(&mut canvas, hud, scale);
         }
-        if let Some(lines) = scene.help {
-            draw_help(&mut canvas, lines, scale);
-        }
+        // The help panel goes last: when the user asks for it, it must be readable over
+        // everything, the banner included.
         if let Some(message) = scene.banner {
             draw_banner(&mut canvas, message, scene.rope.exploded);
+        }
+        if let Some(lines) = scene.help {
+            draw_help(&mut canvas, lines, scale);
         }
     }
 }
