@@ -131,6 +131,86 @@ mod textbook {
     }
 }
 
+/// Our step split across two threads (rayon::join per pass, a join between the passes), to
+/// measure whether the second core pays. Same arithmetic as `Rope::step`'s kernel.
+mod two_threads {
+    use glam::Vec2;
+    use timestep_rope::RopeParams;
+
+    pub struct Rope {
+        pub p: RopeParams,
+        pub pos: Vec<Vec2>,
+        pub vel: Vec<Vec2>,
+        pub tension: Vec<Vec2>,
+    }
+
+    impl Rope {
+        pub fn new(p: RopeParams) -> Rope {
+            let pos = p.initial_positions();
+            let n = pos.len();
+            Rope {
+                p,
+                pos,
+                vel: vec![Vec2::ZERO; n],
+                tension: vec![Vec2::ZERO; n + 1],
+            }
+        }
+
+        #[multiversion::multiversion(targets("x86_64+avx2+fma"))]
+        fn springs(p: &RopeParams, pos: &[Vec2], vel: &[Vec2], out: &mut [Vec2]) {
+            let (k, c, rest) = (
+                p.stiffness_n_per_m,
+                p.spring_damping_n_s_per_m,
+                p.rest_length_m,
+            );
+            let m = out.len();
+            let (a, b, va, vb) = (&pos[..m], &pos[1..m + 1], &vel[..m], &vel[1..m + 1]);
+            for ((((t, pa), pb), qa), qb) in out.iter_mut().zip(a).zip(b).zip(va).zip(vb) {
+                let d = *pb - *pa;
+                let len = d.length();
+                let u = if len > 0.0 { d / len } else { Vec2::ZERO };
+                *t = u * (k * (len - rest) + c * (*qb - *qa).dot(u));
+            }
+        }
+
+        #[multiversion::multiversion(targets("x86_64+avx2+fma"))]
+        fn integrate(p: &RopeParams, dt: f32, pos: &mut [Vec2], vel: &mut [Vec2], t: &[Vec2]) {
+            let kick = dt / p.particle_mass_kg;
+            let decay = (-p.damping_per_s * dt).exp();
+            let accel = Vec2::new(0.0, -p.gravity_m_per_s2 * dt);
+            let m = pos.len();
+            let (t_in, t_out) = (&t[1..m + 1], &t[..m]);
+            for (((x, v), ti), to) in pos.iter_mut().zip(vel.iter_mut()).zip(t_in).zip(t_out) {
+                *v = (*v + accel + (*ti - *to) * kick) * decay;
+                *x += *v * dt;
+            }
+        }
+
+        pub fn step(&mut self, dt: f32) {
+            let n = self.pos.len();
+            let mid = n / 2;
+            let p = &self.p;
+            let (pos, vel) = (&self.pos, &self.vel);
+            // Pass 1: springs [0, mid) and [mid, n-1), written to tension[1..].
+            let (lo, hi) = self.tension[1..n].split_at_mut(mid);
+            rayon::join(
+                || Self::springs(p, &pos[..mid + 1], &vel[..mid + 1], lo),
+                || Self::springs(p, &pos[mid..], &vel[mid..], hi),
+            );
+            // Pass 2: particles [0, mid) and [mid, n).
+            let t = &self.tension;
+            let (pl, ph) = self.pos.split_at_mut(mid);
+            let (vl, vh) = self.vel.split_at_mut(mid);
+            rayon::join(
+                || Self::integrate(p, dt, pl, vl, &t[..mid + 1]),
+                || Self::integrate(p, dt, ph, vh, &t[mid..]),
+            );
+            self.pos[0] = Vec2::ZERO;
+            self.vel[0] = Vec2::ZERO;
+        }
+    }
+}
+
 fn rope_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("rope_step");
     for n in [64usize, 1_024, 100_000] {
@@ -145,6 +225,15 @@ fn rope_step(c: &mut Criterion) {
                 }
             });
             assert!(!rope.exploded(), "the bench rope must not explode");
+        });
+        group.bench_with_input(BenchmarkId::new("two_threads", n), &params, |b, p| {
+            let mut rope = two_threads::Rope::new(*p);
+            b.iter(|| {
+                for _ in 0..10 {
+                    rope.step(black_box(1e-3));
+                }
+            });
+            black_box(rope.pos[n - 1]);
         });
         group.bench_with_input(BenchmarkId::new("textbook", n), &params, |b, p| {
             let mut rope = textbook::Rope::new(p);
@@ -181,9 +270,42 @@ fn check_same_physics() {
     let _ = Vec2::ZERO;
 }
 
+/// Cost per particle-step across sizes, for docs/scaling.png (scripts/perf_plot.py reads it):
+/// from cache-resident ropes to one that spills out of the 32 MB L3.
+fn scaling(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scaling");
+    group.sample_size(20);
+    for n in [
+        16usize, 64, 256, 1_024, 4_096, 16_384, 65_536, 100_000, 262_144, 1_048_576,
+    ] {
+        let params = RopeParams::with_particles(n);
+        group.throughput(Throughput::Elements(10 * n as u64));
+        group.bench_with_input(BenchmarkId::new("ours", n), &params, |b, p| {
+            let mut rope = Rope::new(*p);
+            b.iter(|| {
+                for i in 0..10 {
+                    rope.step(black_box(1e-3), i == 9);
+                }
+            });
+        });
+        if n <= 262_144 {
+            group.bench_with_input(BenchmarkId::new("textbook", n), &params, |b, p| {
+                let mut rope = textbook::Rope::new(p);
+                b.iter(|| {
+                    for _ in 0..10 {
+                        rope.step(black_box(1e-3));
+                    }
+                });
+            });
+        }
+    }
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     check_same_physics();
     rope_step(c);
+    scaling(c);
 }
 
 criterion_group!(group, benches);
