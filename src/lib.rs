@@ -10,6 +10,7 @@ pub mod draw;
 pub mod rope;
 pub mod simulate;
 pub mod timing;
+pub mod watch;
 
 pub use rope::{Pin, Rope, RopeParams};
 pub use timing::{FrameStats, Mode, Step, Stepper, TimingConfig};

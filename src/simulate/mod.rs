@@ -19,6 +19,7 @@ pub use report::{ModeReport, Report, StepsPerFrame, write_dump, write_table};
 
 use crate::rope::{Rope, RopeParams};
 use crate::timing::{Mode, Stepper, TimingConfig};
+use crate::watch::{ExplosionWatch, Watch};
 
 /// One presented frame, as traced by `--trace`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,13 +142,16 @@ pub fn run_mode(
     let mut display = Display::new(cfg.display.clone());
     let mut metrics = Metrics::default();
     let energy_start = rope.energy();
-    let mut exploded_at_ns = None;
+    // As in the window: an exploded rope is shown for 2 s (of simulated wall time), then reset.
+    let mut watch = ExplosionWatch::default();
+    let mut max_stretch = 1.0f32;
     let mut offscreen = cfg.draw.map(|size| Offscreen::new(&rope, size));
 
     while let Some(frame_ns) = display.begin_frame() {
         let stats = stepper.advance(frame_ns, |s| rope.step(s.dt_s(), s.last));
-        if rope.exploded() && exploded_at_ns.is_none() {
-            exploded_at_ns = Some(display.now_ns());
+        if watch.check(rope.exploded(), display.now_ns()) == Watch::ResetNow {
+            max_stretch = max_stretch.max(rope.max_stretch());
+            rope.reset();
         }
         if let Some(o) = offscreen.as_mut() {
             o.draw(&rope, &stepper, &stats, cfg.display.display_hz);
@@ -165,14 +169,8 @@ pub fn run_mode(
         });
     }
 
-    let mut report = ModeReport::new(
-        mode,
-        &stepper,
-        &metrics,
-        &rope,
-        energy_start,
-        exploded_at_ns,
-    );
+    let mut report = ModeReport::new(mode, &stepper, &metrics, &rope, energy_start, &watch);
+    report.max_stretch = f64::from(max_stretch.max(rope.max_stretch()));
     if let Some(o) = &offscreen {
         let (mean, max) = o.draw_ms();
         report.draw_ms_mean = Some(mean);

@@ -3,6 +3,7 @@
 use super::{Metrics, SimConfig};
 use crate::rope::Rope;
 use crate::timing::{Mode, Stepper, format_duration};
+use crate::watch::ExplosionWatch;
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -34,10 +35,23 @@ pub struct ModeReport {
     pub steps_histogram: std::collections::BTreeMap<String, u64>,
     pub energy_start_j: f64,
     pub energy_end_j: f64,
+    /// The longest spring length / rest length seen, across resets.
     pub max_stretch: f64,
+    /// Whether the rope diverged at any time.
     pub exploded: bool,
-    /// Simulated wall time at which the rope was found diverged.
+    /// Simulated wall time at which the rope first diverged.
     pub exploded_at_s: Option<f64>,
+    /// How many times it diverged (an exploded rope is reset after 2 s, as in the window).
+    pub explosions: u64,
+    /// Whether the rope is exploded at the end of the run.
+    pub exploded_at_end: bool,
+    /// The stepper's books, in whole nanoseconds: measured = consumed + dropped + remainder.
+    pub measured_ns: u64,
+    pub consumed_ns: u64,
+    pub dropped_ns: u64,
+    pub remainder_ns: u64,
+    /// The process's peak resident memory so far (Linux: VmHWM), KiB; null where unknown.
+    pub peak_rss_kib: Option<u64>,
     /// FNV-1a of the final positions' and velocities' bits, hex.
     pub state_hash: String,
     /// With `--draw`: the real time one off-screen frame took to draw (mean and max), ms.
@@ -54,7 +68,7 @@ impl ModeReport {
         metrics: &Metrics,
         rope: &Rope,
         energy_start_j: f64,
-        exploded_at_ns: Option<u64>,
+        watch: &ExplosionWatch,
     ) -> Self {
         ModeReport {
             mode: mode.name().to_string(),
@@ -76,8 +90,15 @@ impl ModeReport {
             energy_start_j,
             energy_end_j: rope.energy(),
             max_stretch: f64::from(rope.max_stretch()),
-            exploded: rope.exploded(),
-            exploded_at_s: exploded_at_ns.map(|ns| ns as f64 * 1e-9),
+            exploded: watch.explosions() > 0,
+            exploded_at_s: watch.first_at_ns().map(|ns| ns as f64 * 1e-9),
+            explosions: watch.explosions(),
+            exploded_at_end: rope.exploded(),
+            measured_ns: stepper.measured_ns(),
+            consumed_ns: stepper.consumed_ns(),
+            dropped_ns: stepper.dropped_ns(),
+            remainder_ns: stepper.accumulator_ns(),
+            peak_rss_kib: peak_rss_kib(),
             state_hash: format!("{:016x}", rope.state_hash()),
             draw_ms_mean: None,
             draw_ms_max: None,
@@ -200,7 +221,7 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
     writeln!(out)?;
     writeln!(
         out,
-        "{:<13}{:>7}{:>9}  {:<16}{:>10}{:>10}{:>11}  {:<17}{:<23}{:>8}  {:<9}state hash",
+        "{:<13}{:>7}{:>9}  {:<16}{:>10}{:>10}{:>11}  {:<17}{:<23}{:>8}  {:<17}state hash",
         "mode",
         "frames",
         "steps",
@@ -220,13 +241,14 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
     )?;
     for m in &report.modes {
         let spf = &m.steps_per_frame;
-        let exploded = match m.exploded_at_s {
-            Some(t) => format!("at {t:.2}s"),
-            None => "no".to_string(),
+        let exploded = match (m.exploded_at_s, m.explosions) {
+            (Some(t), 1) => format!("at {t:.2}s"),
+            (Some(t), n) => format!("{n}x, 1st {t:.2}s"),
+            _ => "no".to_string(),
         };
         writeln!(
             out,
-            "{:<13}{:>7}{:>9}  {:<16}{:>10.3}{:>10.3}{:>11.1}  {:<17}{:<23}{:>8.3}  {:<9}{}",
+            "{:<13}{:>7}{:>9}  {:<16}{:>10.3}{:>10.3}{:>11.1}  {:<17}{:<23}{:>8.3}  {:<17}{}",
             m.mode,
             m.frames,
             m.steps,
@@ -302,4 +324,11 @@ pub fn write_dump(out: &mut impl Write, runs: &[(ModeReport, Rope)]) -> io::Resu
 /// An `f32` parameter as the decimal the user would write (0.05, not 0.05000000074505806).
 fn f64_of(x: f32) -> f64 {
     x.to_string().parse().unwrap_or(f64::from(x))
+}
+
+/// The process's peak resident set size, from /proc/self/status (Linux); None elsewhere.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
 }
