@@ -151,7 +151,12 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "MODE|all", default_value = "all", value_parser = parse_mode_choice)]
     pub mode: ModeChoice,
     /// Seed for the timer noise
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_hyphen_values = true
+    )]
     pub seed: u64,
     /// Print one JSON object instead of the table
     #[arg(long)]
@@ -259,13 +264,14 @@ fn particle_count(s: &str) -> Result<usize, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{s}' is not a whole number"))?;
-    let max = crate::rope::MAX_PARTICLES;
+    let (max, bytes) = (crate::rope::MAX_PARTICLES, crate::rope::BYTES_PER_PARTICLE);
     if n < 1 {
         return Err(format!("'{s}' must be at least 1"));
     }
     if n as u64 > max as u64 {
         return Err(format!(
-            "'{s}' is above the maximum of {max} (about 400 MB of state)"
+            "'{s}' is above the maximum of {max} ({bytes} bytes each: {} MB of state)",
+            max * bytes / 1_000_000
         ));
     }
     Ok(n as usize)

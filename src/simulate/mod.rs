@@ -175,6 +175,7 @@ pub fn run_mode(
         let (mean, max) = o.draw_ms();
         report.draw_ms_mean = Some(mean);
         report.draw_ms_max = Some(max);
+        report.draw_nonfinite_frames = Some(o.nonfinite_frames());
     }
     (report, rope)
 }

@@ -20,6 +20,8 @@ pub struct Offscreen {
     draws: u64,
     total_ns: u128,
     max_ns: u128,
+    /// Frames that would have handed a non-finite position to the renderer (must stay 0).
+    nonfinite_frames: u64,
 }
 
 impl Offscreen {
@@ -36,6 +38,7 @@ impl Offscreen {
             draws: 0,
             total_ns: 0,
             max_ns: 0,
+            nonfinite_frames: 0,
         }
     }
 
@@ -50,6 +53,9 @@ impl Offscreen {
         } else {
             rope.positions()
         };
+        if !positions.iter().all(|p| p.is_finite()) {
+            self.nonfinite_frames += 1;
+        }
         let frame_ms = stats.measured_ns as f64 * 1e-6;
         self.strip.push(frame_ms as f32, stats.steps);
         let cfg = stepper.config();
@@ -100,6 +106,11 @@ impl Offscreen {
             self.total_ns as f64 / self.draws as f64
         };
         (mean * 1e-6, self.max_ns as f64 * 1e-6)
+    }
+
+    /// How many frames would have drawn a non-finite position.
+    pub fn nonfinite_frames(&self) -> u64 {
+        self.nonfinite_frames
     }
 
     /// The last frame drawn, RGBA8.

@@ -59,6 +59,9 @@ pub struct ModeReport {
     pub draw_ms_mean: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw_ms_max: Option<f64>,
+    /// With `--draw`: frames whose positions held a NaN or infinity (checked before drawing).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw_nonfinite_frames: Option<u64>,
 }
 
 impl ModeReport {
@@ -102,6 +105,7 @@ impl ModeReport {
             state_hash: format!("{:016x}", rope.state_hash()),
             draw_ms_mean: None,
             draw_ms_max: None,
+            draw_nonfinite_frames: None,
         }
     }
 }

@@ -11,7 +11,7 @@ mod clock;
 mod duration;
 
 pub use clock::{Clock, FrameClock, ManualClock, SystemClock};
-pub use duration::{format_duration, parse_duration};
+pub use duration::{MAX_DURATION_NS, format_duration, parse_duration};
 
 use std::fmt;
 use std::str::FromStr;
@@ -305,11 +305,13 @@ impl Stepper {
             (0.0, self.sim_ns)
         };
 
+        // Frame times that come from a clock cannot sum past u64::MAX ns (584 years); anything
+        // else saturates instead of wrapping, and the stepper never panics on its input.
         self.steps_total += u64::from(steps);
         self.frames_total += 1;
-        self.measured_total_ns += frame_ns;
+        self.measured_total_ns = self.measured_total_ns.saturating_add(frame_ns);
         self.consumed_total_ns += consumed;
-        self.dropped_total_ns += dropped;
+        self.dropped_total_ns = self.dropped_total_ns.saturating_add(dropped);
 
         FrameStats {
             measured_ns: frame_ns,
