@@ -55,6 +55,51 @@ pub fn present_mode_label(mode: wgpu::PresentMode, vsync_requested: bool) -> Str
     }
 }
 
+/// The graphics backends this build of wgpu can use, by the names `WGPU_BACKEND` takes.
+const BACKEND_NAMES: [(wgpu::Backends, &str); 5] = [
+    (wgpu::Backends::VULKAN, "vulkan"),
+    (wgpu::Backends::METAL, "metal"),
+    (wgpu::Backends::DX12, "dx12"),
+    (wgpu::Backends::GL, "gl"),
+    (wgpu::Backends::BROWSER_WEBGPU, "webgpu"),
+];
+
+/// The one line for "wgpu has no adapter for us"; `wgpu_backend` is `WGPU_BACKEND` if set.
+fn no_adapter_line(wgpu_backend: Option<&str>) -> String {
+    let searched = match wgpu_backend {
+        Some(env) => format!("the backends WGPU_BACKEND={env} allows"),
+        None => "Vulkan, Metal, DX12 or GL".to_string(),
+    };
+    format!(
+        "timestep-rope: no GPU adapter found: wgpu found no device for this window through \
+         {searched} (install your GPU driver, or Mesa's software one: mesa-vulkan-drivers), \
+         or use 'timestep-rope simulate' for the numbers"
+    )
+}
+
+/// Why no adapter can be found before wgpu looks: `WGPU_BACKEND` (which pixels honours)
+/// names no backend this build has (e.g. `dx12` on Linux). wgpu itself only says that it
+/// failed "to create surface for any enabled backend: {}". `None` when there is a backend
+/// to try.
+pub fn backend_problem(wgpu_backend: Option<&str>) -> Option<String> {
+    let env = wgpu_backend?;
+    let compiled = wgpu::Instance::enabled_backend_features();
+    if !(wgpu::Backends::from_comma_list(env) & compiled).is_empty() {
+        return None;
+    }
+    let have: Vec<&str> = BACKEND_NAMES
+        .iter()
+        .filter(|(b, _)| compiled.contains(*b))
+        .map(|&(_, name)| name)
+        .collect();
+    Some(format!(
+        "timestep-rope: no GPU adapter found: WGPU_BACKEND={env} selects no graphics backend \
+         this build can use (it has: {}); unset WGPU_BACKEND, or use 'timestep-rope simulate' \
+         for the numbers",
+        have.join(", ")
+    ))
+}
+
 /// The pixel buffer, our pass, and what we learned about the surface.
 pub struct Gpu {
     pixels: Pixels<'static>,
@@ -71,6 +116,8 @@ impl Gpu {
     /// A buffer of `width × height` (the window's physical size, at least 1×1).
     pub fn new(window: Arc<Window>, width: u32, height: u32, vsync: bool) -> Result<Gpu, String> {
         let (width, height) = (width.max(1), height.max(1));
+        // `run` has already refused a WGPU_BACKEND that selects nothing (`backend_problem`).
+        let wgpu_backend = std::env::var("WGPU_BACKEND").ok();
         let requested = if vsync {
             wgpu::PresentMode::AutoVsync
         } else {
@@ -87,11 +134,7 @@ impl Gpu {
             })
             .build()
             .map_err(|e| match e {
-                pixels::Error::AdapterNotFound => "timestep-rope: no GPU adapter found: wgpu \
-                    found no Vulkan, Metal, DX12 or GL device for this window (install your GPU \
-                    driver, or Mesa's software one: mesa-vulkan-drivers), or use \
-                    'timestep-rope simulate' for the numbers"
-                    .to_string(),
+                pixels::Error::AdapterNotFound => no_adapter_line(wgpu_backend.as_deref()),
                 e => error_line("cannot set up the GPU (pixels)", &e),
             })?;
 
@@ -397,6 +440,34 @@ mod tests {
         assert_eq!(
             resolve_present_mode(P::Mailbox, &[P::Fifo, P::Mailbox]),
             P::Mailbox
+        );
+    }
+
+    #[test]
+    fn a_wgpu_backend_this_build_lacks_is_named_as_the_reason_for_no_adapter() {
+        assert_eq!(backend_problem(None), None);
+        let compiled = wgpu::Instance::enabled_backend_features();
+        for (backend, name) in BACKEND_NAMES {
+            let problem = backend_problem(Some(name));
+            assert_eq!(
+                problem.is_none(),
+                compiled.contains(backend),
+                "{name}: {problem:?}"
+            );
+            if let Some(line) = problem {
+                assert!(line.contains("no GPU adapter found"), "{line}");
+                assert!(line.contains(&format!("WGPU_BACKEND={name}")), "{line}");
+                assert_eq!(line.lines().count(), 1, "{line}");
+            }
+        }
+        // A list works if any backend in it exists; nonsense selects nothing.
+        let all: Vec<&str> = BACKEND_NAMES.iter().map(|&(_, n)| n).collect();
+        assert_eq!(backend_problem(Some(&all.join(","))), None);
+        assert!(backend_problem(Some("no-such-backend")).is_some());
+        let line = no_adapter_line(Some("gl"));
+        assert!(
+            line.contains("WGPU_BACKEND=gl") && line.lines().count() == 1,
+            "{line}"
         );
     }
 

@@ -16,10 +16,10 @@ mod pacing;
 mod session;
 
 pub use bindings::{Action, BINDINGS, Trigger, help_lines, lookup};
-pub use gpu::{present_mode_label, resolve_present_mode};
+pub use gpu::{backend_problem, present_mode_label, resolve_present_mode};
 pub use output::{FrameRow, encode_png, error_line};
 pub use pacing::{FPS_CAPS, Pacer, cap_down, cap_up};
-pub use session::{EXPLODED_RESET_NS, FrameReport, GRAB_RADIUS_PX, STALL_NS, Session};
+pub use session::{FrameReport, GRAB_RADIUS_PX, STALL_NS, Session};
 
 use crate::cli::{OnOff, WindowArgs};
 use crate::timing::{Clock, FrameClock, Mode, SystemClock};
@@ -69,21 +69,34 @@ pub fn run(args: WindowArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // From here on a failure is the machine's, not the flags' (status 1); the screenshot
+    // file opened above is removed again, since no frame will ever fill it.
     let no_display = |why: &str| {
-        eprintln!(
+        format!(
             "timestep-rope: no display found ({why}): run it under a desktop, or headless with \
              xvfb-run -a timestep-rope, or use 'timestep-rope simulate' for the numbers"
-        );
+        )
+    };
+    let fail_early = |screenshot: Option<Screenshot>, line: String| {
+        if let Some(s) = screenshot {
+            s.abandon();
+        }
+        eprintln!("{line}");
+        ExitCode::from(1)
     };
     if let Some(why) = missing_display() {
-        no_display(why);
-        return ExitCode::from(1);
+        return fail_early(screenshot, no_display(why));
+    }
+    // pixels asks wgpu only for the backends WGPU_BACKEND names; if this build has none of
+    // them there is no adapter to find, and wgpu's own error would not say why.
+    if let Some(problem) = backend_problem(std::env::var("WGPU_BACKEND").ok().as_deref()) {
+        return fail_early(screenshot, problem);
     }
     let event_loop = match EventLoop::new() {
         Ok(el) => el,
         Err(e) => {
-            no_display(&error_line("winit", &e).replace("timestep-rope: ", ""));
-            return ExitCode::from(1);
+            let why = error_line("winit", &e).replace("timestep-rope: ", "");
+            return fail_early(screenshot, no_display(&why));
         }
     };
     let session = Session::new(

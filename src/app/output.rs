@@ -43,26 +43,37 @@ pub struct FrameRow {
     pub mode: &'static str,
     /// Shown simulation time − measured running time, ms.
     pub drift_ms: f64,
+    /// Whether the rope shown this frame is exploded (written as 0 or 1).
+    pub exploded: bool,
 }
 
 impl FrameRow {
-    pub const HEADER: &'static str = "wall_s,frame_ms,steps,alpha,mode,drift_ms";
+    pub const HEADER: &'static str = "wall_s,frame_ms,steps,alpha,mode,drift_ms,exploded";
 
     /// The CSV line, without a newline. Wall time to the microsecond, frame time and drift
-    /// to the microsecond in ms.
+    /// to the microsecond in ms, exploded as 0 or 1.
     pub fn csv(&self) -> String {
         format!(
-            "{:.6},{:.3},{},{:.4},{},{:.3}",
-            self.wall_s, self.frame_ms, self.steps, self.alpha, self.mode, self.drift_ms
+            "{:.6},{:.3},{},{:.4},{},{:.3},{}",
+            self.wall_s,
+            self.frame_ms,
+            self.steps,
+            self.alpha,
+            self.mode,
+            self.drift_ms,
+            u8::from(self.exploded)
         )
     }
 }
 
-/// `--frame-log`: a buffered CSV writer, flushed at exit.
+/// `--frame-log`: a buffered CSV writer, flushed every [`FrameLog::FLUSH_EVERY_S`] of wall
+/// time (so the file can be followed while the window runs) and at exit.
 #[derive(Debug)]
 pub struct FrameLog {
     path: PathBuf,
     out: BufWriter<File>,
+    /// The wall time of the row that last flushed, s.
+    flushed_at_s: f64,
 }
 
 impl FrameLog {
@@ -75,11 +86,21 @@ impl FrameLog {
         Ok(FrameLog {
             path: path.to_owned(),
             out,
+            flushed_at_s: 0.0,
         })
     }
 
+    /// How often the log reaches the file while running, in wall seconds (a few small
+    /// writes a second, whatever the frame rate).
+    pub const FLUSH_EVERY_S: f64 = 0.25;
+
     pub fn row(&mut self, row: &FrameRow) -> Result<(), String> {
-        writeln!(self.out, "{}", row.csv()).map_err(|e| self.write_error(&e))
+        writeln!(self.out, "{}", row.csv()).map_err(|e| self.write_error(&e))?;
+        if row.wall_s - self.flushed_at_s >= Self::FLUSH_EVERY_S {
+            self.flushed_at_s = row.wall_s;
+            self.out.flush().map_err(|e| self.write_error(&e))?;
+        }
+        Ok(())
     }
 
     pub fn finish(&mut self) -> Result<(), String> {
@@ -162,18 +183,22 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_frame_row_has_six_fields_in_header_order() {
-        let row = FrameRow {
+    fn a_frame_row_has_seven_fields_in_header_order() {
+        let mut row = FrameRow {
             wall_s: 1.25,
             frame_ms: 16.6667,
             steps: 17,
             alpha: 0.6667,
             mode: "semi-fixed",
             drift_ms: -0.5,
+            exploded: false,
         };
-        assert_eq!(row.csv(), "1.250000,16.667,17,0.6667,semi-fixed,-0.500");
-        assert_eq!(row.csv().split(',').count(), 6);
-        assert_eq!(FrameRow::HEADER.split(',').count(), 6);
+        assert_eq!(row.csv(), "1.250000,16.667,17,0.6667,semi-fixed,-0.500,0");
+        row.exploded = true;
+        assert_eq!(row.csv(), "1.250000,16.667,17,0.6667,semi-fixed,-0.500,1");
+        assert_eq!(row.csv().split(',').count(), 7);
+        assert_eq!(FrameRow::HEADER.split(',').count(), 7);
+        assert!(FrameRow::HEADER.ends_with(",exploded"));
     }
 
     #[test]
@@ -195,6 +220,35 @@ mod tests {
             error_line("pixels.render", &e),
             "timestep-rope: pixels.render: render failed: device lost really"
         );
+    }
+
+    #[test]
+    fn the_frame_log_reaches_the_file_while_running_not_only_at_exit() {
+        let path =
+            std::env::temp_dir().join(format!("timestep-rope-log-{}.csv", std::process::id()));
+        let mut log = FrameLog::create(&path).unwrap();
+        let row = |wall_s| FrameRow {
+            wall_s,
+            frame_ms: 16.0,
+            steps: 16,
+            alpha: 0.0,
+            mode: "fixed",
+            drift_ms: 0.0,
+            exploded: false,
+        };
+        let lines = || std::fs::read_to_string(&path).unwrap().lines().count();
+        log.row(&row(0.1)).unwrap();
+        assert_eq!(lines(), 0, "buffered: not a write per frame");
+        log.row(&row(0.3)).unwrap();
+        assert_eq!(
+            lines(),
+            3,
+            "a quarter second on, header and both rows are in the file"
+        );
+        log.row(&row(0.4)).unwrap();
+        log.finish().unwrap();
+        assert_eq!(lines(), 4);
+        let _ = std::fs::remove_file(&path);
     }
 
     #[test]

@@ -10,10 +10,9 @@ use super::pacing::{FpsMeter, cap_down, cap_up};
 use crate::draw::{FrameStrip, HudInfo, Renderer, RopeLook, Scene, View};
 use crate::rope::{Grab, Rope, RopeParams};
 use crate::timing::{FrameStats, Mode, Stepper, TimingConfig};
+use crate::watch::{ExplosionWatch, Watch};
 use glam::Vec2;
 
-/// How long an exploded rope stays on screen before it is reset, wall ns.
-pub const EXPLODED_RESET_NS: u64 = 2_000_000_000;
 /// How close (in screen pixels) a press must be to a particle to grab it.
 pub const GRAB_RADIUS_PX: f32 = 20.0;
 /// The stall the `S` key injects.
@@ -36,6 +35,8 @@ pub struct FrameReport {
     pub mode: Mode,
     pub drift_ms: f64,
     pub paused: bool,
+    /// Whether the rope shown this frame is exploded (after any automatic reset).
+    pub exploded: bool,
 }
 
 impl FrameReport {
@@ -47,6 +48,7 @@ impl FrameReport {
             alpha: self.alpha,
             mode: self.mode.name(),
             drift_ms: self.drift_ms,
+            exploded: self.exploded,
         }
     }
 }
@@ -68,7 +70,13 @@ pub struct Session {
     last_frame_ns: u64,
     /// Sum of the frame times handed to the stepper since the last reset.
     running_ns: u64,
-    exploded_at_ns: Option<u64>,
+    /// The divergence rule shared with `simulate`: show an exploded rope for 2 s, then reset.
+    watch: ExplosionWatch,
+    /// Wall time spent paused, ns: the watch is handed wall time minus this, so a paused
+    /// explosion's countdown holds.
+    paused_ns: u64,
+    /// Whether the last draw showed the blended positions (else the rope's latest state).
+    drew_blend: bool,
     banner: Option<String>,
     paused: bool,
     show_hud: bool,
@@ -104,7 +112,9 @@ impl Session {
             last: FrameStats::default(),
             last_frame_ns: 0,
             running_ns: 0,
-            exploded_at_ns: None,
+            watch: ExplosionWatch::default(),
+            paused_ns: 0,
+            drew_blend: false,
             banner: None,
             paused: false,
             show_hud: true,
@@ -177,7 +187,7 @@ impl Session {
         self.stepper.reset_sim_time();
         self.running_ns = 0;
         self.last = FrameStats::default();
-        self.exploded_at_ns = None;
+        self.watch.clear();
         self.banner = None;
         self.held = None;
     }
@@ -244,9 +254,7 @@ impl Session {
         self.last_frame_ns = frame_ns;
         let steps = if self.paused {
             // Hold the divergence countdown too: a paused explosion stays to be looked at.
-            if let Some(at) = &mut self.exploded_at_ns {
-                *at = at.saturating_add(frame_ns);
-            }
+            self.paused_ns = self.paused_ns.saturating_add(frame_ns);
             0
         } else {
             self.hold_grab(now_ns);
@@ -267,7 +275,13 @@ impl Session {
             mode: self.mode(),
             drift_ms: self.drift_ms(),
             paused: self.paused,
+            exploded: self.rope.exploded(),
         }
+    }
+
+    /// How many times the rope has exploded since the window opened.
+    pub fn explosions(&self) -> u64 {
+        self.watch.explosions()
     }
 
     /// Shown simulation time − measured running time, ms.
@@ -291,19 +305,15 @@ impl Session {
     }
 
     fn watch_divergence(&mut self, now_ns: u64) {
-        if !self.rope.exploded() {
-            self.exploded_at_ns = None;
-            self.banner = None;
-            return;
+        let live_ns = now_ns.saturating_sub(self.paused_ns);
+        match self.watch.check(self.rope.exploded(), live_ns) {
+            Watch::Fine => self.banner = None,
+            Watch::ResetNow => self.reset(),
+            Watch::Exploded { left_ns } => {
+                let left_s = left_ns as f64 * 1e-9;
+                self.banner = Some(format!("EXPLODED - resetting in {left_s:.1} s (R now)"));
+            }
         }
-        let at = *self.exploded_at_ns.get_or_insert(now_ns);
-        let since = now_ns.saturating_sub(at);
-        if since >= EXPLODED_RESET_NS {
-            self.reset();
-            return;
-        }
-        let left_s = (EXPLODED_RESET_NS - since) as f64 * 1e-9;
-        self.banner = Some(format!("EXPLODED - resetting in {left_s:.1} s (R now)"));
     }
 
     pub fn banner(&self) -> Option<&str> {
@@ -336,13 +346,22 @@ impl Session {
     /// Draws this frame into an RGBA8 buffer of `width × height`: the blended rope in
     /// interpolated mode, the latest state otherwise.
     pub fn draw(&mut self, frame: &mut [u8], width: u32, height: u32, present_mode: &str) {
-        let positions: &[Vec2] = if self.mode() == Mode::Interpolated {
+        self.drew_blend = self.mode() == Mode::Interpolated;
+        if self.drew_blend {
             self.rope
                 .blend_into(self.last.alpha as f32, &mut self.blended);
+        }
+        let positions: &[Vec2] = if self.drew_blend {
             &self.blended
         } else {
             self.rope.positions()
         };
+        // The rope replaces non-finite values the moment it explodes, so no NaN reaches the
+        // renderer (which would skip it anyway): check that promise in debug builds.
+        debug_assert!(
+            positions.iter().all(|p| p.is_finite()),
+            "a non-finite position was about to be drawn"
+        );
         let hud = self.show_hud.then(|| self.hud(present_mode));
         let scene = Scene {
             rope: RopeLook {
@@ -359,12 +378,23 @@ impl Session {
         };
         self.renderer.draw(frame, width, height, &scene);
     }
+
+    /// The positions the last [`Session::draw`] handed to the renderer: the blend in
+    /// interpolated mode, the rope's latest state otherwise.
+    pub fn drawn_positions(&self) -> &[Vec2] {
+        if self.drew_blend {
+            &self.blended
+        } else {
+            self.rope.positions()
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rope::Pin;
+    use crate::watch::RESET_AFTER_NS;
 
     const MS: u64 = 1_000_000;
 
@@ -404,7 +434,7 @@ mod tests {
         assert_eq!(s.rope().steps(), 16);
         // Fixed shows the current state at 16 ms after 16.5 ms of running.
         assert!((r.drift_ms - -0.5).abs() < 1e-9, "{}", r.drift_ms);
-        assert_eq!(r.row().csv(), "0.016500,16.500,16,0.5000,fixed,-0.500");
+        assert_eq!(r.row().csv(), "0.016500,16.500,16,0.5000,fixed,-0.500,0");
     }
 
     #[test]
@@ -480,7 +510,7 @@ mod tests {
         s.advance(60 * MS, now);
         assert_eq!(s.banner(), Some("EXPLODED - resetting in 1.4 s (R now)"));
         assert!(s.hud("").exploded);
-        s.advance(60 * MS, exploded_at + EXPLODED_RESET_NS);
+        s.advance(60 * MS, exploded_at + RESET_AFTER_NS);
         assert!(!s.rope().exploded());
         assert_eq!(s.banner(), None);
     }
@@ -494,10 +524,91 @@ mod tests {
             s.advance(100 * MS, now);
         }
         assert!(s.rope().exploded());
+        s.advance(100 * MS, now + 1_500 * MS);
+        assert_eq!(s.banner(), Some("EXPLODED - resetting in 0.5 s (R now)"));
         s.handle_action(Action::Reset);
         assert!(!s.rope().exploded());
-        s.advance(MS, now + MS);
+        now += 1_500 * MS + MS;
+        let r = s.advance(MS, now);
         assert_eq!(s.banner(), None);
+        assert!(!r.exploded);
+        // The pending countdown was cleared: the next explosion gets its full 2 s.
+        while !s.rope().exploded() && now < 120_000 * MS {
+            now += 100 * MS;
+            s.advance(100 * MS, now);
+        }
+        assert_eq!(s.banner(), Some("EXPLODED - resetting in 2.0 s (R now)"));
+        assert_eq!(s.explosions(), 2);
+    }
+
+    #[test]
+    fn a_paused_explosion_keeps_its_countdown_until_resumed() {
+        let mut s = session(Mode::Variable);
+        let mut now = 0;
+        while !s.rope().exploded() && now < 60_000 * MS {
+            now += 100 * MS;
+            s.advance(100 * MS, now);
+        }
+        now += 500 * MS;
+        s.advance(500 * MS, now);
+        assert_eq!(s.banner(), Some("EXPLODED - resetting in 1.5 s (R now)"));
+        s.handle_action(Action::Pause);
+        for _ in 0..100 {
+            now += 100 * MS;
+            let r = s.advance(100 * MS, now);
+            assert!(r.exploded && r.paused);
+        }
+        assert_eq!(s.banner(), Some("EXPLODED - resetting in 1.5 s (R now)"));
+        s.handle_action(Action::Pause);
+        now += 1_000 * MS;
+        s.advance(1_000 * MS, now);
+        assert_eq!(s.banner(), Some("EXPLODED - resetting in 0.5 s (R now)"));
+        now += 500 * MS;
+        let r = s.advance(500 * MS, now);
+        assert!(!r.exploded && s.banner().is_none());
+    }
+
+    #[test]
+    fn variable_mode_at_20_hz_explodes_resets_and_never_draws_a_non_finite_position() {
+        // 50 ms variable steps, far past the 15 ms stability limit: the window's own
+        // divergence demo, ten seconds of it, every frame drawn.
+        let mut s = session(Mode::Variable);
+        let (w, h) = (160, 100);
+        s.resize(w, h);
+        let mut frame = vec![0u8; (w * h * 4) as usize];
+        let mut exploded_frames = 0;
+        let mut resets = 0;
+        let mut was_exploded = false;
+        for i in 1..=200u64 {
+            let r = s.advance(50 * MS, i * 50 * MS);
+            assert!(r.drift_ms.is_finite() && r.alpha.is_finite(), "{r:?}");
+            s.draw(&mut frame, w, h, "Fifo (vsync)");
+            let drawn = s.drawn_positions();
+            assert_eq!(drawn.len(), s.rope().len());
+            assert!(
+                drawn.iter().all(|p| p.is_finite()),
+                "frame {i} drew a non-finite position: {drawn:?}"
+            );
+            assert_eq!(r.exploded, s.rope().exploded());
+            assert_eq!(r.exploded, s.banner().is_some());
+            exploded_frames += usize::from(r.exploded);
+            resets += usize::from(was_exploded && !r.exploded);
+            was_exploded = r.exploded;
+        }
+        assert!(s.explosions() >= 3, "only {} explosions", s.explosions());
+        assert!(resets >= 3, "only {resets} automatic resets");
+        // Each explosion is shown for 2 s = 40 frames before its reset.
+        assert!(
+            exploded_frames >= 40 * resets,
+            "{exploded_frames} exploded frames"
+        );
+        // Interpolated mode blends previous and current: finite too, also right after a reset.
+        s.handle_action(Action::SetMode(Mode::Interpolated));
+        for i in 201..=260u64 {
+            s.advance(50 * MS, i * 50 * MS);
+            s.draw(&mut frame, w, h, "Fifo (vsync)");
+            assert!(s.drawn_positions().iter().all(|p| p.is_finite()));
+        }
     }
 
     #[test]
