@@ -211,21 +211,42 @@ mod two_threads {
     }
 }
 
+type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
+
+/// Ours: 10 steps per iteration, so the per-iteration overhead is negligible for small ropes.
+fn bench_ours(group: &mut Group, params: RopeParams) {
+    let n = params.particles;
+    group.throughput(Throughput::Elements(10 * n as u64));
+    group.bench_with_input(BenchmarkId::new("ours", n), &params, |b, p| {
+        let mut rope = Rope::new(*p);
+        b.iter(|| {
+            for i in 0..10 {
+                rope.step(black_box(1e-3), i == 9);
+            }
+        });
+        assert!(!rope.exploded(), "the bench rope must not explode");
+    });
+}
+
+fn bench_textbook(group: &mut Group, params: RopeParams) {
+    let n = params.particles;
+    group.throughput(Throughput::Elements(10 * n as u64));
+    group.bench_with_input(BenchmarkId::new("textbook", n), &params, |b, p| {
+        let mut rope = textbook::Rope::new(p);
+        b.iter(|| {
+            for _ in 0..10 {
+                rope.step(black_box(1e-3));
+            }
+        });
+        black_box(rope.particles[n - 1].position);
+    });
+}
+
 fn rope_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("rope_step");
     for n in [64usize, 1_024, 100_000] {
         let params = RopeParams::with_particles(n);
-        // 10 steps per iteration so the per-iteration overhead is negligible for small ropes.
-        group.throughput(Throughput::Elements(10 * n as u64));
-        group.bench_with_input(BenchmarkId::new("ours", n), &params, |b, p| {
-            let mut rope = Rope::new(*p);
-            b.iter(|| {
-                for i in 0..10 {
-                    rope.step(black_box(1e-3), i == 9);
-                }
-            });
-            assert!(!rope.exploded(), "the bench rope must not explode");
-        });
+        bench_ours(&mut group, params);
         group.bench_with_input(BenchmarkId::new("two_threads", n), &params, |b, p| {
             let mut rope = two_threads::Rope::new(*p);
             b.iter(|| {
@@ -235,15 +256,7 @@ fn rope_step(c: &mut Criterion) {
             });
             black_box(rope.pos[n - 1]);
         });
-        group.bench_with_input(BenchmarkId::new("textbook", n), &params, |b, p| {
-            let mut rope = textbook::Rope::new(p);
-            b.iter(|| {
-                for _ in 0..10 {
-                    rope.step(black_box(1e-3));
-                }
-            });
-            black_box(rope.particles[n - 1].position);
-        });
+        bench_textbook(&mut group, params);
     }
     group.finish();
 }
@@ -279,24 +292,9 @@ fn scaling(c: &mut Criterion) {
         16usize, 64, 256, 1_024, 4_096, 16_384, 65_536, 100_000, 262_144, 1_048_576,
     ] {
         let params = RopeParams::with_particles(n);
-        group.throughput(Throughput::Elements(10 * n as u64));
-        group.bench_with_input(BenchmarkId::new("ours", n), &params, |b, p| {
-            let mut rope = Rope::new(*p);
-            b.iter(|| {
-                for i in 0..10 {
-                    rope.step(black_box(1e-3), i == 9);
-                }
-            });
-        });
+        bench_ours(&mut group, params);
         if n <= 262_144 {
-            group.bench_with_input(BenchmarkId::new("textbook", n), &params, |b, p| {
-                let mut rope = textbook::Rope::new(p);
-                b.iter(|| {
-                    for _ in 0..10 {
-                        rope.step(black_box(1e-3));
-                    }
-                });
-            });
+            bench_textbook(&mut group, params);
         }
     }
     group.finish();
