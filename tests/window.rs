@@ -311,7 +311,9 @@ fn read_frame_log(text: &str) -> Vec<LogRow> {
             let f: Vec<&str> = line.split(',').collect();
             assert_eq!(f.len(), 7, "{line}");
             let number = |i: usize| -> f64 {
-                let v: f64 = f[i].parse().unwrap_or_else(|_| panic!("field {i} of {line}"));
+                let v: f64 = f[i]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("field {i} of {line}"));
                 assert!(v.is_finite(), "field {i} is not finite: {line}");
                 v
             };
@@ -389,7 +391,10 @@ fn variable_mode_at_20_hz_explodes_shows_it_and_resets_itself() {
         "divergence: {} frames over {:.2} s, explosions at {:?} s, resets at {:?} s",
         rows.len(),
         rows.last().map_or(0.0, |r| r.wall_s) - rows[0].wall_s,
-        explosions.iter().map(|&i| rows[i].wall_s).collect::<Vec<_>>(),
+        explosions
+            .iter()
+            .map(|&i| rows[i].wall_s)
+            .collect::<Vec<_>>(),
         resets.iter().map(|&i| rows[i].wall_s).collect::<Vec<_>>(),
     );
     let (Some(&first), Some(&reset)) = (explosions.first(), resets.first()) else {

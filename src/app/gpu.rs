@@ -2,6 +2,12 @@
 //! intermediate texture, then our pass (`shaders/present.wgsl`, a subtle vignette) onto the
 //! surface. Shaped like pixels' custom-shader example: `new / resize / render`, the target
 //! format from `pixels.render_texture_format()`.
+//!
+//! pixels is the vendored 0.17.2 with upstream's bounded surface retry (vendor/README.md): a
+//! surface that stays out of date after one reconfigure comes back as `Error::Surface`, and
+//! the frame is skipped. The app re-reads the window's size before every frame and resizes
+//! the surface to it, so the next frame acquires at the right size. Unpatched, a resize in
+//! between hung the window for good (parasyte/pixels#460).
 
 use super::output::error_line;
 use pixels::wgpu;
@@ -77,7 +83,7 @@ fn no_adapter_line(wgpu_backend: Option<&str>) -> String {
     )
 }
 
-/// Why no adapter can be found before wgpu looks: `WGPU_BACKEND` (which pixels honours)
+/// Why no adapter can be found before wgpu looks: `WGPU_BACKEND` (which wgpu honours)
 /// names no backend this build has (e.g. `dx12` on Linux). wgpu itself only says that it
 /// failed "to create surface for any enabled backend: {}". `None` when there is a backend
 /// to try.
@@ -100,8 +106,19 @@ pub fn backend_problem(wgpu_backend: Option<&str>) -> Option<String> {
     ))
 }
 
+/// What happened to one frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presented {
+    /// On screen.
+    Yes,
+    /// The surface had no image for us (timed out, occluded, or still out of date after
+    /// reconfiguring): the frame was dropped and the next one tries again.
+    Skipped,
+}
+
 /// The pixel buffer, our pass, and what we learned about the surface.
 pub struct Gpu {
+    window: Arc<Window>,
     pixels: Pixels<'static>,
     fx: PresentPass,
     width: u32,
@@ -116,14 +133,12 @@ impl Gpu {
     /// A buffer of `width × height` (the window's physical size, at least 1×1).
     pub fn new(window: Arc<Window>, width: u32, height: u32, vsync: bool) -> Result<Gpu, String> {
         let (width, height) = (width.max(1), height.max(1));
-        // `run` has already refused a WGPU_BACKEND that selects nothing (`backend_problem`).
-        let wgpu_backend = std::env::var("WGPU_BACKEND").ok();
         let requested = if vsync {
             wgpu::PresentMode::AutoVsync
         } else {
             wgpu::PresentMode::AutoNoVsync
         };
-        let surface = SurfaceTexture::new(width, height, window);
+        let surface = SurfaceTexture::new(width, height, Arc::clone(&window));
         let pixels = PixelsBuilder::new(width, height, surface)
             .present_mode(requested)
             .clear_color(wgpu::Color {
@@ -134,7 +149,9 @@ impl Gpu {
             })
             .build()
             .map_err(|e| match e {
-                pixels::Error::AdapterNotFound => no_adapter_line(wgpu_backend.as_deref()),
+                pixels::Error::AdapterNotFound => {
+                    no_adapter_line(std::env::var("WGPU_BACKEND").ok().as_deref())
+                }
                 e => error_line("cannot set up the GPU (pixels)", &e),
             })?;
 
@@ -152,6 +169,7 @@ impl Gpu {
         let mode = resolve_present_mode(pixels.present_mode(), &caps.present_modes);
         let fx = PresentPass::new(&pixels, width, height);
         Ok(Gpu {
+            window,
             present_mode: present_mode_label(mode, vsync),
             pixels,
             fx,
@@ -163,6 +181,13 @@ impl Gpu {
 
     pub fn size(&self) -> (u32, u32) {
         (self.width, self.height)
+    }
+
+    /// Whether a window of `width × height` can be drawn: not 0×0 (minimised) and not larger
+    /// than the GPU's largest texture.
+    pub fn fits(&self, width: u32, height: u32) -> bool {
+        let max = self.pixels.device().limits().max_texture_dimension_2d;
+        width > 0 && height > 0 && width <= max && height <= max
     }
 
     /// The present mode in use, as the HUD shows it.
@@ -196,20 +221,25 @@ impl Gpu {
 
     /// Uploads the buffer and presents it through both passes.
     ///
-    /// pixels handles the surface's own failures inside `render_with`: an outdated or lost
-    /// surface is reconfigured to the current size and the frame retried; a timeout or an
-    /// occluded window skips the frame. What reaches us is fatal: a wgpu validation error,
-    /// or a device error reported through the callback.
-    pub fn render(&self) -> Result<(), String> {
+    /// pixels reconfigures an outdated, lost or suboptimal surface once and retries; if that
+    /// does not help (the window changed size since the last resize) it says so and the frame
+    /// is skipped: the caller resizes to the window's current size before the next one. A
+    /// timeout or an occluded window also skips. What comes back as an error is fatal: a wgpu
+    /// validation error, or a device error reported through the callback.
+    pub fn render(&mut self) -> Result<Presented, String> {
         let fx = &self.fx;
-        self.pixels
-            .render_with(|encoder, target, context| {
-                context.scaling_renderer.render(encoder, &fx.view);
-                fx.render(encoder, target);
-                Ok(())
-            })
-            .map_err(|e| error_line("presenting the frame (pixels.render_with)", &e))?;
-        self.take_device_error().map_or(Ok(()), Err)
+        self.window.pre_present_notify();
+        let rendered = self.pixels.render_with(|encoder, target, context| {
+            context.scaling_renderer.render(encoder, &fx.view);
+            fx.render(encoder, target);
+            Ok(())
+        });
+        let presented = match rendered {
+            Ok(()) => Presented::Yes,
+            Err(pixels::Error::Surface(_)) => Presented::Skipped,
+            Err(e) => return Err(error_line("presenting the frame (pixels.render_with)", &e)),
+        };
+        self.take_device_error().map_or(Ok(presented), Err)
     }
 
     fn take_device_error(&self) -> Option<String> {

@@ -2,8 +2,8 @@
 //!
 //! The only module that touches winit, pixels or wgpu. Each redraw: read the clock (through
 //! `FrameClock<SystemClock>`, the only clock reads), advance the session (stepper + rope),
-//! draw into pixels' buffer, `pre_present_notify`, present, log the frame, then sleep to the
-//! `--fps-cap` deadline. Everything with rules in it lives in the pure modules:
+//! draw into the frame buffer, `pre_present_notify`, present, log the frame, then sleep to
+//! the `--fps-cap` deadline. Everything with rules in it lives in the pure modules:
 //! `bindings` (keys → actions), `session` (what actions and frames do), `pacing` (caps,
 //! deadlines, fps), `drag` (fling velocity), `output` (frame log, screenshot, error lines);
 //! `gpu` presents.
@@ -24,7 +24,7 @@ pub use session::{FrameReport, GRAB_RADIUS_PX, STALL_NS, Session};
 use crate::cli::{OnOff, WindowArgs};
 use crate::timing::{Clock, FrameClock, Mode, SystemClock};
 use glam::Vec2;
-use gpu::Gpu;
+use gpu::{Gpu, Presented};
 use output::{FrameLog, Screenshot};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -87,7 +87,7 @@ pub fn run(args: WindowArgs) -> ExitCode {
     if let Some(why) = missing_display() {
         return fail_early(screenshot, no_display(why));
     }
-    // pixels asks wgpu only for the backends WGPU_BACKEND names; if this build has none of
+    // wgpu looks only at the backends WGPU_BACKEND names; if this build has none of
     // them there is no adapter to find, and wgpu's own error would not say why.
     if let Some(problem) = backend_problem(std::env::var("WGPU_BACKEND").ok().as_deref()) {
         return fail_early(screenshot, problem);
@@ -123,6 +123,7 @@ pub fn run(args: WindowArgs) -> ExitCode {
         screenshot,
         status: 0,
         finished: false,
+        oversize_reported: false,
     };
     if let Err(e) = event_loop.run_app(&mut app) {
         app.fail(error_line("the event loop failed", &e));
@@ -169,6 +170,8 @@ struct App {
     screenshot: Option<Screenshot>,
     status: u8,
     finished: bool,
+    /// The window is (or was last) larger than the GPU can draw, and that has been said.
+    oversize_reported: bool,
 }
 
 impl App {
@@ -216,14 +219,12 @@ impl App {
     }
 
     fn resize(&mut self, event_loop: &ActiveEventLoop, width: u32, height: u32) {
-        // A minimised window is 0×0: nothing to draw into, and pixels rejects the size.
-        if width == 0 || height == 0 {
-            return;
-        }
         let Some(gpu) = &mut self.gpu else {
             return;
         };
-        if gpu.size() == (width, height) {
+        // A minimised window is 0×0 and a surface cannot be; nor can it be larger than the
+        // GPU's largest texture. Either way the buffer keeps its size until the window fits.
+        if gpu.size() == (width, height) || !gpu.fits(width, height) {
             return;
         }
         match gpu.resize(width, height) {
@@ -248,12 +249,22 @@ impl App {
         }
 
         let size = window.inner_size();
-        if size.width == 0 || size.height == 0 {
-            // Minimised: keep simulating, draw nothing, and do not spin the CPU.
+        let (w, h) = (size.width, size.height);
+        let fits = self.gpu.as_ref().is_some_and(|gpu| gpu.fits(w, h));
+        if !fits {
+            // Minimised (0×0), or larger than the GPU can draw: keep simulating, draw nothing,
+            // and do not spin the CPU. An oversized window is reported once, not every frame.
+            if w > 0 && h > 0 && !std::mem::replace(&mut self.oversize_reported, true) {
+                eprintln!(
+                    "timestep-rope: warning: the window is {w}x{h}, larger than the GPU can \
+                     draw; the picture stays still until the window is smaller"
+                );
+            }
             std::thread::sleep(Duration::from_millis(10));
             return;
         }
-        self.resize(event_loop, size.width, size.height);
+        self.oversize_reported = false;
+        self.resize(event_loop, w, h);
         if self.status != 0 {
             return; // the resize failed; the loop is exiting
         }
@@ -263,12 +274,19 @@ impl App {
         let (w, h) = gpu.size();
         let present_mode = gpu.present_mode().to_string();
         self.session.draw(gpu.frame_mut(), w, h, &present_mode);
-        window.pre_present_notify();
-        if let Err(e) = gpu.render() {
-            self.fail_and_exit(event_loop, e);
-            return;
+        match gpu.render() {
+            Ok(Presented::Yes) => self.presented = true,
+            Ok(Presented::Skipped) => {
+                // The surface had no image (occluded, timed out, or out of date even after
+                // reconfiguring to the window's size): try again shortly, without spinning.
+                std::thread::sleep(Duration::from_millis(5));
+                return;
+            }
+            Err(e) => {
+                self.fail_and_exit(event_loop, e);
+                return;
+            }
         }
-        self.presented = true;
         if let Some(log) = &mut self.frame_log
             && let Err(e) = log.row(&report.row())
         {
