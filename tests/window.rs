@@ -4,116 +4,14 @@
 //! on how long anything took.
 //!
 //! Keyboard input needs X focus, and there is one focus per display, so the tests that type
-//! take turns through `FOCUS` (the others run in parallel).
+//! take turns through `screen_lock` (the others run in parallel). The harness is in
+//! `window_support`.
 
-use std::fs::File;
-use std::path::PathBuf;
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+mod window_support;
 
-const BIN: &str = env!("CARGO_BIN_EXE_timestep-rope");
-/// Long enough for a software-rendered window on a loaded CI machine.
-const PATIENCE: Duration = Duration::from_secs(60);
-
-static FOCUS: Mutex<()> = Mutex::new(());
-
-fn temp_path(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("timestep-rope-test-{}-{name}", std::process::id()))
-}
-
-/// A running timestep-rope, killed if the test fails before it exits.
-struct Running {
-    child: Option<Child>,
-    stderr_path: PathBuf,
-}
-
-impl Running {
-    fn start(name: &str, args: &[&str]) -> Running {
-        let stderr_path = temp_path(&format!("{name}.stderr"));
-        let stderr = File::create(&stderr_path).expect("stderr capture file");
-        let child = Command::new(BIN)
-            .args(args)
-            .stdout(Stdio::null())
-            .stderr(stderr)
-            .spawn()
-            .expect("start timestep-rope");
-        Running {
-            child: Some(child),
-            stderr_path,
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.as_ref().map_or(0, |c| c.id())
-    }
-
-    fn stderr(&self) -> String {
-        std::fs::read_to_string(&self.stderr_path).unwrap_or_default()
-    }
-
-    /// The exit status, if it has exited.
-    fn exited(&mut self) -> Option<ExitStatus> {
-        self.child.as_mut()?.try_wait().expect("try_wait")
-    }
-
-    fn wait_for_exit(&mut self) -> ExitStatus {
-        poll("the process to exit", || self.exited())
-    }
-
-    fn assert_alive(&mut self, after: &str) {
-        if let Some(status) = self.exited() {
-            panic!(
-                "exited with {status} after {after}; stderr:\n{}",
-                self.stderr()
-            );
-        }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            if let Ok(None) = child.try_wait() {
-                let _ = child.kill();
-            }
-            let _ = child.wait();
-        }
-        let _ = std::fs::remove_file(&self.stderr_path);
-    }
-}
-
-/// Polls `f` every 50 ms until it gives a value, for up to [`PATIENCE`].
-fn poll<T>(what: &str, mut f: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(start.elapsed() < PATIENCE, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-}
-
-fn xdotool(args: &[&str]) -> Option<String> {
-    let out = Command::new("xdotool")
-        .args(args)
-        .output()
-        .expect("xdotool is needed for the window tests (apt-get install xdotool)");
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// The window of process `pid` (winit sets `_NET_WM_PID` on X11).
-fn find_window(app: &mut Running) -> String {
-    let pid = app.pid().to_string();
-    poll("the window to appear", || {
-        app.assert_alive("starting");
-        xdotool(&["search", "--all", "--pid", &pid, "--name", "^timestep-rope"])
-            .and_then(|ids| ids.lines().next().map(str::to_string))
-    })
-}
+use std::process::Command;
+use std::time::Duration;
+use window_support::*;
 
 fn title(window: &str) -> String {
     xdotool(&["getwindowname", window]).unwrap_or_default()
@@ -124,16 +22,6 @@ fn wait_for_title(window: &str, want: &str) {
         &format!("the title to become {want:?} (it is {:?})", title(window)),
         || (title(window) == want).then_some(()),
     );
-}
-
-/// Focuses the window and types one key into it.
-fn press(window: &str, key: &str) {
-    xdotool(&["windowfocus", "--sync", window]).expect("xdotool windowfocus");
-    xdotool(&["key", "--window", window, key]).expect("xdotool key");
-}
-
-fn focus_lock() -> std::sync::MutexGuard<'static, ()> {
-    FOCUS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[test]
@@ -197,7 +85,7 @@ fn m_cycles_the_title_through_all_four_modes_and_2_picks_semi_fixed() {
     let mut app = Running::start("modes", &["--mode", "variable"]);
     let window = find_window(&mut app);
     wait_for_title(&window, "timestep-rope — variable");
-    let _focus = focus_lock();
+    let _focus = screen_lock();
     for want in ["semi-fixed", "fixed", "interpolated", "variable"] {
         press(&window, "m");
         wait_for_title(&window, &format!("timestep-rope — {want}"));
@@ -220,7 +108,7 @@ fn m_cycles_the_title_through_all_four_modes_and_2_picks_semi_fixed() {
 fn reset_pause_stall_and_cap_keys_keep_it_running_and_escape_quits_with_0() {
     let mut app = Running::start("keys", &["--mode", "fixed"]);
     let window = find_window(&mut app);
-    let _focus = focus_lock();
+    let _focus = screen_lock();
     for key in [
         "r",
         "p",

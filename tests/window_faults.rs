@@ -7,274 +7,12 @@
 //! resident memory, times to error). Conditions are polled with generous timeouts that only
 //! guard against hangs; nothing asserts on how long anything took.
 //!
-//! Under bare Xvfb there is no window manager: every window opens at (0, 0), so windows of
-//! tests running side by side would overlap and take each other's pointer and focus. The
-//! tests that open a window therefore take turns through [`SCREEN`].
+//! The harness (child process, xdotool, polling, frame log, memory) is in `window_support`.
 
-use std::fs::File;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Mutex, MutexGuard};
+mod window_support;
+
 use std::time::{Duration, Instant};
-
-const BIN: &str = env!("CARGO_BIN_EXE_timestep-rope");
-/// Long enough for a software-rendered window on a loaded CI machine.
-const PATIENCE: Duration = Duration::from_secs(60);
-/// A start-up failure that takes longer than this is a hang.
-const HANG_GUARD: Duration = Duration::from_secs(20);
-const FRAME_LOG_HEADER: &str = "wall_s,frame_ms,steps,alpha,mode,drift_ms,exploded";
-
-static SCREEN: Mutex<()> = Mutex::new(());
-
-fn screen_lock() -> MutexGuard<'static, ()> {
-    SCREEN.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn temp_path(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!(
-        "timestep-rope-faults-{}-{name}",
-        std::process::id()
-    ))
-}
-
-/// A running timestep-rope, killed if the test fails before it exits.
-struct Running {
-    child: Option<Child>,
-    stderr_path: PathBuf,
-    started: Instant,
-}
-
-impl Running {
-    fn start(name: &str, args: &[&str], env: &[(&str, Option<&str>)]) -> Running {
-        let stderr_path = temp_path(&format!("{name}.stderr"));
-        let stderr = File::create(&stderr_path).expect("stderr capture file");
-        let mut command = Command::new(BIN);
-        command.args(args).stdout(Stdio::null()).stderr(stderr);
-        for &(key, value) in env {
-            match value {
-                Some(v) => command.env(key, v),
-                None => command.env_remove(key),
-            };
-        }
-        let started = Instant::now();
-        let child = command.spawn().expect("start timestep-rope");
-        Running {
-            child: Some(child),
-            stderr_path,
-            started,
-        }
-    }
-
-    fn pid(&self) -> u32 {
-        self.child.as_ref().map_or(0, |c| c.id())
-    }
-
-    fn stderr(&self) -> String {
-        std::fs::read_to_string(&self.stderr_path).unwrap_or_default()
-    }
-
-    /// Our own error lines, and any panic (the driver stack may add its own noise, e.g.
-    /// Mesa's "XDG_RUNTIME_DIR is invalid" when it probes for Wayland). Warnings are not
-    /// errors.
-    fn our_lines(&self) -> Vec<String> {
-        self.stderr()
-            .lines()
-            .filter(|l| l.starts_with("timestep-rope") || l.contains("panicked"))
-            .filter(|l| !l.starts_with("timestep-rope: warning:"))
-            .map(str::to_string)
-            .collect()
-    }
-
-    fn warnings(&self) -> usize {
-        self.stderr()
-            .lines()
-            .filter(|l| l.starts_with("timestep-rope: warning:"))
-            .count()
-    }
-
-    fn exited(&mut self) -> Option<ExitStatus> {
-        self.child.as_mut()?.try_wait().expect("try_wait")
-    }
-
-    /// Waits for the exit, failing after `limit`; returns the status and the time since
-    /// the process was started.
-    fn wait_for_exit_within(&mut self, limit: Duration) -> (ExitStatus, Duration) {
-        let status = poll_for("the process to exit", limit, || self.exited());
-        (status, self.started.elapsed())
-    }
-
-    fn wait_for_exit(&mut self) -> ExitStatus {
-        self.wait_for_exit_within(PATIENCE).0
-    }
-
-    fn assert_alive(&mut self, after: &str) {
-        if let Some(status) = self.exited() {
-            panic!(
-                "exited with {status} after {after}; stderr:\n{}",
-                self.stderr()
-            );
-        }
-    }
-
-    /// Exit status 0, no panic, no error line of ours.
-    fn assert_clean_exit(&mut self) {
-        let status = self.wait_for_exit();
-        assert!(
-            status.success(),
-            "exit status {status}; stderr:\n{}",
-            self.stderr()
-        );
-        assert!(self.our_lines().is_empty(), "stderr:\n{}", self.stderr());
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            if let Ok(None) = child.try_wait() {
-                let _ = child.kill();
-            }
-            let _ = child.wait();
-        }
-        let _ = std::fs::remove_file(&self.stderr_path);
-    }
-}
-
-/// Polls `f` every 20 ms until it gives a value, for up to `limit`.
-fn poll_for<T>(what: &str, limit: Duration, mut f: impl FnMut() -> Option<T>) -> T {
-    let start = Instant::now();
-    loop {
-        if let Some(v) = f() {
-            return v;
-        }
-        assert!(start.elapsed() < limit, "timed out waiting for {what}");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-fn poll<T>(what: &str, f: impl FnMut() -> Option<T>) -> T {
-    poll_for(what, PATIENCE, f)
-}
-
-fn xdotool(args: &[&str]) -> Option<String> {
-    let out = Command::new("xdotool")
-        .args(args)
-        .output()
-        .expect("xdotool is needed for the window tests (apt-get install xdotool)");
-    out.status
-        .success()
-        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
-/// The window of the app (winit sets `_NET_WM_PID` on X11).
-fn find_window(app: &mut Running) -> String {
-    let pid = app.pid().to_string();
-    poll("the window to appear", || {
-        app.assert_alive("starting");
-        xdotool(&["search", "--all", "--pid", &pid, "--name", "^timestep-rope"])
-            .and_then(|ids| ids.lines().next().map(str::to_string))
-    })
-}
-
-fn geometry(window: &str) -> Option<(u32, u32)> {
-    let out = xdotool(&["getwindowgeometry", window])?;
-    let size = out
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("Geometry: "))?;
-    let (w, h) = size.split_once('x')?;
-    Some((w.parse().ok()?, h.parse().ok()?))
-}
-
-fn viewable(app: &Running, window: &str) -> bool {
-    let pid = app.pid().to_string();
-    xdotool(&[
-        "search",
-        "--all",
-        "--onlyvisible",
-        "--pid",
-        &pid,
-        "--name",
-        "^timestep-rope",
-    ])
-    .is_some_and(|ids| ids.lines().any(|id| id == window))
-}
-
-/// Focuses the window and types one key into it.
-fn press(window: &str, key: &str) {
-    xdotool(&["windowfocus", "--sync", window]).expect("xdotool windowfocus");
-    xdotool(&["key", "--window", window, key]).expect("xdotool key");
-}
-
-/// Rows in the frame log so far (the app flushes it a few times a second).
-fn frames(log: &Path) -> usize {
-    std::fs::read_to_string(log)
-        .map(|t| t.lines().count().saturating_sub(1))
-        .unwrap_or(0)
-}
-
-/// Waits until the log has `more` rows beyond `from`: the app is still presenting.
-fn wait_for_frames(app: &mut Running, log: &Path, from: usize, more: usize, when: &str) -> usize {
-    poll(&format!("{more} more presented frames {when}"), || {
-        app.assert_alive(when);
-        let now = frames(log);
-        (now >= from + more).then_some(now)
-    })
-}
-
-/// Checks the whole frame log: header, seven fields, every number finite. Returns the
-/// `steps` column.
-fn check_frame_log(log: &Path) -> Vec<u32> {
-    let text = std::fs::read_to_string(log).expect("the frame log exists");
-    let mut lines = text.lines();
-    assert_eq!(lines.next(), Some(FRAME_LOG_HEADER));
-    lines
-        .map(|line| {
-            let f: Vec<&str> = line.split(',').collect();
-            assert_eq!(f.len(), 7, "{line}");
-            for i in [0, 1, 3, 5] {
-                let v: f64 = f[i].parse().unwrap_or_else(|_| panic!("field {i}: {line}"));
-                assert!(v.is_finite(), "field {i} is not finite: {line}");
-            }
-            assert!(f[6] == "0" || f[6] == "1", "{line}");
-            f[2].parse().unwrap_or_else(|_| panic!("steps: {line}"))
-        })
-        .collect()
-}
-
-/// Resident memory of `pid` in KiB, from /proc.
-fn vm_kib(pid: u32, field: &str) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix(field))?
-        .trim()
-        .strip_suffix("kB")?
-        .trim()
-        .parse()
-        .ok()
-}
-
-fn mib(kib: u64) -> f64 {
-    kib as f64 / 1024.0
-}
-
-/// Removes a file when dropped, so a failing test leaves nothing behind.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn new(name: &str) -> TempFile {
-        TempFile(temp_path(name))
-    }
-    fn arg(&self) -> String {
-        self.0.to_string_lossy().to_string()
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
+use window_support::*;
 
 const STORM: [(u32, u32); 13] = [
     (1, 1),
@@ -304,7 +42,7 @@ fn a_resize_storm_down_to_1x1_keeps_it_presenting_and_escape_still_exits_0() {
     let _screen = screen_lock();
     let log = TempFile::new("storm.csv");
     let shot = TempFile::new("storm.png");
-    let mut app = Running::start(
+    let mut app = Running::start_with_env(
         "storm",
         &["--frame-log", &log.arg(), "--screenshot", &shot.arg()],
         &[],
@@ -377,7 +115,7 @@ fn unmapping_and_remapping_the_window_keeps_it_presenting_and_escape_still_exits
     const CYCLES: usize = 5;
     let _screen = screen_lock();
     let log = TempFile::new("unmap.csv");
-    let mut app = Running::start("unmap", &["--frame-log", &log.arg()], &[]);
+    let mut app = Running::start_with_env("unmap", &["--frame-log", &log.arg()], &[]);
     let window = find_window(&mut app);
     let start_frames = wait_for_frames(&mut app, &log.0, 0, 10, "starting");
 
@@ -604,7 +342,7 @@ fn random_action(
 fn a_minute_of_random_keys_and_drags_keeps_it_presenting_in_flat_memory() {
     let _screen = screen_lock();
     let log = TempFile::new("soak.csv");
-    let mut app = Running::start("soak", &["--frame-log", &log.arg()], &[]);
+    let mut app = Running::start_with_env("soak", &["--frame-log", &log.arg()], &[]);
     let window = find_window(&mut app);
     wait_for_frames(&mut app, &log.0, 0, 10, "starting");
     // Grab targets: the rope's starting line and where it hangs, on screen.
@@ -693,7 +431,7 @@ fn with_no_display_it_fails_in_one_line_without_hanging() {
         return; // there is always a display there
     }
     let shot = TempFile::new("nodisplay.png");
-    let mut app = Running::start(
+    let mut app = Running::start_with_env(
         "nodisplay",
         &["--exit-after", "5s", "--screenshot", &shot.arg()],
         &[
@@ -726,7 +464,7 @@ fn with_no_gpu_adapter_it_fails_in_one_line_without_hanging() {
         return;
     }
     let shot = TempFile::new("noadapter.png");
-    let mut app = Running::start(
+    let mut app = Running::start_with_env(
         "noadapter",
         &["--exit-after", "5s", "--screenshot", &shot.arg()],
         &[("WGPU_BACKEND", Some("dx12"))],
@@ -753,7 +491,7 @@ fn with_no_gpu_adapter_it_fails_in_one_line_without_hanging() {
 fn with_only_gl_allowed_it_runs_or_names_the_missing_adapter_without_hanging() {
     // Through wgpu's real adapter search: where GL works it runs (exit 0), where it does
     // not (this project's machine: Mesa's EGL finds no device under Xvfb) it must say so.
-    let mut app = Running::start(
+    let mut app = Running::start_with_env(
         "gl",
         &["--exit-after", "1s"],
         &[("WGPU_BACKEND", Some("gl"))],
