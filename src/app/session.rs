@@ -174,7 +174,11 @@ impl Session {
             Action::Stall => self.stall_requested = true,
             Action::CapDown => self.fps_cap = cap_down(self.fps_cap),
             Action::CapUp => self.fps_cap = cap_up(self.fps_cap),
-            Action::ToggleHud => self.show_hud = !self.show_hud,
+            Action::ToggleHud => {
+                self.show_hud = !self.show_hud;
+                // The rope may use the HUD's column while the HUD is hidden.
+                self.resize(self.view.width, self.view.height);
+            }
             Action::ToggleHelp => self.show_help = !self.show_help,
             Action::Quit => self.quit_requested = true,
         }
@@ -194,7 +198,11 @@ impl Session {
 
     /// The buffer is `width × height` pixels now; the rope keeps its proportions.
     pub fn resize(&mut self, width: u32, height: u32) {
-        self.view = View::for_rope(self.rope.params(), width, height);
+        self.view = if self.show_hud {
+            View::for_rope(self.rope.params(), width, height)
+        } else {
+            View::for_rope_without_hud(self.rope.params(), width, height)
+        };
     }
 
     /// The cursor moved to `px` (buffer pixels, which are the window's physical pixels).
@@ -454,6 +462,20 @@ mod tests {
             "pausing must not look like a stall"
         );
         assert_eq!(r.drift_ms, 0.0);
+    }
+
+    #[test]
+    fn hiding_the_hud_gives_the_rope_its_column_and_showing_it_takes_it_back() {
+        let mut s = session(Mode::Fixed);
+        let beside = *s.view();
+        s.handle_action(Action::ToggleHud);
+        assert!(!s.hud_shown());
+        assert!(
+            s.view().scale > beside.scale,
+            "the rope grows into the HUD's column"
+        );
+        s.handle_action(Action::ToggleHud);
+        assert_eq!(*s.view(), beside);
     }
 
     #[test]

@@ -183,6 +183,17 @@ pub fn text_scale(height: u32) -> u32 {
     if height >= 480 { 2 } else { 1 }
 }
 
+/// Characters of HUD text the rope's layout leaves room for: every line at the usual values
+/// ("present   FifoRelaxed (vsync)" is 29). A longer value just overlaps a little.
+const LAYOUT_COLUMNS: u32 = 30;
+
+/// How far from the left edge the HUD panel usually reaches in a buffer of this height, in
+/// pixels (margin, padding and [`LAYOUT_COLUMNS`] glyphs at the HUD's text scale).
+pub fn hud_column_width(height: u32) -> u32 {
+    let s = text_scale(height);
+    (6 + LAYOUT_COLUMNS * GLYPH + 2 * 6) * s
+}
+
 /// Draws the HUD panel in the top-left corner.
 pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
     let rows = hud.rows();

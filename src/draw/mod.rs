@@ -21,7 +21,7 @@ mod strip;
 mod text;
 mod view;
 
-pub use hud::{HudInfo, text_scale};
+pub use hud::{HudInfo, hud_column_width, text_scale};
 pub use rope::{MAX_BEADS, rope_width_px};
 pub use strip::{FrameStrip, strip_height};
 pub use text::{ascii, to_ascii};

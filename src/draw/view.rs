@@ -64,7 +64,20 @@ impl View {
     /// at 4 lengths, keeping a huge rope large enough to see. With both ends pinned the sag is that of a rope of the stretched length
     /// hung between the pins (a V at worst), and never less than half the length, since a
     /// rope dropped from straight overshoots its resting sag.
+    ///
+    /// The HUD's column on the left is kept clear too when the window is wide enough to spare
+    /// it (the rope keeps at least 55 % of the width); see [`View::for_rope_without_hud`] for
+    /// when the HUD is hidden.
     pub fn for_rope(params: &RopeParams, width: u32, height: u32) -> View {
+        View::rope_layout(params, width, height, true)
+    }
+
+    /// As [`View::for_rope`], using the whole width: for when the HUD is hidden.
+    pub fn for_rope_without_hud(params: &RopeParams, width: u32, height: u32) -> View {
+        View::rope_layout(params, width, height, false)
+    }
+
+    fn rope_layout(params: &RopeParams, width: u32, height: u32, beside_hud: bool) -> View {
         let rest = if params.rest_length_m.is_finite() && params.rest_length_m > 0.0 {
             params.rest_length_m
         } else {
@@ -106,7 +119,13 @@ impl View {
         let strip = super::strip_height(width, height) as f32;
         // Keep the rope clear of the strip unless that would leave it too little room.
         let bottom = if h - strip >= 0.6 * h { h - strip } else { h };
-        let area_min = Vec2::splat(margin);
+        let hud = super::hud_column_width(height) as f32;
+        let left = if beside_hud && w - hud - 2.0 * margin >= 0.55 * w {
+            hud + margin
+        } else {
+            margin
+        };
+        let area_min = Vec2::new(left, margin);
         let area_max = Vec2::new(w - margin, bottom - margin).max(area_min + Vec2::ONE);
         View::fit_in(min, max, area_min, area_max, width, height)
     }
@@ -251,6 +270,57 @@ mod tests {
             length * view.scale > 0.55 * free,
             "{} px",
             length * view.scale
+        );
+    }
+}
+
+#[cfg(test)]
+mod hud_layout_tests {
+    use super::*;
+    use crate::rope::Pin;
+
+    #[test]
+    fn with_room_to_spare_the_rope_stays_clear_of_the_hud_column() {
+        let (w, h) = (1280, 800);
+        let hud = crate::draw::hud_column_width(h) as f32;
+        for pin in [Pin::One, Pin::Both] {
+            let params = RopeParams {
+                pin,
+                ..RopeParams::default()
+            };
+            let length = (params.particles - 1) as f32 * params.rest_length_m;
+            // One pin: the pin, and the far end of a swing out to the left.
+            // Both pins: the two pins.
+            let points = match pin {
+                Pin::One => [Vec2::ZERO, Vec2::new(-length, 0.0)],
+                Pin::Both => [Vec2::ZERO, Vec2::new(0.8 * length, 0.0)],
+            };
+            let view = View::for_rope(&params, w, h);
+            for p in points {
+                let x = view.to_screen(p).x;
+                assert!(
+                    x > hud,
+                    "{pin:?}: {p} drawn at x = {x}, under the HUD (< {hud})"
+                );
+            }
+            // Hidden HUD: the whole width, so the rope is drawn larger.
+            let full = View::for_rope_without_hud(&params, w, h);
+            assert!(
+                full.scale > view.scale,
+                "{pin:?}: {} vs {}",
+                full.scale,
+                view.scale
+            );
+        }
+    }
+
+    #[test]
+    fn a_narrow_window_keeps_the_whole_width_rather_than_a_sliver() {
+        let params = RopeParams::default();
+        let (w, h) = (700, 600);
+        assert_eq!(
+            View::for_rope(&params, w, h),
+            View::for_rope_without_hud(&params, w, h)
         );
     }
 }
