@@ -93,7 +93,7 @@ fn whole_frame(c: &mut Criterion) {
     let mut renderer = Renderer::new();
     c.bench_function("whole_frame_60hz_default_rope_1280x720", |b| {
         b.iter(|| {
-            let stats = stepper.advance(black_box(16_666_667), |s| rope.step(s.dt_s(), s.last));
+            let stats = stepper.advance(black_box(16_666_667), |s| rope.apply(s));
             rope.blend_into(stats.alpha as f32, &mut blended);
             strip.push(16.667, stats.steps);
             let hud = hud(&rope);

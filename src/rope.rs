@@ -5,6 +5,7 @@
 //! origin and y pointing up. A `previous` copy of the positions is kept for blending: it holds
 //! the state one step before the current one.
 
+use crate::timing::Step;
 use glam::Vec2;
 use std::fmt;
 use std::str::FromStr;
@@ -346,6 +347,13 @@ impl Rope {
             .filter(|&(_, d2)| d2 <= radius * radius)
             .min_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(i, _)| i)
+    }
+
+    /// Takes one step the stepper asked for. Every caller — the window, `simulate`, the
+    /// benches — steps through here, so a step of `dt_ns` is the same `f32` everywhere and
+    /// their states agree bit for bit.
+    pub fn apply(&mut self, step: Step) {
+        self.step(step.dt_s(), step.last);
     }
 
     /// One semi-implicit Euler step of `dt` seconds. `save_previous` copies the current

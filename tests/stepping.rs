@@ -45,7 +45,7 @@ fn hash_after_steps(mode: Mode, display: DisplayConfig, n: u64) -> u64 {
         let frame = d.begin_frame().expect("the display ran out before n steps");
         stepper.advance(frame, |s| {
             if hash.is_none() {
-                rope.step(s.dt_s(), s.last);
+                rope.apply(s);
                 if rope.steps() == n {
                     hash = Some(rope.state_hash());
                 }

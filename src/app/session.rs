@@ -267,9 +267,7 @@ impl Session {
         } else {
             self.hold_grab(now_ns);
             let rope = &mut self.rope;
-            self.last = self
-                .stepper
-                .advance(frame_ns, |s| rope.step(s.dt_ns as f32 * 1e-9, s.last));
+            self.last = self.stepper.advance(frame_ns, |s| rope.apply(s));
             self.running_ns += frame_ns;
             self.last.steps
         };
@@ -462,6 +460,38 @@ mod tests {
             "pausing must not look like a stall"
         );
         assert_eq!(r.drift_ms, 0.0);
+    }
+
+    #[test]
+    fn the_window_steps_the_rope_bit_for_bit_as_simulate_does() {
+        use crate::simulate::{Display, DisplayConfig, SimConfig, run_mode};
+        let display = DisplayConfig {
+            display_hz: 59.94,
+            jitter_ns: MS / 2,
+            duration_ns: 3_000 * MS,
+            ..Default::default()
+        };
+        for mode in [Mode::Fixed, Mode::SemiFixed, Mode::Variable] {
+            let cfg = SimConfig {
+                timing: TimingConfig::new(MS, 250 * MS, None).unwrap(),
+                rope: RopeParams::default(),
+                display: display.clone(),
+                modes: vec![mode],
+                draw: None,
+            };
+            let (report, _) = run_mode(&cfg, mode, |_| {});
+            // The same frame times, through the window's session instead.
+            let mut s = session(mode);
+            let mut d = Display::new(display.clone());
+            let mut now = 0;
+            while let Some(frame) = d.begin_frame() {
+                now += frame;
+                s.advance(frame, now);
+                d.present();
+            }
+            let hash = format!("{:016x}", s.rope().state_hash());
+            assert_eq!(hash, report.state_hash, "{mode}");
+        }
     }
 
     #[test]

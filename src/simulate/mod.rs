@@ -148,7 +148,7 @@ pub fn run_mode(
     let mut offscreen = cfg.draw.map(|size| Offscreen::new(&rope, size));
 
     while let Some(frame_ns) = display.begin_frame() {
-        let stats = stepper.advance(frame_ns, |s| rope.step(s.dt_s(), s.last));
+        let stats = stepper.advance(frame_ns, |s| rope.apply(s));
         if watch.check(rope.exploded(), display.now_ns()) == Watch::ResetNow {
             max_stretch = max_stretch.max(rope.max_stretch());
             rope.reset();
