@@ -5,7 +5,7 @@
 //! origin and y pointing up. A `previous` copy of the positions is kept for blending: it holds
 //! the state one step before the current one.
 
-use crate::timing::Step;
+use crate::timing::{Mode, Step};
 use glam::Vec2;
 use std::fmt;
 use std::str::FromStr;
@@ -309,6 +309,11 @@ impl Rope {
     pub fn velocities(&self) -> &[Vec2] {
         &self.vel
     }
+    /// The indices of the pinned particles (particle 0, and the last with `Pin::Both`).
+    pub fn pinned_indices(&self) -> Vec<usize> {
+        self.anchors.iter().map(|&(i, _)| i).collect()
+    }
+
     /// Whether particle `i` is held fixed by a pin.
     pub fn is_pinned(&self, i: usize) -> bool {
         self.anchors.iter().any(|&(a, _)| a == i)
@@ -403,6 +408,17 @@ impl Rope {
         }
         if !self.max_stretch.is_finite() {
             self.max_stretch = f32::MAX;
+        }
+    }
+
+    /// The positions to show in `mode`: in interpolated mode `previous.lerp(current, alpha)`,
+    /// written into `scratch`; otherwise the current state. Never changes the rope.
+    pub fn shown<'a>(&'a self, mode: Mode, alpha: f64, scratch: &'a mut Vec<Vec2>) -> &'a [Vec2] {
+        if mode == Mode::Interpolated {
+            self.blend_into(alpha as f32, scratch);
+            scratch
+        } else {
+            &self.pos
         }
     }
 

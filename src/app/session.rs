@@ -98,7 +98,7 @@ impl Session {
         height: u32,
     ) -> Session {
         let rope = Rope::new(params);
-        let pinned = (0..rope.len()).filter(|&i| rope.is_pinned(i)).collect();
+        let pinned = rope.pinned_indices();
         Session {
             view: View::for_rope(&params, width, height),
             stepper: Stepper::new(timing, mode),
@@ -328,47 +328,33 @@ impl Session {
 
     /// The HUD's numbers, all measured.
     pub fn hud(&self, present_mode: &str) -> HudInfo {
-        let cfg = self.stepper.config();
         HudInfo {
-            mode: Some(self.mode()),
-            dt_ns: cfg.dt_ns,
-            clamp_ns: cfg.clamp_ns,
-            max_steps: cfg.max_steps,
-            particles: self.rope.len(),
             fps: self.fps.fps(),
             frame_ms: self.last_frame_ns as f64 * 1e-6,
             steps: if self.paused { 0 } else { self.last.steps },
             alpha: self.last.alpha,
             drift_ms: self.drift_ms(),
-            dropped_ms: self.stepper.dropped_ns() as f64 * 1e-6,
-            energy_j: self.rope.energy(),
-            exploded: self.rope.exploded(),
             paused: self.paused,
             fps_cap: self.fps_cap,
             present_mode: present_mode.to_string(),
+            ..HudInfo::new(&self.stepper, &self.rope)
         }
     }
 
     /// Draws this frame into an RGBA8 buffer of `width × height`: the blended rope in
     /// interpolated mode, the latest state otherwise.
     pub fn draw(&mut self, frame: &mut [u8], width: u32, height: u32, present_mode: &str) {
+        let hud = self.show_hud.then(|| self.hud(present_mode));
         self.drew_blend = self.mode() == Mode::Interpolated;
-        if self.drew_blend {
-            self.rope
-                .blend_into(self.last.alpha as f32, &mut self.blended);
-        }
-        let positions: &[Vec2] = if self.drew_blend {
-            &self.blended
-        } else {
-            self.rope.positions()
-        };
+        let positions = self
+            .rope
+            .shown(self.mode(), self.last.alpha, &mut self.blended);
         // The rope replaces non-finite values the moment it explodes, so no NaN reaches the
         // renderer (which would skip it anyway): check that promise in debug builds.
         debug_assert!(
             positions.iter().all(|p| p.is_finite()),
             "a non-finite position was about to be drawn"
         );
-        let hud = self.show_hud.then(|| self.hud(present_mode));
         let scene = Scene {
             rope: RopeLook {
                 positions,

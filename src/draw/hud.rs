@@ -78,6 +78,24 @@ impl Row {
 }
 
 impl HudInfo {
+    /// The figures that come straight from the stepper and the rope (mode, dt, clamp, cap,
+    /// particles, dropped time, energy, exploded); the caller adds what it measured itself
+    /// (fps, frame time, steps, alpha, drift, pause, cap, present mode).
+    pub fn new(stepper: &crate::timing::Stepper, rope: &crate::rope::Rope) -> HudInfo {
+        let cfg = stepper.config();
+        HudInfo {
+            mode: Some(stepper.mode()),
+            dt_ns: cfg.dt_ns,
+            clamp_ns: cfg.clamp_ns,
+            max_steps: cfg.max_steps,
+            particles: rope.len(),
+            dropped_ms: stepper.dropped_ns() as f64 * 1e-6,
+            energy_j: rope.energy(),
+            exploded: rope.exploded(),
+            ..HudInfo::default()
+        }
+    }
+
     /// The HUD's text, one string per line: a label padded to 10 characters, then the value.
     /// ASCII only, each line under 40 characters.
     pub fn lines(&self) -> Vec<String> {

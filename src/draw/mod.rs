@@ -296,7 +296,7 @@ mod tests {
     }
 
     fn render(rope: &Rope, view: &View, w: u32, h: u32) -> Vec<u8> {
-        let pinned: Vec<usize> = (0..rope.len()).filter(|&i| rope.is_pinned(i)).collect();
+        let pinned = rope.pinned_indices();
         let scene = Scene {
             rope: RopeLook {
                 positions: rope.positions(),

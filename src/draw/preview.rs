@@ -87,7 +87,7 @@ fn frame(
     banner: Option<&str>,
 ) -> Vec<u8> {
     let view = View::for_rope(rope.params(), w, h);
-    let pinned: Vec<usize> = (0..rope.len()).filter(|&i| rope.is_pinned(i)).collect();
+    let pinned = rope.pinned_indices();
     let hud = hud(rope.len());
     let strip = strip();
     let scene = Scene {

@@ -26,10 +26,48 @@ pub fn config(common: &CommonArgs, args: &SimulateArgs) -> Result<SimConfig, Str
     })
 }
 
-fn create(flag: &str, path: &Path) -> Result<BufWriter<File>, String> {
-    File::create(path)
-        .map(BufWriter::new)
-        .map_err(|e| format!("cannot write {flag} '{}': {e}", path.display()))
+/// Creates the file a flag names, if it names one; an error names the flag.
+fn open(flag: &str, path: Option<&Path>) -> Result<Option<BufWriter<File>>, String> {
+    path.map(|p| {
+        File::create(p)
+            .map(BufWriter::new)
+            .map_err(|e| format!("cannot write {flag} '{}': {e}", p.display()))
+    })
+    .transpose()
+}
+
+/// `--trace`: one CSV row per presented frame. Keeps the first write error and stops
+/// writing; [`Trace::finish`] reports it.
+struct Trace {
+    out: BufWriter<File>,
+    result: io::Result<()>,
+}
+
+impl Trace {
+    fn new(mut out: BufWriter<File>) -> Trace {
+        let result = writeln!(out, "mode,frame,present_s,frame_ms,steps,alpha,shown_s");
+        Trace { out, result }
+    }
+
+    fn row(&mut self, f: &FrameRecord) {
+        if self.result.is_ok() {
+            self.result = writeln!(
+                self.out,
+                "{},{},{:.9},{:.6},{},{:.6},{:.9}",
+                f.mode,
+                f.frame,
+                f.present_ns as f64 * 1e-9,
+                f.frame_ns as f64 * 1e-6,
+                f.steps,
+                f.alpha,
+                f.shown_ns as f64 * 1e-9
+            );
+        }
+    }
+
+    fn finish(mut self) -> io::Result<()> {
+        self.result.and_then(|()| self.out.flush())
+    }
 }
 
 /// Runs `simulate`. Files named by flags are opened before anything runs, so a bad path
@@ -43,55 +81,22 @@ pub fn main(common: &CommonArgs, args: &SimulateArgs) -> ExitCode {
         Ok(c) => c,
         Err(e) => return fail(e, 2),
     };
-    let mut trace = match args
-        .trace
-        .as_deref()
-        .map(|p| create("--trace", p))
-        .transpose()
-    {
-        Ok(t) => t,
+    // Opened before anything runs, in order; the first bad path stops everything.
+    let mut trace = match open("--trace", args.trace.as_deref()) {
+        Ok(t) => t.map(Trace::new),
         Err(e) => return fail(e, 2),
     };
-    let mut dump = match args
-        .dump_state
-        .as_deref()
-        .map(|p| create("--dump-state", p))
-        .transpose()
-    {
+    let mut dump = match open("--dump-state", args.dump_state.as_deref()) {
         Ok(d) => d,
         Err(e) => return fail(e, 2),
     };
 
-    let mut trace_err: Option<io::Error> = None;
-    if let Some(t) = trace.as_mut()
-        && let Err(e) = writeln!(t, "mode,frame,present_s,frame_ms,steps,alpha,shown_s")
-    {
-        trace_err = Some(e);
-    }
     let runs = run(&cfg, |f: &FrameRecord| {
-        if let (Some(t), None) = (trace.as_mut(), trace_err.as_ref())
-            && let Err(e) = writeln!(
-                t,
-                "{},{},{:.9},{:.6},{},{:.6},{:.9}",
-                f.mode,
-                f.frame,
-                f.present_ns as f64 * 1e-9,
-                f.frame_ns as f64 * 1e-6,
-                f.steps,
-                f.alpha,
-                f.shown_ns as f64 * 1e-9
-            )
-        {
-            trace_err = Some(e);
+        if let Some(t) = trace.as_mut() {
+            t.row(f);
         }
     });
-    if let Some(t) = trace.as_mut()
-        && trace_err.is_none()
-        && let Err(e) = t.flush()
-    {
-        trace_err = Some(e);
-    }
-    if let Some(e) = trace_err {
+    if let Some(Err(e)) = trace.map(Trace::finish) {
         return fail(format!("writing --trace failed: {e}"), 1);
     }
     if let Some(d) = dump.as_mut()

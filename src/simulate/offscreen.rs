@@ -33,7 +33,7 @@ impl Offscreen {
             renderer: Renderer::new(),
             view: View::for_rope(rope.params(), width, height),
             strip: FrameStrip::new(300),
-            pinned: (0..rope.len()).filter(|&i| rope.is_pinned(i)).collect(),
+            pinned: rope.pinned_indices(),
             blended: Vec::with_capacity(rope.len()),
             draws: 0,
             total_ns: 0,
@@ -46,36 +46,20 @@ impl Offscreen {
     /// clear, rope, particles, HUD and strip.
     pub fn draw(&mut self, rope: &Rope, stepper: &Stepper, stats: &FrameStats, display_hz: f64) {
         let start = Instant::now();
-        let mode = stepper.mode();
-        let positions: &[Vec2] = if mode == crate::Mode::Interpolated {
-            rope.blend_into(stats.alpha as f32, &mut self.blended);
-            &self.blended
-        } else {
-            rope.positions()
-        };
+        let positions = rope.shown(stepper.mode(), stats.alpha, &mut self.blended);
         if !positions.iter().all(|p| p.is_finite()) {
             self.nonfinite_frames += 1;
         }
         let frame_ms = stats.measured_ns as f64 * 1e-6;
         self.strip.push(frame_ms as f32, stats.steps);
-        let cfg = stepper.config();
         let hud = HudInfo {
-            mode: Some(mode),
-            dt_ns: cfg.dt_ns,
-            clamp_ns: cfg.clamp_ns,
-            max_steps: cfg.max_steps,
-            particles: rope.len(),
             fps: display_hz,
             frame_ms,
             steps: stats.steps,
             alpha: stats.alpha,
             drift_ms: (stats.shown_ns as f64 - stepper.measured_ns() as f64) * 1e-6,
-            dropped_ms: stepper.dropped_ns() as f64 * 1e-6,
-            energy_j: rope.energy(),
-            exploded: rope.exploded(),
-            paused: false,
-            fps_cap: None,
             present_mode: "simulated".into(),
+            ..HudInfo::new(stepper, rope)
         };
         let scene = Scene {
             rope: RopeLook {
