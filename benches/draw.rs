@@ -61,7 +61,7 @@ fn draw(c: &mut Criterion) {
             b.iter(|| {
                 let scene = Scene {
                     rope: RopeLook {
-                        positions: rope.positions(),
+                        positions: &rope.positions().collect::<Vec<_>>(),
                         pinned: &pinned,
                         grabbed: None,
                         exploded: false,

@@ -1,15 +1,34 @@
 //! Rope step cost: ours (struct of arrays) beside the textbook structure (particles as objects,
 //! one boxed force generator per spring end, walked through a registry each step), same physics,
-//! measured side by side in one run. Reported as particle-steps per second.
+//! measured side by side in one run, each size both **in motion** and **at rest**. Reported as
+//! particle-steps per second.
+//!
+//! - In motion: the rope from `RopeParams::with_particles(n)` one simulated second after it was
+//!   let go from horizontal.
+//! - At rest: for 16 and 1,024 particles, the rope after one simulated hour of 1 ms steps
+//!   (stepped into place before timing). For 100,000 particles an hour of stepping would take
+//!   minutes and still not settle it (its slowest swing takes hours), so it is loaded at its
+//!   static equilibrium, hanging straight down, with a sideways ripple of 1e-30 m: what an hour
+//!   of drag leaves of a swing.
+//!
+//! Every timed iteration starts from a fresh copy of that state (the copy is not timed), so an
+//! "in motion" rope cannot come to rest over a long measurement.
 
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
 use std::hint::black_box;
 use timestep_rope::{Rope, RopeParams};
 
 /// The textbook rope, as in the particle-physics-engine books the source article builds on.
+/// Same physics as ours, the rest rule included, so the ratio compares structure with structure.
 mod textbook {
     use glam::Vec2;
+    use timestep_rope::RopeParams;
+
+    fn flush(v: Vec2, floor: f32) -> Vec2 {
+        let f = |c: f32| if c.abs() < floor { 0.0 } else { c };
+        Vec2::new(f(v.x), f(v.y))
+    }
 
     pub struct Particle {
         pub position: Vec2,
@@ -17,6 +36,7 @@ mod textbook {
         pub force_accum: Vec2,
         pub inverse_mass: f32,
         pub damping_per_s: f32,
+        pub rest_speed: f32,
     }
 
     impl Particle {
@@ -26,6 +46,7 @@ mod textbook {
             }
             self.velocity += self.force_accum * (self.inverse_mass * dt);
             self.velocity *= (-self.damping_per_s * dt).exp();
+            self.velocity = flush(self.velocity, self.rest_speed);
             self.position += self.velocity * dt;
         }
     }
@@ -50,10 +71,11 @@ mod textbook {
         pub k: f32,
         pub c: f32,
         pub rest: f32,
+        pub floor: f32,
     }
     impl ForceGenerator for Spring {
         fn update_force(&self, p: &mut [Particle], target: usize, _dt: f32) {
-            let d = p[self.other].position - p[target].position;
+            let d = flush(p[self.other].position - p[target].position, self.floor);
             let len = d.length();
             let u = if len > 0.0 { d / len } else { Vec2::ZERO };
             let closing = (p[self.other].velocity - p[target].velocity).dot(u);
@@ -72,14 +94,14 @@ mod textbook {
     }
 
     impl Rope {
-        pub fn new(params: &timestep_rope::RopeParams) -> Rope {
-            let particles = params
-                .initial_positions()
-                .into_iter()
+        pub fn new(params: &RopeParams, positions: &[Vec2], velocities: &[Vec2]) -> Rope {
+            let particles = positions
+                .iter()
+                .zip(velocities)
                 .enumerate()
-                .map(|(i, position)| Particle {
+                .map(|(i, (&position, &velocity))| Particle {
                     position,
-                    velocity: Vec2::ZERO,
+                    velocity,
                     force_accum: Vec2::ZERO,
                     inverse_mass: if i == 0 {
                         0.0
@@ -87,6 +109,7 @@ mod textbook {
                         1.0 / params.particle_mass_kg
                     },
                     damping_per_s: params.damping_per_s,
+                    rest_speed: params.rest_speed_floor_m_per_s(),
                 })
                 .collect::<Vec<_>>();
             let mut registry = Vec::new();
@@ -105,6 +128,7 @@ mod textbook {
                                 k: params.stiffness_n_per_m,
                                 c: params.spring_damping_n_s_per_m,
                                 rest: params.rest_length_m,
+                                floor: params.rest_length_floor_m(),
                             }),
                         });
                     }
@@ -114,6 +138,13 @@ mod textbook {
                 particles,
                 registry,
             }
+        }
+
+        /// The same state as one of ours.
+        pub fn like(rope: &timestep_rope::Rope) -> Rope {
+            let pos: Vec<Vec2> = rope.positions().collect();
+            let vel: Vec<Vec2> = rope.velocities().collect();
+            Rope::new(rope.params(), &pos, &vel)
         }
 
         pub fn step(&mut self, dt: f32) {
@@ -131,132 +162,130 @@ mod textbook {
     }
 }
 
-/// Our step split across two threads (rayon::join per pass, a join between the passes), to
-/// measure whether the second core pays. Same arithmetic as `Rope::step`'s kernel.
-mod two_threads {
-    use glam::Vec2;
-    use timestep_rope::RopeParams;
-
-    pub struct Rope {
-        pub p: RopeParams,
-        pub pos: Vec<Vec2>,
-        pub vel: Vec<Vec2>,
-        pub tension: Vec<Vec2>,
-    }
-
-    impl Rope {
-        pub fn new(p: RopeParams) -> Rope {
-            let pos = p.initial_positions();
-            let n = pos.len();
-            Rope {
-                p,
-                pos,
-                vel: vec![Vec2::ZERO; n],
-                tension: vec![Vec2::ZERO; n + 1],
-            }
-        }
-
-        #[multiversion::multiversion(targets("x86_64+avx2+fma"))]
-        fn springs(p: &RopeParams, pos: &[Vec2], vel: &[Vec2], out: &mut [Vec2]) {
-            let (k, c, rest) = (
-                p.stiffness_n_per_m,
-                p.spring_damping_n_s_per_m,
-                p.rest_length_m,
-            );
-            let m = out.len();
-            let (a, b, va, vb) = (&pos[..m], &pos[1..m + 1], &vel[..m], &vel[1..m + 1]);
-            for ((((t, pa), pb), qa), qb) in out.iter_mut().zip(a).zip(b).zip(va).zip(vb) {
-                let d = *pb - *pa;
-                let len = d.length();
-                let u = if len > 0.0 { d / len } else { Vec2::ZERO };
-                *t = u * (k * (len - rest) + c * (*qb - *qa).dot(u));
-            }
-        }
-
-        #[multiversion::multiversion(targets("x86_64+avx2+fma"))]
-        fn integrate(p: &RopeParams, dt: f32, pos: &mut [Vec2], vel: &mut [Vec2], t: &[Vec2]) {
-            let kick = dt / p.particle_mass_kg;
-            let decay = (-p.damping_per_s * dt).exp();
-            let accel = Vec2::new(0.0, -p.gravity_m_per_s2 * dt);
-            let m = pos.len();
-            let (t_in, t_out) = (&t[1..m + 1], &t[..m]);
-            for (((x, v), ti), to) in pos.iter_mut().zip(vel.iter_mut()).zip(t_in).zip(t_out) {
-                *v = (*v + accel + (*ti - *to) * kick) * decay;
-                *x += *v * dt;
-            }
-        }
-
-        pub fn step(&mut self, dt: f32) {
-            let n = self.pos.len();
-            let mid = n / 2;
-            let p = &self.p;
-            let (pos, vel) = (&self.pos, &self.vel);
-            // Pass 1: springs [0, mid) and [mid, n-1), written to tension[1..].
-            let (lo, hi) = self.tension[1..n].split_at_mut(mid);
-            rayon::join(
-                || Self::springs(p, &pos[..mid + 1], &vel[..mid + 1], lo),
-                || Self::springs(p, &pos[mid..], &vel[mid..], hi),
-            );
-            // Pass 2: particles [0, mid) and [mid, n).
-            let t = &self.tension;
-            let (pl, ph) = self.pos.split_at_mut(mid);
-            let (vl, vh) = self.vel.split_at_mut(mid);
-            rayon::join(
-                || Self::integrate(p, dt, pl, vl, &t[..mid + 1]),
-                || Self::integrate(p, dt, ph, vh, &t[mid..]),
-            );
-            self.pos[0] = Vec2::ZERO;
-            self.vel[0] = Vec2::ZERO;
-        }
-    }
-}
-
 type Group<'a> = criterion::BenchmarkGroup<'a, criterion::measurement::WallTime>;
 
-/// Ours: 10 steps per iteration, so the per-iteration overhead is negligible for small ropes.
-fn bench_ours(group: &mut Group, params: RopeParams) {
-    let n = params.particles;
-    group.throughput(Throughput::Elements(10 * n as u64));
-    group.bench_with_input(BenchmarkId::new("ours", n), &params, |b, p| {
-        let mut rope = Rope::new(*p);
-        b.iter(|| {
-            for i in 0..10 {
-                rope.step(black_box(1e-3), i == 9);
-            }
-        });
-        assert!(!rope.exploded(), "the bench rope must not explode");
-    });
+/// Steps per timed iteration: enough that the per-iteration overhead is negligible for small
+/// ropes.
+const STEPS: u64 = 10;
+const DT: f32 = 1e-3;
+
+/// The default rope for `n` particles, one simulated second after it was let go.
+fn in_motion(n: usize) -> Rope {
+    let mut rope = Rope::new(RopeParams::with_particles(n));
+    for _ in 0..1_000 {
+        rope.step(DT, false);
+    }
+    rope
 }
 
-fn bench_textbook(group: &mut Group, params: RopeParams) {
-    let n = params.particles;
-    group.throughput(Throughput::Elements(10 * n as u64));
-    group.bench_with_input(BenchmarkId::new("textbook", n), &params, |b, p| {
-        let mut rope = textbook::Rope::new(p);
-        b.iter(|| {
-            for _ in 0..10 {
-                rope.step(black_box(1e-3));
-            }
-        });
-        black_box(rope.particles[n - 1].position);
-    });
+/// The default rope for `n` particles at rest; see the file's comment for how.
+fn at_rest(n: usize) -> Rope {
+    let params = RopeParams::with_particles(n);
+    if n > 10_000 {
+        return hanging_with_ripple(params);
+    }
+    let mut rope = Rope::new(params);
+    for _ in 0..3_600_000 {
+        rope.step(DT, false);
+    }
+    rope
+}
+
+/// Static equilibrium hanging straight down: spring j carries the weight of every particle
+/// below it, and a sideways ripple of 1e-30 m.
+fn hanging_with_ripple(p: RopeParams) -> Rope {
+    let n = p.particles;
+    let weight = f64::from(p.particle_mass_kg) * f64::from(p.gravity_m_per_s2);
+    let mut y = 0.0f64;
+    let mut positions = vec![Vec2::ZERO];
+    for j in 0..n - 1 {
+        let carried = (n - 1 - j) as f64 * weight;
+        y -= f64::from(p.rest_length_m) + carried / f64::from(p.stiffness_n_per_m);
+        let ripple = 1e-30 * ((j + 1) as f64 * 0.7).sin();
+        positions.push(Vec2::new(ripple as f32, y as f32));
+    }
+    Rope::with_positions(p, positions).expect("a valid hanging rope")
+}
+
+/// Large ropes are copied once per timed iteration (memory); small ones in batches.
+fn batch(n: usize) -> BatchSize {
+    if n > 10_000 {
+        BatchSize::PerIteration
+    } else {
+        BatchSize::SmallInput
+    }
+}
+
+fn bench_ours(group: &mut Group, name: &str, start: &Rope) {
+    let n = start.len();
+    group.throughput(Throughput::Elements(STEPS * n as u64));
+    group.bench_with_input(
+        BenchmarkId::new(format!("ours/{name}"), n),
+        start,
+        |b, s| {
+            b.iter_batched_ref(
+                || s.clone(),
+                |rope| {
+                    for i in 0..STEPS {
+                        rope.step(black_box(DT), i + 1 == STEPS);
+                    }
+                },
+                batch(n),
+            );
+        },
+    );
+    assert!(!start.exploded(), "the bench rope must not explode");
+}
+
+fn bench_textbook(group: &mut Group, name: &str, start: &Rope) {
+    let n = start.len();
+    group.throughput(Throughput::Elements(STEPS * n as u64));
+    group.bench_with_input(
+        BenchmarkId::new(format!("textbook/{name}"), n),
+        start,
+        |b, s| {
+            b.iter_batched_ref(
+                || textbook::Rope::like(s),
+                |rope| {
+                    for _ in 0..STEPS {
+                        rope.step(black_box(DT));
+                    }
+                },
+                batch(n),
+            );
+        },
+    );
 }
 
 fn rope_step(c: &mut Criterion) {
     let mut group = c.benchmark_group("rope_step");
-    for n in [64usize, 1_024, 100_000] {
-        let params = RopeParams::with_particles(n);
-        bench_ours(&mut group, params);
-        group.bench_with_input(BenchmarkId::new("two_threads", n), &params, |b, p| {
-            let mut rope = two_threads::Rope::new(*p);
-            b.iter(|| {
-                for _ in 0..10 {
-                    rope.step(black_box(1e-3));
-                }
-            });
-            black_box(rope.pos[n - 1]);
-        });
-        bench_textbook(&mut group, params);
+    for n in [16usize, 1_024, 100_000] {
+        if n > 10_000 {
+            group.sample_size(20);
+        }
+        for (name, start) in [("in motion", in_motion(n)), ("at rest", at_rest(n))] {
+            bench_ours(&mut group, name, &start);
+            bench_textbook(&mut group, name, &start);
+        }
+    }
+    group.finish();
+}
+
+/// The rest rule's effect, measured: the default rope settled for an hour and stepped with the
+/// rule off (its state is then full of subnormal floats) and on. `examples/rest_rule.rs` shows
+/// how the cost grows over the hour.
+fn rest_rule(c: &mut Criterion) {
+    let mut group = c.benchmark_group("rest_rule");
+    for (name, fraction) in [("off", 0.0), ("on", timestep_rope::rope::REST_FRACTION)] {
+        let params = RopeParams {
+            rest_fraction: fraction,
+            ..RopeParams::default()
+        };
+        let mut rope = Rope::new(params);
+        for _ in 0..3_600_000 {
+            rope.step(DT, false);
+        }
+        bench_ours(&mut group, &format!("rule {name}, an hour settled"), &rope);
     }
     group.finish();
 }
@@ -265,26 +294,26 @@ fn rope_step(c: &mut Criterion) {
 fn check_same_physics() {
     let params = RopeParams::default();
     let mut ours = Rope::new(params);
-    let mut book = textbook::Rope::new(&params);
+    let mut book = textbook::Rope::like(&ours);
     for _ in 0..2_000 {
-        ours.step(1e-3, false);
-        book.step(1e-3);
+        ours.step(DT, false);
+        book.step(DT);
     }
     let worst = ours
         .positions()
-        .iter()
         .zip(&book.particles)
-        .map(|(a, b)| (*a - b.position).length())
+        .map(|(a, b)| (a - b.position).length())
         .fold(0.0f32, f32::max);
     assert!(
         worst < 1e-3,
         "textbook baseline diverged from ours by {worst} m"
     );
-    let _ = Vec2::ZERO;
 }
 
 /// Cost per particle-step across sizes, for docs/scaling.png (scripts/perf_plot.py reads it):
-/// from cache-resident ropes to one that spills out of the 32 MB L3.
+/// from cache-resident ropes to one that spills out of the L3. Stepped continuously from
+/// horizontal, so small ropes come to rest during the measurement; with the rest rule that
+/// costs nothing.
 fn scaling(c: &mut Criterion) {
     let mut group = c.benchmark_group("scaling");
     group.sample_size(20);
@@ -292,9 +321,24 @@ fn scaling(c: &mut Criterion) {
         16usize, 64, 256, 1_024, 4_096, 16_384, 65_536, 100_000, 262_144, 1_048_576,
     ] {
         let params = RopeParams::with_particles(n);
-        bench_ours(&mut group, params);
+        group.throughput(Throughput::Elements(STEPS * n as u64));
+        group.bench_with_input(BenchmarkId::new("ours", n), &params, |b, p| {
+            let mut rope = Rope::new(*p);
+            b.iter(|| {
+                for i in 0..STEPS {
+                    rope.step(black_box(DT), i + 1 == STEPS);
+                }
+            });
+        });
         if n <= 262_144 {
-            bench_textbook(&mut group, params);
+            group.bench_with_input(BenchmarkId::new("textbook", n), &params, |b, _| {
+                let mut rope = textbook::Rope::like(&Rope::new(params));
+                b.iter(|| {
+                    for _ in 0..STEPS {
+                        rope.step(black_box(DT));
+                    }
+                });
+            });
         }
     }
     group.finish();
@@ -303,6 +347,7 @@ fn scaling(c: &mut Criterion) {
 fn benches(c: &mut Criterion) {
     check_same_physics();
     rope_step(c);
+    rest_rule(c);
     scaling(c);
 }
 

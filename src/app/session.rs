@@ -59,8 +59,8 @@ pub struct Session {
     stepper: Stepper,
     view: View,
     renderer: Renderer,
-    /// Scratch for the blended positions (interpolated mode).
-    blended: Vec<Vec2>,
+    /// The positions last drawn: the blend in interpolated mode, the latest state otherwise.
+    shown: Vec<Vec2>,
     pinned: Vec<usize>,
     help: Vec<String>,
     strip: FrameStrip,
@@ -75,8 +75,6 @@ pub struct Session {
     /// Wall time spent paused, ns: the watch is handed wall time minus this, so a paused
     /// explosion's countdown holds.
     paused_ns: u64,
-    /// Whether the last draw showed the blended positions (else the rope's latest state).
-    drew_blend: bool,
     banner: Option<String>,
     paused: bool,
     show_hud: bool,
@@ -104,7 +102,7 @@ impl Session {
             stepper: Stepper::new(timing, mode),
             rope,
             renderer: Renderer::new(),
-            blended: Vec::new(),
+            shown: Vec::new(),
             pinned,
             help: help_lines(),
             strip: FrameStrip::new(300),
@@ -114,7 +112,6 @@ impl Session {
             running_ns: 0,
             watch: ExplosionWatch::default(),
             paused_ns: 0,
-            drew_blend: false,
             banner: None,
             paused: false,
             show_hud: true,
@@ -240,7 +237,7 @@ impl Session {
             let target = self
                 .cursor_px
                 .map(|px| self.view.to_world(px))
-                .unwrap_or_else(|| self.rope.positions()[held.index]);
+                .unwrap_or_else(|| self.rope.position(held.index));
             let velocity = held.velocity.velocity(now_ns);
             self.rope.set_grab(Some(Grab {
                 index: held.index,
@@ -345,10 +342,9 @@ impl Session {
     /// interpolated mode, the latest state otherwise.
     pub fn draw(&mut self, frame: &mut [u8], width: u32, height: u32, present_mode: &str) {
         let hud = self.show_hud.then(|| self.hud(present_mode));
-        self.drew_blend = self.mode() == Mode::Interpolated;
         let positions = self
             .rope
-            .shown(self.mode(), self.last.alpha, &mut self.blended);
+            .shown(self.mode(), self.last.alpha, &mut self.shown);
         // The rope replaces non-finite values the moment it explodes, so no NaN reaches the
         // renderer (which would skip it anyway): check that promise in debug builds.
         debug_assert!(
@@ -374,11 +370,7 @@ impl Session {
     /// The positions the last [`Session::draw`] handed to the renderer: the blend in
     /// interpolated mode, the rope's latest state otherwise.
     pub fn drawn_positions(&self) -> &[Vec2] {
-        if self.drew_blend {
-            &self.blended
-        } else {
-            self.rope.positions()
-        }
+        &self.shown
     }
 }
 
@@ -653,7 +645,7 @@ mod tests {
     fn dragging_a_particle_moves_it_and_releasing_flings_it() {
         let mut s = session(Mode::Fixed);
         let end = s.rope().len() - 1;
-        let at = s.view().to_screen(s.rope().positions()[end]);
+        let at = s.view().to_screen(s.rope().position(end));
         s.cursor_moved(at + Vec2::new(5.0, 5.0), 0);
         assert!(s.press(0));
         assert_eq!(s.grabbed(), Some(end));
@@ -665,15 +657,11 @@ mod tests {
             s.advance(4 * MS, now);
         }
         let target = s.view().to_world(at + Vec2::new(105.0, 5.0));
-        assert!((s.rope().positions()[end] - target).length() < 1e-4);
+        assert!((s.rope().position(end) - target).length() < 1e-4);
         s.release(now);
         assert_eq!(s.grabbed(), None);
         assert!(s.rope().grab().is_none());
-        assert!(
-            s.rope().velocities()[end].x > 1.0,
-            "{}",
-            s.rope().velocities()[end]
-        );
+        assert!(s.rope().velocity(end).x > 1.0, "{}", s.rope().velocity(end));
     }
 
     #[test]
@@ -681,7 +669,7 @@ mod tests {
         let mut s = session(Mode::Fixed);
         s.cursor_moved(Vec2::new(1.0, 790.0), 0);
         assert!(!s.press(0));
-        let pin = s.view().to_screen(s.rope().positions()[0]);
+        let pin = s.view().to_screen(s.rope().position(0));
         s.cursor_moved(pin, 0);
         assert_ne!(s.press(0).then(|| s.grabbed()).flatten(), Some(0));
     }

@@ -299,7 +299,7 @@ mod tests {
         let pinned = rope.pinned_indices();
         let scene = Scene {
             rope: RopeLook {
-                positions: rope.positions(),
+                positions: &rope.positions().collect::<Vec<_>>(),
                 pinned: &pinned,
                 grabbed: None,
                 exploded: false,
@@ -342,12 +342,12 @@ mod tests {
         let buf = render(&rope, &view, W, H);
         let bg = background(&view);
         // Midway between two particles the stroke covers the pixel.
-        let a = view.to_screen(rope.positions()[5]);
-        let b = view.to_screen(rope.positions()[6]);
+        let a = view.to_screen(rope.position(5));
+        let b = view.to_screen(rope.position(6));
         let mid = (a + b) * 0.5;
         assert_ne!(pixel(&buf, W, mid), pixel(&bg, W, mid));
         for p in rope.positions() {
-            let s = view.to_screen(*p);
+            let s = view.to_screen(p);
             assert_ne!(pixel(&buf, W, s), pixel(&bg, W, s), "at {s}");
         }
         let corner = Vec2::new(W as f32 - 1.0, H as f32 - 1.0);
@@ -360,8 +360,8 @@ mod tests {
         let rope = Rope::new(RopeParams::default());
         let view = View::for_rope(rope.params(), W, H);
         let buf = render(&rope, &view, W, H);
-        let pin = pixel(&buf, W, view.to_screen(rope.positions()[0]));
-        let free = pixel(&buf, W, view.to_screen(rope.positions()[4]));
+        let pin = pixel(&buf, W, view.to_screen(rope.position(0)));
+        let free = pixel(&buf, W, view.to_screen(rope.position(4)));
         assert_ne!(pin, free);
         assert_eq!(&pin[..3], &palette::ACCENT);
     }
@@ -374,7 +374,7 @@ mod tests {
         });
         let view = View::for_rope(rope.params(), W, H);
         let buf = render(&rope, &view, W, H);
-        let last = *rope.positions().last().unwrap();
+        let last = rope.positions().last().unwrap();
         assert_eq!(&pixel(&buf, W, view.to_screen(last))[..3], &palette::ACCENT);
     }
 
@@ -444,7 +444,7 @@ mod tests {
         let view = View::for_rope(rope.params(), W, H);
         let scene = Scene {
             rope: RopeLook {
-                positions: rope.positions(),
+                positions: &rope.positions().collect::<Vec<_>>(),
                 pinned: &[0],
                 grabbed: None,
                 exploded: false,
@@ -502,7 +502,7 @@ mod tests {
         let help = ["Space  pause".to_string()];
         let scene = Scene {
             rope: RopeLook {
-                positions: rope.positions(),
+                positions: &rope.positions().collect::<Vec<_>>(),
                 pinned: &[0],
                 grabbed: Some(5),
                 exploded: false,

@@ -92,7 +92,7 @@ fn frame(
     let strip = strip();
     let scene = Scene {
         rope: RopeLook {
-            positions: rope.positions(),
+            positions: &rope.positions().collect::<Vec<_>>(),
             pinned: &pinned,
             grabbed,
             exploded: rope.exploded(),
@@ -109,7 +109,7 @@ fn frame(
 }
 
 #[test]
-#[ignore]
+#[ignore = "a look by eye: writes PNGs to /tmp, asserts nothing"]
 fn writes_preview_pngs() {
     let rope = swung(RopeParams::default(), 0.45);
     let buf = frame(&rope, 1280, 720, Some(9), None, None);
@@ -197,7 +197,7 @@ fn writes_preview_pngs() {
 /// A diverged rope of 2,000 particles strewn across the screen: drawn thinned out (see
 /// `STROKE_AREA_BUDGET`), and the test prints how long that took.
 #[test]
-#[ignore]
+#[ignore = "a look by eye: writes PNGs to /tmp, asserts nothing"]
 fn writes_a_scattered_rope_png() {
     let (w, h) = (1280u32, 720u32);
     let view = View::fit(Vec2::splat(-1.0), Vec2::splat(1.0), w, h);

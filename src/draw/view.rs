@@ -194,7 +194,7 @@ mod tests {
         let floor = h as f32 - super::super::strip_height(w, h) as f32;
         let mut rope = Rope::new(params);
         let check = |rope: &Rope| {
-            for &p in rope.positions() {
+            for p in rope.positions() {
                 let s = view.to_screen(p);
                 assert!(
                     s.x >= 0.0 && s.x <= w as f32 && s.y >= 0.0 && s.y <= floor,

@@ -310,14 +310,10 @@ pub fn write_dump(out: &mut impl Write, runs: &[(ModeReport, Rope)]) -> io::Resu
     let modes = runs
         .iter()
         .map(|(report, rope)| {
-            let origin = rope.positions().first().copied().unwrap_or_default();
+            let origin = rope.positions().next().unwrap_or_default();
             DumpMode {
                 mode: &report.mode,
-                positions: rope
-                    .positions()
-                    .iter()
-                    .map(|p| (*p - origin).to_array())
-                    .collect(),
+                positions: rope.positions().map(|p| (p - origin).to_array()).collect(),
             }
         })
         .collect();

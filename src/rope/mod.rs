@@ -1,0 +1,361 @@
+//! The mass-spring rope: particles joined to their neighbours by damped Hooke springs, under
+//! gravity and a per-particle drag, integrated with semi-implicit (symplectic) Euler.
+//!
+//! State is a struct of arrays — x, y, vx, vy as separate `f32` arrays — in SI units (metres,
+//! m/s), with particle 0 at the origin and y pointing up. A `previous` copy of the positions is
+//! kept for blending: it holds the state one step before the current one. Positions are handed
+//! out as `glam::Vec2` values.
+//!
+//! `params.rs` holds the constants and the stability bound; `euler.rs` the step itself.
+
+mod euler;
+mod params;
+
+pub use params::{
+    BYTES_PER_PARTICLE, EXPLODE_STRETCH, MAX_PARTICLES, Pin, REST_FRACTION, RopeParams,
+};
+
+use crate::timing::{Mode, Step};
+use glam::Vec2;
+
+/// A particle held by the mouse: it follows `target` and carries `velocity` (the drag's), so
+/// releasing it flings the rope.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grab {
+    pub index: usize,
+    pub target: Vec2,
+    pub velocity: Vec2,
+}
+
+/// Two component arrays of one vector quantity for `n` particles, padded with zeros to the
+/// step's [`euler::padded_len`].
+#[derive(Clone, Debug, PartialEq)]
+struct Xy {
+    n: usize,
+    x: Vec<f32>,
+    y: Vec<f32>,
+}
+
+impl Xy {
+    fn zeros(n: usize) -> Xy {
+        let padded = euler::padded_len(n);
+        Xy {
+            n,
+            x: vec![0.0; padded],
+            y: vec![0.0; padded],
+        }
+    }
+
+    fn from_points(points: &[Vec2]) -> Xy {
+        let mut xy = Xy::zeros(points.len());
+        for (i, p) in points.iter().enumerate() {
+            xy.set(i, *p);
+        }
+        xy
+    }
+
+    fn get(&self, i: usize) -> Vec2 {
+        assert!(i < self.n, "particle {i} of {}", self.n);
+        Vec2::new(self.x[i], self.y[i])
+    }
+
+    fn set(&mut self, i: usize, v: Vec2) {
+        self.x[i] = v.x;
+        self.y[i] = v.y;
+    }
+
+    fn iter(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
+        let n = self.n;
+        self.x[..n]
+            .iter()
+            .zip(&self.y[..n])
+            .map(|(&x, &y)| Vec2::new(x, y))
+    }
+
+    fn copy_from(&mut self, other: &Xy) {
+        self.x.copy_from_slice(&other.x);
+        self.y.copy_from_slice(&other.y);
+    }
+
+    /// Replaces non-finite entries with `with`.
+    fn sanitise(&mut self, with: Vec2) {
+        for i in 0..self.n {
+            if !(self.x[i].is_finite() && self.y[i].is_finite()) {
+                self.set(i, with);
+            }
+        }
+    }
+}
+
+/// The rope's state and its integrator.
+#[derive(Clone, Debug)]
+pub struct Rope {
+    params: RopeParams,
+    pos: Xy,
+    vel: Xy,
+    /// Positions one step before `pos`, for blending.
+    prev: Xy,
+    /// Scratch for the step's spring forces; kept to avoid allocating per step.
+    force: Xy,
+    /// The step's constants (the drag's `exp(−rate·dt)` among them) for the last step length
+    /// seen: fixed steps all have the same length, so they are worked out once, not every step.
+    coefficients: (f32, euler::Coefficients),
+    anchors: Vec<(usize, Vec2)>,
+    grab: Option<Grab>,
+    exploded: bool,
+    max_stretch: f32,
+    steps: u64,
+}
+
+impl Rope {
+    pub fn new(params: RopeParams) -> Self {
+        Rope::build(params, &params.initial_positions(), None)
+    }
+
+    /// A rope at the given positions (pins hold their given places), e.g. hanging straight
+    /// down, at rest or with the given velocities. There must be `params.particles` finite
+    /// entries of each.
+    pub fn with_state(
+        params: RopeParams,
+        positions: &[Vec2],
+        velocities: Option<&[Vec2]>,
+    ) -> Result<Self, String> {
+        params.validate()?;
+        let n = params.particles;
+        for (what, v) in [("positions", Some(positions)), ("velocities", velocities)] {
+            let Some(v) = v else { continue };
+            if v.len() != n {
+                return Err(format!("{} {what} for {n} particles", v.len()));
+            }
+            if !v.iter().all(|p| p.is_finite()) {
+                return Err(format!("{what} must be finite"));
+            }
+        }
+        Ok(Rope::build(params, positions, velocities))
+    }
+
+    /// A rope at rest at the given positions; see [`Rope::with_state`].
+    pub fn with_positions(params: RopeParams, positions: Vec<Vec2>) -> Result<Self, String> {
+        Rope::with_state(params, &positions, None)
+    }
+
+    fn build(params: RopeParams, pos: &[Vec2], vel: Option<&[Vec2]>) -> Self {
+        let n = pos.len();
+        let mut anchors = vec![(0, pos[0])];
+        if params.pin == Pin::Both && n > 1 {
+            anchors.push((n - 1, pos[n - 1]));
+        }
+        let pos = Xy::from_points(pos);
+        Rope {
+            params,
+            prev: pos.clone(),
+            vel: vel.map_or_else(|| Xy::zeros(n), Xy::from_points),
+            force: Xy::zeros(n),
+            pos,
+            coefficients: (0.0, euler::Coefficients::new(&params, 0.0)),
+            anchors,
+            grab: None,
+            exploded: false,
+            max_stretch: 1.0,
+            steps: 0,
+        }
+    }
+
+    /// Back to the starting line, at rest.
+    pub fn reset(&mut self) {
+        *self = Rope::new(self.params);
+    }
+
+    pub fn params(&self) -> &RopeParams {
+        &self.params
+    }
+    pub fn len(&self) -> usize {
+        self.pos.n
+    }
+    pub fn is_empty(&self) -> bool {
+        self.pos.n == 0
+    }
+    /// Particle `i`'s position. Panics if `i` is out of range, like indexing.
+    pub fn position(&self, i: usize) -> Vec2 {
+        self.pos.get(i)
+    }
+    /// Particle `i`'s velocity.
+    pub fn velocity(&self, i: usize) -> Vec2 {
+        self.vel.get(i)
+    }
+    pub fn positions(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
+        self.pos.iter()
+    }
+    pub fn previous_positions(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
+        self.prev.iter()
+    }
+    pub fn velocities(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
+        self.vel.iter()
+    }
+    /// The indices of the pinned particles (particle 0, and the last with `Pin::Both`).
+    pub fn pinned_indices(&self) -> Vec<usize> {
+        self.anchors.iter().map(|&(i, _)| i).collect()
+    }
+
+    /// Whether particle `i` is held fixed by a pin.
+    pub fn is_pinned(&self, i: usize) -> bool {
+        self.anchors.iter().any(|&(a, _)| a == i)
+    }
+    /// True once the integration has diverged; the rope then stops stepping until reset.
+    pub fn exploded(&self) -> bool {
+        self.exploded
+    }
+    /// The largest spring length / rest length seen since the last reset.
+    pub fn max_stretch(&self) -> f32 {
+        self.max_stretch
+    }
+    pub fn steps(&self) -> u64 {
+        self.steps
+    }
+    pub fn grab(&self) -> Option<Grab> {
+        self.grab
+    }
+
+    /// Holds a particle at a point (or lets go with `None`). Pinned particles cannot be grabbed.
+    pub fn set_grab(&mut self, grab: Option<Grab>) {
+        self.grab = grab.filter(|g| g.index < self.len() && !self.is_pinned(g.index));
+        self.hold();
+    }
+
+    /// Puts the pins and the held particle where they belong.
+    fn hold(&mut self) {
+        for &(i, at) in &self.anchors {
+            self.pos.set(i, at);
+            self.vel.set(i, Vec2::ZERO);
+        }
+        if let Some(g) = self.grab {
+            self.pos.set(g.index, g.target);
+            self.vel.set(g.index, g.velocity);
+        }
+    }
+
+    /// The free particle nearest to `point` within `radius`, if any.
+    pub fn nearest_free(&self, point: Vec2, radius: f32) -> Option<usize> {
+        self.positions()
+            .enumerate()
+            .filter(|&(i, _)| !self.is_pinned(i))
+            .map(|(i, p)| (i, p.distance_squared(point)))
+            .filter(|&(_, d2)| d2 <= radius * radius)
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .map(|(i, _)| i)
+    }
+
+    /// Takes one step the stepper asked for. Every caller — the window, `simulate`, the
+    /// benches — steps through here, so a step of `dt_ns` is the same `f32` everywhere and
+    /// their states agree bit for bit.
+    pub fn apply(&mut self, step: Step) {
+        self.step(step.dt_s(), step.last);
+    }
+
+    /// One semi-implicit Euler step of `dt` seconds. `save_previous` copies the current
+    /// positions into `previous` first; the stepper asks for it on each frame's last step,
+    /// which is the only one whose starting state is ever shown.
+    pub fn step(&mut self, dt: f32, save_previous: bool) {
+        if self.exploded || dt <= 0.0 {
+            return;
+        }
+        if save_previous {
+            self.prev.copy_from(&self.pos);
+        }
+        if self.coefficients.0 != dt {
+            self.coefficients = (dt, euler::Coefficients::new(&self.params, dt));
+        }
+        let outcome = euler::step(
+            &self.coefficients.1,
+            euler::State {
+                n: self.pos.n,
+                x: &mut self.pos.x,
+                y: &mut self.pos.y,
+                vx: &mut self.vel.x,
+                vy: &mut self.vel.y,
+                fx: &mut self.force.x,
+                fy: &mut self.force.y,
+            },
+        );
+        self.max_stretch = self.max_stretch.max(outcome.worst_stretch);
+        self.hold();
+        self.steps += 1;
+        if outcome.diverged {
+            self.explode();
+        }
+    }
+
+    /// Marks the rope as diverged and replaces any non-finite value, so that nothing drawn or
+    /// measured later sees a NaN.
+    fn explode(&mut self) {
+        self.exploded = true;
+        let origin = self.anchors[0].1;
+        self.pos.sanitise(origin);
+        self.prev.sanitise(origin);
+        self.vel.sanitise(Vec2::ZERO);
+        if !self.max_stretch.is_finite() {
+            self.max_stretch = f32::MAX;
+        }
+    }
+
+    /// The positions to show in `mode`, written into `out` (resized to fit): in interpolated
+    /// mode `previous.lerp(current, alpha)`, otherwise the current state. Never changes the
+    /// rope.
+    pub fn shown<'a>(&self, mode: Mode, alpha: f64, out: &'a mut Vec<Vec2>) -> &'a [Vec2] {
+        if mode == Mode::Interpolated {
+            self.blend_into(alpha as f32, out);
+        } else {
+            out.clear();
+            out.extend(self.positions());
+        }
+        out
+    }
+
+    /// Writes `previous.lerp(current, alpha)` into `out` (resized to fit). Never changes the rope.
+    pub fn blend_into(&self, alpha: f32, out: &mut Vec<Vec2>) {
+        out.clear();
+        out.extend(
+            self.previous_positions()
+                .zip(self.positions())
+                .map(|(a, b)| a.lerp(b, alpha)),
+        );
+    }
+
+    /// Kinetic + gravitational + spring energy in joules, with y = 0 as the zero of height.
+    pub fn energy(&self) -> f64 {
+        let p = self.params;
+        let m = f64::from(p.particle_mass_kg);
+        let g = f64::from(p.gravity_m_per_s2);
+        let k = f64::from(p.stiffness_n_per_m);
+        let rest = f64::from(p.rest_length_m);
+        let moving: f64 = self
+            .positions()
+            .zip(self.velocities())
+            .map(|(x, v)| 0.5 * m * f64::from(v.length_squared()) + m * g * f64::from(x.y))
+            .sum();
+        let springs: f64 = self
+            .positions()
+            .zip(self.positions().skip(1))
+            .map(|(a, b)| {
+                let ext = f64::from((b - a).length()) - rest;
+                0.5 * k * ext * ext
+            })
+            .sum();
+        moving + springs
+    }
+
+    /// FNV-1a over the bits of every position and then every velocity (x then y for each):
+    /// equal hashes mean bit-identical states.
+    pub fn state_hash(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for v in self.positions().chain(self.velocities()) {
+            for bits in [v.x.to_bits(), v.y.to_bits()] {
+                for byte in bits.to_le_bytes() {
+                    h ^= u64::from(byte);
+                    h = h.wrapping_mul(0x0000_0100_0000_01b3);
+                }
+            }
+        }
+        h
+    }
+}
