@@ -1,17 +1,14 @@
-//! The real window, driven from outside: run under a display (CI: `xvfb-run -a cargo test --
-//! --include-ignored`). Each test starts its own process and finds its own window by pid;
-//! keys go through `xdotool`. Conditions are polled with generous timeouts; nothing asserts
-//! on how long anything took.
+//! The real window, driven from outside: run under a display (see `main.rs`). Each test starts
+//! its own process and finds its own window by pid; keys go through `xdotool`. Conditions are
+//! polled with generous timeouts; nothing asserts on how long anything took.
 //!
 //! Keyboard input needs X focus, and there is one focus per display, so the tests that type
 //! take turns through `screen_lock` (the others run in parallel). The harness is in
-//! `window_support`.
+//! `support.rs`.
 
-mod window_support;
-
+use crate::support::*;
 use std::process::Command;
 use std::time::Duration;
-use window_support::*;
 
 fn title(window: &str) -> String {
     xdotool(&["getwindowname", window]).unwrap_or_default()

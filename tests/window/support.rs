@@ -1,4 +1,4 @@
-//! The harness shared by the real-window tests (`window.rs`, `window_faults.rs`): start
+//! The harness shared by the real-window tests (`basics.rs`, `faults.rs`): start
 //! timestep-rope as a child that is killed if a test fails, find its window by pid, drive it
 //! with xdotool, poll for conditions with timeouts that only guard against hangs, and read
 //! its frame log and memory.
@@ -6,7 +6,6 @@
 //! Under bare Xvfb there is no window manager: every window opens at (0, 0) and there is one
 //! keyboard focus, so windows of tests running side by side would overlap and take each
 //! other's pointer and focus. Tests that open a window take turns through [`screen_lock`].
-#![allow(dead_code)]
 
 use std::fs::File;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,6 @@
 //! The stepping modes' promises, checked on the simulated clock.
 
-mod support;
-
-use support::*;
+use crate::support::*;
 use timestep_rope::simulate::{Display, DisplayConfig, run_mode};
 use timestep_rope::{Mode, Rope, RopeParams, Stepper, TimingConfig};
 

@@ -1,6 +1,5 @@
 //! Helpers shared by the behaviour tests: drive the real stepper and rope with the simulated
 //! display, exactly as `simulate` does.
-#![allow(dead_code)]
 
 use timestep_rope::cli::Stall;
 use timestep_rope::simulate::{DisplayConfig, ModeReport, SimConfig, run_mode};

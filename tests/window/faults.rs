@@ -2,17 +2,14 @@
 //! (a minimise without a window manager), a minute of seeded random keys and mouse drags,
 //! and starting with no display or no GPU adapter.
 //!
-//! Run under a display (CI: `xvfb-run -a -s "-screen 0 1280x800x24 -noreset" cargo test --
-//! --include-ignored`); add `--nocapture` to see the figures each test prints (frames,
+//! Run under a display (see `main.rs`); add `--nocapture` to see the figures each test prints (frames,
 //! resident memory, times to error). Conditions are polled with generous timeouts that only
 //! guard against hangs; nothing asserts on how long anything took.
 //!
-//! The harness (child process, xdotool, polling, frame log, memory) is in `window_support`.
+//! The harness (child process, xdotool, polling, frame log, memory) is in `support.rs`.
 
-mod window_support;
-
+use crate::support::*;
 use std::time::{Duration, Instant};
-use window_support::*;
 
 const STORM: [(u32, u32); 13] = [
     (1, 1),

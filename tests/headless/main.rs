@@ -1,0 +1,16 @@
+//! Everything that needs no window, in one test binary (one link, not seven): the stepper's
+//! promises on the simulated clock, the rope against closed forms, the CLI as a user runs it,
+//! property tests, shader validation, and the long checks.
+//!
+//! The long checks (a simulated day) are `#[ignore]`d here and run once, optimised, by `.ci/run`:
+//! `cargo test --release --test headless -- --ignored`.
+
+#![allow(dead_code)]
+
+mod cli;
+mod physics;
+mod properties;
+mod reliability;
+mod shaders;
+mod stepping;
+mod support;
