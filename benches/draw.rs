@@ -1,119 +1,122 @@
-//! Drawing cost at 1280×720 (clear, rope, particles, HUD, strip) for 64 and 100,000 particles,
-//! and one whole simulated 60 Hz frame: step 16.67 ms of 1 ms steps, blend, draw.
+//! Drawing cost at 1280×720 with the window's own scene building (lanes → panes, HUD, strip):
+//! one rope of 64 and of 100,000 particles; the split view of four default ropes beside the
+//! single view of one, measured in the same run; and one whole simulated 60 Hz frame (step
+//! 16.67 ms of 1 ms steps, blend, draw).
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use timestep_rope::draw::{FrameStrip, HudInfo, Renderer, RopeLook, Scene, View};
-use timestep_rope::{Mode, Rope, RopeParams, Stepper, TimingConfig};
+use timestep_rope::draw::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene};
+use timestep_rope::lane::{Lane, LaneSpec};
+use timestep_rope::{Mode, RopeParams, TimingConfig};
 
 const W: u32 = 1280;
 const H: u32 = 720;
 
-/// A rope that has swung for a second, so it is drawn in a typical pose.
-fn swung(particles: usize) -> Rope {
-    let mut rope = Rope::new(RopeParams::with_particles(particles));
-    for _ in 0..1_000 {
-        rope.step(1e-3, true);
+/// A lane of `particles` that has run for a second of 60 Hz frames, so it is drawn in a
+/// typical pose.
+fn swung(spec: LaneSpec, particles: usize) -> Lane {
+    let timing = TimingConfig::new(1_000_000, 250_000_000, None).unwrap();
+    let mut lane = Lane::new(spec, RopeParams::with_particles(particles), timing);
+    for i in 1..=60 {
+        lane.advance(16_666_667, i * 16_666_667);
     }
-    rope
+    lane
 }
 
-fn hud(rope: &Rope) -> HudInfo {
-    HudInfo {
-        mode: Some(Mode::Interpolated),
-        dt_ns: 1_000_000,
-        clamp_ns: 250_000_000,
-        max_steps: 250,
-        particles: rope.len(),
-        fps: 60.0,
-        frame_ms: 16.667,
-        steps: 17,
-        alpha: 0.667,
-        drift_ms: -1.0,
-        dropped_ms: 0.0,
-        energy_j: rope.energy(),
-        exploded: false,
-        paused: false,
-        fps_cap: None,
-        present_mode: "Fifo (vsync)".into(),
-    }
-}
-
-fn strip() -> FrameStrip {
+fn strip(lanes: usize) -> FrameStrip {
     let mut strip = FrameStrip::new(300);
     for i in 0..300 {
-        strip.push(16.0 + (i % 7) as f32 * 0.3, 16 + (i % 2) as u32);
+        let steps = [16 + (i % 2) as u32; 4];
+        strip.push(16.0 + (i % 7) as f32 * 0.3, &steps[..lanes]);
     }
     strip
+}
+
+/// Draws `lanes` as the window does: the single view for one, the split view for several.
+struct Picture {
+    layout: Layout,
+    panes: LanePanes,
+    strip: FrameStrip,
+    renderer: Renderer,
+    frame: Vec<u8>,
+}
+
+impl Picture {
+    fn new(lanes: &[Lane]) -> Picture {
+        let params = lanes[0].rope().params();
+        let layout = if lanes.len() > 1 {
+            Layout::split(params, W, H, lanes.len(), true)
+        } else {
+            Layout::single(params, W, H, true)
+        };
+        Picture {
+            layout,
+            panes: LanePanes::default(),
+            strip: strip(lanes.len()),
+            renderer: Renderer::new(),
+            frame: vec![0u8; (W * H * 4) as usize],
+        }
+    }
+
+    fn draw(&mut self, lanes: &[&Lane]) {
+        let hud = HudInfo {
+            fps: 60.0,
+            frame_ms: 16.667,
+            present_mode: "Fifo (vsync)".into(),
+            ..HudInfo::new(lanes)
+        };
+        let panes = self.panes.build(lanes, &self.layout, None, 0);
+        let scene = Scene {
+            panes: &panes,
+            hud: Some(&hud),
+            strip: Some(&self.strip),
+            help: None,
+            banner: None,
+        };
+        self.renderer.draw(black_box(&mut self.frame), W, H, &scene);
+    }
 }
 
 fn draw(c: &mut Criterion) {
     let mut group = c.benchmark_group("draw_1280x720");
     for n in [64usize, 100_000] {
-        let rope = swung(n);
-        let pinned = [0usize];
-        let view = View::for_rope(rope.params(), W, H);
-        let hud = hud(&rope);
-        let strip = strip();
-        let mut frame = vec![0u8; (W * H * 4) as usize];
-        let mut renderer = Renderer::new();
+        let lane = swung(LaneSpec::mode(Mode::Interpolated), n);
+        let mut picture = Picture::new(std::slice::from_ref(&lane));
         group.bench_function(BenchmarkId::from_parameter(n), |b| {
-            b.iter(|| {
-                let scene = Scene {
-                    rope: RopeLook {
-                        positions: &rope.positions().collect::<Vec<_>>(),
-                        pinned: &pinned,
-                        grabbed: None,
-                        exploded: false,
-                    },
-                    view: &view,
-                    hud: Some(&hud),
-                    strip: Some(&strip),
-                    help: None,
-                    banner: None,
-                };
-                renderer.draw(black_box(&mut frame), W, H, &scene);
-            })
+            b.iter(|| picture.draw(&[&lane]))
         });
     }
     group.finish();
 }
 
+/// The split view of the four default ropes (one per mode) against the single view of one.
+fn split_view(c: &mut Criterion) {
+    let mut group = c.benchmark_group("view_1280x720");
+    let lanes: Vec<Lane> = LaneSpec::every_mode()
+        .into_iter()
+        .map(|spec| swung(spec, 16))
+        .collect();
+    let mut single = Picture::new(&lanes[3..]);
+    group.bench_function("single", |b| b.iter(|| single.draw(&[&lanes[3]])));
+    let mut split = Picture::new(&lanes);
+    let all: Vec<&Lane> = lanes.iter().collect();
+    group.bench_function("split_4", |b| b.iter(|| split.draw(&all)));
+    group.finish();
+}
+
 fn whole_frame(c: &mut Criterion) {
-    let mut rope = swung(RopeParams::default().particles);
-    let mut stepper = Stepper::new(
-        TimingConfig::new(1_000_000, 250_000_000, None).unwrap(),
-        Mode::Interpolated,
-    );
-    let view = View::for_rope(rope.params(), W, H);
-    let pinned = [0usize];
-    let mut strip = strip();
-    let mut blended = Vec::new();
-    let mut frame = vec![0u8; (W * H * 4) as usize];
-    let mut renderer = Renderer::new();
+    let mut lane = swung(LaneSpec::mode(Mode::Interpolated), 16);
+    let mut picture = Picture::new(std::slice::from_ref(&lane));
+    let mut now = 60 * 16_666_667;
     c.bench_function("whole_frame_60hz_default_rope_1280x720", |b| {
         b.iter(|| {
-            let stats = stepper.advance(black_box(16_666_667), |s| rope.apply(s));
-            rope.blend_into(stats.alpha as f32, &mut blended);
-            strip.push(16.667, stats.steps);
-            let hud = hud(&rope);
-            let scene = Scene {
-                rope: RopeLook {
-                    positions: &blended,
-                    pinned: &pinned,
-                    grabbed: None,
-                    exploded: rope.exploded(),
-                },
-                view: &view,
-                hud: Some(&hud),
-                strip: Some(&strip),
-                help: None,
-                banner: None,
-            };
-            renderer.draw(&mut frame, W, H, &scene);
+            now += 16_666_667;
+            let stats = *lane.advance(black_box(16_666_667), now);
+            picture.strip.push(16.667, &[stats.steps]);
+            picture.draw(&[&lane]);
         })
     });
 }
 
-criterion_group!(group, draw, whole_frame);
+criterion_group!(group, draw, split_view, whole_frame);
 criterion_main!(group);

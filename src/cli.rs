@@ -1,8 +1,11 @@
 //! Flags, their parsing and validation. Everything a user types is checked here, before any
 //! window opens or any simulation starts; a bad value is one line naming the flag and exit 2.
 
+use crate::draw::MAX_PANES;
+use crate::lane::{LaneSpec, parse_lanes};
 use crate::rope::{Pin, RopeParams};
-use crate::timing::{Mode, TimingConfig, parse_duration};
+use crate::simulate::{DisplayConfig, SimConfig, Stall};
+use crate::timing::{Mode, TimingConfig, one_of, parse_duration};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -54,6 +57,18 @@ pub struct CommonArgs {
     /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
     #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
     pub damping: f32,
+    /// Lanes to run side by side on the same frame times: a comma-separated list of modes,
+    /// e.g. fixed,interpolated (the window shows 1 to 4)
+    #[arg(long, value_name = "LIST", value_parser = lane_list, global = true)]
+    pub lanes: Option<LaneList>,
+}
+
+/// `--lanes`' value: the lanes in the order given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneList(pub Vec<LaneSpec>);
+
+fn lane_list(s: &str) -> Result<LaneList, String> {
+    parse_lanes(s).map(LaneList)
 }
 
 impl CommonArgs {
@@ -84,9 +99,12 @@ pub enum OnOff {
 pub struct WindowArgs {
     #[command(flatten)]
     pub common: CommonArgs,
-    /// Mode to start in
-    #[arg(long, value_name = "MODE", default_value = "interpolated", value_parser = parse_mode)]
-    pub mode: Mode,
+    /// Mode to start in [default: interpolated]
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    pub mode: Option<Mode>,
+    /// Start in the split view: the four modes side by side (--lanes variable,semi-fixed,fixed,interpolated)
+    #[arg(long)]
+    pub split: bool,
     /// Present with vsync (off picks a non-vsync present mode where the surface has one)
     #[arg(long, value_enum, default_value = "on")]
     pub vsync: OnOff,
@@ -104,27 +122,11 @@ pub struct WindowArgs {
     pub frame_log: Option<PathBuf>,
 }
 
-/// Which modes `simulate` runs.
+/// Which modes `simulate --mode` runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ModeChoice {
     All,
     One(Mode),
-}
-
-impl ModeChoice {
-    pub fn modes(self) -> Vec<Mode> {
-        match self {
-            ModeChoice::All => Mode::ALL.to_vec(),
-            ModeChoice::One(m) => vec![m],
-        }
-    }
-}
-
-/// One long frame injected into the simulated display.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stall {
-    pub at_ns: u64,
-    pub duration_ns: u64,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -147,9 +149,9 @@ pub struct SimulateArgs {
     /// Simulated wall time, seconds
     #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = seconds, allow_hyphen_values = true)]
     pub seconds: f64,
-    /// A mode, or all of them in cycle order
-    #[arg(long, value_name = "MODE|all", default_value = "all", value_parser = parse_mode_choice)]
-    pub mode: ModeChoice,
+    /// A mode, or all of them in cycle order [default: all] (or give --lanes)
+    #[arg(long, value_name = "MODE|all", value_parser = parse_mode_choice)]
+    pub mode: Option<ModeChoice>,
     /// Seed for the timer noise
     #[arg(
         long,
@@ -161,10 +163,10 @@ pub struct SimulateArgs {
     /// Print one JSON object instead of the table
     #[arg(long)]
     pub json: bool,
-    /// Write one CSV row per presented frame per mode
+    /// Write one CSV row per presented frame per lane
     #[arg(long, value_name = "FILE.csv")]
     pub trace: Option<PathBuf>,
-    /// Write each mode's final particle positions as JSON
+    /// Write each lane's final particle positions as JSON
     #[arg(long, value_name = "FILE.json")]
     pub dump_state: Option<PathBuf>,
     /// Rasterise every presented frame off-screen at this size with the window's drawing code
@@ -201,12 +203,12 @@ fn parse_mode(s: &str) -> Result<Mode, String> {
 
 fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
     if s.trim().eq_ignore_ascii_case("all") {
-        Ok(ModeChoice::All)
-    } else {
-        s.parse()
-            .map(ModeChoice::One)
-            .map_err(|e: String| e.replace(" or interpolated)", ", interpolated or all)"))
+        return Ok(ModeChoice::All);
     }
+    s.parse().map(ModeChoice::One).map_err(|_| {
+        let names = Mode::ALL.map(Mode::name).into_iter().chain(["all"]);
+        format!("unknown mode '{s}' (expected {})", one_of(names))
+    })
 }
 
 fn parse_pin(s: &str) -> Result<Pin, String> {
@@ -286,11 +288,33 @@ fn parse_stall(s: &str) -> Result<Stall, String> {
     Ok(Stall { at_ns, duration_ns })
 }
 
+/// The window, ready to run: every flag checked and converted.
+#[derive(Clone, Debug)]
+pub struct WindowConfig {
+    pub timing: TimingConfig,
+    pub rope: RopeParams,
+    /// 1 to [`MAX_PANES`] lanes; more than one starts in the split view.
+    pub lanes: Vec<LaneSpec>,
+    pub vsync: bool,
+    pub fps_cap: Option<f64>,
+    pub exit_after_ns: Option<u64>,
+    pub screenshot: Option<PathBuf>,
+    pub frame_log: Option<PathBuf>,
+}
+
+/// Where `simulate` writes what it measured.
+#[derive(Clone, Debug, Default)]
+pub struct SimOutput {
+    pub json: bool,
+    pub trace: Option<PathBuf>,
+    pub dump_state: Option<PathBuf>,
+}
+
 /// What `main` should do once the flags are known to be good.
 #[derive(Debug)]
 pub enum Run {
-    Window(WindowArgs),
-    Simulate(CommonArgs, SimulateArgs),
+    Window(WindowConfig),
+    Simulate(SimConfig, SimOutput),
 }
 
 /// Parses and validates the command line. `Err((message, status))`: print the message (one
@@ -317,22 +341,82 @@ where
         }
     })?;
     let bad = |msg: String| (format!("timestep-rope: error: {msg}"), 2);
-    let common = cli.window.common.clone();
-    common.timing().map_err(bad)?;
-    common.rope().map_err(bad)?;
-    match cli.command {
-        None => Ok(Run::Window(cli.window)),
-        Some(Command::Simulate(sim)) => {
-            if sim.vsync == OnOff::Off && sim.render_cost == 0 {
-                return Err(bad(
-                    "--vsync off needs --render-cost above zero: with nothing to wait for, \
-                     the simulated loop would never advance time"
-                        .into(),
-                ));
-            }
-            Ok(Run::Simulate(common, sim))
+    let run = match cli.command {
+        None => window_config(cli.window).map(Run::Window),
+        Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim),
+    };
+    run.map_err(bad)
+}
+
+/// The window's flags, checked together and converted.
+fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
+    let common = &args.common;
+    let lanes = match (&common.lanes, args.mode, args.split) {
+        (Some(_), Some(_), _) | (Some(_), _, true) | (None, Some(_), true) => {
+            return Err(
+                "--mode, --split and --lanes each choose the lanes: give only one of them".into(),
+            );
         }
+        (Some(lanes), None, false) => lanes.0.clone(),
+        (None, _, true) => LaneSpec::every_mode(),
+        (None, mode, false) => vec![LaneSpec::mode(mode.unwrap_or(Mode::Interpolated))],
+    };
+    if lanes.len() > MAX_PANES {
+        return Err(format!(
+            "--lanes: the window shows at most {MAX_PANES} lanes, got {} (simulate takes any number)",
+            lanes.len()
+        ));
     }
+    Ok(WindowConfig {
+        timing: common.timing()?,
+        rope: common.rope()?,
+        lanes,
+        vsync: args.vsync == OnOff::On,
+        fps_cap: args.fps_cap,
+        exit_after_ns: args.exit_after,
+        screenshot: args.screenshot,
+        frame_log: args.frame_log,
+    })
+}
+
+/// `simulate`'s flags, checked together and converted.
+fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, String> {
+    if args.vsync == OnOff::Off && args.render_cost == 0 {
+        return Err(
+            "--vsync off needs --render-cost above zero: with nothing to wait for, \
+                    the simulated loop would never advance time"
+                .into(),
+        );
+    }
+    let lanes = match (&common.lanes, args.mode) {
+        (Some(_), Some(_)) => {
+            return Err("--mode and --lanes both choose the lanes: give one of them".into());
+        }
+        (Some(lanes), None) => lanes.0.clone(),
+        (None, None | Some(ModeChoice::All)) => LaneSpec::every_mode(),
+        (None, Some(ModeChoice::One(mode))) => vec![LaneSpec::mode(mode)],
+    };
+    let cfg = SimConfig {
+        timing: common.timing()?,
+        rope: common.rope()?,
+        display: DisplayConfig {
+            display_hz: args.display_hz,
+            vsync: args.vsync == OnOff::On,
+            jitter_ns: args.jitter,
+            render_cost_ns: args.render_cost,
+            stalls: args.stall,
+            duration_ns: (args.seconds * 1e9).round() as u64,
+            seed: args.seed,
+        },
+        lanes,
+        draw: args.draw,
+    };
+    let out = SimOutput {
+        json: args.json,
+        trace: args.trace,
+        dump_state: args.dump_state,
+    };
+    Ok(Run::Simulate(cfg, out))
 }
 
 #[cfg(test)]
@@ -379,18 +463,68 @@ mod tests {
             "2s:300ms",
         ]);
         match run {
-            Ok(Run::Simulate(common, sim)) => {
-                assert_eq!(common.dt, 500_000);
+            Ok(Run::Simulate(cfg, _)) => {
+                assert_eq!(cfg.timing.dt_ns, 500_000);
                 assert_eq!(
-                    sim.stall,
+                    cfg.display.stalls,
                     vec![Stall {
                         at_ns: 2_000_000_000,
                         duration_ns: 300_000_000
                     }]
                 );
-                assert_eq!(sim.mode, ModeChoice::All);
+                assert_eq!(cfg.lanes, LaneSpec::every_mode());
             }
             other => panic!("{other:?}"),
+        }
+    }
+
+    fn lanes(args: &[&str]) -> Vec<String> {
+        let mut v = vec!["timestep-rope"];
+        v.extend_from_slice(args);
+        let lanes = match parse(v) {
+            Ok(Run::Window(cfg)) => cfg.lanes,
+            Ok(Run::Simulate(cfg, _)) => cfg.lanes,
+            Err(e) => panic!("{args:?}: {e:?}"),
+        };
+        lanes.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn lanes_come_from_lanes_mode_or_split_in_the_order_given() {
+        assert_eq!(lanes(&[]), ["interpolated"]);
+        assert_eq!(lanes(&["--mode", "fixed"]), ["fixed"]);
+        assert_eq!(
+            lanes(&["--split"]),
+            ["variable", "semi-fixed", "fixed", "interpolated"]
+        );
+        assert_eq!(lanes(&["--lanes", "fixed,variable"]), ["fixed", "variable"]);
+        assert_eq!(lanes(&["simulate"]).len(), 4);
+        assert_eq!(lanes(&["simulate", "--mode", "semi-fixed"]), ["semi-fixed"]);
+        let many = "fixed,fixed,variable,interpolated,semi-fixed,fixed";
+        assert_eq!(lanes(&["simulate", "--lanes", many]).len(), 6);
+        assert_eq!(lanes(&["--lanes", "fixed", "simulate"]), ["fixed"]);
+    }
+
+    #[test]
+    fn bad_lanes_are_one_line_naming_the_flag() {
+        for (args, says) in [
+            (&["--lanes", "fixed,wobbly"][..], "wobbly"),
+            (&["--lanes", ""], "empty"),
+            (&["--lanes", "fixed,,variable"], "empty lane"),
+            (&["--lanes", "fixed,fixed,fixed,fixed,fixed"], "at most 4"),
+            (&["--lanes", "fixed", "--mode", "fixed"], "--lanes"),
+            (&["--lanes", "fixed", "--split"], "--split"),
+            (&["--split", "--mode", "fixed"], "--split"),
+            (
+                &["simulate", "--lanes", "fixed", "--mode", "all"],
+                "--lanes",
+            ),
+        ] {
+            let (msg, status) = err(args);
+            assert_eq!(status, 2, "{args:?}");
+            assert_eq!(msg.lines().count(), 1, "{args:?}: {msg}");
+            assert!(msg.contains(says), "{args:?}: {msg}");
+            assert!(msg.contains("--"), "{args:?} names no flag: {msg}");
         }
     }
 }

@@ -14,7 +14,7 @@ fn main() -> ExitCode {
         }
     };
     match run {
-        Run::Window(args) => timestep_rope::app::run(args),
-        Run::Simulate(common, sim) => timestep_rope::simulate::main(&common, &sim),
+        Run::Window(cfg) => timestep_rope::app::run(cfg),
+        Run::Simulate(cfg, out) => timestep_rope::simulate::main(&cfg, &out),
     }
 }

@@ -11,8 +11,12 @@ use winit::keyboard::KeyCode;
 /// Everything the user can ask for from the keyboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
+    /// The next mode (one lane) or the next lane (several).
     CycleMode,
-    SetMode(Mode),
+    /// Key 1 to 4: that mode (one lane), or that lane alone (several).
+    Pick(usize),
+    /// The split view: every lane side by side (one lane becomes the four modes), and back.
+    ToggleSplit,
     Reset,
     Pause,
     Stall,
@@ -25,12 +29,13 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 13] = [
+    pub const ALL: [Action; 14] = [
         Action::CycleMode,
-        Action::SetMode(Mode::Variable),
-        Action::SetMode(Mode::SemiFixed),
-        Action::SetMode(Mode::Fixed),
-        Action::SetMode(Mode::Interpolated),
+        Action::Pick(0),
+        Action::Pick(1),
+        Action::Pick(2),
+        Action::Pick(3),
+        Action::ToggleSplit,
         Action::Reset,
         Action::Pause,
         Action::Stall,
@@ -42,11 +47,15 @@ impl Action {
     ];
 
     /// What the action does, as the help overlay says it.
-    pub fn describe(self) -> String {
+    pub fn describe(&self) -> String {
         match self {
-            Action::CycleMode => "next mode".into(),
-            Action::SetMode(m) => format!("{m} mode"),
-            Action::Reset => "reset the rope".into(),
+            Action::CycleMode => "next mode (next lane)".into(),
+            Action::Pick(i) => match Mode::ALL.get(*i) {
+                Some(m) => format!("{m} (lane {} alone)", i + 1),
+                None => format!("lane {} alone", i + 1),
+            },
+            Action::ToggleSplit => "split view: lanes side by side".into(),
+            Action::Reset => "reset the rope(s)".into(),
             Action::Pause => "pause / resume".into(),
             Action::Stall => "inject a 300 ms stall".into(),
             Action::CapDown => "fps cap down".into(),
@@ -73,32 +82,15 @@ pub enum Trigger {
 pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::KeyM), Action::CycleMode),
     (Trigger::Key(KeyCode::Space), Action::CycleMode),
-    (
-        Trigger::Key(KeyCode::Digit1),
-        Action::SetMode(Mode::Variable),
-    ),
-    (
-        Trigger::Key(KeyCode::Numpad1),
-        Action::SetMode(Mode::Variable),
-    ),
-    (
-        Trigger::Key(KeyCode::Digit2),
-        Action::SetMode(Mode::SemiFixed),
-    ),
-    (
-        Trigger::Key(KeyCode::Numpad2),
-        Action::SetMode(Mode::SemiFixed),
-    ),
-    (Trigger::Key(KeyCode::Digit3), Action::SetMode(Mode::Fixed)),
-    (Trigger::Key(KeyCode::Numpad3), Action::SetMode(Mode::Fixed)),
-    (
-        Trigger::Key(KeyCode::Digit4),
-        Action::SetMode(Mode::Interpolated),
-    ),
-    (
-        Trigger::Key(KeyCode::Numpad4),
-        Action::SetMode(Mode::Interpolated),
-    ),
+    (Trigger::Key(KeyCode::Digit1), Action::Pick(0)),
+    (Trigger::Key(KeyCode::Numpad1), Action::Pick(0)),
+    (Trigger::Key(KeyCode::Digit2), Action::Pick(1)),
+    (Trigger::Key(KeyCode::Numpad2), Action::Pick(1)),
+    (Trigger::Key(KeyCode::Digit3), Action::Pick(2)),
+    (Trigger::Key(KeyCode::Numpad3), Action::Pick(2)),
+    (Trigger::Key(KeyCode::Digit4), Action::Pick(3)),
+    (Trigger::Key(KeyCode::Numpad4), Action::Pick(3)),
+    (Trigger::Key(KeyCode::KeyV), Action::ToggleSplit),
     (Trigger::Key(KeyCode::KeyR), Action::Reset),
     (Trigger::Key(KeyCode::KeyP), Action::Pause),
     (Trigger::Key(KeyCode::KeyS), Action::Stall),
@@ -194,19 +186,11 @@ mod tests {
         let plain = |c| lookup(Some(c), false, None);
         assert_eq!(plain(KeyCode::KeyM), Some(Action::CycleMode));
         assert_eq!(plain(KeyCode::Space), Some(Action::CycleMode));
-        assert_eq!(
-            plain(KeyCode::Digit1),
-            Some(Action::SetMode(Mode::Variable))
-        );
-        assert_eq!(
-            plain(KeyCode::Digit2),
-            Some(Action::SetMode(Mode::SemiFixed))
-        );
-        assert_eq!(plain(KeyCode::Digit3), Some(Action::SetMode(Mode::Fixed)));
-        assert_eq!(
-            plain(KeyCode::Digit4),
-            Some(Action::SetMode(Mode::Interpolated))
-        );
+        assert_eq!(plain(KeyCode::Digit1), Some(Action::Pick(0)));
+        assert_eq!(plain(KeyCode::Digit2), Some(Action::Pick(1)));
+        assert_eq!(plain(KeyCode::Digit3), Some(Action::Pick(2)));
+        assert_eq!(plain(KeyCode::Digit4), Some(Action::Pick(3)));
+        assert_eq!(plain(KeyCode::KeyV), Some(Action::ToggleSplit));
         assert_eq!(plain(KeyCode::KeyR), Some(Action::Reset));
         assert_eq!(plain(KeyCode::KeyP), Some(Action::Pause));
         assert_eq!(plain(KeyCode::KeyS), Some(Action::Stall));

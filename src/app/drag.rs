@@ -1,4 +1,5 @@
-//! The mouse drag's velocity, so letting go of the rope flings it.
+//! The mouse: where it is, which particle it holds, and the drag's velocity, so letting go of
+//! the rope flings it.
 //!
 //! Cursor events arrive irregularly (several per frame, or none for a while), so the
 //! velocity is not the last two samples' difference (noisy, and stuck at its last value when
@@ -6,8 +7,106 @@
 //! wall time divided by that window, reading the cursor path as straight lines between
 //! samples: steady over jittery events, and zero once the cursor has rested for a window.
 
+use crate::draw::View;
+use crate::rope::{Grab, Rope};
 use glam::Vec2;
 use std::collections::VecDeque;
+
+/// How close (in screen pixels) a press must be to a particle to grab it.
+pub const GRAB_RADIUS_PX: f32 = 20.0;
+
+/// A particle held by the mouse, and the view it was grabbed in (the cursor's pixels are read
+/// through it for as long as it is held, so every rope gets the same target in metres).
+#[derive(Clone, Debug)]
+struct Held {
+    index: usize,
+    view: View,
+    velocity: DragVelocity,
+}
+
+/// The cursor and what it holds.
+#[derive(Clone, Debug, Default)]
+pub struct Hand {
+    cursor_px: Option<Vec2>,
+    held: Option<Held>,
+}
+
+impl Hand {
+    /// The cursor moved to `px` (buffer pixels, which are the window's physical pixels).
+    pub fn moved(&mut self, px: Vec2, now_ns: u64) {
+        self.cursor_px = Some(px);
+        if let Some(held) = &mut self.held {
+            held.velocity.push(now_ns, held.view.to_world(px));
+        }
+    }
+
+    /// The cursor left the window.
+    pub fn left(&mut self) {
+        self.cursor_px = None;
+    }
+
+    pub fn cursor_px(&self) -> Option<Vec2> {
+        self.cursor_px
+    }
+
+    /// Left button down over `rope` drawn with `view`: grabs the nearest free particle within
+    /// [`GRAB_RADIUS_PX`]. Returns whether it did.
+    pub fn press(&mut self, rope: &Rope, view: View, now_ns: u64) -> bool {
+        let Some(px) = self.cursor_px else {
+            return false;
+        };
+        let world = view.to_world(px);
+        let radius_m = GRAB_RADIUS_PX / view.scale.max(f32::MIN_POSITIVE);
+        let Some(index) = rope.nearest_free(world, radius_m) else {
+            return false;
+        };
+        let mut velocity = DragVelocity::default();
+        velocity.start(now_ns, world);
+        self.held = Some(Held {
+            index,
+            view,
+            velocity,
+        });
+        true
+    }
+
+    /// Where the held particle is pulled to now, and how fast it moves.
+    pub fn grab(&self, now_ns: u64) -> Option<Grab> {
+        let held = self.held.as_ref()?;
+        let px = self.cursor_px?;
+        Some(Grab {
+            index: held.index,
+            target: held.view.to_world(px),
+            velocity: held.velocity.velocity(now_ns),
+        })
+    }
+
+    /// Left button up: lets go. Returns the fling to give every rope once (the drag's
+    /// velocity, at the cursor, or at `fallback`'s position for the particle if the cursor
+    /// has gone).
+    pub fn release(&mut self, now_ns: u64, fallback: impl Fn(usize) -> Vec2) -> Option<Grab> {
+        let held = self.held.take()?;
+        let target = self
+            .cursor_px
+            .map(|px| held.view.to_world(px))
+            .unwrap_or_else(|| fallback(held.index));
+        Some(Grab {
+            index: held.index,
+            target,
+            velocity: held.velocity.velocity(now_ns),
+        })
+    }
+
+    /// The particle held, if any.
+    pub fn held(&self) -> Option<usize> {
+        self.held.as_ref().map(|h| h.index)
+    }
+
+    /// Drops whatever is held, without a fling (the ropes were reset).
+    pub fn drop_held(&mut self) {
+        self.held = None;
+    }
+}
 
 #[derive(Clone, Debug, Default)]
 pub struct DragVelocity {

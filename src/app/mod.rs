@@ -1,12 +1,12 @@
 //! The live window: a winit 0.30 `ApplicationHandler` around [`session::Session`].
 //!
 //! The only module that touches winit, pixels or wgpu. Each redraw: read the clock (through
-//! `FrameClock<SystemClock>`, the only clock reads), advance the session (stepper + rope),
+//! `FrameClock<SystemClock>`, as every timestamp here is), advance the session (every lane),
 //! draw into the frame buffer, `pre_present_notify`, present, log the frame, then sleep to
 //! the `--fps-cap` deadline. Everything with rules in it lives in the pure modules:
 //! `bindings` (keys → actions), `session` (what actions and frames do), `pacing` (caps,
-//! deadlines, fps), `drag` (fling velocity), `output` (frame log, screenshot, error lines);
-//! `gpu` presents.
+//! deadlines, fps), `drag` (the mouse and its fling), `output` (frame log, screenshot, error
+//! lines); `gpu` presents.
 
 mod bindings;
 mod drag;
@@ -16,13 +16,14 @@ mod pacing;
 mod session;
 
 pub use bindings::{Action, BINDINGS, Trigger, help_lines, lookup};
+pub use drag::GRAB_RADIUS_PX;
 pub use gpu::{backend_problem, present_mode_label, resolve_present_mode};
 pub use output::{FrameRow, encode_png, error_line};
 pub use pacing::{FPS_CAPS, Pacer, cap_down, cap_up};
-pub use session::{FrameReport, GRAB_RADIUS_PX, STALL_NS, Session};
+pub use session::{FrameReport, STALL_NS, Session};
 
-use crate::cli::{OnOff, WindowArgs};
-use crate::timing::{Clock, FrameClock, Mode, SystemClock};
+use crate::cli::WindowConfig;
+use crate::timing::{Clock, FrameClock, SystemClock};
 use glam::Vec2;
 use gpu::{Gpu, Presented};
 use output::{FrameLog, Screenshot};
@@ -43,75 +44,32 @@ const FIRST_FRAME_GRACE_NS: u64 = 10_000_000_000;
 
 /// Runs the window until the user quits. Returns the process exit status: 0 for a normal
 /// quit (Esc, Q, closing the window, `--exit-after`), 1 when the window or GPU fails,
-/// 2 for a bad flag or an unwritable output path (checked before any window opens).
-pub fn run(args: WindowArgs) -> ExitCode {
-    let (params, timing) = match (args.common.rope(), args.common.timing()) {
-        (Ok(p), Ok(t)) => (p, t),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("timestep-rope: error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    let screenshot = match args.screenshot.as_deref().map(Screenshot::open).transpose() {
-        Ok(s) => s,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let frame_log = match args.frame_log.as_deref().map(FrameLog::create).transpose() {
-        Ok(f) => f,
-        Err(e) => {
-            if let Some(s) = screenshot {
-                s.abandon();
-            }
-            eprintln!("{e}");
+/// 2 for an unwritable output path (checked before any window opens).
+pub fn run(cfg: WindowConfig) -> ExitCode {
+    let (screenshot, frame_log) = match open_outputs(&cfg) {
+        Ok(outputs) => outputs,
+        Err(line) => {
+            eprintln!("{line}");
             return ExitCode::from(2);
         }
     };
     // From here on a failure is the machine's, not the flags' (status 1); the screenshot
     // file opened above is removed again, since no frame will ever fill it.
-    let no_display = |why: &str| {
-        format!(
-            "timestep-rope: no display found ({why}): run it under a desktop, or headless with \
-             xvfb-run -a timestep-rope, or use 'timestep-rope simulate' for the numbers"
-        )
-    };
-    let fail_early = |screenshot: Option<Screenshot>, line: String| {
-        if let Some(s) = screenshot {
-            s.abandon();
-        }
-        eprintln!("{line}");
-        ExitCode::from(1)
-    };
-    if let Some(why) = missing_display() {
-        return fail_early(screenshot, no_display(why));
-    }
-    // wgpu looks only at the backends WGPU_BACKEND names; if this build has none of
-    // them there is no adapter to find, and wgpu's own error would not say why.
-    if let Some(problem) = backend_problem(std::env::var("WGPU_BACKEND").ok().as_deref()) {
-        return fail_early(screenshot, problem);
-    }
-    let event_loop = match EventLoop::new() {
-        Ok(el) => el,
-        Err(e) => {
-            let why = error_line("winit", &e).replace("timestep-rope: ", "");
-            return fail_early(screenshot, no_display(&why));
+    let event_loop = match preflight() {
+        Ok(event_loop) => event_loop,
+        Err(line) => {
+            if let Some(s) = screenshot {
+                s.abandon();
+            }
+            eprintln!("{line}");
+            return ExitCode::from(1);
         }
     };
-    let session = Session::new(
-        params,
-        timing,
-        args.mode,
-        args.fps_cap,
-        START_SIZE.width,
-        START_SIZE.height,
-    );
     let mut app = App {
-        session,
+        session: Session::new(&cfg, START_SIZE.width, START_SIZE.height),
         clock: FrameClock::new(SystemClock::new()),
-        vsync: args.vsync == OnOff::On,
-        exit_after_ns: args.exit_after,
+        vsync: cfg.vsync,
+        exit_after_ns: cfg.exit_after_ns,
         pacer: Pacer::default(),
         paced_cap: None,
         window: None,
@@ -130,6 +88,48 @@ pub fn run(args: WindowArgs) -> ExitCode {
     }
     app.finish();
     ExitCode::from(app.status)
+}
+
+/// Opens `--screenshot` and `--frame-log` before any window exists, so a path that cannot be
+/// written is one line naming its flag.
+fn open_outputs(cfg: &WindowConfig) -> Result<(Option<Screenshot>, Option<FrameLog>), String> {
+    let screenshot = cfg
+        .screenshot
+        .as_deref()
+        .map(Screenshot::open)
+        .transpose()?;
+    match cfg.frame_log.as_deref().map(FrameLog::create).transpose() {
+        Ok(log) => Ok((screenshot, log)),
+        Err(e) => {
+            if let Some(s) = screenshot {
+                s.abandon();
+            }
+            Err(e)
+        }
+    }
+}
+
+/// Checks there is a display and a usable wgpu backend, and makes the event loop; an error is
+/// one line saying what to do instead.
+fn preflight() -> Result<EventLoop<()>, String> {
+    let no_display = |why: &str| {
+        format!(
+            "timestep-rope: no display found ({why}): run it under a desktop, or headless with \
+             xvfb-run -a timestep-rope, or use 'timestep-rope simulate' for the numbers"
+        )
+    };
+    if let Some(why) = missing_display() {
+        return Err(no_display(why));
+    }
+    // wgpu looks only at the backends WGPU_BACKEND names; if this build has none of
+    // them there is no adapter to find, and wgpu's own error would not say why.
+    if let Some(problem) = backend_problem(std::env::var("WGPU_BACKEND").ok().as_deref()) {
+        return Err(problem);
+    }
+    EventLoop::new().map_err(|e| {
+        let why = error_line("winit", &e).replace("timestep-rope: ", "");
+        no_display(&why)
+    })
 }
 
 /// Why no window can open, checked before winit tries (its own error names only the
@@ -161,8 +161,8 @@ struct App {
     paced_cap: Option<f64>,
     window: Option<Arc<Window>>,
     gpu: Option<Gpu>,
-    /// The mode the title shows.
-    titled: Option<Mode>,
+    /// What the title says.
+    titled: Option<String>,
     shift: bool,
     /// Whether any frame has been presented (there is something to screenshot).
     presented: bool,
@@ -243,9 +243,10 @@ impl App {
         }
         let (frame_ns, now_ns) = self.clock.tick();
         let report = self.session.advance(frame_ns, now_ns);
-        if self.titled != Some(report.mode) {
-            window.set_title(&self.session.title());
-            self.titled = Some(report.mode);
+        let title = self.session.title();
+        if self.titled.as_ref() != Some(&title) {
+            window.set_title(&title);
+            self.titled = Some(title);
         }
 
         let size = window.inner_size();
@@ -288,7 +289,7 @@ impl App {
             }
         }
         if let Some(log) = &mut self.frame_log
-            && let Err(e) = log.row(&report.row())
+            && let Err(e) = report.rows.iter().try_for_each(|row| log.row(row))
         {
             self.fail_and_exit(event_loop, e);
             return;
@@ -337,7 +338,7 @@ impl ApplicationHandler for App {
             }
             Err(e) => return self.fail_and_exit(event_loop, e),
         }
-        self.titled = Some(self.session.mode());
+        self.titled = Some(self.session.title());
         self.window = Some(window);
         // Setting up took a while; that is not a frame.
         self.clock.tick();

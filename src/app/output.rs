@@ -38,9 +38,10 @@ pub struct FrameRow {
     /// Wall time of the frame's clock reading since the program started, s.
     pub wall_s: f64,
     pub frame_ms: f64,
+    /// The lane, as named on the command line (`interpolated`, `fixed`).
+    pub lane: String,
     pub steps: u32,
     pub alpha: f64,
-    pub mode: &'static str,
     /// Shown simulation time − measured running time, ms.
     pub drift_ms: f64,
     /// Whether the rope shown this frame is exploded (written as 0 or 1).
@@ -48,18 +49,18 @@ pub struct FrameRow {
 }
 
 impl FrameRow {
-    pub const HEADER: &'static str = "wall_s,frame_ms,steps,alpha,mode,drift_ms,exploded";
+    pub const HEADER: &'static str = "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded";
 
     /// The CSV line, without a newline. Wall time to the microsecond, frame time and drift
     /// to the microsecond in ms, exploded as 0 or 1.
     pub fn csv(&self) -> String {
         format!(
-            "{:.6},{:.3},{},{:.4},{},{:.3},{}",
+            "{:.6},{:.3},{},{},{:.4},{:.3},{}",
             self.wall_s,
             self.frame_ms,
+            self.lane,
             self.steps,
             self.alpha,
-            self.mode,
             self.drift_ms,
             u8::from(self.exploded)
         )
@@ -187,15 +188,15 @@ mod tests {
         let mut row = FrameRow {
             wall_s: 1.25,
             frame_ms: 16.6667,
+            lane: "semi-fixed".into(),
             steps: 17,
             alpha: 0.6667,
-            mode: "semi-fixed",
             drift_ms: -0.5,
             exploded: false,
         };
-        assert_eq!(row.csv(), "1.250000,16.667,17,0.6667,semi-fixed,-0.500,0");
+        assert_eq!(row.csv(), "1.250000,16.667,semi-fixed,17,0.6667,-0.500,0");
         row.exploded = true;
-        assert_eq!(row.csv(), "1.250000,16.667,17,0.6667,semi-fixed,-0.500,1");
+        assert_eq!(row.csv(), "1.250000,16.667,semi-fixed,17,0.6667,-0.500,1");
         assert_eq!(row.csv().split(',').count(), 7);
         assert_eq!(FrameRow::HEADER.split(',').count(), 7);
         assert!(FrameRow::HEADER.ends_with(",exploded"));
@@ -230,9 +231,9 @@ mod tests {
         let row = |wall_s| FrameRow {
             wall_s,
             frame_ms: 16.0,
+            lane: "fixed".into(),
             steps: 16,
             alpha: 0.0,
-            mode: "fixed",
             drift_ms: 0.0,
             exploded: false,
         };

@@ -17,11 +17,14 @@ pub struct PanelStyle {
     pub border: Rgb,
 }
 
-/// The frame being drawn: `width × height` RGBA8 pixels, rows top to bottom.
+/// The frame being drawn: `width × height` RGBA8 pixels, rows top to bottom. Drawing is
+/// clipped to the buffer, or to a smaller rectangle set with [`Canvas::clip_to`].
 pub struct Canvas<'a> {
     data: &'a mut [u8],
     width: i32,
     height: i32,
+    /// The drawable rectangle, `x0, y0, x1, y1` (the whole buffer unless clipped).
+    limit: (i64, i64, i64, i64),
 }
 
 impl<'a> Canvas<'a> {
@@ -39,7 +42,18 @@ impl<'a> Canvas<'a> {
             data,
             width: w,
             height: h,
+            limit: (0, 0, i64::from(w), i64::from(h)),
         })
+    }
+
+    /// From now on, draws only inside the rectangle (itself clipped to the buffer).
+    pub fn clip_to(&mut self, x: i64, y: i64, w: i64, h: i64) {
+        let full = (0, 0, i64::from(self.width), i64::from(self.height));
+        self.limit = full;
+        self.limit = match self.clip(x, y, w, h) {
+            Some((x0, y0, x1, y1)) => (x0 as i64, y0 as i64, x1 as i64, y1 as i64),
+            None => (0, 0, 0, 0),
+        };
     }
 
     pub fn width(&self) -> i32 {
@@ -83,12 +97,13 @@ impl<'a> Canvas<'a> {
         }
     }
 
-    /// The part of the rectangle inside the buffer, as byte ranges per row.
+    /// The part of the rectangle inside the drawable rectangle, as pixel bounds.
     fn clip(&self, x: i64, y: i64, w: i64, h: i64) -> Option<(usize, usize, usize, usize)> {
-        let x0 = x.clamp(0, i64::from(self.width));
-        let y0 = y.clamp(0, i64::from(self.height));
-        let x1 = x.saturating_add(w.max(0)).clamp(0, i64::from(self.width));
-        let y1 = y.saturating_add(h.max(0)).clamp(0, i64::from(self.height));
+        let (lx0, ly0, lx1, ly1) = self.limit;
+        let x0 = x.clamp(lx0, lx1);
+        let y0 = y.clamp(ly0, ly1);
+        let x1 = x.saturating_add(w.max(0)).clamp(lx0, lx1);
+        let y1 = y.saturating_add(h.max(0)).clamp(ly0, ly1);
         (x1 > x0 && y1 > y0).then_some((x0 as usize, y0 as usize, x1 as usize, y1 as usize))
     }
 

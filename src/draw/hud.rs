@@ -3,12 +3,12 @@
 use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
 use super::text::{self, GLYPH};
-use crate::timing::{Mode, format_duration};
+use crate::lane::Lane;
+use crate::timing::format_duration;
 
 /// The numbers the HUD shows; every one is measured by the caller.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HudInfo {
-    pub mode: Option<Mode>,
     pub dt_ns: u64,
     pub clamp_ns: u64,
     pub max_steps: u32,
@@ -17,6 +17,20 @@ pub struct HudInfo {
     pub fps: f64,
     /// Last measured frame time, ms.
     pub frame_ms: f64,
+    pub paused: bool,
+    /// None: uncapped.
+    pub fps_cap: Option<f64>,
+    /// The present mode actually in use, e.g. "Fifo (vsync)".
+    pub present_mode: String,
+    /// Every lane shown: one in the single view, up to four in the split view.
+    pub lanes: Vec<LaneRow>,
+}
+
+/// One lane's figures.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LaneRow {
+    /// The lane as the user named it: `interpolated`, `fixed`.
+    pub name: String,
     pub steps: u32,
     pub alpha: f64,
     /// Simulated − wall time, ms.
@@ -25,11 +39,21 @@ pub struct HudInfo {
     pub dropped_ms: f64,
     pub energy_j: f64,
     pub exploded: bool,
-    pub paused: bool,
-    /// None: uncapped.
-    pub fps_cap: Option<f64>,
-    /// The present mode actually in use, e.g. "Fifo (vsync)".
-    pub present_mode: String,
+}
+
+impl LaneRow {
+    /// What `lane` did on its last frame.
+    pub fn of(lane: &Lane) -> LaneRow {
+        LaneRow {
+            name: lane.name(),
+            steps: lane.last().steps,
+            alpha: lane.last().alpha,
+            drift_ms: lane.drift_ms(),
+            dropped_ms: lane.stepper().dropped_ns() as f64 * 1e-6,
+            energy_j: lane.rope().energy(),
+            exploded: lane.rope().exploded(),
+        }
+    }
 }
 
 /// Labels are padded to this many characters, so values line up in the monospace font.
@@ -49,6 +73,8 @@ enum Tone {
 /// One HUD row: a label, a value, and an optional flag drawn after the value (e.g. PAUSED).
 struct Row {
     label: &'static str,
+    /// The label's colour, if not the usual (a lane's own colour).
+    label_colour: Option<Rgb>,
     value: String,
     tone: Tone,
     flag: Option<(&'static str, Tone)>,
@@ -58,6 +84,7 @@ impl Row {
     fn new(label: &'static str, value: String) -> Row {
         Row {
             label,
+            label_colour: None,
             value: clip(text::ascii(&value)),
             tone: Tone::Plain,
             flag: None,
@@ -65,6 +92,15 @@ impl Row {
     }
     fn tone(mut self, tone: Tone) -> Row {
         self.tone = tone;
+        self
+    }
+    /// A flag after the value; the value is cut shorter to leave it room.
+    fn flag(mut self, flag: &'static str, tone: Tone) -> Row {
+        self.value = clip_to(
+            std::mem::take(&mut self.value),
+            VALUE_WIDTH - flag.len() - 1,
+        );
+        self.flag = Some((flag, tone));
         self
     }
     fn text(&self) -> String {
@@ -77,21 +113,21 @@ impl Row {
     }
 }
 
+/// The labels of the split view's lane rows.
+const LANE_LABELS: [&str; 4] = ["lane 1", "lane 2", "lane 3", "lane 4"];
+
 impl HudInfo {
-    /// The figures that come straight from the stepper and the rope (mode, dt, clamp, cap,
-    /// particles, dropped time, energy, exploded); the caller adds what it measured itself
-    /// (fps, frame time, steps, alpha, drift, pause, cap, present mode).
-    pub fn new(stepper: &crate::timing::Stepper, rope: &crate::rope::Rope) -> HudInfo {
-        let cfg = stepper.config();
+    /// The figures that come straight from the lanes (dt, clamp, cap, particles, and each
+    /// lane's); the caller adds what it measured itself (fps, frame time, pause, cap, present
+    /// mode).
+    pub fn new(lanes: &[&Lane]) -> HudInfo {
+        let cfg = lanes.first().map(|l| *l.stepper().config());
         HudInfo {
-            mode: Some(stepper.mode()),
-            dt_ns: cfg.dt_ns,
-            clamp_ns: cfg.clamp_ns,
-            max_steps: cfg.max_steps,
-            particles: rope.len(),
-            dropped_ms: stepper.dropped_ns() as f64 * 1e-6,
-            energy_j: rope.energy(),
-            exploded: rope.exploded(),
+            dt_ns: cfg.map_or(0, |c| c.dt_ns),
+            clamp_ns: cfg.map_or(0, |c| c.clamp_ns),
+            max_steps: cfg.map_or(0, |c| c.max_steps),
+            particles: lanes.first().map_or(0, |l| l.rope().len()),
+            lanes: lanes.iter().map(|l| LaneRow::of(l)).collect(),
             ..HudInfo::default()
         }
     }
@@ -103,47 +139,99 @@ impl HudInfo {
     }
 
     fn rows(&self) -> Vec<Row> {
-        let mode = self.mode.map_or("-", Mode::name).to_string();
-        let mut mode = Row::new("mode", mode).tone(Tone::Accent);
-        if self.paused {
-            mode.flag = Some(("PAUSED", Tone::Warn));
+        match self.lanes.as_slice() {
+            [lane] => self.single_rows(lane),
+            lanes => self.split_rows(lanes),
         }
-        let cap = match self.fps_cap {
-            None => "off".to_string(),
-            Some(fps) => format!("{} fps", trim(fps, 2)),
-        };
-        let dropped = Row::new("dropped", format!("{} ms", num(self.dropped_ms, 1)));
-        let dropped_tone = if self.dropped_ms > 0.0 {
+    }
+
+    /// One lane: its mode first, then every figure.
+    fn single_rows(&self, lane: &LaneRow) -> Vec<Row> {
+        let mut mode = Row::new("mode", lane.name.clone()).tone(Tone::Accent);
+        if self.paused {
+            mode = mode.flag("PAUSED", Tone::Warn);
+        }
+        let dropped_tone = if lane.dropped_ms > 0.0 {
             Tone::Warn
         } else {
             Tone::Plain
         };
-        let exploded = if self.exploded {
+        let exploded = if lane.exploded {
             Row::new("exploded", "YES (R resets)".into()).tone(Tone::Bad)
         } else {
             Row::new("exploded", "no".into())
+        };
+        let mut rows = vec![mode];
+        rows.extend(self.timing_rows());
+        rows.extend([
+            self.frame_row(),
+            Row::new("steps", lane.steps.to_string()),
+            Row::new("alpha", num(lane.alpha, 3)),
+            Row::new("drift", format!("{} ms", signed(lane.drift_ms, 3))),
+            Row::new("dropped", format!("{} ms", num(lane.dropped_ms, 1))).tone(dropped_tone),
+            Row::new("energy", format!("{} J", num(lane.energy_j, 3))),
+            exploded,
+        ]);
+        rows.extend(self.output_rows());
+        rows
+    }
+
+    /// Several lanes: what they share, then a row per lane (its name, steps this frame and
+    /// drift) with its label in the lane's colour.
+    fn split_rows(&self, lanes: &[LaneRow]) -> Vec<Row> {
+        let mut view = Row::new("view", format!("split, {} lanes", lanes.len())).tone(Tone::Accent);
+        if self.paused {
+            view = view.flag("PAUSED", Tone::Warn);
+        }
+        let mut rows = vec![view];
+        rows.extend(self.timing_rows());
+        rows.push(self.frame_row());
+        rows.extend(self.output_rows());
+        rows.push(Row::new("", "lane    steps  drift ms".into()));
+        for (i, (lane, label)) in lanes.iter().zip(LANE_LABELS).enumerate() {
+            let value = format!(
+                "{:<12} {:>3} {:>8}",
+                lane.name,
+                lane.steps,
+                signed(lane.drift_ms, 3)
+            );
+            let mut row = Row::new(label, value);
+            row.label_colour = Some(pal::lane(i));
+            if lane.exploded {
+                row = row.tone(Tone::Bad);
+            }
+            rows.push(row);
+        }
+        rows
+    }
+
+    fn timing_rows(&self) -> [Row; 4] {
+        [
+            Row::new("dt", format_duration(self.dt_ns)),
+            Row::new("clamp", format_duration(self.clamp_ns)),
+            Row::new("max steps", self.max_steps.to_string()),
+            Row::new("particles", self.particles.to_string()),
+        ]
+    }
+
+    fn frame_row(&self) -> Row {
+        Row::new(
+            "frame",
+            format!("{} ms  {} fps", num(self.frame_ms, 2), num(self.fps, 1)),
+        )
+    }
+
+    fn output_rows(&self) -> [Row; 2] {
+        let cap = match self.fps_cap {
+            None => "off".to_string(),
+            Some(fps) => format!("{} fps", trim(fps, 2)),
         };
         let present = if self.present_mode.is_empty() {
             "-"
         } else {
             &self.present_mode
         };
-        vec![
-            mode,
-            Row::new("dt", format_duration(self.dt_ns)),
-            Row::new("clamp", format_duration(self.clamp_ns)),
-            Row::new("max steps", self.max_steps.to_string()),
-            Row::new("particles", self.particles.to_string()),
-            Row::new(
-                "frame",
-                format!("{} ms  {} fps", num(self.frame_ms, 2), num(self.fps, 1)),
-            ),
-            Row::new("steps", self.steps.to_string()),
-            Row::new("alpha", num(self.alpha, 3)),
-            Row::new("drift", format!("{} ms", signed(self.drift_ms, 3))),
-            dropped.tone(dropped_tone),
-            Row::new("energy", format!("{} J", num(self.energy_j, 3))),
-            exploded,
+        [
             Row::new("fps cap", cap),
             Row::new("present", present.to_string()),
         ]
@@ -179,9 +267,14 @@ fn trim(v: f64, decimals: usize) -> String {
     }
 }
 
-fn clip(mut s: String) -> String {
-    if s.len() > VALUE_WIDTH {
-        s.truncate(VALUE_WIDTH - 2);
+fn clip(s: String) -> String {
+    clip_to(s, VALUE_WIDTH)
+}
+
+/// `s` (ASCII) cut to `width` characters, ending in ".." when cut.
+fn clip_to(mut s: String, width: usize) -> String {
+    if s.len() > width {
+        s.truncate(width.saturating_sub(2));
         s.push_str("..");
     }
     s
@@ -229,7 +322,8 @@ pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
     for (i, row) in rows.iter().enumerate() {
         let ty = y + pad + i as i64 * line;
         let tx = x + pad;
-        text::draw_text(canvas, tx, ty, row.label, scale, pal::LABEL);
+        let label = row.label_colour.unwrap_or(pal::LABEL);
+        text::draw_text(canvas, tx, ty, row.label, scale, label);
         let vx = tx + LABEL_WIDTH as i64 * g;
         let end = text::draw_text(canvas, vx, ty, &row.value, scale, tone_colour(row.tone));
         if let Some((flag, tone)) = row.flag {
@@ -242,24 +336,30 @@ pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
 mod tests {
     use super::*;
 
-    fn info() -> HudInfo {
-        HudInfo {
-            mode: Some(Mode::Interpolated),
-            dt_ns: 1_000_000,
-            clamp_ns: 250_000_000,
-            max_steps: 250,
-            particles: 20,
-            fps: 60.0,
-            frame_ms: 16.667,
+    fn lane(name: &str) -> LaneRow {
+        LaneRow {
+            name: name.into(),
             steps: 17,
             alpha: 0.3456,
             drift_ms: -0.25,
             dropped_ms: 0.0,
             energy_j: -3.5,
             exploded: false,
+        }
+    }
+
+    fn info() -> HudInfo {
+        HudInfo {
+            dt_ns: 1_000_000,
+            clamp_ns: 250_000_000,
+            max_steps: 250,
+            particles: 20,
+            fps: 60.0,
+            frame_ms: 16.667,
             paused: false,
             fps_cap: None,
             present_mode: "Fifo (vsync)".into(),
+            lanes: vec![lane("interpolated")],
         }
     }
 
@@ -302,7 +402,10 @@ mod tests {
     fn the_hud_shows_an_fps_cap_and_an_explosion() {
         let hud = HudInfo {
             fps_cap: Some(60.0),
-            exploded: true,
+            lanes: vec![LaneRow {
+                exploded: true,
+                ..lane("fixed")
+            }],
             ..info()
         };
         let lines = hud.lines();
@@ -316,24 +419,31 @@ mod tests {
 
     #[test]
     fn every_line_is_short_ascii_even_for_absurd_values() {
-        let hud = HudInfo {
-            mode: None,
-            dt_ns: u64::MAX,
-            clamp_ns: u64::MAX,
-            max_steps: u32::MAX,
-            particles: usize::MAX,
-            fps: f64::INFINITY,
-            frame_ms: f64::NAN,
+        let absurd = LaneRow {
+            name: "interpolated+something-long".into(),
             steps: u32::MAX,
             alpha: -1e300,
             drift_ms: 1e300,
             dropped_ms: f64::NEG_INFINITY,
             energy_j: 1.0e30,
             exploded: true,
+        };
+        let mut hud = HudInfo {
+            dt_ns: u64::MAX,
+            clamp_ns: u64::MAX,
+            max_steps: u32::MAX,
+            particles: usize::MAX,
+            fps: f64::INFINITY,
+            frame_ms: f64::NAN,
             paused: true,
             fps_cap: Some(1e-9),
             present_mode: "Mailbox \u{2014} a very long present mode name indeed".into(),
+            lanes: vec![absurd.clone()],
         };
+        for line in hud.lines() {
+            assert!(line.len() < 40 && line.is_ascii(), "{line:?}");
+        }
+        hud.lanes = vec![absurd; 4];
         for line in hud.lines() {
             assert!(line.len() < 40 && line.is_ascii(), "{line:?}");
         }
@@ -347,5 +457,30 @@ mod tests {
         draw_hud(&mut c, &info(), 1);
         assert_ne!(&buf[(10 * w + 10) * 4..][..3], &[0, 0, 0]);
         assert_eq!(&buf[((h - 1) * w + w - 1) * 4..][..4], &[0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn the_split_view_lists_every_lane_with_its_steps_and_drift() {
+        let hud = HudInfo {
+            lanes: ["variable", "semi-fixed", "fixed", "interpolated"]
+                .map(lane)
+                .to_vec(),
+            ..info()
+        };
+        let lines = hud.lines();
+        assert!(lines[0].contains("split, 4 lanes"), "{lines:?}");
+        for (i, name) in ["variable", "semi-fixed", "fixed", "interpolated"]
+            .iter()
+            .enumerate()
+        {
+            let row = lines
+                .iter()
+                .find(|l| l.starts_with(&format!("lane {}", i + 1)))
+                .unwrap_or_else(|| panic!("no row for lane {}: {lines:?}", i + 1));
+            assert!(
+                row.contains(name) && row.contains("17") && row.contains("-0.250"),
+                "{row}"
+            );
+        }
     }
 }

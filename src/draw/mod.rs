@@ -1,19 +1,26 @@
-//! Drawing the rope, the HUD and the frame-time strip into an RGBA8 `&mut [u8]`.
+//! Drawing lanes, the HUD and the frame-time strip into an RGBA8 `&mut [u8]`.
 //!
 //! Pure: no winit, pixels or wgpu. The window draws into pixels' frame; `simulate --draw`
 //! draws into an off-screen buffer with the very same code.
 //!
-//! A frame is drawn back to front: a dark vertical gradient with a faint metre grid, the rope
-//! (tiny-skia, anti-aliased), the frame strip along the bottom, the HUD top-left, then the
-//! help panel and the banner when asked for. Every pixel written is opaque (straight alpha
-//! equals premultiplied), so the buffer can be shown as `Rgba8UnormSrgb` as it is.
+//! A frame is drawn back to front: a dark vertical gradient, then each [`Pane`] — its faint
+//! metre grid, its rope (tiny-skia, anti-aliased) and, in the split view, its label — clipped to
+//! its own rectangle, then the frame strip along the bottom, the HUD top-left, and the help
+//! panel and the banner when asked for. Every pixel written is opaque (straight alpha equals
+//! premultiplied), so the buffer can be shown as `Rgba8UnormSrgb` as it is.
 //!
-//! One concept per file: [`View`] (metres to pixels) in `view.rs`, the rope in `rope.rs`,
-//! [`HudInfo`] in `hud.rs`, [`FrameStrip`] in `strip.rs`, the 8×8 font in `text.rs`, and
-//! rectangle fills in `canvas.rs`.
+//! One concept per file: [`View`] (metres to pixels) in `view.rs`, [`Layout`] (where each pane
+//! goes) in `layout.rs`, a pane's grid and label in `pane.rs`, the rope in `rope.rs`,
+//! [`HudInfo`] in `hud.rs`, [`FrameStrip`] in `strip.rs`, help and banner in `overlay.rs`, the
+//! colours in `palette.rs`, the 8×8 font in `text.rs`, and rectangle fills in `canvas.rs`.
 
 mod canvas;
 mod hud;
+mod lanes;
+mod layout;
+mod overlay;
+mod palette;
+mod pane;
 #[cfg(test)]
 mod preview;
 mod rope;
@@ -21,52 +28,20 @@ mod strip;
 mod text;
 mod view;
 
-pub use hud::{HudInfo, hud_column_width, text_scale};
+pub use hud::{HudInfo, LaneRow, hud_column_width, text_scale};
+pub use lanes::{LanePanes, explosion_banner};
+pub use layout::{Area, Layout, MAX_PANES};
+pub use pane::{Pane, PaneLabel};
 pub use rope::{MAX_BEADS, rope_width_px};
 pub use strip::{FrameStrip, strip_height};
 pub use text::{ascii, to_ascii};
 pub use view::View;
 
-use canvas::{Canvas, PanelStyle};
+use canvas::Canvas;
 use glam::Vec2;
-use text::GLYPH;
+use tiny_skia::{FillRule, Mask, PathBuilder, Transform};
 
-/// The colours, in one place so the screen stays one palette.
-mod palette {
-    use super::canvas::{PanelStyle, Rgb};
-
-    pub const BG_TOP: Rgb = [25, 28, 37];
-    pub const BG_BOTTOM: Rgb = [12, 14, 19];
-    pub const GRID: Rgb = [160, 176, 210];
-    pub const ROPE: Rgb = [226, 206, 164];
-    pub const BEAD: Rgb = [255, 243, 214];
-    pub const BEAD_RIM: Rgb = [16, 18, 24];
-    pub const ROPE_EXPLODED: Rgb = [255, 72, 72];
-    pub const BEAD_EXPLODED: Rgb = [255, 168, 160];
-    pub const ACCENT: Rgb = [79, 195, 247];
-    pub const GRAB: Rgb = [255, 166, 72];
-    pub const PANEL: Rgb = [9, 11, 15];
-    pub const PANEL_ALPHA: u8 = 205;
-    pub const PANEL_BORDER: Rgb = [58, 64, 80];
-    pub const PANEL_STYLE: PanelStyle = PanelStyle {
-        fill: PANEL,
-        alpha: PANEL_ALPHA,
-        border: PANEL_BORDER,
-    };
-    pub const TEXT: Rgb = [234, 238, 246];
-    pub const LABEL: Rgb = [132, 142, 163];
-    pub const GOOD: Rgb = [61, 214, 148];
-    pub const WARN: Rgb = [255, 202, 76];
-    pub const BAD: Rgb = [255, 92, 92];
-    pub const STEPS: Rgb = [196, 140, 255];
-    /// STEPS at about 30 % over the graph's near-black background.
-    pub const STEPS_DIM: Rgb = [62, 45, 82];
-    /// Reference lines: light grey at about 65 % over the graph's background.
-    pub const REFERENCE: Rgb = [130, 135, 148];
-    pub const GRAPH_BG: Rgb = [0, 0, 0];
-}
-
-/// What to draw of the rope this frame (already blended in interpolated mode).
+/// What to draw of one rope this frame (already blended where its mode blends).
 #[derive(Clone, Copy, Debug)]
 pub struct RopeLook<'a> {
     pub positions: &'a [Vec2],
@@ -80,15 +55,18 @@ pub struct RopeLook<'a> {
 /// Everything one frame shows.
 #[derive(Clone, Copy, Debug)]
 pub struct Scene<'a> {
-    pub rope: RopeLook<'a>,
-    pub view: &'a View,
+    /// One pane for the single view, up to [`MAX_PANES`] for the split view.
+    pub panes: &'a [Pane<'a>],
     pub hud: Option<&'a HudInfo>,
     pub strip: Option<&'a FrameStrip>,
     /// The key help overlay's lines, when shown.
     pub help: Option<&'a [String]>,
-    /// A large centred message, e.g. "EXPLODED — resetting in 1.4 s (R)".
+    /// A large centred message, e.g. "EXPLODED - resetting in 1.4 s (R now)".
     pub banner: Option<&'a str>,
 }
+
+/// A clip mask, the pane area it covers and the buffer size it was made for.
+type PaneMask = (Area, (u32, u32), Mask);
 
 /// Draws scenes; keeps scratch buffers between frames so drawing does not allocate.
 #[derive(Debug, Default)]
@@ -99,6 +77,9 @@ pub struct Renderer {
     /// Grid columns and rows, `(pixel, alpha)`.
     grid_x: Vec<(i64, u8)>,
     grid_y: Vec<(i64, u8)>,
+    /// A clip mask per pane of the split view, for the buffer size and areas they were made
+    /// for.
+    masks: Vec<Option<PaneMask>>,
 }
 
 impl Renderer {
@@ -112,28 +93,11 @@ impl Renderer {
         let Some(mut canvas) = Canvas::new(frame, width, height) else {
             return;
         };
-        grid_lines(
-            scene.view,
-            width,
-            height,
-            &mut self.grid_x,
-            &mut self.grid_y,
-        );
         let (top, bottom) = (palette::BG_TOP, palette::BG_BOTTOM);
-        canvas.clear_gradient(top, bottom, palette::GRID, &self.grid_x, &mut self.row);
-        for &(y, alpha) in &self.grid_y {
-            canvas.blend_rect(0, y, i64::from(width), 1, palette::GRID, alpha);
+        canvas.clear_gradient(top, bottom, palette::GRID, &[], &mut self.row);
+        for (i, p) in scene.panes.iter().enumerate() {
+            self.draw_pane(frame, (width, height), i, p);
         }
-
-        rope::draw_rope(
-            frame,
-            width,
-            height,
-            &scene.rope,
-            scene.view,
-            &mut self.rope,
-        );
-
         let Some(mut canvas) = Canvas::new(frame, width, height) else {
             return;
         };
@@ -147,145 +111,64 @@ impl Renderer {
         // The help panel goes last: when the user asks for it, it must be readable over
         // everything, the banner included.
         if let Some(message) = scene.banner {
-            draw_banner(&mut canvas, message, scene.rope.exploded);
+            overlay::draw_banner(
+                &mut canvas,
+                message,
+                scene.panes.iter().any(|p| p.rope.exploded),
+            );
         }
         if let Some(lines) = scene.help {
-            draw_help(&mut canvas, lines, scale);
+            overlay::draw_help(&mut canvas, lines, scale);
+        }
+    }
+
+    /// One pane: grid, rope and label, all inside its area.
+    fn draw_pane(&mut self, frame: &mut [u8], size: (u32, u32), index: usize, pane: &Pane) {
+        let full = pane.area == Area::full(size.0, size.1);
+        pane::grid_lines(&pane.view, pane.area, &mut self.grid_x, &mut self.grid_y);
+        if let Some(mut canvas) = Canvas::new(frame, size.0, size.1) {
+            pane::draw_grid(&mut canvas, pane.area, &self.grid_x, &self.grid_y);
+        }
+        let mask = if full {
+            None
+        } else {
+            clip_mask(&mut self.masks, index, pane.area, size)
+        };
+        rope::draw_rope(frame, size, &pane.rope, &pane.view, mask, &mut self.rope);
+        if let (Some(label), Some(mut canvas)) = (&pane.label, Canvas::new(frame, size.0, size.1)) {
+            pane::draw_label(&mut canvas, pane.area, label, text_scale(size.1));
         }
     }
 }
 
-/// Faint grid lines at a round number of metres, at least ~64 px apart, as `(pixel, alpha)`
-/// for columns (`xs`) and rows (`ys`); the axes through particle 0 a little brighter.
-fn grid_lines(
-    view: &View,
-    width: u32,
-    height: u32,
-    xs: &mut Vec<(i64, u8)>,
-    ys: &mut Vec<(i64, u8)>,
-) {
-    xs.clear();
-    ys.clear();
-    let scale = view.scale;
-    if !(scale.is_finite() && scale > 0.0 && view.origin_px.is_finite()) {
-        return;
+/// The clip mask for pane `index` covering `area` of a `size` buffer, made once and kept in
+/// `masks` while the layout stays the same.
+fn clip_mask(
+    masks: &mut Vec<Option<PaneMask>>,
+    index: usize,
+    area: Area,
+    size: (u32, u32),
+) -> Option<&Mask> {
+    if masks.len() <= index {
+        masks.resize_with(index + 1, || None);
     }
-    let want_m = 64.0 / scale;
-    let decade = 10f32.powf(want_m.log10().floor());
-    let Some(step_m) = [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|k| k * decade)
-        .find(|&s| s >= want_m)
-    else {
-        return;
-    };
-    let step = step_m * scale;
-    if !(step.is_finite() && step >= 8.0) {
-        return;
+    let fresh = |(a, s, _): &PaneMask| *a == area && *s == size;
+    if !masks[index].as_ref().is_some_and(fresh) {
+        let mut mask = Mask::new(size.0, size.1)?;
+        let rect =
+            tiny_skia::Rect::from_xywh(area.x as f32, area.y as f32, area.w as f32, area.h as f32)?;
+        let path = PathBuilder::from_rect(rect);
+        mask.fill_path(&path, FillRule::Winding, false, Transform::identity());
+        masks[index] = Some((area, size, mask));
     }
-    let lines = |origin: f32, extent: u32, out: &mut Vec<(i64, u8)>| {
-        let first = (-origin / step).ceil();
-        let last = ((extent as f32 - origin) / step).floor();
-        if first.is_finite() && last.is_finite() && last - first < 4096.0 {
-            for k in first as i64..=last as i64 {
-                let at = (origin + k as f32 * step).round() as i64;
-                out.push((at, if k == 0 { 22 } else { 11 }));
-            }
-        }
-    };
-    lines(view.origin_px.x, width, xs);
-    lines(view.origin_px.y, height, ys);
-}
-
-/// Where a help line's key ends and its description begins: at the first run of two or more
-/// spaces, else (a key that filled or overflowed its padded column) at the first space from
-/// just before the column where the other lines' descriptions start.
-fn key_split(line: &str, column: Option<usize>) -> usize {
-    if let Some(at) = line.find("  ").filter(|&at| at > 0) {
-        return at;
-    }
-    let Some(from) = column.and_then(|c| c.checked_sub(1)).filter(|&f| f > 0) else {
-        return 0;
-    };
-    line.char_indices()
-        .find(|&(i, ch)| i >= from && ch == ' ')
-        .map_or(0, |(i, _)| i)
-}
-
-/// The column most lines' descriptions start at (after a run of two or more spaces).
-fn description_column(lines: &[String]) -> Option<usize> {
-    let start = |l: &String| {
-        let at = l.find("  ").filter(|&at| at > 0)?;
-        Some(at + l[at..].len() - l[at..].trim_start_matches(' ').len())
-    };
-    let starts: Vec<usize> = lines.iter().filter_map(start).collect();
-    starts
-        .iter()
-        .copied()
-        .max_by_key(|&c| starts.iter().filter(|&&d| d == c).count())
-}
-
-/// The help overlay: `lines` on a centred panel. Each line's key (see [`key_split`]) is drawn
-/// in the accent colour, the rest in white.
-fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32) {
-    let s = i64::from(scale);
-    let g = i64::from(GLYPH) * s;
-    let line_h = g + 4 * s;
-    let pad = 10 * s;
-    let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
-    let (w, h) = (
-        cols * g + 2 * pad,
-        lines.len() as i64 * line_h - 4 * s + 2 * pad,
-    );
-    let x = (i64::from(canvas.width()) - w) / 2;
-    let y = ((i64::from(canvas.height()) - h) / 2).max(0);
-    let style = PanelStyle {
-        alpha: 235,
-        border: palette::ACCENT,
-        ..palette::PANEL_STYLE
-    };
-    canvas.panel((x, y, w, h), style);
-    let column = description_column(lines);
-    for (i, line) in lines.iter().enumerate() {
-        let ty = y + pad + i as i64 * line_h;
-        if ty > i64::from(canvas.height()) {
-            break;
-        }
-        let (key, rest) = line.split_at(key_split(line, column));
-        let end = text::draw_text(canvas, x + pad, ty, key, scale, palette::ACCENT);
-        text::draw_text(canvas, end, ty, rest, scale, palette::TEXT);
-    }
-}
-
-/// A large message on a band across the middle of the screen: red when the rope exploded.
-fn draw_banner(canvas: &mut Canvas, message: &str, exploded: bool) {
-    let (w, h) = (i64::from(canvas.width()), i64::from(canvas.height()));
-    let chars = message.chars().count().max(1) as i64;
-    let mut scale: i64 = if h >= 480 { 4 } else { 2 };
-    while scale > 1 && chars * i64::from(GLYPH) * scale > w - 16 {
-        scale -= 1;
-    }
-    let g = i64::from(GLYPH) * scale;
-    let band_h = g + 8 * scale;
-    let y = (h - band_h) / 2;
-    let (edge, colour) = if exploded {
-        (palette::BAD, palette::BAD)
-    } else {
-        (palette::ACCENT, palette::TEXT)
-    };
-    canvas.blend_rect(0, y, w, band_h, palette::PANEL, 190);
-    canvas.blend_rect(0, y, w, 2, edge, 200);
-    canvas.blend_rect(0, y + band_h - 2, w, 2, edge, 200);
-    let x = (w - chars * g) / 2;
-    let s = scale as u32;
-    text::draw_text_shadowed(canvas, x, y + 4 * scale, message, s, colour, palette::PANEL);
+    masks[index].as_ref().map(|(_, _, m)| m)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::overlay::{description_column, key_split};
     use super::*;
     use crate::rope::{Pin, Rope, RopeParams};
-    use crate::timing::Mode;
 
     const W: u32 = 320;
     const H: u32 = 200;
@@ -295,43 +178,50 @@ mod tests {
         buf[i..i + 4].try_into().unwrap()
     }
 
-    fn render(rope: &Rope, view: &View, w: u32, h: u32) -> Vec<u8> {
-        let pinned = rope.pinned_indices();
-        let scene = Scene {
-            rope: RopeLook {
-                positions: &rope.positions().collect::<Vec<_>>(),
-                pinned: &pinned,
-                grabbed: None,
-                exploded: false,
-            },
-            view,
+    /// The single view of `rope`: one pane on the whole buffer.
+    fn single<'a>(rope: RopeLook<'a>, view: &View, w: u32, h: u32) -> Pane<'a> {
+        Pane {
+            rope,
+            view: *view,
+            area: Area::full(w, h),
+            label: None,
+        }
+    }
+
+    /// A scene of `panes` with nothing else on it.
+    fn bare<'a>(panes: &'a [Pane<'a>]) -> Scene<'a> {
+        Scene {
+            panes,
             hud: None,
             strip: None,
             help: None,
             banner: None,
-        };
+        }
+    }
+
+    fn look<'a>(positions: &'a [Vec2], pinned: &'a [usize]) -> RopeLook<'a> {
+        RopeLook {
+            positions,
+            pinned,
+            grabbed: None,
+            exploded: false,
+        }
+    }
+
+    fn render(rope: &Rope, view: &View, w: u32, h: u32) -> Vec<u8> {
+        let pinned = rope.pinned_indices();
+        let positions: Vec<Vec2> = rope.positions().collect();
+        let panes = [single(look(&positions, &pinned), view, w, h)];
         let mut buf = vec![0u8; (w * h * 4) as usize];
-        Renderer::new().draw(&mut buf, w, h, &scene);
+        Renderer::new().draw(&mut buf, w, h, &bare(&panes));
         buf
     }
 
     /// What `view` draws with no rope at all.
     fn background(view: &View) -> Vec<u8> {
-        let scene = Scene {
-            rope: RopeLook {
-                positions: &[],
-                pinned: &[],
-                grabbed: None,
-                exploded: false,
-            },
-            view,
-            hud: None,
-            strip: None,
-            help: None,
-            banner: None,
-        };
+        let panes = [single(look(&[], &[]), view, W, H)];
         let mut buf = vec![0u8; (W * H * 4) as usize];
-        Renderer::new().draw(&mut buf, W, H, &scene);
+        Renderer::new().draw(&mut buf, W, H, &bare(&panes));
         buf
     }
 
@@ -412,21 +302,24 @@ mod tests {
             },
         ];
         let mut strip = FrameStrip::new(10);
-        strip.push(f32::NAN, 3);
+        strip.push(f32::NAN, &[3]);
         let hud = HudInfo {
             fps: f64::NAN,
-            energy_j: f64::INFINITY,
+            lanes: vec![LaneRow {
+                energy_j: f64::INFINITY,
+                ..Default::default()
+            }],
             ..Default::default()
         };
         for view in &views {
+            let rope = RopeLook {
+                grabbed: Some(3),
+                exploded: true,
+                ..look(&bad, &[0, 1, 4, 99])
+            };
+            let panes = [single(rope, view, W, H)];
             let scene = Scene {
-                rope: RopeLook {
-                    positions: &bad,
-                    pinned: &[0, 1, 4, 99],
-                    grabbed: Some(3),
-                    exploded: true,
-                },
-                view,
+                panes: &panes,
                 hud: Some(&hud),
                 strip: Some(&strip),
                 help: Some(&["\u{2603} snow".to_string()]),
@@ -442,19 +335,9 @@ mod tests {
     fn a_buffer_of_the_wrong_length_or_zero_size_is_left_alone() {
         let rope = Rope::new(RopeParams::default());
         let view = View::for_rope(rope.params(), W, H);
-        let scene = Scene {
-            rope: RopeLook {
-                positions: &rope.positions().collect::<Vec<_>>(),
-                pinned: &[0],
-                grabbed: None,
-                exploded: false,
-            },
-            view: &view,
-            hud: None,
-            strip: None,
-            help: None,
-            banner: None,
-        };
+        let positions: Vec<Vec2> = rope.positions().collect();
+        let panes = [single(look(&positions, &[0]), &view, W, H)];
+        let scene = bare(&panes);
         let mut r = Renderer::new();
         let mut short = vec![7u8; (W * H * 4) as usize - 4];
         r.draw(&mut short, W, H, &scene);
@@ -492,22 +375,25 @@ mod tests {
         let view = View::for_rope(rope.params(), W, H);
         let mut strip = FrameStrip::new(100);
         for i in 0..100 {
-            strip.push(16.0 + (i % 7) as f32, 16);
+            strip.push(16.0 + (i % 7) as f32, &[16]);
         }
         let hud = HudInfo {
-            mode: Some(Mode::Fixed),
+            lanes: vec![LaneRow {
+                name: "fixed".into(),
+                ..Default::default()
+            }],
             ..Default::default()
         };
         let plain = render(&rope, &view, W, H);
         let help = ["Space  pause".to_string()];
+        let positions: Vec<Vec2> = rope.positions().collect();
+        let rope_look = RopeLook {
+            grabbed: Some(5),
+            ..look(&positions, &[0])
+        };
+        let panes = [single(rope_look, &view, W, H)];
         let scene = Scene {
-            rope: RopeLook {
-                positions: &rope.positions().collect::<Vec<_>>(),
-                pinned: &[0],
-                grabbed: Some(5),
-                exploded: false,
-            },
-            view: &view,
+            panes: &panes,
             hud: Some(&hud),
             strip: Some(&strip),
             help: Some(&help),
@@ -522,5 +408,71 @@ mod tests {
         assert!(changed(12, 12), "HUD");
         assert!((0..W).any(|x| changed(x, H - 12)), "strip");
         assert!((0..W).any(|x| changed(x, H / 2)), "banner");
+    }
+
+    /// Four panes of the split view at 1280×720, pane 0's rope given by `first`.
+    fn split_frame(first: &[Vec2], exploded: bool) -> (Vec<u8>, Layout) {
+        let (w, h) = (1280, 720);
+        let params = RopeParams::default();
+        let layout = Layout::split(&params, w, h, 4, true);
+        let hanging: Vec<Vec2> = Rope::new(params).positions().collect();
+        let label = |i: usize| PaneLabel {
+            title: format!("{} lane", i + 1),
+            detail: "steps 17".into(),
+            colour: i,
+            exploded: false,
+            focused: i == 0,
+        };
+        let panes: Vec<Pane> = (0..4)
+            .map(|i| Pane {
+                rope: RopeLook {
+                    exploded: i == 0 && exploded,
+                    ..look(if i == 0 { first } else { &hanging }, &[0])
+                },
+                view: layout.views[i],
+                area: layout.areas[i],
+                label: Some(label(i)),
+            })
+            .collect();
+        let mut buf = vec![0u8; (w * h * 4) as usize];
+        Renderer::new().draw(&mut buf, w, h, &bare(&panes));
+        (buf, layout)
+    }
+
+    #[test]
+    fn an_exploding_rope_in_one_pane_changes_no_pixel_outside_it() {
+        let calm: Vec<Vec2> = Rope::new(RopeParams::default()).positions().collect();
+        // A diverged rope: particles strewn metres apart in every direction, far past the
+        // pane's edges (it is about 3 m across).
+        let wild: Vec<Vec2> = (0..calm.len())
+            .map(|i| {
+                let a = i as f32 * 2.4;
+                Vec2::new(a.cos(), a.sin()) * (i as f32 * 0.5)
+            })
+            .collect();
+        let (before, layout) = split_frame(&calm, false);
+        let (after, _) = split_frame(&wild, true);
+        let pane = layout.areas[0];
+        let mut inside_changed = 0;
+        for y in 0..720u32 {
+            for x in 0..1280u32 {
+                let i = ((y * 1280 + x) * 4) as usize;
+                let same = before[i..i + 4] == after[i..i + 4];
+                if pane.contains(Vec2::new(x as f32 + 0.5, y as f32 + 0.5)) {
+                    inside_changed += usize::from(!same);
+                } else {
+                    assert!(same, "pixel ({x}, {y}) outside pane 0 changed");
+                }
+            }
+        }
+        assert!(
+            inside_changed > 1_000,
+            "the explosion was drawn: {inside_changed} pixels"
+        );
+        let red = after
+            .chunks_exact(4)
+            .filter(|p| p[..3] == palette::ROPE_EXPLODED)
+            .count();
+        assert!(red > 100, "{red}");
     }
 }

@@ -52,29 +52,31 @@ fn strip() -> FrameStrip {
             260 => 120.0,
             _ => 16.67 + jitter,
         };
-        strip.push(ms, (ms + (i % 3) as f32 * 0.4).floor() as u32);
+        strip.push(ms, &[(ms + (i % 3) as f32 * 0.4).floor() as u32]);
     }
     strip
 }
 
 fn hud(particles: usize) -> HudInfo {
     HudInfo {
-        mode: Some(Mode::Interpolated),
         dt_ns: 1_000_000,
         clamp_ns: 250_000_000,
         max_steps: 250,
         particles,
         fps: 59.94,
         frame_ms: 16.683,
-        steps: 17,
-        alpha: 0.3456,
-        drift_ms: -0.412,
-        dropped_ms: 104.0,
-        energy_j: -2.375,
-        exploded: false,
         paused: true,
         fps_cap: None,
         present_mode: "Fifo (vsync)".into(),
+        lanes: vec![LaneRow {
+            name: Mode::Interpolated.name().into(),
+            steps: 17,
+            alpha: 0.3456,
+            drift_ms: -0.412,
+            dropped_ms: 104.0,
+            energy_j: -2.375,
+            exploded: false,
+        }],
     }
 }
 
@@ -90,14 +92,20 @@ fn frame(
     let pinned = rope.pinned_indices();
     let hud = hud(rope.len());
     let strip = strip();
-    let scene = Scene {
+    let positions: Vec<Vec2> = rope.positions().collect();
+    let panes = [Pane {
         rope: RopeLook {
-            positions: &rope.positions().collect::<Vec<_>>(),
+            positions: &positions,
             pinned: &pinned,
             grabbed,
             exploded: rope.exploded(),
         },
-        view: &view,
+        view,
+        area: Area::full(w, h),
+        label: None,
+    }];
+    let scene = Scene {
+        panes: &panes,
         hud: Some(&hud),
         strip: Some(&strip),
         help,
@@ -215,9 +223,14 @@ fn writes_a_scattered_rope_png() {
         grabbed: None,
         exploded: true,
     };
-    let scene = Scene {
+    let panes = [Pane {
         rope,
-        view: &view,
+        view,
+        area: Area::full(w, h),
+        label: None,
+    }];
+    let scene = Scene {
+        panes: &panes,
         hud: None,
         strip: None,
         help: None,

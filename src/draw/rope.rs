@@ -6,7 +6,7 @@ use super::palette as pal;
 use super::{RopeLook, View};
 use glam::Vec2;
 use tiny_skia::{
-    FillRule, LineCap, LineJoin, Paint, Path, PathBuilder, PixmapMut, Stroke, Transform,
+    FillRule, LineCap, LineJoin, Mask, Paint, Path, PathBuilder, PixmapMut, Stroke, Transform,
 };
 
 /// More particles than this are drawn as the path alone: beads would be under a pixel apart.
@@ -152,164 +152,199 @@ fn screen_points(view: &View, positions: &[Vec2], points: &mut Vec<Vec2>, w: u32
     total
 }
 
-/// Draws the rope into `frame`.
+/// Draws the rope into `frame`, only where `mask` allows (a split-view pane), if given.
 pub(super) fn draw_rope(
     frame: &mut [u8],
-    width: u32,
-    height: u32,
+    (width, height): (u32, u32),
     look: &RopeLook,
     view: &View,
+    mask: Option<&Mask>,
     scratch: &mut RopeScratch,
 ) {
-    let Some(mut pixmap) = PixmapMut::from_bytes(frame, width, height) else {
+    let Some(pixmap) = PixmapMut::from_bytes(frame, width, height) else {
         return;
     };
-    let id = Transform::identity();
     let line_w = rope_width_px(view.scale);
-    let (rope_c, bead_c) = if look.exploded {
-        (pal::ROPE_EXPLODED, pal::BEAD_EXPLODED)
-    } else {
-        (pal::ROPE, pal::BEAD)
+    let mut painter = Painter {
+        pixmap,
+        mask,
+        pb: scratch.path.take().unwrap_or_default(),
+        size: Vec2::new(width as f32, height as f32),
     };
-    let mut pb = scratch.path.take().unwrap_or_default();
-
-    // The rope: strokes of at most CHUNK_SEGMENTS segments, thinned out past the budget.
     let total = screen_points(view, look.positions, &mut scratch.points, width, height);
-    let screen_area = width as f32 * height as f32;
-    let budget = STROKE_AREA_BUDGET * screen_area / line_w;
-    let stride = if total > budget {
-        (total / budget).ceil() as usize
-    } else {
-        1
-    };
-    let (rope_paint, rope_stroke) = (paint(rope_c, 255), round_stroke(line_w));
-    let mut pen: Option<Vec2> = None;
-    let mut prev: Option<Vec2> = None;
-    let (mut segment, mut in_chunk) = (0usize, 0usize);
-    for &q in &scratch.points {
-        if q.is_nan() {
-            prev = None;
-            continue;
-        }
-        if let Some(p) = prev {
-            segment += 1;
-            if segment % stride == 0 {
-                if pen != Some(p) {
-                    pb.move_to(p.x, p.y);
-                }
-                pb.line_to(q.x, q.y);
-                pen = Some(q);
-                in_chunk += 1;
-                if in_chunk == CHUNK_SEGMENTS {
-                    pb = with_path(pb, |path| {
-                        pixmap.stroke_path(path, &rope_paint, &rope_stroke, id, None);
-                    });
-                    (pen, in_chunk) = (None, 0);
+    painter.stroke_rope(&scratch.points, total, line_w, look.exploded);
+    let radius = painter.beads(look, view, line_w);
+    painter.pins(look, view, radius, line_w);
+    painter.grabbed(look, view, radius);
+    scratch.path = Some(painter.pb);
+}
+
+/// A pixmap being drawn on, through a mask, with one reused path builder.
+struct Painter<'a, 'm> {
+    pixmap: PixmapMut<'a>,
+    mask: Option<&'m Mask>,
+    pb: PathBuilder,
+    /// The buffer's size, pixels.
+    size: Vec2,
+}
+
+impl Painter<'_, '_> {
+    fn fill(&mut self, colour: Rgb, alpha: u8) {
+        let (pixmap, mask) = (&mut self.pixmap, self.mask);
+        let pb = std::mem::take(&mut self.pb);
+        self.pb = with_path(pb, |path| {
+            let id = Transform::identity();
+            pixmap.fill_path(path, &paint(colour, alpha), FillRule::Winding, id, mask);
+        });
+    }
+
+    fn stroke(&mut self, colour: Rgb, alpha: u8, width: f32) {
+        let (pixmap, mask) = (&mut self.pixmap, self.mask);
+        let pb = std::mem::take(&mut self.pb);
+        self.pb = with_path(pb, |path| {
+            let id = Transform::identity();
+            pixmap.stroke_path(path, &paint(colour, alpha), &round_stroke(width), id, mask);
+        });
+    }
+
+    /// Whether a circle of radius `r` at `s` can touch the buffer.
+    fn on_screen(&self, s: Vec2, r: f32) -> bool {
+        s.x > -r && s.y > -r && s.x < self.size.x + r && s.y < self.size.y + r
+    }
+
+    /// The rope: strokes of at most [`CHUNK_SEGMENTS`] segments through the screen `points`
+    /// (NaN lifts the pen), every k-th segment past the area budget.
+    fn stroke_rope(&mut self, points: &[Vec2], total: f32, line_w: f32, exploded: bool) {
+        let colour = if exploded {
+            pal::ROPE_EXPLODED
+        } else {
+            pal::ROPE
+        };
+        let budget = STROKE_AREA_BUDGET * self.size.x * self.size.y / line_w;
+        let stride = if total > budget {
+            (total / budget).ceil() as usize
+        } else {
+            1
+        };
+        let mut pen: Option<Vec2> = None;
+        let mut prev: Option<Vec2> = None;
+        let (mut segment, mut in_chunk) = (0usize, 0usize);
+        for &q in points {
+            if q.is_nan() {
+                prev = None;
+                continue;
+            }
+            if let Some(p) = prev {
+                segment += 1;
+                if segment % stride == 0 {
+                    if pen != Some(p) {
+                        self.pb.move_to(p.x, p.y);
+                    }
+                    self.pb.line_to(q.x, q.y);
+                    pen = Some(q);
+                    in_chunk += 1;
+                    if in_chunk == CHUNK_SEGMENTS {
+                        self.stroke(colour, 255, line_w);
+                        (pen, in_chunk) = (None, 0);
+                    }
                 }
             }
+            prev = Some(q);
         }
-        prev = Some(q);
+        self.stroke(colour, 255, line_w);
     }
-    pb = with_path(pb, |path| {
-        pixmap.stroke_path(path, &rope_paint, &rope_stroke, id, None);
-    });
 
-    // Beads on free particles, when there are few enough to tell apart; never so large that
-    // they overlap on average.
-    let beads = look.positions.len() <= MAX_BEADS;
-    let spacing = if beads {
-        mean_spacing_px(view, look.positions)
-    } else {
-        0.0
-    };
-    let radius = (line_w * 1.5).clamp(3.0, 9.0).min(0.42 * spacing);
-    let bead_area = look.positions.len() as f32 * std::f32::consts::PI * (radius + 1.25).powi(2);
-    let beads = beads && bead_area <= BEAD_AREA_BUDGET * screen_area;
-    let on_screen =
-        |s: Vec2, r: f32| s.x > -r && s.y > -r && s.x < width as f32 + r && s.y < height as f32 + r;
-    let pinned = |i: usize| look.pinned.contains(&i);
-    if beads && radius >= 2.0 {
-        for (r, colour) in [(radius + 1.25, pal::BEAD_RIM), (radius, bead_c)] {
+    /// Beads on free particles, when there are few enough to tell apart; never so large that
+    /// they overlap on average. Returns the bead radius (pins and the grab are sized by it).
+    fn beads(&mut self, look: &RopeLook, view: &View, line_w: f32) -> f32 {
+        let n = look.positions.len();
+        let spacing = if n <= MAX_BEADS {
+            mean_spacing_px(view, look.positions)
+        } else {
+            0.0
+        };
+        let radius = (line_w * 1.5).clamp(3.0, 9.0).min(0.42 * spacing);
+        let bead_area = n as f32 * std::f32::consts::PI * (radius + 1.25).powi(2);
+        let fits = bead_area <= BEAD_AREA_BUDGET * self.size.x * self.size.y;
+        if n > MAX_BEADS || !fits || radius < 2.0 {
+            return radius;
+        }
+        let bead = if look.exploded {
+            pal::BEAD_EXPLODED
+        } else {
+            pal::BEAD
+        };
+        for (r, colour) in [(radius + 1.25, pal::BEAD_RIM), (radius, bead)] {
             for (i, &p) in look.positions.iter().enumerate() {
                 if let Some(s) = screen(view, p)
-                    && on_screen(s, r)
+                    && self.on_screen(s, r)
                     && look.grabbed != Some(i)
-                    && !pinned(i)
+                    && !look.pinned.contains(&i)
                 {
-                    pb.push_circle(s.x, s.y, r);
+                    self.pb.push_circle(s.x, s.y, r);
                 }
             }
-            pb = with_path(pb, |path| {
-                pixmap.fill_path(path, &paint(colour, 255), FillRule::Winding, id, None);
-            });
+            self.fill(colour, 255);
         }
+        radius
     }
 
-    // Pins: a ring with a dot, hung from the engineering symbol for a fixed support (a bar
-    // with hatching above it).
-    let pin_r = (radius.max(3.0) + 2.5).max(5.0);
-    let pins = || {
-        look.pinned
+    /// Pins: a ring with a dot, hung from the engineering symbol for a fixed support (a bar
+    /// with hatching above it).
+    fn pins(&mut self, look: &RopeLook, view: &View, radius: f32, line_w: f32) {
+        let pin_r = (radius.max(3.0) + 2.5).max(5.0);
+        let pins: Vec<Vec2> = look
+            .pinned
             .iter()
             .take(MAX_PINS)
             .filter_map(|&i| look.positions.get(i))
             .filter_map(|&p| screen(view, p))
-            .filter(move |&s| on_screen(s, 4.0 * pin_r))
-    };
-    let accent = paint(pal::ACCENT, 255);
-    let thin = round_stroke((line_w * 0.8).clamp(1.5, 3.0));
-    for s in pins() {
-        let bar_y = s.y - 2.3 * pin_r;
-        let half = 1.9 * pin_r;
-        pb.move_to(s.x, s.y - pin_r);
-        pb.line_to(s.x, bar_y);
-        pb.move_to(s.x - half, bar_y);
-        pb.line_to(s.x + half, bar_y);
-        let hatches = 5;
-        for k in 0..hatches {
-            let hx = s.x - half + 2.0 * half * (k as f32 + 0.5) / hatches as f32;
-            pb.move_to(hx - 0.35 * pin_r, bar_y);
-            pb.line_to(hx + 0.35 * pin_r, bar_y - 0.8 * pin_r);
+            .filter(|&s| self.on_screen(s, 4.0 * pin_r))
+            .collect();
+        let thin = (line_w * 0.8).clamp(1.5, 3.0);
+        for s in &pins {
+            let bar_y = s.y - 2.3 * pin_r;
+            let half = 1.9 * pin_r;
+            self.pb.move_to(s.x, s.y - pin_r);
+            self.pb.line_to(s.x, bar_y);
+            self.pb.move_to(s.x - half, bar_y);
+            self.pb.line_to(s.x + half, bar_y);
+            let hatches = 5;
+            for k in 0..hatches {
+                let hx = s.x - half + 2.0 * half * (k as f32 + 0.5) / hatches as f32;
+                self.pb.move_to(hx - 0.35 * pin_r, bar_y);
+                self.pb.line_to(hx + 0.35 * pin_r, bar_y - 0.8 * pin_r);
+            }
+            self.pb.push_circle(s.x, s.y, pin_r);
         }
-        pb.push_circle(s.x, s.y, pin_r);
+        self.stroke(pal::ACCENT, 255, thin);
+        for s in &pins {
+            self.pb.push_circle(s.x, s.y, pin_r - thin * 0.5);
+        }
+        self.fill(pal::PANEL, 255);
+        for s in &pins {
+            self.pb.push_circle(s.x, s.y, 0.4 * pin_r);
+        }
+        self.fill(pal::ACCENT, 255);
     }
-    pb = with_path(pb, |path| {
-        pixmap.stroke_path(path, &accent, &thin, id, None)
-    });
-    for s in pins() {
-        pb.push_circle(s.x, s.y, pin_r - thin.width * 0.5);
-    }
-    pb = with_path(pb, |path| {
-        pixmap.fill_path(path, &paint(pal::PANEL, 255), FillRule::Winding, id, None);
-    });
-    for s in pins() {
-        pb.push_circle(s.x, s.y, 0.4 * pin_r);
-    }
-    pb = with_path(pb, |path| {
-        pixmap.fill_path(path, &accent, FillRule::Winding, id, None)
-    });
 
-    // The grabbed particle: a soft halo, an orange bead and a white ring.
-    if let Some(s) = look
-        .grabbed
-        .and_then(|i| look.positions.get(i))
-        .and_then(|&p| screen(view, p))
-    {
+    /// The grabbed particle: a soft halo, an orange bead and a white ring.
+    fn grabbed(&mut self, look: &RopeLook, view: &View, radius: f32) {
+        let Some(s) = look
+            .grabbed
+            .and_then(|i| look.positions.get(i))
+            .and_then(|&p| screen(view, p))
+        else {
+            return;
+        };
         let r = (radius * 1.4).max(5.0);
-        pb.push_circle(s.x, s.y, 2.6 * r);
-        pb = with_path(pb, |path| {
-            pixmap.fill_path(path, &paint(pal::GRAB, 60), FillRule::Winding, id, None);
-        });
-        pb.push_circle(s.x, s.y, r);
-        pb = with_path(pb, |path| {
-            pixmap.fill_path(path, &paint(pal::GRAB, 255), FillRule::Winding, id, None);
-        });
-        pb.push_circle(s.x, s.y, r + 2.0);
-        pb = with_path(pb, |path| {
-            pixmap.stroke_path(path, &paint(pal::TEXT, 220), &round_stroke(1.5), id, None);
-        });
+        self.pb.push_circle(s.x, s.y, 2.6 * r);
+        self.fill(pal::GRAB, 60);
+        self.pb.push_circle(s.x, s.y, r);
+        self.fill(pal::GRAB, 255);
+        self.pb.push_circle(s.x, s.y, r + 2.0);
+        self.stroke(pal::TEXT, 220, 1.5);
     }
-    scratch.path = Some(pb);
 }
 
 #[cfg(test)]
@@ -370,7 +405,14 @@ mod tests {
             exploded: true,
         };
         let mut buf = vec![0u8; (w * h * 4) as usize];
-        draw_rope(&mut buf, w, h, &look, &view, &mut RopeScratch::default());
+        draw_rope(
+            &mut buf,
+            (w, h),
+            &look,
+            &view,
+            None,
+            &mut RopeScratch::default(),
+        );
         let red = buf
             .chunks_exact(4)
             .filter(|p| p[..3] == pal::ROPE_EXPLODED)

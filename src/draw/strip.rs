@@ -1,20 +1,32 @@
 //! The frame strip: a scrolling graph of the last few hundred frames along the bottom of the
 //! screen. Bars are frame times in ms against faint 16.7 and 33.3 ms lines (coloured green,
-//! amber or red by which of those they pass); a violet line is the steps taken each frame,
-//! scaled to its own maximum. A stutter shows up as a bar that sticks out; a spiral of death
-//! as steps pinned at the cap.
+//! amber or red by which of those they pass); below them, the steps each lane took each frame
+//! (violet for one lane; with several, one row per lane in the lane's colour, on one shared
+//! scale). A stutter shows up as a bar that sticks out; a spiral of death as steps pinned at
+//! the cap.
 
-use super::canvas::{Canvas, Rgb};
+use super::canvas::{self, Canvas, Rgb};
 use super::hud::text_scale;
 use super::palette as pal;
 use super::text::{self, GLYPH};
 use std::collections::VecDeque;
 
-/// The last few hundred frames' frame time and steps, oldest first.
+/// Lanes the strip keeps steps for.
+const LANES: usize = super::MAX_PANES;
+
+/// One frame: its time, and the steps each lane took.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Frame {
+    ms: f32,
+    steps: [u32; LANES],
+    lanes: u8,
+}
+
+/// The last few hundred frames' frame time and steps per lane, oldest first.
 #[derive(Clone, Debug)]
 pub struct FrameStrip {
     capacity: usize,
-    frames: VecDeque<(f32, u32)>,
+    frames: VecDeque<Frame>,
 }
 
 impl FrameStrip {
@@ -25,11 +37,19 @@ impl FrameStrip {
             frames: VecDeque::with_capacity(capacity.min(1 << 16)),
         }
     }
-    pub fn push(&mut self, frame_ms: f32, steps: u32) {
+    /// A frame of `frame_ms` in which lane i took `steps[i]` steps (at most four lanes kept).
+    pub fn push(&mut self, frame_ms: f32, steps: &[u32]) {
         if self.frames.len() == self.capacity {
             self.frames.pop_front();
         }
-        self.frames.push_back((frame_ms, steps));
+        let lanes = steps.len().min(LANES);
+        let mut frame = Frame {
+            ms: frame_ms,
+            steps: [0; LANES],
+            lanes: lanes as u8,
+        };
+        frame.steps[..lanes].copy_from_slice(&steps[..lanes]);
+        self.frames.push_back(frame);
     }
     pub fn len(&self) -> usize {
         self.frames.len()
@@ -37,8 +57,15 @@ impl FrameStrip {
     pub fn is_empty(&self) -> bool {
         self.frames.is_empty()
     }
-    pub fn iter(&self) -> impl Iterator<Item = (f32, u32)> + '_ {
-        self.frames.iter().copied()
+    /// Each frame's time and the steps of its lanes, oldest first.
+    pub fn iter(&self) -> impl Iterator<Item = (f32, &[u32])> + '_ {
+        self.frames
+            .iter()
+            .map(|f| (f.ms, &f.steps[..usize::from(f.lanes)]))
+    }
+    /// How many lanes the newest frame has.
+    pub fn lanes(&self) -> usize {
+        self.frames.back().map_or(0, |f| usize::from(f.lanes))
     }
     /// How many frames it holds at most.
     pub fn capacity(&self) -> usize {
@@ -111,15 +138,17 @@ fn range_ms(strip: &FrameStrip) -> f32 {
         .unwrap_or(RANGES_MS[RANGES_MS.len() - 1])
 }
 
-/// The steps lane's top: the smallest of 1, 2, 5, 10, 20, 50, … that holds nine frames in
-/// ten with a tenth to spare. Its own scale, like the frame times', and for the same reason:
-/// one stall of 120 steps must not flatten the 16-or-17 beat of a 1 ms step at 60 Hz.
+/// The steps rows' top: the smallest of 1, 2, 5, 10, 20, 50, … that holds nine frames in
+/// ten with a tenth to spare (each frame counted by its busiest lane). Its own scale, like the
+/// frame times', and for the same reason: one stall of 120 steps must not flatten the
+/// 16-or-17 beat of a 1 ms step at 60 Hz. Shared by every lane, so their rows compare.
 fn range_steps(strip: &FrameStrip) -> u32 {
     let allowed = strip.len() / 10;
+    let most = |steps: &[u32]| steps.iter().copied().max().unwrap_or(0);
     let fits = |r: u32| {
         strip
             .iter()
-            .filter(|&(_, n)| f64::from(n) * 1.1 > f64::from(r))
+            .filter(|&(_, n)| f64::from(most(n)) * 1.1 > f64::from(r))
             .count()
             <= allowed
     };
@@ -149,7 +178,7 @@ fn compact(n: u32) -> String {
 /// merged, keeping the largest value, so a one-frame spike is never lost.
 fn for_columns(
     strip: &FrameStrip,
-    value: impl Fn(f32, u32) -> f32,
+    value: impl Fn(f32, &[u32]) -> f32,
     gx: i64,
     gw: i64,
     mut column: impl FnMut(i64, i64, f32),
@@ -176,74 +205,113 @@ fn for_columns(
     }
 }
 
+/// Where the strip's parts go: a header line, then two wells right of a gutter for labels —
+/// frame times above, steps below.
+struct Geometry {
+    l: Layout,
+    /// Pixels per text-scale unit and one glyph.
+    s: i64,
+    g: i64,
+    header_y: i64,
+    /// The wells' left edge and width.
+    gx: i64,
+    gw: i64,
+    /// The frame-time well's top and height.
+    gy: i64,
+    bh: i64,
+    /// The steps well's top and height.
+    sy: i64,
+    sh: i64,
+    /// Whether the wells have room for anything.
+    wells: bool,
+}
+
+impl Geometry {
+    fn new(width: u32, height: u32, lanes: usize) -> Geometry {
+        let l = Layout::new(width, height);
+        let s = i64::from(l.scale);
+        let g = i64::from(GLYPH) * s;
+        let header_y = l.y + l.pad;
+        let gx = l.x + l.pad + 4 * g + 2 * s;
+        let gy = header_y + g + 3 * s;
+        let gw = l.x + l.w - l.pad - gx;
+        let gh = l.y + l.h - l.pad - gy;
+        let lane_gap = 2 * s;
+        // Several lanes' rows get half the height, one lane's row under a third.
+        let share = if lanes > 1 { 5 } else { 3 };
+        let sh = (gh * share / 10).max(4 * s);
+        let bh = gh - sh - lane_gap;
+        Geometry {
+            s,
+            g,
+            header_y,
+            gx,
+            gw,
+            gy,
+            bh,
+            sy: gy + bh + lane_gap,
+            sh,
+            wells: gw >= 8 && bh >= 6,
+            l,
+        }
+    }
+}
+
+fn finite(ms: f32) -> f32 {
+    if ms.is_finite() { ms.max(0.0) } else { 0.0 }
+}
+
 /// Draws `strip` along the bottom of the canvas: a header with both series' legends and
-/// ranges, frame-time bars in the upper lane, steps per frame in the lower one.
+/// ranges, frame-time bars in the upper well, steps per frame in the lower one.
 pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
     let (width, height) = (canvas.width() as u32, canvas.height() as u32);
-    let l = Layout::new(width, height);
-    let s = i64::from(l.scale);
-    let g = i64::from(GLYPH) * s;
-    if l.w < 8 * g || l.y < 0 {
+    let geo = Geometry::new(width, height, strip.lanes());
+    if geo.l.w < 8 * geo.g || geo.l.y < 0 {
         return; // Too small a buffer to show anything readable.
     }
-
-    // Geometry: a header line, then two lanes right of a gutter for labels: frame times
-    // above, steps below.
-    let hy = l.y + l.pad;
-    let gx = l.x + l.pad + 4 * g + 2 * s;
-    let gy = hy + g + 3 * s;
-    let gw = l.x + l.w - l.pad - gx;
-    let gh = l.y + l.h - l.pad - gy;
-    let lane_gap = 2 * s;
-    let sh = (gh * 3 / 10).max(4 * s);
-    let bh = gh - sh - lane_gap;
-    let sy = gy + bh + lane_gap;
-    let lanes = gw >= 8 && bh >= 6;
-    let wells = [(gx, gy, gw, bh), (gx, sy, gw, sh)];
-    let wells = if lanes { &wells[..] } else { &[] };
-    let panel = (l.x, l.y, l.w, l.h);
+    let wells = [
+        (geo.gx, geo.gy, geo.gw, geo.bh),
+        (geo.gx, geo.sy, geo.gw, geo.sh),
+    ];
+    let wells = if geo.wells { &wells[..] } else { &[] };
+    let panel = (geo.l.x, geo.l.y, geo.l.w, geo.l.h);
     canvas.panel_with_wells(panel, pal::PANEL_STYLE, wells, (pal::GRAPH_BG, 140));
+    draw_header(canvas, strip, &geo);
+    if geo.wells {
+        draw_frame_times(canvas, strip, &geo);
+        draw_steps(canvas, strip, &geo);
+    }
+}
 
-    let finite = |ms: f32| if ms.is_finite() { ms.max(0.0) } else { 0.0 };
+/// The two series' legends and ranges on the left, the latest and worst frame on the right.
+fn draw_header(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
+    let (l, g, hy) = (&geo.l, geo.g, geo.header_y);
     let slowest = strip.iter().map(|(ms, _)| finite(ms)).fold(0.0, f32::max);
     let last = strip.iter().last().map_or(0.0, |(ms, _)| finite(ms));
-    let steps_top = range_steps(strip);
-    let top = range_ms(strip);
-
-    // Header: the two series' legends on the left, the latest and worst frame on the right.
     let mut hx = l.x + l.pad;
     hx = text::draw_text(canvas, hx, hy, "frame ms", l.scale, pal::GOOD);
-    hx = text::draw_text(
-        canvas,
-        hx + g,
-        hy,
-        &format!("0-{top:.0}"),
-        l.scale,
-        pal::LABEL,
-    );
+    let top = format!("0-{:.0}", range_ms(strip));
+    hx = text::draw_text(canvas, hx + g, hy, &top, l.scale, pal::LABEL);
     hx = text::draw_text(canvas, hx + 2 * g, hy, "steps/frame", l.scale, pal::STEPS);
-    let header_end = text::draw_text(
-        canvas,
-        hx + g,
-        hy,
-        &format!("0-{steps_top}"),
-        l.scale,
-        pal::LABEL,
-    );
+    let steps_top = format!("0-{}", range_steps(strip));
+    let header_end = text::draw_text(canvas, hx + g, hy, &steps_top, l.scale, pal::LABEL);
     let right = format!("last {last:.1}  worst {slowest:.1} ms");
     let rw = i64::from(text::text_width(&right, l.scale));
     let rx = l.x + l.w - l.pad - rw;
     if rx > header_end + 2 * g {
         text::draw_text(canvas, rx, hy, &right, l.scale, pal::TEXT);
     }
-    if !lanes {
-        return;
-    }
+}
+
+/// Frame-time bars, coloured by which reference they pass (clipped ones get a white cap),
+/// under dashed reference lines labelled in the gutter (a label that would overlap the one
+/// below it is left out).
+fn draw_frame_times(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
+    let (s, g, gx, gy, gw, bh) = (geo.s, geo.g, geo.gx, geo.gy, geo.gw, geo.bh);
+    let top = range_ms(strip);
     let gap = i64::from(gw as f64 / strip.capacity() as f64 >= 3.0);
     let base = gy + bh;
     let y_of = |ms: f32| base - ((ms / top).clamp(0.0, 1.0) * bh as f32).round() as i64;
-
-    // Frame-time bars, coloured by which reference they pass; clipped ones get a white cap.
     for_columns(
         strip,
         |ms, _| finite(ms),
@@ -258,9 +326,6 @@ pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
             }
         },
     );
-
-    // Reference lines over the bars, labelled in the gutter (a label that would overlap the
-    // one below it is left out).
     let mut free_above = i64::MAX;
     for (ms, label) in REFERENCES {
         if ms >= top {
@@ -268,38 +333,66 @@ pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
         }
         let y = y_of(ms);
         canvas.dashed_hline(gx, y, gw, 3 * s, 3 * s, pal::REFERENCE);
-        let lw = i64::from(text::text_width(label, l.scale));
+        let lw = i64::from(text::text_width(label, geo.l.scale));
         let ly = (y - g / 2).clamp(gy, base - g);
         if ly + g <= free_above {
-            text::draw_text(canvas, gx - 2 * s - lw, ly, label, l.scale, pal::LABEL);
+            text::draw_text(canvas, gx - 2 * s - lw, ly, label, geo.l.scale, pal::LABEL);
             free_above = ly - s;
         }
     }
+}
 
-    // Steps per frame: dim columns with a bright top, scaled to the largest count. (Opaque:
-    // hundreds of narrow translucent columns would cost more than the rest of the strip.)
+/// Steps per frame: dim columns with a bright top, scaled to the largest count, in one row
+/// per lane. (Opaque: hundreds of narrow translucent columns would cost more than the rest of
+/// the strip.) The gutter holds the scale's top for one lane, each row's lane number for
+/// several.
+fn draw_steps(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
+    let (s, g, gx, gw) = (geo.s, geo.g, geo.gx, geo.gw);
+    let steps_top = range_steps(strip);
     let max = steps_top.max(1) as f32;
-    let steps_base = sy + sh;
-    for_columns(
-        strip,
-        |_, n| n as f32,
-        gx,
-        gw,
-        |x0, x1, n| {
-            let w = (x1 - x0 - gap).max(1);
-            let h = ((n / max).min(1.0) * (sh - s) as f32).round() as i64;
-            if n > 0.0 {
-                let h = h.max(s);
-                let cap = if n > max { pal::TEXT } else { pal::STEPS };
-                canvas.fill_rect(x0, steps_base - h, w, h, pal::STEPS_DIM);
-                canvas.fill_rect(x0, steps_base - h, w, s, cap);
-            }
-        },
-    );
-    let label = compact(steps_top);
-    let lw = i64::from(text::text_width(&label, l.scale));
-    if sh >= g {
-        text::draw_text(canvas, gx - 2 * s - lw, sy, &label, l.scale, pal::STEPS);
+    let lanes = strip.lanes().max(1) as i64;
+    let row_h = geo.sh / lanes;
+    let gap = i64::from(gw as f64 / strip.capacity() as f64 >= 3.0);
+    for lane in 0..lanes {
+        let (bright, dim) = if lanes == 1 {
+            (pal::STEPS, pal::STEPS_DIM)
+        } else {
+            let c = pal::lane(lane as usize);
+            (c, canvas::mix(pal::GRAPH_BG, c, 0.3))
+        };
+        let base = geo.sy + (lane + 1) * row_h;
+        for_columns(
+            strip,
+            |_, n| n.get(lane as usize).copied().unwrap_or(0) as f32,
+            gx,
+            gw,
+            |x0, x1, n| {
+                let w = (x1 - x0 - gap).max(1);
+                let h = ((n / max).min(1.0) * (row_h - s) as f32).round() as i64;
+                if n > 0.0 {
+                    let h = h.max(s);
+                    let cap = if n > max { pal::TEXT } else { bright };
+                    canvas.fill_rect(x0, base - h, w, h, dim);
+                    canvas.fill_rect(x0, base - h, w, s, cap);
+                }
+            },
+        );
+        let (label, colour) = if lanes == 1 {
+            (compact(steps_top), pal::STEPS)
+        } else {
+            ((lane + 1).to_string(), bright)
+        };
+        let lw = i64::from(text::text_width(&label, geo.l.scale));
+        if row_h >= g {
+            text::draw_text(
+                canvas,
+                gx - 2 * s - lw,
+                base - row_h,
+                &label,
+                geo.l.scale,
+                colour,
+            );
+        }
     }
 }
 
@@ -311,13 +404,11 @@ mod tests {
     fn the_strip_drops_the_oldest_frame_past_its_capacity() {
         let mut s = FrameStrip::new(3);
         for i in 0..5 {
-            s.push(i as f32, i);
+            s.push(i as f32, &[i]);
         }
         assert_eq!(s.len(), 3);
-        assert_eq!(
-            s.iter().collect::<Vec<_>>(),
-            vec![(2.0, 2), (3.0, 3), (4.0, 4)]
-        );
+        let kept: Vec<(f32, Vec<u32>)> = s.iter().map(|(ms, n)| (ms, n.to_vec())).collect();
+        assert_eq!(kept, vec![(2.0, vec![2]), (3.0, vec![3]), (4.0, vec![4])]);
         assert_eq!(FrameStrip::new(0).capacity(), 1);
     }
 
@@ -334,7 +425,7 @@ mod tests {
         let (w, h) = (320u32, 200u32);
         let mut strip = FrameStrip::new(300);
         for i in 0..300 {
-            strip.push(if i % 50 == 0 { 45.0 } else { 16.7 }, 1 + i % 3);
+            strip.push(if i % 50 == 0 { 45.0 } else { 16.7 }, &[1 + i % 3]);
         }
         let buf = drawn(w, h, &strip);
         let top = h - strip_height(w, h);
@@ -348,8 +439,8 @@ mod tests {
     fn a_slow_frame_draws_a_taller_bar_than_a_fast_one() {
         let (w, h) = (640u32, 480u32);
         let mut strip = FrameStrip::new(2);
-        strip.push(10.0, 1);
-        strip.push(30.0, 1);
+        strip.push(10.0, &[1]);
+        strip.push(30.0, &[1]);
         let buf = drawn(w, h, &strip);
         // The 30 ms bar (amber) covers more pixels than the 10 ms one (green).
         let count = |colour: Rgb| buf.chunks_exact(4).filter(|p| p[..3] == colour).count();
@@ -362,35 +453,51 @@ mod tests {
         for i in 0..100 {
             strip.push(
                 if i == 50 { 120.0 } else { 16.7 },
-                if i == 50 { 120 } else { 17 },
+                &[if i == 50 { 120 } else { 17 }],
             );
         }
         assert_eq!(range_ms(&strip), 40.0);
         assert_eq!(range_steps(&strip), 20);
         let mut ones = FrameStrip::new(10);
-        ones.push(16.7, 1);
+        ones.push(16.7, &[1]);
         assert_eq!(range_steps(&ones), 2);
         let mut none = FrameStrip::new(10);
-        none.push(16.7, 0);
+        none.push(16.7, &[0]);
         assert_eq!(range_steps(&none), 1);
         let mut huge = FrameStrip::new(10);
-        huge.push(f32::INFINITY, u32::MAX);
+        huge.push(f32::INFINITY, &[u32::MAX]);
         assert_eq!(range_ms(&huge), 1000.0);
         assert!(range_steps(&huge) >= 2_000_000_000);
+    }
+
+    #[test]
+    fn several_lanes_each_get_a_row_of_steps_in_their_own_colour() {
+        let (w, h) = (1280u32, 720u32);
+        let mut strip = FrameStrip::new(100);
+        for _ in 0..100 {
+            strip.push(16.7, &[1, 17, 16, 16]);
+        }
+        assert_eq!(strip.lanes(), 4);
+        let buf = drawn(w, h, &strip);
+        for i in 0..4 {
+            let c = pal::lane(i);
+            let count = buf.chunks_exact(4).filter(|p| p[..3] == c).count();
+            assert!(count > 50, "lane {i}: {count} pixels");
+        }
     }
 
     #[test]
     fn strange_frame_times_and_tiny_buffers_draw_without_panicking() {
         let mut strip = FrameStrip::new(10_000);
         for v in [f32::NAN, f32::INFINITY, -5.0, 1e30, 0.0] {
-            strip.push(v, u32::MAX);
+            strip.push(v, &[u32::MAX, 3, 0, 7, 9]);
         }
         for (w, h) in [(1, 1), (2, 300), (300, 2), (50, 40), (4000, 100)] {
             drawn(w, h, &strip);
         }
         drawn(320, 200, &FrameStrip::new(5));
         let mut one = FrameStrip::new(5);
-        one.push(16.0, 3);
+        one.push(16.0, &[3]);
         drawn(320, 200, &one);
     }
 }

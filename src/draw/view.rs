@@ -61,8 +61,8 @@ impl View {
     /// the bottom; allowing 2.5× the static stretch matches simulated swings from 2 to 100
     /// particles. Longer ropes stretch far more (the stretch grows as n²; with the default
     /// springs one of 200 overstretches and counts as exploded), so the allowance is capped
-    /// at 4 lengths, keeping a huge rope large enough to see. With both ends pinned the sag is that of a rope of the stretched length
-    /// hung between the pins (a V at worst), and never less than half the length, since a
+    /// at 4 lengths, keeping a huge rope large enough to see. With both ends pinned the sag is
+    /// that of a rope of the stretched length hung between the pins (a V at worst), and never less than half the length, since a
     /// rope dropped from straight overshoots its resting sag.
     ///
     /// The HUD's column on the left is kept clear too when the window is wide enough to spare
@@ -78,44 +78,8 @@ impl View {
     }
 
     fn rope_layout(params: &RopeParams, width: u32, height: u32, beside_hud: bool) -> View {
-        let rest = if params.rest_length_m.is_finite() && params.rest_length_m > 0.0 {
-            params.rest_length_m
-        } else {
-            1.0
-        };
-        let length = params.particles.saturating_sub(1).max(1) as f32 * rest;
-        let n = params.particles.max(2) as f32;
-        let sag_per_link =
-            params.particle_mass_kg * params.gravity_m_per_s2.abs() / params.stiffness_n_per_m;
-        let sag_per_link = if sag_per_link.is_finite() {
-            sag_per_link.max(0.0)
-        } else {
-            0.0
-        };
-        let static_stretch = sag_per_link * n * (n - 1.0) * 0.5;
-        let (min, max) = match params.pin {
-            Pin::One => {
-                let down = (length + (2.5 * static_stretch).min(4.0 * length)) * 1.08;
-                let side = 1.05 * length.max(0.45 * down);
-                (Vec2::new(-side, -down), Vec2::new(side, 0.06 * down))
-            }
-            Pin::Both => {
-                let span = 0.8 * length;
-                // Both pins share the weight: about half the one-pin stretch.
-                let stretched = length + (1.5 * static_stretch).min(4.0 * length);
-                let v_depth = ((stretched * 0.5).powi(2) - (span * 0.5).powi(2))
-                    .max(0.0)
-                    .sqrt();
-                let depth = (1.15 * v_depth).max(0.5 * length);
-                let side = 0.12 * length;
-                (
-                    Vec2::new(-side, -depth),
-                    Vec2::new(span + side, 0.15 * depth),
-                )
-            }
-        };
         let (w, h) = (width as f32, height as f32);
-        let margin = (0.03 * w.min(h)).clamp(4.0, 24.0);
+        let margin = margin_px(width, height);
         let strip = super::strip_height(width, height) as f32;
         // Keep the rope clear of the strip unless that would leave it too little room.
         let bottom = if h - strip >= 0.6 * h { h - strip } else { h };
@@ -127,6 +91,19 @@ impl View {
         };
         let area_min = Vec2::new(left, margin);
         let area_max = Vec2::new(w - margin, bottom - margin).max(area_min + Vec2::ONE);
+        View::for_rope_in(params, area_min, area_max, width, height)
+    }
+
+    /// A view that holds the rope described by `params` (see [`View::for_rope`]) inside the
+    /// pixel rectangle `[area_min, area_max]` of a `width × height` buffer.
+    pub fn for_rope_in(
+        params: &RopeParams,
+        area_min: Vec2,
+        area_max: Vec2,
+        width: u32,
+        height: u32,
+    ) -> View {
+        let (min, max) = rope_box(params);
         View::fit_in(min, max, area_min, area_max, width, height)
     }
 
@@ -137,6 +114,51 @@ impl View {
     pub fn to_world(&self, px: Vec2) -> Vec2 {
         let d = (px - self.origin_px) / self.scale;
         Vec2::new(d.x, -d.y)
+    }
+}
+
+/// The margin kept around the rope (and between panes), pixels.
+pub(super) fn margin_px(width: u32, height: u32) -> f32 {
+    (0.03 * (width.min(height) as f32)).clamp(4.0, 24.0)
+}
+
+/// The world box, metres, that holds every place the rope reaches (see [`View::for_rope`]).
+fn rope_box(params: &RopeParams) -> (Vec2, Vec2) {
+    let rest = if params.rest_length_m.is_finite() && params.rest_length_m > 0.0 {
+        params.rest_length_m
+    } else {
+        1.0
+    };
+    let length = params.particles.saturating_sub(1).max(1) as f32 * rest;
+    let n = params.particles.max(2) as f32;
+    let sag_per_link =
+        params.particle_mass_kg * params.gravity_m_per_s2.abs() / params.stiffness_n_per_m;
+    let sag_per_link = if sag_per_link.is_finite() {
+        sag_per_link.max(0.0)
+    } else {
+        0.0
+    };
+    let static_stretch = sag_per_link * n * (n - 1.0) * 0.5;
+    match params.pin {
+        Pin::One => {
+            let down = (length + (2.5 * static_stretch).min(4.0 * length)) * 1.08;
+            let side = 1.05 * length.max(0.45 * down);
+            (Vec2::new(-side, -down), Vec2::new(side, 0.06 * down))
+        }
+        Pin::Both => {
+            let span = 0.8 * length;
+            // Both pins share the weight: about half the one-pin stretch.
+            let stretched = length + (1.5 * static_stretch).min(4.0 * length);
+            let v_depth = ((stretched * 0.5).powi(2) - (span * 0.5).powi(2))
+                .max(0.0)
+                .sqrt();
+            let depth = (1.15 * v_depth).max(0.5 * length);
+            let side = 0.12 * length;
+            (
+                Vec2::new(-side, -depth),
+                Vec2::new(span + side, 0.15 * depth),
+            )
+        }
     }
 }
 

@@ -302,7 +302,7 @@ impl Rope {
     /// mode `previous.lerp(current, alpha)`, otherwise the current state. Never changes the
     /// rope.
     pub fn shown<'a>(&self, mode: Mode, alpha: f64, out: &'a mut Vec<Vec2>) -> &'a [Vec2] {
-        if mode == Mode::Interpolated {
+        if mode.blends() {
             self.blend_into(alpha as f32, out);
         } else {
             out.clear();

@@ -1,30 +1,11 @@
 //! The `simulate` subcommand: flags in, report out.
 
-use super::{DisplayConfig, FrameRecord, Report, SimConfig, run, write_dump, write_table};
-use crate::cli::{CommonArgs, OnOff, SimulateArgs};
+use super::{FrameRecord, Report, SimConfig, run, write_dump, write_table};
+use crate::cli::SimOutput;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
-
-/// Builds the run's configuration from already-validated flags.
-pub fn config(common: &CommonArgs, args: &SimulateArgs) -> Result<SimConfig, String> {
-    Ok(SimConfig {
-        timing: common.timing()?,
-        rope: common.rope()?,
-        display: DisplayConfig {
-            display_hz: args.display_hz,
-            vsync: args.vsync == OnOff::On,
-            jitter_ns: args.jitter,
-            render_cost_ns: args.render_cost,
-            stalls: args.stall.clone(),
-            duration_ns: (args.seconds * 1e9).round() as u64,
-            seed: args.seed,
-        },
-        modes: args.mode.modes(),
-        draw: args.draw,
-    })
-}
 
 /// Creates the file a flag names, if it names one; an error names the flag.
 fn open(flag: &str, path: Option<&Path>) -> Result<Option<BufWriter<File>>, String> {
@@ -40,13 +21,15 @@ fn open(flag: &str, path: Option<&Path>) -> Result<Option<BufWriter<File>>, Stri
 /// writing; [`Trace::finish`] reports it.
 struct Trace {
     out: BufWriter<File>,
+    lanes: Vec<String>,
     result: io::Result<()>,
 }
 
 impl Trace {
-    fn new(mut out: BufWriter<File>) -> Trace {
-        let result = writeln!(out, "mode,frame,present_s,frame_ms,steps,alpha,shown_s");
-        Trace { out, result }
+    fn new(mut out: BufWriter<File>, cfg: &SimConfig) -> Trace {
+        let result = writeln!(out, "lane,frame,present_s,frame_ms,steps,alpha,shown_s");
+        let lanes = cfg.lanes.iter().map(ToString::to_string).collect();
+        Trace { out, lanes, result }
     }
 
     fn row(&mut self, f: &FrameRecord) {
@@ -54,7 +37,7 @@ impl Trace {
             self.result = writeln!(
                 self.out,
                 "{},{},{:.9},{:.6},{},{:.6},{:.9}",
-                f.mode,
+                self.lanes[f.lane],
                 f.frame,
                 f.present_ns as f64 * 1e-9,
                 f.frame_ns as f64 * 1e-6,
@@ -72,18 +55,14 @@ impl Trace {
 
 /// Runs `simulate`. Files named by flags are opened before anything runs, so a bad path
 /// fails at once with status 2.
-pub fn main(common: &CommonArgs, args: &SimulateArgs) -> ExitCode {
+pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
     let fail = |msg: String, code: u8| {
         eprintln!("timestep-rope: error: {msg}");
         ExitCode::from(code)
     };
-    let cfg = match config(common, args) {
-        Ok(c) => c,
-        Err(e) => return fail(e, 2),
-    };
     // Opened before anything runs, in order; the first bad path stops everything.
     let mut trace = match open("--trace", args.trace.as_deref()) {
-        Ok(t) => t.map(Trace::new),
+        Ok(t) => t.map(|out| Trace::new(out, cfg)),
         Err(e) => return fail(e, 2),
     };
     let mut dump = match open("--dump-state", args.dump_state.as_deref()) {
@@ -91,7 +70,7 @@ pub fn main(common: &CommonArgs, args: &SimulateArgs) -> ExitCode {
         Err(e) => return fail(e, 2),
     };
 
-    let runs = run(&cfg, |f: &FrameRecord| {
+    let runs = run(cfg, |f: &FrameRecord| {
         if let Some(t) = trace.as_mut() {
             t.row(f);
         }
@@ -105,13 +84,13 @@ pub fn main(common: &CommonArgs, args: &SimulateArgs) -> ExitCode {
         return fail(format!("writing --dump-state failed: {e}"), 1);
     }
 
-    let report = Report::new(&cfg, runs.into_iter().map(|(r, _)| r).collect());
+    let report = Report::new(cfg, runs.into_iter().map(|(r, _)| r).collect());
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {
         writeln!(out, "{}", report.to_json())
     } else {
-        write_table(&mut out, &report, &cfg)
+        write_table(&mut out, &report, cfg)
     };
     match written.and_then(|_| out.flush()) {
         Ok(()) => ExitCode::SUCCESS,

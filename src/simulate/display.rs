@@ -1,6 +1,11 @@
 //! The simulated display and timer.
 
-use crate::cli::Stall;
+/// One long frame injected into the simulated display (`--stall AT:DURATION`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stall {
+    pub at_ns: u64,
+    pub duration_ns: u64,
+}
 
 /// How the simulated machine behaves.
 #[derive(Clone, Debug, PartialEq)]

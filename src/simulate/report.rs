@@ -1,22 +1,16 @@
 //! What `simulate` prints: a table, or one JSON object; and the `--dump-state` file.
 
-use super::{Metrics, SimConfig};
-use crate::rope::Rope;
-use crate::timing::{Mode, Stepper, format_duration};
-use crate::watch::ExplosionWatch;
+use super::{Offscreen, SimConfig};
+use crate::lane::{Lane, StepsPerFrame};
+use crate::timing::format_duration;
 use serde::Serialize;
 use std::io::{self, Write};
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct StepsPerFrame {
-    pub min: u32,
-    pub mean: f64,
-    pub max: u32,
-}
-
-/// What one mode did, every figure measured on the simulated clock.
+/// What one lane did, every figure measured on the simulated clock.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ModeReport {
+pub struct LaneReport {
+    /// The lane as given to `--lanes` (or `--mode`).
+    pub lane: String,
     pub mode: String,
     pub frames: u64,
     pub steps: u64,
@@ -64,17 +58,13 @@ pub struct ModeReport {
     pub draw_nonfinite_frames: Option<u64>,
 }
 
-impl ModeReport {
-    pub(super) fn new(
-        mode: Mode,
-        stepper: &Stepper,
-        metrics: &Metrics,
-        rope: &Rope,
-        energy_start_j: f64,
-        watch: &ExplosionWatch,
-    ) -> Self {
-        ModeReport {
-            mode: mode.name().to_string(),
+impl LaneReport {
+    pub fn new(lane: &Lane) -> Self {
+        let (stepper, metrics, rope, watch) =
+            (lane.stepper(), lane.metrics(), lane.rope(), lane.watch());
+        LaneReport {
+            lane: lane.name(),
+            mode: lane.mode().name().to_string(),
             frames: metrics.frames(),
             steps: stepper.steps_total(),
             sim_time_s: stepper.sim_ns() as f64 * 1e-9,
@@ -90,9 +80,9 @@ impl ModeReport {
                 .iter()
                 .map(|(k, v)| (k.to_string(), *v))
                 .collect(),
-            energy_start_j,
+            energy_start_j: lane.energy_start_j(),
             energy_end_j: rope.energy(),
-            max_stretch: f64::from(rope.max_stretch()),
+            max_stretch: f64::from(lane.max_stretch()),
             exploded: watch.explosions() > 0,
             exploded_at_s: watch.first_at_ns().map(|ns| ns as f64 * 1e-9),
             explosions: watch.explosions(),
@@ -107,6 +97,15 @@ impl ModeReport {
             draw_ms_max: None,
             draw_nonfinite_frames: None,
         }
+    }
+
+    /// `--draw`'s figures: the time to draw each frame (of every lane together, with several)
+    /// and how many of this lane's frames held a non-finite position.
+    pub(super) fn add_drawing(&mut self, offscreen: &Offscreen, index: usize) {
+        let (mean, max) = offscreen.draw_ms();
+        self.draw_ms_mean = Some(mean);
+        self.draw_ms_max = Some(max);
+        self.draw_nonfinite_frames = Some(offscreen.nonfinite_frames(index));
     }
 }
 
@@ -126,6 +125,7 @@ pub struct ConfigReport {
     /// The longest frame time variable mode can integrate without the rope's fastest mode
     /// growing (computed from the parameters, see `RopeParams::stability_limit_s`).
     pub variable_stable_below_s: f64,
+
     pub display_hz: f64,
     pub vsync: bool,
     pub jitter_s: f64,
@@ -142,11 +142,11 @@ pub struct ConfigReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     pub config: ConfigReport,
-    pub modes: Vec<ModeReport>,
+    pub lanes: Vec<LaneReport>,
 }
 
 impl Report {
-    pub fn new(cfg: &SimConfig, modes: Vec<ModeReport>) -> Self {
+    pub fn new(cfg: &SimConfig, lanes: Vec<LaneReport>) -> Self {
         let r = &cfg.rope;
         let d = &cfg.display;
         let s = |ns: u64| ns as f64 * 1e-9;
@@ -164,6 +164,7 @@ impl Report {
                 damping_per_s: f64_of(r.damping_per_s),
                 pin: r.pin.name().to_string(),
                 variable_stable_below_s: r.stability_limit_s(),
+
                 display_hz: d.display_hz,
                 vsync: d.vsync,
                 jitter_s: s(d.jitter_ns),
@@ -177,7 +178,7 @@ impl Report {
                 seed: d.seed,
                 draw: cfg.draw.map(|(w, h)| format!("{w}x{h}")),
             },
-            modes,
+            lanes,
         }
     }
 
@@ -186,8 +187,35 @@ impl Report {
     }
 }
 
-/// The readable table.
+/// The readable table: what was simulated, then one row per lane, the drawing times if any,
+/// and each lane's steps-per-frame histogram.
 pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
+    write_setup(out, report, cfg)?;
+    writeln!(out)?;
+    write_lanes(out, &report.lanes)?;
+    if let Some((w, h)) = cfg.draw {
+        writeln!(out)?;
+        let what = if report.lanes.len() > 1 {
+            "the split view of every lane"
+        } else {
+            "the lane"
+        };
+        writeln!(
+            out,
+            "off-screen drawing of {what} at {w}x{h} (real time per frame):"
+        )?;
+        if let Some(l) = report.lanes.first()
+            && let (Some(mean), Some(max)) = (l.draw_ms_mean, l.draw_ms_max)
+        {
+            writeln!(out, "  mean {mean:.3} ms, max {max:.3} ms")?;
+        }
+    }
+    writeln!(out)?;
+    write_histograms(out, &report.lanes)
+}
+
+/// The display, the timing and the rope, and the stability bound.
+fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
     let c = &report.config;
     let d = &cfg.display;
     writeln!(
@@ -222,64 +250,159 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
             1.0 / limit
         )?;
     }
-    writeln!(out)?;
-    writeln!(
-        out,
-        "{:<13}{:>7}{:>9}  {:<16}{:>10}{:>10}{:>11}  {:<17}{:<23}{:>8}  {:<17}state hash",
-        "mode",
-        "frames",
-        "steps",
-        "steps/frame",
-        "sim s",
-        "drift ms",
-        "dropped ms",
-        "stutter ms",
-        "energy J",
-        "stretch",
-        "exploded",
-    )?;
-    writeln!(
-        out,
-        "{:<13}{:>7}{:>9}  {:<16}{:>10}{:>10}{:>11}  {:<17}{:<23}{:>8}",
-        "", "", "", "min/mean/max", "", "", "", "rms / max", "start -> end", "max"
-    )?;
-    for m in &report.modes {
-        let spf = &m.steps_per_frame;
-        let exploded = match (m.exploded_at_s, m.explosions) {
+    Ok(())
+}
+
+/// A table column: two header lines, a width, whether it is right-aligned, and the cell.
+struct Column {
+    head: &'static str,
+    sub: &'static str,
+    width: usize,
+    right: bool,
+    cell: fn(&LaneReport) -> String,
+}
+
+/// The lane table's columns after the lane's name, each written once.
+const COLUMNS: [Column; 10] = [
+    Column {
+        head: "frames",
+        sub: "",
+        width: 7,
+        right: true,
+        cell: |l| l.frames.to_string(),
+    },
+    Column {
+        head: "steps",
+        sub: "",
+        width: 9,
+        right: true,
+        cell: |l| l.steps.to_string(),
+    },
+    Column {
+        head: "steps/frame",
+        sub: "min/mean/max",
+        width: 16,
+        right: false,
+        cell: |l| {
+            let s = &l.steps_per_frame;
+            format!("{}/{:.2}/{}", s.min, s.mean, s.max)
+        },
+    },
+    Column {
+        head: "sim s",
+        sub: "",
+        width: 9,
+        right: true,
+        cell: |l| format!("{:.3}", l.sim_time_s),
+    },
+    Column {
+        head: "drift ms",
+        sub: "",
+        width: 9,
+        right: true,
+        cell: |l| fixed3(l.drift_ms),
+    },
+    Column {
+        head: "dropped ms",
+        sub: "",
+        width: 11,
+        right: true,
+        cell: |l| format!("{:.1}", l.dropped_ms),
+    },
+    Column {
+        head: "stutter ms",
+        sub: "rms / max",
+        width: 17,
+        right: false,
+        cell: |l| format!("{:.4} / {:.4}", l.stutter_rms_ms, l.stutter_max_ms),
+    },
+    Column {
+        head: "energy J",
+        sub: "start -> end",
+        width: 23,
+        right: false,
+        cell: |l| format!("{:.4} -> {:.4}", l.energy_start_j, l.energy_end_j),
+    },
+    Column {
+        head: "stretch",
+        sub: "max",
+        width: 8,
+        right: true,
+        cell: |l| format!("{:.3}", l.max_stretch),
+    },
+    Column {
+        head: "exploded",
+        sub: "",
+        width: 17,
+        right: false,
+        cell: |l| match (l.exploded_at_s, l.explosions) {
             (Some(t), 1) => format!("at {t:.2}s"),
             (Some(t), n) => format!("{n}x, 1st {t:.2}s"),
             _ => "no".to_string(),
-        };
-        writeln!(
-            out,
-            "{:<13}{:>7}{:>9}  {:<16}{:>10.3}{:>10.3}{:>11.1}  {:<17}{:<23}{:>8.3}  {:<17}{}",
-            m.mode,
-            m.frames,
-            m.steps,
-            format!("{}/{:.2}/{}", spf.min, spf.mean, spf.max),
-            m.sim_time_s,
-            m.drift_ms,
-            m.dropped_ms,
-            format!("{:.4} / {:.4}", m.stutter_rms_ms, m.stutter_max_ms),
-            format!("{:.4} -> {:.4}", m.energy_start_j, m.energy_end_j),
-            m.max_stretch,
-            exploded,
-            m.state_hash
-        )?;
-    }
-    if let Some((w, h)) = cfg.draw {
-        writeln!(out)?;
-        writeln!(out, "off-screen drawing at {w}x{h} (real time per frame):")?;
-        for m in &report.modes {
-            if let (Some(mean), Some(max)) = (m.draw_ms_mean, m.draw_ms_max) {
-                writeln!(out, "  {:<13}mean {mean:.3} ms, max {max:.3} ms", m.mode)?;
-            }
+        },
+    },
+];
+
+/// `x` to three places, never as "-0.000" (a drift of -1 ns is no drift at this precision).
+fn fixed3(x: f64) -> String {
+    format!("{:.3}", (x * 1e3).round() / 1e3 + 0.0)
+}
+
+/// One row per lane, under two header lines; the state hash last.
+fn write_lanes(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+    let name_w = lanes
+        .iter()
+        .map(|l| l.lane.len())
+        .max()
+        .unwrap_or(0)
+        .max(12)
+        + 1;
+    let row = |first: &str, cells: Vec<String>, last: &str| {
+        let mut line = format!("{first:<name_w$}");
+        for (c, text) in COLUMNS.iter().zip(cells) {
+            let w = c.width;
+            line += &if c.right {
+                format!("{text:>w$}  ")
+            } else {
+                format!("{text:<w$}  ")
+            };
         }
+        line += last;
+        line.trim_end().to_string()
+    };
+    writeln!(
+        out,
+        "{}",
+        row(
+            "lane",
+            COLUMNS.iter().map(|c| c.head.into()).collect(),
+            "state hash"
+        )
+    )?;
+    writeln!(
+        out,
+        "{}",
+        row("", COLUMNS.iter().map(|c| c.sub.into()).collect(), "")
+    )?;
+    for l in lanes {
+        let cells = COLUMNS.iter().map(|c| (c.cell)(l)).collect();
+        writeln!(out, "{}", row(&l.lane, cells, &l.state_hash))?;
     }
-    writeln!(out)?;
+    Ok(())
+}
+
+/// How many frames took each number of steps, per lane (the first dozen counts).
+fn write_histograms(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+    let name_w = lanes
+        .iter()
+        .map(|l| l.lane.len())
+        .max()
+        .unwrap_or(0)
+        .max(12)
+        + 1;
     writeln!(out, "steps per frame (steps x frames):")?;
-    for m in &report.modes {
-        let mut hist: Vec<String> = m
+    for l in lanes {
+        let mut hist: Vec<String> = l
             .steps_histogram
             .iter()
             .map(|(k, v)| format!("{k}x{v}"))
@@ -289,35 +412,36 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
             hist.truncate(12);
             hist.push(format!("... {more} more"));
         }
-        writeln!(out, "  {:<13}{}", m.mode, hist.join("  "))?;
+        writeln!(out, "  {:<name_w$}{}", l.lane, hist.join("  "))?;
     }
     Ok(())
 }
 
 #[derive(Serialize)]
-struct DumpMode<'a> {
-    mode: &'a str,
+struct DumpLane<'a> {
+    lane: &'a str,
     positions: Vec<[f32; 2]>,
 }
 
 #[derive(Serialize)]
 struct Dump<'a> {
-    modes: Vec<DumpMode<'a>>,
+    lanes: Vec<DumpLane<'a>>,
 }
 
-/// `--dump-state`: each mode's final positions, in metres from particle 0.
-pub fn write_dump(out: &mut impl Write, runs: &[(ModeReport, Rope)]) -> io::Result<()> {
-    let modes = runs
+/// `--dump-state`: each lane's final positions, in metres from particle 0.
+pub fn write_dump(out: &mut impl Write, runs: &[(LaneReport, Lane)]) -> io::Result<()> {
+    let lanes = runs
         .iter()
-        .map(|(report, rope)| {
+        .map(|(report, lane)| {
+            let rope = lane.rope();
             let origin = rope.positions().next().unwrap_or_default();
-            DumpMode {
-                mode: &report.mode,
+            DumpLane {
+                lane: &report.lane,
                 positions: rope.positions().map(|p| (p - origin).to_array()).collect(),
             }
         })
         .collect();
-    serde_json::to_writer(&mut *out, &Dump { modes }).map_err(io::Error::other)?;
+    serde_json::to_writer(&mut *out, &Dump { lanes }).map_err(io::Error::other)?;
     writeln!(out)
 }
 

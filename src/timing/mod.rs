@@ -9,75 +9,11 @@
 
 mod clock;
 mod duration;
+mod mode;
 
 pub use clock::{Clock, FrameClock, ManualClock, SystemClock};
 pub use duration::{MAX_DURATION_NS, format_duration, parse_duration};
-
-use std::fmt;
-use std::str::FromStr;
-
-/// How the loop turns a frame's time into simulation steps (see DESIGN.md's table).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    /// One step of the whole (clamped) frame time: the step size follows the display.
-    Variable,
-    /// Steps of `min(remaining, dt)` until the frame time is used up: never larger than dt,
-    /// but the last step of each frame is a sliver of whatever was left.
-    SemiFixed,
-    /// Whole `dt` steps while the accumulator holds at least `dt`; the remainder carries over.
-    Fixed,
-    /// As `Fixed`, but shows `previous.lerp(current, alpha)` with `alpha = accumulator / dt`.
-    Interpolated,
-}
-
-impl Mode {
-    /// All modes in cycle order.
-    pub const ALL: [Mode; 4] = [
-        Mode::Variable,
-        Mode::SemiFixed,
-        Mode::Fixed,
-        Mode::Interpolated,
-    ];
-
-    /// The next mode in the cycle variable → semi-fixed → fixed → interpolated → variable.
-    pub fn next(self) -> Mode {
-        let i = Mode::ALL.iter().position(|&m| m == self).unwrap_or(0);
-        Mode::ALL[(i + 1) % Mode::ALL.len()]
-    }
-
-    /// The flag spelling: `variable`, `semi-fixed`, `fixed`, `interpolated`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Variable => "variable",
-            Mode::SemiFixed => "semi-fixed",
-            Mode::Fixed => "fixed",
-            Mode::Interpolated => "interpolated",
-        }
-    }
-
-    /// Whether the mode keeps a remainder in the accumulator between frames.
-    pub fn accumulates(self) -> bool {
-        matches!(self, Mode::Fixed | Mode::Interpolated)
-    }
-}
-
-impl fmt::Display for Mode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Mode::ALL
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                format!("unknown mode '{s}' (expected variable, semi-fixed, fixed or interpolated)")
-            })
-    }
-}
+pub use mode::{Mode, one_of};
 
 /// The stepper's fixed settings. Build with [`TimingConfig::new`], which checks them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,93 +171,100 @@ impl Stepper {
         self.dropped_total_ns
     }
 
-    /// Restarts simulation time at zero (with the rope's reset); totals are kept.
-    pub fn reset_sim_time(&mut self) {
-        self.sim_ns = 0;
-        self.prev_sim_ns = 0;
-        self.accumulator_ns = 0;
-    }
-
     /// Advances by one frame of `frame_ns` measured time, calling `step` for every step to take,
     /// in order. Returns what the frame did.
     pub fn advance(&mut self, frame_ns: u64, mut step: impl FnMut(Step)) -> FrameStats {
-        let cfg = self.config;
-        let clamped = frame_ns.min(cfg.clamp_ns);
-        let mut dropped = frame_ns - clamped;
+        let clamped = frame_ns.min(self.config.clamp_ns);
         self.accumulator_ns += clamped;
-        let mut capped = false;
         // Every step goes through `take` so the bookkeeping cannot differ between modes.
         let mut frame = FrameCount::default();
-
-        match self.mode {
-            Mode::Variable => {
-                // One step of everything available (the clamped frame plus any remainder left
-                // by a previous fixed mode). A zero-length frame takes no step.
-                let all = self.accumulator_ns;
-                if all > 0 {
-                    self.take(&mut frame, all, true, &mut step);
-                }
-            }
-            Mode::SemiFixed => {
-                while self.accumulator_ns > 0 {
-                    if frame.steps == cfg.max_steps {
-                        capped = true;
-                        dropped += self.accumulator_ns;
-                        self.accumulator_ns = 0;
-                        break;
-                    }
-                    let h = self.accumulator_ns.min(cfg.dt_ns);
-                    let last = h == self.accumulator_ns || frame.steps + 1 == cfg.max_steps;
-                    self.take(&mut frame, h, last, &mut step);
-                }
-            }
-            Mode::Fixed | Mode::Interpolated => {
-                let whole = self.accumulator_ns / cfg.dt_ns;
-                let n = whole.min(u64::from(cfg.max_steps));
-                if whole > n {
-                    // The spiral-of-death guard: drop the whole steps we will not take, keep
-                    // the sub-dt remainder so alpha stays continuous.
-                    capped = true;
-                    let excess = (whole - n) * cfg.dt_ns;
-                    dropped += excess;
-                    self.accumulator_ns -= excess;
-                }
-                for i in 0..n {
-                    self.take(&mut frame, cfg.dt_ns, i + 1 == n, &mut step);
-                }
-            }
-        }
-        let FrameCount { steps, consumed } = frame;
-
-        let (alpha, shown_ns) = if self.mode.accumulates() {
-            let alpha = self.accumulator_ns as f64 / cfg.dt_ns as f64;
-            let shown = if self.mode == Mode::Interpolated {
-                self.prev_sim_ns + self.accumulator_ns
-            } else {
-                self.sim_ns
-            };
-            (alpha, shown)
-        } else {
-            (0.0, self.sim_ns)
+        let cut_ns = match self.mode {
+            Mode::Variable => self.steps_variable(&mut frame, &mut step),
+            Mode::SemiFixed => self.steps_semi_fixed(&mut frame, &mut step),
+            Mode::Fixed | Mode::Interpolated => self.steps_fixed(&mut frame, &mut step),
         };
+        let dropped = frame_ns - clamped + cut_ns.unwrap_or(0);
+        let (alpha, shown_ns) = self.shown();
 
         // Frame times that come from a clock cannot sum past u64::MAX ns (584 years); anything
         // else saturates instead of wrapping, and the stepper never panics on its input.
-        self.steps_total += u64::from(steps);
+        self.steps_total += u64::from(frame.steps);
         self.frames_total += 1;
         self.measured_total_ns = self.measured_total_ns.saturating_add(frame_ns);
-        self.consumed_total_ns += consumed;
+        self.consumed_total_ns += frame.consumed;
         self.dropped_total_ns = self.dropped_total_ns.saturating_add(dropped);
 
         FrameStats {
             measured_ns: frame_ns,
             clamped_ns: clamped,
-            steps,
-            consumed_ns: consumed,
+            steps: frame.steps,
+            consumed_ns: frame.consumed,
             dropped_ns: dropped,
             alpha,
             shown_ns,
-            capped,
+            capped: cut_ns.is_some(),
+        }
+    }
+
+    /// One step of everything available (the clamped frame plus any remainder left by a
+    /// previous fixed mode). A zero-length frame takes no step. Never capped.
+    fn steps_variable(
+        &mut self,
+        frame: &mut FrameCount,
+        step: &mut impl FnMut(Step),
+    ) -> Option<u64> {
+        let all = self.accumulator_ns;
+        if all > 0 {
+            self.take(frame, all, true, step);
+        }
+        None
+    }
+
+    /// Steps of `min(remaining, dt)` until the frame is used up; at the cap, the rest is cut
+    /// (returned).
+    fn steps_semi_fixed(
+        &mut self,
+        frame: &mut FrameCount,
+        step: &mut impl FnMut(Step),
+    ) -> Option<u64> {
+        let cfg = self.config;
+        while self.accumulator_ns > 0 {
+            if frame.steps == cfg.max_steps {
+                return Some(std::mem::take(&mut self.accumulator_ns));
+            }
+            let h = self.accumulator_ns.min(cfg.dt_ns);
+            let last = h == self.accumulator_ns || frame.steps + 1 == cfg.max_steps;
+            self.take(frame, h, last, step);
+        }
+        None
+    }
+
+    /// Whole dt steps while the accumulator holds one. The spiral-of-death guard: whole steps
+    /// past the cap are cut (returned); the sub-dt remainder is kept so alpha stays continuous.
+    fn steps_fixed(&mut self, frame: &mut FrameCount, step: &mut impl FnMut(Step)) -> Option<u64> {
+        let cfg = self.config;
+        let whole = self.accumulator_ns / cfg.dt_ns;
+        let n = whole.min(u64::from(cfg.max_steps));
+        let cut = (whole > n).then(|| (whole - n) * cfg.dt_ns);
+        self.accumulator_ns -= cut.unwrap_or(0);
+        for i in 0..n {
+            self.take(frame, cfg.dt_ns, i + 1 == n, step);
+        }
+        cut
+    }
+
+    /// Alpha and the simulation time of the state shown: in accumulating modes
+    /// `accumulator / dt`, and for a blending mode `t_previous + accumulator` (exactly
+    /// `lerp(t_prev, t_cur, alpha)`); otherwise 0 and the current state's time.
+    fn shown(&self) -> (f64, u64) {
+        if !self.mode.accumulates() {
+            return (0.0, self.sim_ns);
+        }
+        let alpha = self.accumulator_ns as f64 / self.config.dt_ns as f64;
+        if self.mode.blends() {
+            (alpha, self.prev_sim_ns + self.accumulator_ns)
+        } else {
+            (alpha, self.sim_ns)
         }
     }
 
@@ -445,28 +388,6 @@ mod tests {
             s.consumed_ns() + s.dropped_ns() + s.accumulator_ns(),
             s.measured_ns()
         );
-    }
-
-    #[test]
-    fn modes_cycle_in_order_and_parse_by_name() {
-        let mut m = Mode::Variable;
-        let mut seen = vec![m];
-        for _ in 0..4 {
-            m = m.next();
-            seen.push(m);
-        }
-        assert_eq!(
-            seen,
-            [
-                Mode::Variable,
-                Mode::SemiFixed,
-                Mode::Fixed,
-                Mode::Interpolated,
-                Mode::Variable
-            ]
-        );
-        assert_eq!("semi-fixed".parse::<Mode>(), Ok(Mode::SemiFixed));
-        assert!("wobbly".parse::<Mode>().is_err());
     }
 
     #[test]

@@ -108,7 +108,7 @@ fn every_bad_value_exits_2_with_one_line_naming_it_and_starts_nothing() {
 }
 
 #[test]
-fn simulate_json_is_one_object_with_every_field_and_modes_in_cycle_order() {
+fn simulate_json_is_one_object_with_every_field_and_the_lanes_in_the_order_given() {
     let out = run(&[
         "simulate",
         "--json",
@@ -141,10 +141,11 @@ fn simulate_json_is_one_object_with_every_field_and_modes_in_cycle_order() {
     }
     assert_eq!(config["dt_s"], 0.001);
     assert_eq!(config["display_hz"], 59.94);
-    let modes = v["modes"].as_array().unwrap();
-    let names: Vec<&str> = modes.iter().map(|m| m["mode"].as_str().unwrap()).collect();
+    let modes = v["lanes"].as_array().unwrap();
+    let names: Vec<&str> = modes.iter().map(|m| m["lane"].as_str().unwrap()).collect();
     assert_eq!(names, ["variable", "semi-fixed", "fixed", "interpolated"]);
     for m in modes {
+        assert_eq!(m["lane"], m["mode"]);
         for key in [
             "frames",
             "steps",
@@ -172,6 +173,46 @@ fn simulate_json_is_one_object_with_every_field_and_modes_in_cycle_order() {
 }
 
 #[test]
+fn simulate_runs_the_lanes_given_in_their_order_with_a_row_each() {
+    let out = run(&[
+        "simulate",
+        "--json",
+        "--seconds",
+        "1",
+        "--lanes",
+        "interpolated,variable,interpolated",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lanes = v["lanes"].as_array().unwrap();
+    let names: Vec<&str> = lanes.iter().map(|l| l["lane"].as_str().unwrap()).collect();
+    assert_eq!(names, ["interpolated", "variable", "interpolated"]);
+    // The same lane twice on the same frame times: the same state.
+    assert_eq!(lanes[0]["state_hash"], lanes[2]["state_hash"]);
+    let table = run(&["simulate", "--seconds", "1", "--lanes", "fixed,variable"]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    let rows: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("fixed ") || l.starts_with("variable "))
+        .filter(|l| !l.contains("stable below"))
+        .collect();
+    assert_eq!(
+        rows.len(),
+        4,
+        "a table row and a histogram row each:\n{text}"
+    );
+    assert!(
+        rows[0].starts_with("fixed") && rows[1].starts_with("variable"),
+        "{text}"
+    );
+}
+
+#[test]
 fn simulate_prints_a_readable_table_by_default() {
     let out = run(&["simulate", "--seconds", "1"]);
     assert!(out.status.success());
@@ -190,7 +231,7 @@ fn simulate_prints_a_readable_table_by_default() {
 }
 
 #[test]
-fn trace_has_a_row_per_presented_frame_per_mode_and_dump_has_positions() {
+fn trace_has_a_row_per_presented_frame_per_lane_and_dump_has_positions() {
     let dir = std::env::temp_dir().join(format!("timestep-rope-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let trace = dir.join("trace.csv");
@@ -215,24 +256,24 @@ fn trace_has_a_row_per_presented_frame_per_mode_and_dump_has_positions() {
         String::from_utf8_lossy(&out.stderr)
     );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let frames = report["modes"][0]["frames"].as_u64().unwrap();
+    let frames = report["lanes"][0]["frames"].as_u64().unwrap();
 
     let csv = std::fs::read_to_string(&trace).unwrap();
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("mode,frame,present_s,frame_ms,steps,alpha,shown_s")
+        Some("lane,frame,present_s,frame_ms,steps,alpha,shown_s")
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len() as u64, frames);
     assert!(rows.iter().all(|r| r.len() == 7 && r[0] == "fixed"));
     let steps: u64 = rows.iter().map(|r| r[4].parse::<u64>().unwrap()).sum();
-    assert_eq!(steps, report["modes"][0]["steps"].as_u64().unwrap());
+    assert_eq!(steps, report["lanes"][0]["steps"].as_u64().unwrap());
 
     let state: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();
-    let positions = state["modes"][0]["positions"].as_array().unwrap();
-    assert_eq!(state["modes"][0]["mode"], "fixed");
+    let positions = state["lanes"][0]["positions"].as_array().unwrap();
+    assert_eq!(state["lanes"][0]["lane"], "fixed");
     assert_eq!(positions.len(), 8);
     assert_eq!(positions[0], serde_json::json!([0.0, 0.0]));
     std::fs::remove_dir_all(&dir).ok();

@@ -3,7 +3,7 @@
 use crate::support::*;
 use std::process::Command;
 use timestep_rope::Mode;
-use timestep_rope::simulate::{DisplayConfig, run_mode};
+use timestep_rope::simulate::DisplayConfig;
 
 #[test]
 fn variable_steps_at_20_hz_explode_again_and_again_and_never_draw_a_nan() {
@@ -11,17 +11,16 @@ fn variable_steps_at_20_hz_explode_again_and_again_and_never_draw_a_nan() {
         duration_ns: 60 * S,
         ..display(20.0)
     });
-    cfg.modes = vec![Mode::Variable];
     // Every presented frame is rasterised with the window's drawing code, which first checks
     // that every position it is handed is finite.
     cfg.draw = Some((320, 200));
-    let (report, rope) = run_mode(&cfg, Mode::Variable, |_| {});
+    let (report, lane) = run_mode(&cfg, Mode::Variable, |_| {});
     assert!(report.exploded);
     // Reset 2 s after each explosion, and at 20 Hz it explodes again within a second or so.
     assert!(report.explosions >= 10, "{} explosions", report.explosions);
     assert_eq!(report.draw_nonfinite_frames, Some(0));
     assert!(report.energy_end_j.is_finite() && report.max_stretch.is_finite());
-    assert!(rope.positions().all(|p| p.is_finite()));
+    assert!(lane.rope().positions().all(|p| p.is_finite()));
     assert_eq!(report.frames, 1_200);
 }
 
@@ -53,7 +52,7 @@ fn a_simulated_day_at_59_94_hz_with_jitter_is_exact_drift_free_and_flat_in_memor
     ];
     let day = simulate_json(&[&args[..], &["--seconds", "86400"]].concat());
     let hour = simulate_json(&[&args[..], &["--seconds", "3600"]].concat());
-    let m = &day["modes"][0];
+    let m = &day["lanes"][0];
     let n = |k: &str| m[k].as_u64().unwrap_or_else(|| panic!("{k}: {m}"));
     // Exact: whole steps of exactly dt, nothing dropped, the books balance to the nanosecond.
     assert_eq!(n("consumed_ns"), n("steps") * 1_000_000);
@@ -73,7 +72,7 @@ fn a_simulated_day_at_59_94_hz_with_jitter_is_exact_drift_free_and_flat_in_memor
     assert_eq!(m["exploded"], false);
     // Memory does not grow with the length of the run: 24 times longer, same peak (within
     // 1 MiB of allocator noise). Nothing per-frame is kept unless --trace asks for it.
-    let peak = |v: &serde_json::Value| v["modes"][0]["peak_rss_kib"].as_u64();
+    let peak = |v: &serde_json::Value| v["lanes"][0]["peak_rss_kib"].as_u64();
     if let (Some(day_kib), Some(hour_kib)) = (peak(&day), peak(&hour)) {
         assert!(
             day_kib <= hour_kib + 1_024,

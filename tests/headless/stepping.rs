@@ -1,7 +1,7 @@
 //! The stepping modes' promises, checked on the simulated clock.
 
 use crate::support::*;
-use timestep_rope::simulate::{Display, DisplayConfig, run_mode};
+use timestep_rope::simulate::{Display, DisplayConfig};
 use timestep_rope::{Mode, Rope, RopeParams, Stepper, TimingConfig};
 
 /// The frame patterns a real machine produces: common rates, timer noise and hitches.

@@ -1,9 +1,9 @@
-//! Helpers shared by the behaviour tests: drive the real stepper and rope with the simulated
-//! display, exactly as `simulate` does.
+//! Helpers shared by the behaviour tests: drive the real lanes with the simulated display,
+//! exactly as `simulate` does.
 
-use timestep_rope::cli::Stall;
-use timestep_rope::simulate::{DisplayConfig, ModeReport, SimConfig, run_mode};
-use timestep_rope::{Mode, Rope, RopeParams, TimingConfig};
+use timestep_rope::lane::{Lane, LaneSpec};
+use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, LaneReport, SimConfig, Stall};
+use timestep_rope::{Mode, RopeParams, TimingConfig};
 
 pub const MS: u64 = 1_000_000;
 pub const S: u64 = 1_000_000_000;
@@ -15,17 +15,32 @@ pub fn display(hz: f64) -> DisplayConfig {
     }
 }
 
+/// The default timing and rope on `display`, with every mode as a lane.
 pub fn config(display: DisplayConfig) -> SimConfig {
     SimConfig {
         timing: TimingConfig::new(MS, 250 * MS, None).unwrap(),
         rope: RopeParams::default(),
         display,
-        modes: Mode::ALL.to_vec(),
+        lanes: LaneSpec::every_mode(),
         draw: None,
     }
 }
 
-pub fn run(display: DisplayConfig, mode: Mode) -> (ModeReport, Rope) {
+/// Runs `cfg` with `mode` as its only lane.
+pub fn run_mode(
+    cfg: &SimConfig,
+    mode: Mode,
+    on_frame: impl FnMut(&FrameRecord),
+) -> (LaneReport, Lane) {
+    let cfg = SimConfig {
+        lanes: vec![LaneSpec::mode(mode)],
+        ..cfg.clone()
+    };
+    let mut runs = simulate::run(&cfg, on_frame);
+    runs.remove(0)
+}
+
+pub fn run(display: DisplayConfig, mode: Mode) -> (LaneReport, Lane) {
     run_mode(&config(display), mode, |_| {})
 }
 

@@ -149,10 +149,7 @@ fn the_frame_log_has_a_header_and_one_row_per_frame() {
     let text = std::fs::read_to_string(&log).expect("the frame log exists");
     let _ = std::fs::remove_file(&log);
     let mut lines = text.lines();
-    assert_eq!(
-        lines.next(),
-        Some("wall_s,frame_ms,steps,alpha,mode,drift_ms,exploded")
-    );
+    assert_eq!(lines.next(), Some(FRAME_LOG_HEADER));
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert!(rows.len() >= 10, "only {} rows", rows.len());
     let mut last_wall = -1.0;
@@ -166,10 +163,10 @@ fn the_frame_log_has_a_header_and_one_row_per_frame() {
         last_wall = wall;
         let frame_ms: f64 = row[1].parse().expect("frame_ms is a number");
         assert!(frame_ms >= 0.0);
-        row[2].parse::<u32>().expect("steps is a whole number");
-        let alpha: f64 = row[3].parse().expect("alpha is a number");
+        assert_eq!(row[2], "interpolated");
+        row[3].parse::<u32>().expect("steps is a whole number");
+        let alpha: f64 = row[4].parse().expect("alpha is a number");
         assert!((0.0..1.0).contains(&alpha), "{alpha}");
-        assert_eq!(row[4], "interpolated");
         row[5].parse::<f64>().expect("drift_ms is a number");
         // The default rope in interpolated mode never diverges.
         assert_eq!(row[6], "0", "{row:?}");
@@ -180,17 +177,14 @@ fn the_frame_log_has_a_header_and_one_row_per_frame() {
 struct LogRow {
     wall_s: f64,
     steps: u32,
-    mode: String,
+    lane: String,
     exploded: bool,
 }
 
 /// Parses a frame log, checking the header and that every numeric field is finite.
 fn read_frame_log(text: &str) -> Vec<LogRow> {
     let mut lines = text.lines();
-    assert_eq!(
-        lines.next(),
-        Some("wall_s,frame_ms,steps,alpha,mode,drift_ms,exploded")
-    );
+    assert_eq!(lines.next(), Some(FRAME_LOG_HEADER));
     lines
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
@@ -202,13 +196,13 @@ fn read_frame_log(text: &str) -> Vec<LogRow> {
                 assert!(v.is_finite(), "field {i} is not finite: {line}");
                 v
             };
-            for i in [0, 1, 3, 5] {
+            for i in [0, 1, 4, 5] {
                 number(i);
             }
             LogRow {
                 wall_s: number(0),
-                steps: f[2].parse().unwrap_or_else(|_| panic!("steps in {line}")),
-                mode: f[4].to_string(),
+                steps: f[3].parse().unwrap_or_else(|_| panic!("steps in {line}")),
+                lane: f[2].to_string(),
                 exploded: match f[6] {
                     "0" => false,
                     "1" => true,
@@ -257,7 +251,7 @@ fn variable_mode_at_20_hz_explodes_shows_it_and_resets_itself() {
 
     let rows = read_frame_log(&text);
     assert!(rows.len() >= 10, "only {} rows", rows.len());
-    assert!(rows.iter().all(|r| r.mode == "variable"));
+    assert!(rows.iter().all(|r| r.lane == "variable"));
     assert!(rows.iter().all(|r| r.steps <= 1), "variable takes one step");
     // Explosions (0 -> 1) and automatic resets (1 -> 0), in order.
     let mut explosions = Vec::new();
@@ -346,5 +340,71 @@ fn without_a_display_it_says_so_in_one_line_and_exits_1() {
     assert!(
         stderr.contains("no display found") && stderr.contains("simulate"),
         "{stderr}"
+    );
+}
+
+#[test]
+#[ignore = "needs a display"]
+fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
+    let shot = temp_path("split.png");
+    let shot_arg = shot.to_string_lossy().to_string();
+    let mut app = Running::start(
+        "split",
+        &["--split", "--exit-after", "3s", "--screenshot", &shot_arg],
+    );
+    let status = app.wait_for_exit();
+    assert!(
+        status.success(),
+        "exit status {status}; stderr:\n{}",
+        app.stderr()
+    );
+    let image = tiny_skia::Pixmap::load_png(&shot).expect("the screenshot is a PNG");
+    let _ = std::fs::remove_file(&shot);
+    let (w, h) = (image.width(), image.height());
+    let luma = |x: u32, y: u32| {
+        let p = image.pixel(x, y).expect("in range").demultiply();
+        (u32::from(p.red()) * 3 + u32::from(p.green()) * 6 + u32::from(p.blue())) / 10
+    };
+    // Every pane (laid out as the window lays them out) holds a rope: bright pixels well
+    // inside it, away from its label.
+    let layout =
+        timestep_rope::draw::Layout::split(&timestep_rope::RopeParams::default(), w, h, 4, true);
+    for (i, a) in layout.areas.iter().enumerate() {
+        let label = timestep_rope::draw::text_scale(h) * 26;
+        let bright = (a.y + label..a.y + a.h - 2)
+            .flat_map(|y| (a.x + 2..a.x + a.w - 2).map(move |x| (x, y)))
+            .filter(|&(x, y)| luma(x, y) > 110)
+            .count();
+        assert!(
+            bright > 150,
+            "pane {} shows no rope: {bright} bright pixels",
+            i + 1
+        );
+    }
+
+    // V shows the focused lane alone, and V again the split view.
+    let mut app = Running::start("split-v", &["--split"]);
+    let window = find_window(&mut app);
+    let split = "timestep-rope — split view: variable | semi-fixed | fixed | interpolated";
+    wait_for_title(&window, split);
+    let _focus = screen_lock();
+    press(&window, "v");
+    wait_for_title(
+        &window,
+        "timestep-rope — variable (lane 1 of 4; V: split view)",
+    );
+    press(&window, "v");
+    wait_for_title(&window, split);
+    press(&window, "4");
+    wait_for_title(
+        &window,
+        "timestep-rope — interpolated (lane 4 of 4; V: split view)",
+    );
+    press(&window, "Escape");
+    let status = app.wait_for_exit();
+    assert!(
+        status.success(),
+        "exit status {status}; stderr:\n{}",
+        app.stderr()
     );
 }

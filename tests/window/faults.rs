@@ -176,6 +176,7 @@ const BOUND_KEYS: &[&str] = &[
     "4",
     "KP_1",
     "KP_4",
+    "v",
     "r",
     "bracketleft",
     "bracketright",

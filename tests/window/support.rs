@@ -18,7 +18,7 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_timestep-rope");
 pub const PATIENCE: Duration = Duration::from_secs(60);
 /// A start-up failure that takes longer than this is a hang.
 pub const HANG_GUARD: Duration = Duration::from_secs(20);
-pub const FRAME_LOG_HEADER: &str = "wall_s,frame_ms,steps,alpha,mode,drift_ms,exploded";
+pub const FRAME_LOG_HEADER: &str = "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded";
 
 static SCREEN: Mutex<()> = Mutex::new(());
 
@@ -238,12 +238,12 @@ pub fn check_frame_log(log: &Path) -> Vec<u32> {
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
             assert_eq!(f.len(), 7, "{line}");
-            for i in [0, 1, 3, 5] {
+            for i in [0, 1, 4, 5] {
                 let v: f64 = f[i].parse().unwrap_or_else(|_| panic!("field {i}: {line}"));
                 assert!(v.is_finite(), "field {i} is not finite: {line}");
             }
             assert!(f[6] == "0" || f[6] == "1", "{line}");
-            f[2].parse().unwrap_or_else(|_| panic!("steps: {line}"))
+            f[3].parse().unwrap_or_else(|_| panic!("steps: {line}"))
         })
         .collect()
 }

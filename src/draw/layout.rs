@@ -1,0 +1,177 @@
+//! Where each lane is drawn: the whole frame for the single view, or a grid of panes for the
+//! split view (side by side for two lanes, 2×2 for three or four), beside the HUD's column and
+//! above the strip.
+
+use super::view::margin_px;
+use super::{View, hud_column_width, strip_height, text_scale};
+use crate::rope::RopeParams;
+use glam::Vec2;
+
+/// A rectangle of the buffer, pixels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Area {
+    pub x: u32,
+    pub y: u32,
+    pub w: u32,
+    pub h: u32,
+}
+
+impl Area {
+    /// The whole `width × height` buffer.
+    pub fn full(width: u32, height: u32) -> Area {
+        Area {
+            x: 0,
+            y: 0,
+            w: width,
+            h: height,
+        }
+    }
+
+    /// Whether the pixel `px` is inside.
+    pub fn contains(&self, px: Vec2) -> bool {
+        let (x, y) = (self.x as f32, self.y as f32);
+        px.x >= x && px.y >= y && px.x < x + self.w as f32 && px.y < y + self.h as f32
+    }
+
+    fn min(&self) -> Vec2 {
+        Vec2::new(self.x as f32, self.y as f32)
+    }
+
+    fn max(&self) -> Vec2 {
+        self.min() + Vec2::new(self.w as f32, self.h as f32)
+    }
+}
+
+/// The most lanes the window shows at once (a 2×2 grid).
+pub const MAX_PANES: usize = 4;
+
+/// Each pane's rectangle and the view of its rope.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    /// Whether this is the split view (labelled panes) rather than one rope on the whole frame.
+    pub split: bool,
+    pub areas: Vec<Area>,
+    pub views: Vec<View>,
+}
+
+impl Layout {
+    /// One rope on the whole frame, kept clear of the HUD's column when `beside_hud` and the
+    /// window can spare it (see [`View::for_rope`]).
+    pub fn single(params: &RopeParams, width: u32, height: u32, beside_hud: bool) -> Layout {
+        let view = if beside_hud {
+            View::for_rope(params, width, height)
+        } else {
+            View::for_rope_without_hud(params, width, height)
+        };
+        Layout {
+            split: false,
+            areas: vec![Area::full(width, height)],
+            views: vec![view],
+        }
+    }
+
+    /// `panes` ropes (1 to [`MAX_PANES`]) side by side or in a 2×2 grid, each in its own
+    /// labelled pane; the panes keep clear of the strip, and of the HUD's column when
+    /// `beside_hud` and the window can spare it.
+    pub fn split(
+        params: &RopeParams,
+        width: u32,
+        height: u32,
+        panes: usize,
+        beside_hud: bool,
+    ) -> Layout {
+        let panes = panes.clamp(1, MAX_PANES);
+        let (w, h) = (width as f32, height as f32);
+        let margin = margin_px(width, height);
+        let strip = strip_height(width, height) as f32;
+        let bottom = if h - strip >= 0.6 * h { h - strip } else { h };
+        let hud = hud_column_width(height) as f32;
+        let left = if beside_hud && w - hud - 2.0 * margin >= 0.55 * w {
+            hud + margin
+        } else {
+            margin
+        };
+        let (cols, rows) = if panes == 1 {
+            (1, 1)
+        } else {
+            (2, panes.div_ceil(2))
+        };
+        let gap = margin * 0.5;
+        let cell = Vec2::new(
+            ((w - margin - left - gap * (cols - 1) as f32) / cols as f32).max(1.0),
+            ((bottom - 2.0 * margin - gap * (rows - 1) as f32) / rows as f32).max(1.0),
+        );
+        let label_px = label_height(height) as f32;
+        let mut layout = Layout {
+            split: true,
+            areas: Vec::with_capacity(panes),
+            views: Vec::with_capacity(panes),
+        };
+        for i in 0..panes {
+            let (c, r) = ((i % cols) as f32, (i / cols) as f32);
+            let at = Vec2::new(left + c * (cell.x + gap), margin + r * (cell.y + gap)).floor();
+            let area = Area {
+                x: at.x as u32,
+                y: at.y as u32,
+                w: cell.x as u32,
+                h: cell.y as u32,
+            };
+            let inset = Vec2::splat(margin * 0.5);
+            let rope_min = area.min() + inset + Vec2::new(0.0, label_px);
+            let rope_max = (area.max() - inset).max(rope_min + Vec2::ONE);
+            layout.areas.push(area);
+            layout
+                .views
+                .push(View::for_rope_in(params, rope_min, rope_max, width, height));
+        }
+        layout
+    }
+
+    /// The pane under the pixel `px`, if any.
+    pub fn pane_at(&self, px: Vec2) -> Option<usize> {
+        self.areas.iter().position(|a| a.contains(px))
+    }
+}
+
+/// The height of a pane's label (two lines of text and padding), pixels.
+pub fn label_height(height: u32) -> u32 {
+    let s = text_scale(height);
+    2 * 8 * s + 10 * s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn four_panes_make_a_two_by_two_grid_that_does_not_overlap_the_hud_or_strip() {
+        let (w, h) = (1280, 800);
+        let l = Layout::split(&RopeParams::default(), w, h, 4, true);
+        assert_eq!(l.areas.len(), 4);
+        let strip_top = h - strip_height(w, h);
+        for (i, a) in l.areas.iter().enumerate() {
+            assert!(a.x >= hud_column_width(h), "pane {i} over the HUD: {a:?}");
+            assert!(a.y + a.h <= strip_top, "pane {i} over the strip: {a:?}");
+            for b in &l.areas[i + 1..] {
+                let apart =
+                    a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
+                assert!(apart, "{a:?} overlaps {b:?}");
+            }
+        }
+        // Top-left, top-right, bottom-left, bottom-right.
+        assert!(l.areas[0].x < l.areas[1].x && l.areas[0].y == l.areas[1].y);
+        assert!(l.areas[2].y > l.areas[0].y && l.areas[2].x == l.areas[0].x);
+        let centre = |a: &Area| Vec2::new((a.x + a.w / 2) as f32, (a.y + a.h / 2) as f32);
+        for (i, a) in l.areas.iter().enumerate() {
+            assert_eq!(l.pane_at(centre(a)), Some(i));
+        }
+    }
+
+    #[test]
+    fn two_panes_sit_side_by_side() {
+        let l = Layout::split(&RopeParams::default(), 1280, 720, 2, false);
+        assert_eq!(l.areas.len(), 2);
+        assert_eq!(l.areas[0].y, l.areas[1].y);
+        assert!(l.areas[0].h > l.areas[0].w / 2);
+    }
+}

@@ -1,0 +1,89 @@
+//! What is drawn over everything else: the key help panel and the centred banner.
+
+use super::canvas::{Canvas, PanelStyle};
+use super::palette;
+use super::text::{self, GLYPH};
+
+/// Where a help line's key ends and its description begins: at the first run of two or more
+/// spaces, else (a key that filled or overflowed its padded column) at the first space from
+/// just before the column where the other lines' descriptions start.
+pub(super) fn key_split(line: &str, column: Option<usize>) -> usize {
+    if let Some(at) = line.find("  ").filter(|&at| at > 0) {
+        return at;
+    }
+    let Some(from) = column.and_then(|c| c.checked_sub(1)).filter(|&f| f > 0) else {
+        return 0;
+    };
+    line.char_indices()
+        .find(|&(i, ch)| i >= from && ch == ' ')
+        .map_or(0, |(i, _)| i)
+}
+
+/// The column most lines' descriptions start at (after a run of two or more spaces).
+pub(super) fn description_column(lines: &[String]) -> Option<usize> {
+    let start = |l: &String| {
+        let at = l.find("  ").filter(|&at| at > 0)?;
+        Some(at + l[at..].len() - l[at..].trim_start_matches(' ').len())
+    };
+    let starts: Vec<usize> = lines.iter().filter_map(start).collect();
+    starts
+        .iter()
+        .copied()
+        .max_by_key(|&c| starts.iter().filter(|&&d| d == c).count())
+}
+
+/// The help overlay: `lines` on a centred panel. Each line's key (see [`key_split`]) is drawn
+/// in the accent colour, the rest in white.
+pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32) {
+    let s = i64::from(scale);
+    let g = i64::from(GLYPH) * s;
+    let line_h = g + 4 * s;
+    let pad = 10 * s;
+    let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
+    let (w, h) = (
+        cols * g + 2 * pad,
+        lines.len() as i64 * line_h - 4 * s + 2 * pad,
+    );
+    let x = (i64::from(canvas.width()) - w) / 2;
+    let y = ((i64::from(canvas.height()) - h) / 2).max(0);
+    let style = PanelStyle {
+        alpha: 235,
+        border: palette::ACCENT,
+        ..palette::PANEL_STYLE
+    };
+    canvas.panel((x, y, w, h), style);
+    let column = description_column(lines);
+    for (i, line) in lines.iter().enumerate() {
+        let ty = y + pad + i as i64 * line_h;
+        if ty > i64::from(canvas.height()) {
+            break;
+        }
+        let (key, rest) = line.split_at(key_split(line, column));
+        let end = text::draw_text(canvas, x + pad, ty, key, scale, palette::ACCENT);
+        text::draw_text(canvas, end, ty, rest, scale, palette::TEXT);
+    }
+}
+
+/// A large message on a band across the middle of the screen: red when the rope exploded.
+pub(super) fn draw_banner(canvas: &mut Canvas, message: &str, exploded: bool) {
+    let (w, h) = (i64::from(canvas.width()), i64::from(canvas.height()));
+    let chars = message.chars().count().max(1) as i64;
+    let mut scale: i64 = if h >= 480 { 4 } else { 2 };
+    while scale > 1 && chars * i64::from(GLYPH) * scale > w - 16 {
+        scale -= 1;
+    }
+    let g = i64::from(GLYPH) * scale;
+    let band_h = g + 8 * scale;
+    let y = (h - band_h) / 2;
+    let (edge, colour) = if exploded {
+        (palette::BAD, palette::BAD)
+    } else {
+        (palette::ACCENT, palette::TEXT)
+    };
+    canvas.blend_rect(0, y, w, band_h, palette::PANEL, 190);
+    canvas.blend_rect(0, y, w, 2, edge, 200);
+    canvas.blend_rect(0, y + band_h - 2, w, 2, edge, 200);
+    let x = (w - chars * g) / 2;
+    let s = scale as u32;
+    text::draw_text_shadowed(canvas, x, y + 4 * scale, message, s, colour, palette::PANEL);
+}

@@ -1,0 +1,46 @@
+//! The colours, in one place so the screen stays one palette.
+
+use super::canvas::{PanelStyle, Rgb};
+
+pub const BG_TOP: Rgb = [25, 28, 37];
+pub const BG_BOTTOM: Rgb = [12, 14, 19];
+pub const GRID: Rgb = [160, 176, 210];
+pub const ROPE: Rgb = [226, 206, 164];
+pub const BEAD: Rgb = [255, 243, 214];
+pub const BEAD_RIM: Rgb = [16, 18, 24];
+pub const ROPE_EXPLODED: Rgb = [255, 72, 72];
+pub const BEAD_EXPLODED: Rgb = [255, 168, 160];
+pub const ACCENT: Rgb = [79, 195, 247];
+pub const GRAB: Rgb = [255, 166, 72];
+pub const PANEL: Rgb = [9, 11, 15];
+pub const PANEL_ALPHA: u8 = 205;
+pub const PANEL_BORDER: Rgb = [58, 64, 80];
+pub const PANEL_STYLE: PanelStyle = PanelStyle {
+    fill: PANEL,
+    alpha: PANEL_ALPHA,
+    border: PANEL_BORDER,
+};
+pub const TEXT: Rgb = [234, 238, 246];
+pub const LABEL: Rgb = [132, 142, 163];
+pub const GOOD: Rgb = [61, 214, 148];
+pub const WARN: Rgb = [255, 202, 76];
+pub const BAD: Rgb = [255, 92, 92];
+pub const STEPS: Rgb = [196, 140, 255];
+/// STEPS at about 30 % over the graph's near-black background.
+pub const STEPS_DIM: Rgb = [62, 45, 82];
+/// Reference lines: light grey at about 65 % over the graph's background.
+pub const REFERENCE: Rgb = [130, 135, 148];
+pub const GRAPH_BG: Rgb = [0, 0, 0];
+
+/// Each lane's colour, by its index: its pane's label and its steps in the strip.
+pub const LANES: [Rgb; 4] = [
+    [255, 138, 101],
+    [255, 213, 79],
+    [129, 199, 132],
+    [100, 181, 246],
+];
+
+/// Lane `i`'s colour.
+pub fn lane(i: usize) -> Rgb {
+    LANES[i % LANES.len()]
+}

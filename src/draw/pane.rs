@@ -1,0 +1,144 @@
+//! One pane: a rope's grid, and in the split view its label (which lane, its steps and alpha,
+//! or its explosion countdown) and border. Everything is clipped to the pane.
+
+use super::canvas::Canvas;
+use super::layout::Area;
+use super::palette;
+use super::text::{self, GLYPH};
+use super::{RopeLook, View};
+
+/// What a split-view pane says about its lane.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PaneLabel {
+    /// The key that shows this lane alone (1 to 4), and the lane's name.
+    pub title: String,
+    /// "steps 17  alpha 0.420", or the explosion countdown.
+    pub detail: String,
+    /// The lane's colour index (its steps in the strip share it).
+    pub colour: usize,
+    pub exploded: bool,
+    /// The lane the keys act on.
+    pub focused: bool,
+}
+
+/// One rope and where it goes.
+#[derive(Clone, Debug)]
+pub struct Pane<'a> {
+    pub rope: RopeLook<'a>,
+    pub view: View,
+    /// The pane's rectangle; drawing is clipped to it.
+    pub area: Area,
+    /// Split view only: the label and border.
+    pub label: Option<PaneLabel>,
+}
+
+/// Faint grid lines at a round number of metres, at least ~64 px apart, across `area`, as
+/// `(pixel, alpha)` for columns (`xs`) and rows (`ys`); the axes through particle 0 a little
+/// brighter.
+pub(super) fn grid_lines(
+    view: &View,
+    area: Area,
+    xs: &mut Vec<(i64, u8)>,
+    ys: &mut Vec<(i64, u8)>,
+) {
+    xs.clear();
+    ys.clear();
+    let scale = view.scale;
+    if !(scale.is_finite() && scale > 0.0 && view.origin_px.is_finite()) {
+        return;
+    }
+    let want_m = 64.0 / scale;
+    let decade = 10f32.powf(want_m.log10().floor());
+    let Some(step_m) = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|k| k * decade)
+        .find(|&s| s >= want_m)
+    else {
+        return;
+    };
+    let step = step_m * scale;
+    if !(step.is_finite() && step >= 8.0) {
+        return;
+    }
+    let lines = |origin: f32, from: u32, extent: u32, out: &mut Vec<(i64, u8)>| {
+        let first = ((from as f32 - origin) / step).ceil();
+        let last = ((from as f32 + extent as f32 - origin) / step).floor();
+        if first.is_finite() && last.is_finite() && last - first < 4096.0 {
+            for k in first as i64..=last as i64 {
+                let at = (origin + k as f32 * step).round() as i64;
+                out.push((at, if k == 0 { 22 } else { 11 }));
+            }
+        }
+    };
+    lines(view.origin_px.x, area.x, area.w, xs);
+    lines(view.origin_px.y, area.y, area.h, ys);
+}
+
+/// The pane's grid lines (`xs` columns, `ys` rows), clipped to its area.
+pub(super) fn draw_grid(canvas: &mut Canvas, area: Area, xs: &[(i64, u8)], ys: &[(i64, u8)]) {
+    let (x, y, w, h) = rect(area);
+    canvas.clip_to(x, y, w, h);
+    for &(gx, alpha) in xs {
+        canvas.blend_rect(gx, y, 1, h, palette::GRID, alpha);
+    }
+    for &(gy, alpha) in ys {
+        canvas.blend_rect(x, gy, w, 1, palette::GRID, alpha);
+    }
+}
+
+/// The pane's border and label, clipped to its area: the lane's colour on the title, red
+/// when its rope has exploded, an accent border on the focused lane.
+pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, scale: u32) {
+    let (x, y, w, h) = rect(area);
+    canvas.clip_to(x, y, w, h);
+    let border = if label.focused {
+        palette::ACCENT
+    } else {
+        palette::PANEL_BORDER
+    };
+    for (bx, by, bw, bh) in [
+        (x, y, w, 1),
+        (x, y + h - 1, w, 1),
+        (x, y, 1, h),
+        (x + w - 1, y, 1, h),
+    ] {
+        canvas.blend_rect(bx, by, bw, bh, border, 220);
+    }
+    let s = i64::from(scale);
+    let pad = 4 * s;
+    let line = i64::from(GLYPH) * s + 2 * s;
+    let chars = label.title.len().max(label.detail.len()) as i64;
+    let panel_w = (chars * i64::from(GLYPH) * s + 2 * pad).min(w - 2);
+    canvas.blend_rect(
+        x + 1,
+        y + 1,
+        panel_w,
+        2 * line + 2 * pad - 2 * s,
+        palette::PANEL,
+        190,
+    );
+    let title = palette::lane(label.colour);
+    text::draw_text(canvas, x + pad, y + pad, &label.title, scale, title);
+    let detail = if label.exploded {
+        palette::BAD
+    } else {
+        palette::TEXT
+    };
+    text::draw_text(
+        canvas,
+        x + pad,
+        y + pad + line,
+        &label.detail,
+        scale,
+        detail,
+    );
+}
+
+fn rect(a: Area) -> (i64, i64, i64, i64) {
+    (
+        i64::from(a.x),
+        i64::from(a.y),
+        i64::from(a.w),
+        i64::from(a.h),
+    )
+}

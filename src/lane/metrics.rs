@@ -1,0 +1,95 @@
+//! What a lane measures of its presented frames: steps per frame, stutter and drift, on the
+//! one scale every policy is judged by (see the README's "Definitions").
+
+use std::collections::BTreeMap;
+
+/// Steps per presented frame: least, mean and most.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct StepsPerFrame {
+    pub min: u32,
+    pub mean: f64,
+    pub max: u32,
+}
+
+/// Running smoothness and step statistics over a stream of presented frames.
+#[derive(Clone, Debug, Default)]
+pub struct Metrics {
+    frames: u64,
+    steps_min: u32,
+    steps_max: u32,
+    steps_sum: u64,
+    first: Option<(u64, u64)>,
+    last: Option<(u64, u64)>,
+    stutter_sq_sum: f64,
+    stutter_max_ns: u64,
+    stutter_count: u64,
+    histogram: BTreeMap<u32, u64>,
+}
+
+impl Metrics {
+    /// Adds a frame presented at `present_ns` showing simulation time `shown_ns`.
+    ///
+    /// The very first frame has no frame time (there is no frame before it), so smoothness and
+    /// drift are measured from the second frame on.
+    pub fn push(&mut self, present_ns: u64, shown_ns: u64, steps: u32) {
+        if self.frames == 0 {
+            self.steps_min = steps;
+        } else if self.first.is_none() {
+            self.first = Some((present_ns, shown_ns));
+        }
+        self.steps_min = self.steps_min.min(steps);
+        self.steps_max = self.steps_max.max(steps);
+        self.steps_sum += u64::from(steps);
+        *self.histogram.entry(steps).or_default() += 1;
+        if let Some((p0, s0)) = self.last {
+            // (S_i − S_{i−1}) − (P_i − P_{i−1}): how far the shown motion jumps ahead of or
+            // lags behind the display's own progress this frame.
+            let e = (shown_ns as i128 - s0 as i128) - (present_ns as i128 - p0 as i128);
+            self.stutter_sq_sum += (e as f64) * (e as f64);
+            self.stutter_max_ns = self.stutter_max_ns.max(e.unsigned_abs() as u64);
+            self.stutter_count += 1;
+        }
+        if self.frames > 0 {
+            self.last = Some((present_ns, shown_ns));
+        }
+        self.frames += 1;
+    }
+
+    pub fn frames(&self) -> u64 {
+        self.frames
+    }
+    pub fn stutter_rms_ns(&self) -> f64 {
+        if self.stutter_count == 0 {
+            0.0
+        } else {
+            (self.stutter_sq_sum / self.stutter_count as f64).sqrt()
+        }
+    }
+    pub fn stutter_max_ns(&self) -> u64 {
+        self.stutter_max_ns
+    }
+    /// (S_last − S_0) − (P_last − P_0), ns.
+    pub fn drift_ns(&self) -> i128 {
+        match (self.first, self.last) {
+            (Some((p0, s0)), Some((p1, s1))) => {
+                (s1 as i128 - s0 as i128) - (p1 as i128 - p0 as i128)
+            }
+            _ => 0,
+        }
+    }
+    pub fn steps_per_frame(&self) -> StepsPerFrame {
+        StepsPerFrame {
+            min: self.steps_min,
+            mean: if self.frames == 0 {
+                0.0
+            } else {
+                self.steps_sum as f64 / self.frames as f64
+            },
+            max: self.steps_max,
+        }
+    }
+    /// How many frames took each number of steps.
+    pub fn histogram(&self) -> &BTreeMap<u32, u64> {
+        &self.histogram
+    }
+}

@@ -1,0 +1,211 @@
+//! A lane: one rope driven by one stepping policy, with its divergence watch, its reset rule
+//! and what it has recorded. The window, `simulate` and (later) `sweep` all multiply lanes:
+//! the window feeds several lanes the same measured frame times and the same hand; `simulate`
+//! runs each lane on its own copy of the simulated display. A lane knows nothing of panes or
+//! windows.
+
+mod metrics;
+mod spec;
+
+pub use metrics::{Metrics, StepsPerFrame};
+pub use spec::{LaneSpec, parse_lanes};
+
+use crate::rope::{Grab, Rope, RopeParams};
+use crate::timing::{FrameStats, Mode, Stepper, TimingConfig};
+use crate::watch::{ExplosionWatch, Watch};
+use glam::Vec2;
+
+/// One rope, one policy, and what it recorded.
+#[derive(Clone, Debug)]
+pub struct Lane {
+    spec: LaneSpec,
+    rope: Rope,
+    stepper: Stepper,
+    watch: ExplosionWatch,
+    /// What the divergence watch said on the last frame.
+    watched: Watch,
+    metrics: Metrics,
+    /// What the last frame did (kept while paused).
+    last: FrameStats,
+    energy_start_j: f64,
+    /// The largest stretch over every life of the rope (a reset starts a new one).
+    max_stretch: f32,
+}
+
+impl Lane {
+    pub fn new(spec: LaneSpec, params: RopeParams, timing: TimingConfig) -> Lane {
+        let rope = Rope::new(params);
+        Lane {
+            stepper: Stepper::new(timing, spec.mode),
+            energy_start_j: rope.energy(),
+            rope,
+            spec,
+            watch: ExplosionWatch::default(),
+            watched: Watch::Fine,
+            metrics: Metrics::default(),
+            last: FrameStats::default(),
+            max_stretch: 1.0,
+        }
+    }
+
+    /// A lane with `spec`'s policy that starts from this lane's rope and clock, as if it had
+    /// been running all along: how the window splits one rope into four.
+    pub fn fork(&self, spec: LaneSpec) -> Lane {
+        let mut lane = self.clone();
+        lane.stepper.set_mode(spec.mode);
+        lane.spec = spec;
+        lane
+    }
+
+    /// One frame: `frame_ns` of measured time through the policy into the rope, then the
+    /// divergence watch at `now_ns` (wall time): an exploded rope is shown for a while, then
+    /// reset by [`Lane::reset`].
+    pub fn advance(&mut self, frame_ns: u64, now_ns: u64) -> &FrameStats {
+        let rope = &mut self.rope;
+        self.last = self.stepper.advance(frame_ns, |s| rope.apply(s));
+        self.watch_divergence(now_ns);
+        &self.last
+    }
+
+    /// A frame the lane was not stepped in (the window is paused): the watch's countdown
+    /// holds at `now_ns` of live time and nothing else changes.
+    pub fn hold(&mut self, now_ns: u64) {
+        self.watch_divergence(now_ns);
+    }
+
+    fn watch_divergence(&mut self, now_ns: u64) {
+        self.watched = self.watch.check(self.rope.exploded(), now_ns);
+        if self.watched == Watch::ResetNow {
+            self.reset();
+        }
+    }
+
+    /// The one reset rule, for an explosion and for the user's R alike: the rope goes back to
+    /// its starting line, at rest, and the pending explosion is forgotten. The policy's clock
+    /// carries on — simulated time, the accumulator and the books — because it belongs to the
+    /// loop, not to the rope: restarting it would show up as a jump in the shown time, i.e. as
+    /// stutter and drift that the loop never made.
+    pub fn reset(&mut self) {
+        self.max_stretch = self.max_stretch.max(self.rope.max_stretch());
+        self.rope.reset();
+        self.watch.clear();
+        self.watched = Watch::Fine;
+    }
+
+    /// The frame just advanced became visible at `present_ns`: record it.
+    pub fn presented(&mut self, present_ns: u64) {
+        self.metrics
+            .push(present_ns, self.last.shown_ns, self.last.steps);
+    }
+
+    pub fn spec(&self) -> &LaneSpec {
+        &self.spec
+    }
+    /// The lane's name as the user typed it (`fixed`, later `fixed+snap`, `godot`).
+    pub fn name(&self) -> String {
+        self.spec.to_string()
+    }
+    pub fn mode(&self) -> Mode {
+        self.stepper.mode()
+    }
+    /// Changes the stepping mode; the rope and the clock carry on.
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.spec.mode = mode;
+        self.stepper.set_mode(mode);
+    }
+    pub fn rope(&self) -> &Rope {
+        &self.rope
+    }
+    pub fn stepper(&self) -> &Stepper {
+        &self.stepper
+    }
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+    pub fn last(&self) -> &FrameStats {
+        &self.last
+    }
+    pub fn watch(&self) -> &ExplosionWatch {
+        &self.watch
+    }
+    /// What the divergence watch said on the last frame (an exploded rope's countdown).
+    pub fn watched(&self) -> Watch {
+        self.watched
+    }
+    pub fn energy_start_j(&self) -> f64 {
+        self.energy_start_j
+    }
+    /// The largest spring stretch over the whole run, across resets.
+    pub fn max_stretch(&self) -> f32 {
+        self.max_stretch.max(self.rope.max_stretch())
+    }
+
+    /// Shown simulation time − measured time handed to the policy so far, ms: negative when
+    /// the picture lags real time (a fixed step's remainder, interpolation's one step, or time
+    /// the clamp dropped).
+    pub fn drift_ms(&self) -> f64 {
+        (self.last.shown_ns as f64 - self.stepper.measured_ns() as f64) * 1e-6
+    }
+
+    /// Holds a particle (or lets go with `None`), as the mouse does.
+    pub fn set_grab(&mut self, grab: Option<Grab>) {
+        self.rope.set_grab(grab);
+    }
+
+    /// The positions to show this frame (blended where the mode blends), written into `out`.
+    pub fn shown<'a>(&self, out: &'a mut Vec<Vec2>) -> &'a [Vec2] {
+        self.rope.shown(self.mode(), self.last.alpha, out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::watch::RESET_AFTER_NS;
+
+    const MS: u64 = 1_000_000;
+
+    fn lane(mode: Mode) -> Lane {
+        let timing = TimingConfig::new(MS, 250 * MS, None).unwrap();
+        Lane::new(LaneSpec::mode(mode), RopeParams::default(), timing)
+    }
+
+    #[test]
+    fn an_exploded_rope_is_reset_after_two_seconds_and_the_clock_carries_on() {
+        let mut l = lane(Mode::Variable);
+        let mut now = 0;
+        // 20 Hz variable steps tear the default rope apart at once.
+        while !l.rope().exploded() {
+            now += 50 * MS;
+            l.advance(50 * MS, now);
+        }
+        let exploded_at = now;
+        let sim_before = l.stepper().sim_ns();
+        assert!(matches!(l.watched(), Watch::Exploded { .. }));
+        while now < exploded_at + RESET_AFTER_NS {
+            now += 50 * MS;
+            l.advance(50 * MS, now);
+        }
+        assert!(!l.rope().exploded(), "reset 2 s after the explosion");
+        assert_eq!(l.watch().explosions(), 1);
+        // The loop's clock did not restart: simulated time kept counting.
+        assert!(l.stepper().sim_ns() > sim_before);
+        assert!(
+            l.max_stretch() > 5.0,
+            "the explosion's stretch is remembered"
+        );
+    }
+
+    #[test]
+    fn a_fork_starts_from_the_same_state_and_clock() {
+        let mut a = lane(Mode::Interpolated);
+        for i in 1..=30 {
+            a.advance(16_666_667, i * 16_666_667);
+        }
+        let b = a.fork(LaneSpec::mode(Mode::Fixed));
+        assert_eq!(b.rope().state_hash(), a.rope().state_hash());
+        assert_eq!(b.stepper().sim_ns(), a.stepper().sim_ns());
+        assert_eq!(b.mode(), Mode::Fixed);
+        assert_eq!(b.name(), "fixed");
+    }
+}
