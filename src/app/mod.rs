@@ -15,12 +15,11 @@ mod output;
 mod pacing;
 mod session;
 
-pub use bindings::{Action, BINDINGS, Trigger, help_lines, lookup};
-pub use drag::GRAB_RADIUS_PX;
-pub use gpu::{backend_problem, present_mode_label, resolve_present_mode};
-pub use output::{FrameRow, encode_png, error_line};
-pub use pacing::{FPS_CAPS, Pacer, cap_down, cap_up};
-pub use session::{FrameReport, STALL_NS, Session};
+use bindings::lookup;
+use gpu::backend_problem;
+use output::error_line;
+use pacing::Pacer;
+use session::Session;
 
 use crate::cli::WindowConfig;
 use crate::timing::{Clock, FrameClock, SystemClock};

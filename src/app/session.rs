@@ -11,11 +11,9 @@ use super::drag::Hand;
 use super::output::FrameRow;
 use super::pacing::{FpsMeter, cap_down, cap_up};
 use crate::cli::WindowConfig;
-use crate::draw::{
-    FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene, View, explosion_banner,
-};
+use crate::draw::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene, explosion_banner};
 use crate::lane::{Lane, LaneSpec};
-use crate::rope::{Rope, RopeParams};
+use crate::rope::RopeParams;
 use crate::timing::Mode;
 use glam::Vec2;
 
@@ -95,46 +93,15 @@ impl Session {
         s
     }
 
-    /// The focused lane's mode.
-    pub fn mode(&self) -> Mode {
-        self.focused().mode()
-    }
-    pub fn lanes(&self) -> &[Lane] {
-        &self.lanes
-    }
     /// The lane the keys act on (the one the single view shows).
     pub fn focused(&self) -> &Lane {
         &self.lanes[self.focus]
-    }
-    /// The focused lane's rope.
-    pub fn rope(&self) -> &Rope {
-        self.focused().rope()
-    }
-    pub fn split(&self) -> bool {
-        self.split
-    }
-    pub fn paused(&self) -> bool {
-        self.paused
     }
     pub fn fps_cap(&self) -> Option<f64> {
         self.fps_cap
     }
     pub fn quit_requested(&self) -> bool {
         self.quit_requested
-    }
-    pub fn hud_shown(&self) -> bool {
-        self.show_hud
-    }
-    pub fn help_shown(&self) -> bool {
-        self.show_help
-    }
-    pub fn layout(&self) -> &Layout {
-        &self.layout
-    }
-    /// The view the focused lane is drawn with.
-    pub fn view(&self) -> &View {
-        let pane = if self.split { self.focus } else { 0 };
-        &self.layout.views[pane]
     }
     /// The `S` key's stall, once: the caller blocks for [`STALL_NS`] before its next clock
     /// reading, so the stall is a real long frame that the clamp then cuts.
@@ -285,11 +252,6 @@ impl Session {
         }
     }
 
-    /// The particle the mouse holds (in every rope), if any.
-    pub fn grabbed(&self) -> Option<usize> {
-        self.hand.held()
-    }
-
     /// One frame: `frame_ns` measured since the last frame, `now_ns` the clock reading; every
     /// lane gets the same. Paused, the frame's time is discarded, so resuming is not one giant
     /// frame.
@@ -344,11 +306,6 @@ impl Session {
         }
     }
 
-    /// How many times the focused lane's rope has exploded since the window opened.
-    pub fn explosions(&self) -> u64 {
-        self.focused().watch().explosions()
-    }
-
     /// The single view's banner: the focused lane's explosion countdown (in the split view
     /// each pane's label says it instead).
     pub fn banner(&self) -> Option<String> {
@@ -400,12 +357,6 @@ impl Session {
             banner: banner.as_deref(),
         };
         self.renderer.draw(frame, width, height, &scene);
-    }
-
-    /// The positions the last [`Session::draw`] handed to the renderer for pane `i` (the
-    /// blend where the lane's mode blends, its rope's latest state otherwise).
-    pub fn drawn_positions(&self, i: usize) -> &[Vec2] {
-        self.panes.shown(i)
     }
 }
 

@@ -1,9 +1,66 @@
 use super::*;
+use crate::draw::View;
 use crate::rope::Pin;
+use crate::rope::Rope;
 use crate::timing::TimingConfig;
 use crate::watch::RESET_AFTER_NS;
 
 const MS: u64 = 1_000_000;
+
+/// What the tests look at; the window itself needs none of it.
+impl Session {
+    /// The focused lane's mode.
+    pub fn mode(&self) -> Mode {
+        self.focused().mode()
+    }
+
+    pub fn lanes(&self) -> &[Lane] {
+        &self.lanes
+    }
+
+    /// The focused lane's rope.
+    pub fn rope(&self) -> &Rope {
+        self.focused().rope()
+    }
+
+    pub fn split(&self) -> bool {
+        self.split
+    }
+
+    pub fn hud_shown(&self) -> bool {
+        self.show_hud
+    }
+
+    pub fn help_shown(&self) -> bool {
+        self.show_help
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The view the focused lane is drawn with.
+    pub fn view(&self) -> &View {
+        let pane = if self.split { self.focus } else { 0 };
+        &self.layout.views[pane]
+    }
+
+    /// The particle the mouse holds (in every rope), if any.
+    pub fn grabbed(&self) -> Option<usize> {
+        self.hand.held()
+    }
+
+    /// How many times the focused lane's rope has exploded since the window opened.
+    pub fn explosions(&self) -> u64 {
+        self.focused().watch().explosions()
+    }
+
+    /// The positions the last [`Session::draw`] handed to the renderer for pane `i` (the
+    /// blend where the lane's mode blends, its rope's latest state otherwise).
+    pub fn drawn_positions(&self, i: usize) -> &[Vec2] {
+        self.panes.shown(i)
+    }
+}
 
 fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
     WindowConfig {

@@ -179,6 +179,26 @@ impl<'a> Canvas<'a> {
         self.blend_rect(x + w - 1, y + 1, 1, h - 2, border, 200);
     }
 
+    /// One-pixel vertical lines of `c` at each `(x, alpha)` of `columns`, `h` rows from `y`:
+    /// a faint grid, row by row (a `blend_rect` per line would redo the set-up every row).
+    pub fn vlines(&mut self, columns: &[(i64, u8)], y: i64, h: i64, c: Rgb) {
+        let (lx0, _, lx1, _) = self.limit;
+        let lines: Vec<(usize, Blend)> = columns
+            .iter()
+            .filter(|&&(x, _)| (lx0..lx1).contains(&x))
+            .map(|&(x, alpha)| (x as usize * 4, Blend::new(c, alpha)))
+            .collect();
+        let Some((_, y0, _, y1)) = self.clip(lx0, y, lx1 - lx0, h) else {
+            return;
+        };
+        let stride = self.width as usize * 4;
+        for row in self.data[y0 * stride..y1 * stride].chunks_exact_mut(stride) {
+            for (at, blend) in &lines {
+                blend.apply(&mut row[*at..*at + 4]);
+            }
+        }
+    }
+
     /// A horizontal dashed line, `dash` pixels on and `gap` off.
     pub fn dashed_hline(&mut self, x: i64, y: i64, w: i64, dash: i64, gap: i64, c: Rgb) {
         let period = (dash + gap).max(1);

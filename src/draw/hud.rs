@@ -134,6 +134,7 @@ impl HudInfo {
 
     /// The HUD's text, one string per line: a label padded to 10 characters, then the value.
     /// ASCII only, each line under 40 characters.
+    #[cfg(test)]
     pub fn lines(&self) -> Vec<String> {
         self.rows().iter().map(Row::text).collect()
     }

@@ -28,14 +28,15 @@ mod strip;
 mod text;
 mod view;
 
-pub use hud::{HudInfo, LaneRow, hud_column_width, text_scale};
+pub use hud::{HudInfo, LaneRow, text_scale};
 pub use lanes::{LanePanes, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES};
 pub use pane::{Pane, PaneLabel};
-pub use rope::{MAX_BEADS, rope_width_px};
-pub use strip::{FrameStrip, strip_height};
-pub use text::{ascii, to_ascii};
+pub use strip::FrameStrip;
 pub use view::View;
+
+use hud::hud_column_width;
+use strip::strip_height;
 
 use canvas::Canvas;
 use glam::Vec2;
@@ -129,12 +130,12 @@ impl Renderer {
         if let Some(mut canvas) = Canvas::new(frame, size.0, size.1) {
             pane::draw_grid(&mut canvas, pane.area, &self.grid_x, &self.grid_y);
         }
-        let mask = if full {
+        let clip = if full {
             None
         } else {
-            clip_mask(&mut self.masks, index, pane.area, size)
+            clip_mask(&mut self.masks, index, pane.area, size).map(|m| (pane.area, m))
         };
-        rope::draw_rope(frame, size, &pane.rope, &pane.view, mask, &mut self.rope);
+        rope::draw_rope(frame, size, &pane.rope, &pane.view, clip, &mut self.rope);
         if let (Some(label), Some(mut canvas)) = (&pane.label, Canvas::new(frame, size.0, size.1)) {
             pane::draw_label(&mut canvas, pane.area, label, text_scale(size.1));
         }

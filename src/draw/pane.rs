@@ -78,9 +78,7 @@ pub(super) fn grid_lines(
 pub(super) fn draw_grid(canvas: &mut Canvas, area: Area, xs: &[(i64, u8)], ys: &[(i64, u8)]) {
     let (x, y, w, h) = rect(area);
     canvas.clip_to(x, y, w, h);
-    for &(gx, alpha) in xs {
-        canvas.blend_rect(gx, y, 1, h, palette::GRID, alpha);
-    }
+    canvas.vlines(xs, y, h, palette::GRID);
     for &(gy, alpha) in ys {
         canvas.blend_rect(x, gy, w, 1, palette::GRID, alpha);
     }

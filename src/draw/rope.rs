@@ -3,7 +3,7 @@
 
 use super::canvas::Rgb;
 use super::palette as pal;
-use super::{RopeLook, View};
+use super::{Area, RopeLook, View};
 use glam::Vec2;
 use tiny_skia::{
     FillRule, LineCap, LineJoin, Mask, Paint, Path, PathBuilder, PixmapMut, Stroke, Transform,
@@ -152,31 +152,50 @@ fn screen_points(view: &View, positions: &[Vec2], points: &mut Vec<Vec2>, w: u32
     total
 }
 
-/// Draws the rope into `frame`, only where `mask` allows (a split-view pane), if given.
+/// How far past its particles a rope's drawing reaches (beads, the pin's support symbol),
+/// pixels.
+const REACH_PX: f32 = 48.0;
+
+/// Draws the rope into `frame`, only inside `clip` (a split-view pane: its area and its mask)
+/// if given. The mask, which slows tiny-skia down, is used only when the rope reaches out of
+/// the area (it has exploded, or a drag pulled it out).
 pub(super) fn draw_rope(
     frame: &mut [u8],
     (width, height): (u32, u32),
     look: &RopeLook,
     view: &View,
-    mask: Option<&Mask>,
+    clip: Option<(Area, &Mask)>,
     scratch: &mut RopeScratch,
 ) {
     let Some(pixmap) = PixmapMut::from_bytes(frame, width, height) else {
         return;
     };
     let line_w = rope_width_px(view.scale);
+    let total = screen_points(view, look.positions, &mut scratch.points, width, height);
+    let mask = clip
+        .filter(|(area, _)| !within(&scratch.points, *area, REACH_PX))
+        .map(|(_, mask)| mask);
     let mut painter = Painter {
         pixmap,
         mask,
         pb: scratch.path.take().unwrap_or_default(),
         size: Vec2::new(width as f32, height as f32),
     };
-    let total = screen_points(view, look.positions, &mut scratch.points, width, height);
     painter.stroke_rope(&scratch.points, total, line_w, look.exploded);
     let radius = painter.beads(look, view, line_w);
     painter.pins(look, view, radius, line_w);
     painter.grabbed(look, view, radius);
     scratch.path = Some(painter.pb);
+}
+
+/// Whether every finite point lies at least `margin` pixels inside `area`.
+fn within(points: &[Vec2], area: Area, margin: f32) -> bool {
+    let lo = Vec2::new(area.x as f32, area.y as f32) + margin;
+    let hi = Vec2::new((area.x + area.w) as f32, (area.y + area.h) as f32) - margin;
+    points
+        .iter()
+        .filter(|p| !p.is_nan())
+        .all(|p| p.cmpge(lo).all() && p.cmple(hi).all())
 }
 
 /// A pixmap being drawn on, through a mask, with one reused path builder.

@@ -17,6 +17,7 @@ pub struct View {
 
 impl View {
     /// Fits the world box `[min, max]` into `width × height` pixels with a uniform scale.
+    #[cfg(test)]
     pub fn fit(min: Vec2, max: Vec2, width: u32, height: u32) -> View {
         let screen = Vec2::new(width as f32, height as f32);
         View::fit_in(min, max, Vec2::ZERO, screen, width, height)

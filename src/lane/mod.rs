@@ -98,9 +98,6 @@ impl Lane {
             .push(present_ns, self.last.shown_ns, self.last.steps);
     }
 
-    pub fn spec(&self) -> &LaneSpec {
-        &self.spec
-    }
     /// The lane's name as the user typed it (`fixed`, later `fixed+snap`, `godot`).
     pub fn name(&self) -> String {
         self.spec.to_string()

@@ -14,8 +14,10 @@ mod report;
 
 pub use command::main;
 pub use display::{Display, DisplayConfig, Stall};
-pub use offscreen::Offscreen;
-pub use report::{LaneReport, Report, write_dump, write_table};
+pub use report::LaneReport;
+
+use offscreen::Offscreen;
+use report::{Report, write_dump, write_table};
 
 use crate::lane::{Lane, LaneSpec};
 use crate::rope::RopeParams;

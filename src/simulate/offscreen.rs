@@ -100,9 +100,4 @@ impl Offscreen {
     pub fn nonfinite_frames(&self, i: usize) -> u64 {
         self.nonfinite_frames.get(i).copied().unwrap_or(0)
     }
-
-    /// The last frame drawn, RGBA8.
-    pub fn frame(&self) -> &[u8] {
-        &self.frame
-    }
 }

@@ -1,5 +1,7 @@
-//! Where frame times come from. The window reads [`SystemClock`] (the one place that calls
-//! `Instant::now()`); tests and `simulate` use [`ManualClock`] or their own simulated display.
+//! Where frame times come from. The window reads [`SystemClock`], the one clock a lane's time
+//! ever comes from (`simulate --draw` and the benches also read `Instant`, but only to time
+//! their own drawing, never to step anything); `simulate` uses its simulated display, and
+//! the tests a `ManualClock`.
 
 use std::time::Instant;
 
@@ -35,11 +37,13 @@ impl Clock for SystemClock {
 }
 
 /// A clock that moves only when told to.
+#[cfg(test)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ManualClock {
     pub now_ns: u64,
 }
 
+#[cfg(test)]
 impl Clock for ManualClock {
     fn now_ns(&mut self) -> u64 {
         self.now_ns

@@ -11,7 +11,7 @@ mod clock;
 mod duration;
 mod mode;
 
-pub use clock::{Clock, FrameClock, ManualClock, SystemClock};
+pub use clock::{Clock, FrameClock, SystemClock};
 pub use duration::{MAX_DURATION_NS, format_duration, parse_duration};
 pub use mode::{Mode, one_of};
 
@@ -112,7 +112,6 @@ pub struct Stepper {
     /// Time of the state before the last step (the blend's `previous`).
     prev_sim_ns: u64,
     steps_total: u64,
-    frames_total: u64,
     measured_total_ns: u64,
     consumed_total_ns: u64,
     dropped_total_ns: u64,
@@ -127,7 +126,6 @@ impl Stepper {
             sim_ns: 0,
             prev_sim_ns: 0,
             steps_total: 0,
-            frames_total: 0,
             measured_total_ns: 0,
             consumed_total_ns: 0,
             dropped_total_ns: 0,
@@ -154,9 +152,6 @@ impl Stepper {
     }
     pub fn steps_total(&self) -> u64 {
         self.steps_total
-    }
-    pub fn frames_total(&self) -> u64 {
-        self.frames_total
     }
     /// Sum of all frame times handed in, before the clamp.
     pub fn measured_ns(&self) -> u64 {
@@ -189,7 +184,6 @@ impl Stepper {
         // Frame times that come from a clock cannot sum past u64::MAX ns (584 years); anything
         // else saturates instead of wrapping, and the stepper never panics on its input.
         self.steps_total += u64::from(frame.steps);
-        self.frames_total += 1;
         self.measured_total_ns = self.measured_total_ns.saturating_add(frame_ns);
         self.consumed_total_ns += frame.consumed;
         self.dropped_total_ns = self.dropped_total_ns.saturating_add(dropped);
