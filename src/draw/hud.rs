@@ -113,9 +113,6 @@ impl Row {
     }
 }
 
-/// The labels of the split view's lane rows.
-const LANE_LABELS: [&str; 4] = ["lane 1", "lane 2", "lane 3", "lane 4"];
-
 impl HudInfo {
     /// The figures that come straight from the lanes (dt, clamp, cap, particles, and each
     /// lane's); the caller adds what it measured itself (fps, frame time, pause, cap, present
@@ -133,7 +130,8 @@ impl HudInfo {
     }
 
     /// The HUD's text, one string per line: a label padded to 10 characters, then the value.
-    /// ASCII only, each line under 40 characters.
+    /// ASCII only, each line under 40 characters. (In the split view: one string per item of
+    /// the bar.)
     #[cfg(test)]
     pub fn lines(&self) -> Vec<String> {
         self.rows().iter().map(Row::text).collect()
@@ -142,7 +140,7 @@ impl HudInfo {
     fn rows(&self) -> Vec<Row> {
         match self.lanes.as_slice() {
             [lane] => self.single_rows(lane),
-            lanes => self.split_rows(lanes),
+            lanes => self.bar_rows(lanes.len()).into_iter().flatten().collect(),
         }
     }
 
@@ -177,33 +175,18 @@ impl HudInfo {
         rows
     }
 
-    /// Several lanes: what they share, then a row per lane (its name, steps this frame and
-    /// drift) with its label in the lane's colour.
-    fn split_rows(&self, lanes: &[LaneRow]) -> Vec<Row> {
-        let mut view = Row::new("view", format!("split, {} lanes", lanes.len())).tone(Tone::Accent);
+    /// Several lanes: what they share, on the two lines of a bar across the top (each lane's
+    /// own figures are on its pane's label).
+    fn bar_rows(&self, lanes: usize) -> [Vec<Row>; 2] {
+        let mut view = Row::new("view", format!("split, {lanes} lanes")).tone(Tone::Accent);
         if self.paused {
             view = view.flag("PAUSED", Tone::Warn);
         }
-        let mut rows = vec![view];
-        rows.extend(self.timing_rows());
-        rows.push(self.frame_row());
-        rows.extend(self.output_rows());
-        rows.push(Row::new("", "lane    steps  drift ms".into()));
-        for (i, (lane, label)) in lanes.iter().zip(LANE_LABELS).enumerate() {
-            let value = format!(
-                "{:<12} {:>3} {:>8}",
-                lane.name,
-                lane.steps,
-                signed(lane.drift_ms, 3)
-            );
-            let mut row = Row::new(label, value);
-            row.label_colour = Some(pal::lane(i));
-            if lane.exploded {
-                row = row.tone(Tone::Bad);
-            }
-            rows.push(row);
-        }
-        rows
+        let mut first = vec![view];
+        first.extend(self.timing_rows());
+        let mut second = vec![self.frame_row()];
+        second.extend(self.output_rows());
+        [first, second]
     }
 
     fn timing_rows(&self) -> [Row; 4] {
@@ -306,8 +289,23 @@ pub fn hud_column_width(height: u32) -> u32 {
     (6 + LAYOUT_COLUMNS * GLYPH + 2 * 6) * s
 }
 
-/// Draws the HUD panel in the top-left corner.
+/// The text scale of the split view's HUD bar: the usual one where a 1280-wide line fits.
+fn bar_scale(width: u32, height: u32) -> u32 {
+    if width >= 1100 { text_scale(height) } else { 1 }
+}
+
+/// The pixels the split view's HUD bar takes at the top, its margin included.
+pub fn hud_bar_height(width: u32, height: u32) -> u32 {
+    let s = bar_scale(width, height);
+    2 * (GLYPH + 2) * s + 2 * 4 * s + 6 * s
+}
+
+/// Draws the HUD: a panel in the top-left corner for one lane, a bar across the top for
+/// several.
 pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
+    if hud.lanes.len() > 1 {
+        return draw_bar(canvas, hud);
+    }
     let rows = hud.rows();
     let s = i64::from(scale);
     let g = i64::from(GLYPH) * s;
@@ -329,6 +327,32 @@ pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
         let end = text::draw_text(canvas, vx, ty, &row.value, scale, tone_colour(row.tone));
         if let Some((flag, tone)) = row.flag {
             text::draw_text(canvas, end + g, ty, flag, scale, tone_colour(tone));
+        }
+    }
+}
+
+/// The split view's HUD: two lines of `label value` items on a panel across the top.
+fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) {
+    let (w, h) = (canvas.width() as u32, canvas.height() as u32);
+    let scale = bar_scale(w, h);
+    let s = i64::from(scale);
+    let (g, line, pad) = (i64::from(GLYPH) * s, (i64::from(GLYPH) + 2) * s, 4 * s);
+    let margin = 6 * s;
+    let height = i64::from(hud_bar_height(w, h)) - margin;
+    canvas.panel(
+        (margin, margin, i64::from(w) - 2 * margin, height),
+        pal::PANEL_STYLE,
+    );
+    for (i, rows) in hud.bar_rows(hud.lanes.len()).iter().enumerate() {
+        let ty = margin + pad + i as i64 * line;
+        let mut x = margin + pad;
+        for row in rows {
+            x = text::draw_text(canvas, x, ty, row.label, scale, pal::LABEL) + g;
+            x = text::draw_text(canvas, x, ty, &row.value, scale, tone_colour(row.tone));
+            if let Some((flag, tone)) = row.flag {
+                x = text::draw_text(canvas, x + g, ty, flag, scale, tone_colour(tone));
+            }
+            x += 3 * g;
         }
     }
 }
@@ -461,27 +485,30 @@ mod tests {
     }
 
     #[test]
-    fn the_split_view_lists_every_lane_with_its_steps_and_drift() {
+    fn the_split_view_has_a_bar_across_the_top_with_what_the_lanes_share() {
         let hud = HudInfo {
             lanes: ["variable", "semi-fixed", "fixed", "interpolated"]
                 .map(lane)
                 .to_vec(),
+            paused: true,
             ..info()
         };
         let lines = hud.lines();
-        assert!(lines[0].contains("split, 4 lanes"), "{lines:?}");
-        for (i, name) in ["variable", "semi-fixed", "fixed", "interpolated"]
-            .iter()
-            .enumerate()
-        {
-            let row = lines
-                .iter()
-                .find(|l| l.starts_with(&format!("lane {}", i + 1)))
-                .unwrap_or_else(|| panic!("no row for lane {}: {lines:?}", i + 1));
-            assert!(
-                row.contains(name) && row.contains("17") && row.contains("-0.250"),
-                "{row}"
-            );
+        assert!(
+            lines[0].contains("split, 4 lanes") && lines[0].contains("PAUSED"),
+            "{lines:?}"
+        );
+        for item in ["1ms", "250ms", "16.67", "Fifo (vsync)"] {
+            assert!(lines.iter().any(|l| l.contains(item)), "{item}: {lines:?}");
         }
+        let (w, h) = (1280usize, 720usize);
+        let mut buf = vec![0u8; w * h * 4];
+        let mut c = Canvas::new(&mut buf, w as u32, h as u32).unwrap();
+        draw_hud(&mut c, &hud, 2);
+        let lit = |y: usize| (0..w).any(|x| buf[(y * w + x) * 4..][..3] != [0, 0, 0]);
+        let bar = hud_bar_height(w as u32, h as u32) as usize;
+        assert!(lit(bar / 2) && lit(14), "the bar is drawn");
+        assert!(!(bar..h).any(lit), "and nothing below it");
+        assert!(buf[((bar / 2) * w + w - 20) * 4] != 0, "it spans the width");
     }
 }

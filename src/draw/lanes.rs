@@ -69,10 +69,20 @@ fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
     let last = lane.last();
     let detail = match countdown(lane) {
         Some(left_s) => format!("EXPLODED - reset in {left_s:.1} s"),
-        None => format!("steps {:<3} alpha {:.3}", last.steps, last.alpha),
+        None => format!(
+            "alpha {:.3}  drift {:+.3} ms",
+            last.alpha,
+            lane.drift_ms() + 0.0
+        ),
     };
     PaneLabel {
-        title: format!("{} {}", index + 1, lane.name()),
+        title: format!(
+            "{} {}  {} step{}",
+            index + 1,
+            lane.name(),
+            last.steps,
+            if last.steps == 1 { "" } else { "s" }
+        ),
         detail,
         colour: index,
         exploded: lane.rope().exploded(),

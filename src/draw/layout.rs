@@ -1,9 +1,9 @@
 //! Where each lane is drawn: the whole frame for the single view, or a grid of panes for the
-//! split view (side by side for two lanes, 2×2 for three or four), beside the HUD's column and
+//! split view (side by side for two lanes, 2×2 for three or four), under the HUD's bar and
 //! above the strip.
 
 use super::view::margin_px;
-use super::{View, hud_column_width, strip_height, text_scale};
+use super::{View, hud_bar_height, strip_height, text_scale};
 use crate::rope::RopeParams;
 use glam::Vec2;
 
@@ -71,26 +71,27 @@ impl Layout {
     }
 
     /// `panes` ropes (1 to [`MAX_PANES`]) side by side or in a 2×2 grid, each in its own
-    /// labelled pane; the panes keep clear of the strip, and of the HUD's column when
-    /// `beside_hud` and the window can spare it.
+    /// labelled pane; the panes keep clear of the strip, and of the HUD's bar across the top
+    /// when `under_hud`.
     pub fn split(
         params: &RopeParams,
         width: u32,
         height: u32,
         panes: usize,
-        beside_hud: bool,
+        under_hud: bool,
     ) -> Layout {
         let panes = panes.clamp(1, MAX_PANES);
         let (w, h) = (width as f32, height as f32);
         let margin = margin_px(width, height);
         let strip = strip_height(width, height) as f32;
         let bottom = if h - strip >= 0.6 * h { h - strip } else { h };
-        let hud = hud_column_width(height) as f32;
-        let left = if beside_hud && w - hud - 2.0 * margin >= 0.55 * w {
-            hud + margin
+        let bar = hud_bar_height(width, height) as f32;
+        let top = if under_hud && bottom - bar >= 0.5 * h {
+            bar
         } else {
             margin
         };
+        let left = margin;
         let (cols, rows) = if panes == 1 {
             (1, 1)
         } else {
@@ -99,7 +100,7 @@ impl Layout {
         let gap = margin * 0.5;
         let cell = Vec2::new(
             ((w - margin - left - gap * (cols - 1) as f32) / cols as f32).max(1.0),
-            ((bottom - 2.0 * margin - gap * (rows - 1) as f32) / rows as f32).max(1.0),
+            ((bottom - margin - top - gap * (rows - 1) as f32) / rows as f32).max(1.0),
         );
         let label_px = label_height(height) as f32;
         let mut layout = Layout {
@@ -109,7 +110,7 @@ impl Layout {
         };
         for i in 0..panes {
             let (c, r) = ((i % cols) as f32, (i / cols) as f32);
-            let at = Vec2::new(left + c * (cell.x + gap), margin + r * (cell.y + gap)).floor();
+            let at = Vec2::new(left + c * (cell.x + gap), top + r * (cell.y + gap)).floor();
             let area = Area {
                 x: at.x as u32,
                 y: at.y as u32,
@@ -150,7 +151,8 @@ mod tests {
         assert_eq!(l.areas.len(), 4);
         let strip_top = h - strip_height(w, h);
         for (i, a) in l.areas.iter().enumerate() {
-            assert!(a.x >= hud_column_width(h), "pane {i} over the HUD: {a:?}");
+            assert!(a.y >= hud_bar_height(w, h), "pane {i} under the HUD: {a:?}");
+            assert!(a.w > w / 3, "pane {i} is too narrow: {a:?}");
             assert!(a.y + a.h <= strip_top, "pane {i} over the strip: {a:?}");
             for b in &l.areas[i + 1..] {
                 let apart =

@@ -35,7 +35,7 @@ pub use pane::{Pane, PaneLabel};
 pub use strip::FrameStrip;
 pub use view::View;
 
-use hud::hud_column_width;
+use hud::{hud_bar_height, hud_column_width};
 use strip::strip_height;
 
 use canvas::Canvas;

@@ -32,12 +32,13 @@ pub const STEPS_DIM: Rgb = [62, 45, 82];
 pub const REFERENCE: Rgb = [130, 135, 148];
 pub const GRAPH_BG: Rgb = [0, 0, 0];
 
-/// Each lane's colour, by its index: its pane's label and its steps in the strip.
+/// Each lane's colour, by its index: its pane's label and its steps in the strip. Apart from
+/// each other, and from the explosion's red and the accent's blue.
 pub const LANES: [Rgb; 4] = [
-    [255, 138, 101],
-    [255, 213, 79],
-    [129, 199, 132],
-    [100, 181, 246],
+    [240, 160, 40],
+    [238, 226, 90],
+    [60, 205, 150],
+    [214, 132, 232],
 ];
 
 /// Lane `i`'s colour.

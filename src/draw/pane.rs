@@ -7,12 +7,15 @@ use super::palette;
 use super::text::{self, GLYPH};
 use super::{RopeLook, View};
 
+/// The label length the pane's text size is chosen for, characters.
+const LABEL_CHARS: i64 = 32;
+
 /// What a split-view pane says about its lane.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PaneLabel {
-    /// The key that shows this lane alone (1 to 4), and the lane's name.
+    /// The key that shows this lane alone (1 to 4), the lane's name and its steps this frame.
     pub title: String,
-    /// "steps 17  alpha 0.420", or the explosion countdown.
+    /// "alpha 0.420  drift -0.420 ms", or the explosion countdown.
     pub detail: String,
     /// The lane's colour index (its steps in the strip share it).
     pub colour: usize,
@@ -102,10 +105,14 @@ pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, sca
     ] {
         canvas.blend_rect(bx, by, bw, bh, border, 220);
     }
+    // The usual text size where a label of LABEL_CHARS fits the pane (the same for every
+    // pane), else the smallest.
+    let fits = |scale: u32| LABEL_CHARS * i64::from(GLYPH * scale) + 10 * i64::from(scale) <= w;
+    let scale = if fits(scale) { scale } else { 1 };
+    let chars = label.title.len().max(label.detail.len()) as i64;
     let s = i64::from(scale);
     let pad = 4 * s;
     let line = i64::from(GLYPH) * s + 2 * s;
-    let chars = label.title.len().max(label.detail.len()) as i64;
     let panel_w = (chars * i64::from(GLYPH) * s + 2 * pad).min(w - 2);
     canvas.blend_rect(
         x + 1,
