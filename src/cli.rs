@@ -3,9 +3,10 @@
 
 use crate::draw::MAX_PANES;
 use crate::lane::{LaneSpec, parse_lanes};
+use crate::policy::MaxSubstep;
 use crate::rope::{Pin, RopeParams};
-use crate::simulate::{DisplayConfig, SimConfig, Stall};
-use crate::timing::{Mode, TimingConfig, one_of, parse_duration};
+use crate::simulate::{DisplayConfig, Phase, RenderCost, SimConfig, Stall};
+use crate::timing::{Mode, TimingConfig, format_duration, one_of, parse_duration, parse_period};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -39,8 +40,8 @@ pub enum Command {
 /// Flags shared by the window and `simulate`: timing and the rope.
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds)
-    #[arg(long, value_name = "DURATION", default_value = "1ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
+    /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds), or a rate: 60hz (the nearest ns)
+    #[arg(long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = parse_period, allow_hyphen_values = true, global = true)]
     pub dt: u64,
     /// Longest frame time any mode sees; the excess is dropped (and reported)
     #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
@@ -61,6 +62,17 @@ pub struct CommonArgs {
     /// e.g. fixed,interpolated (the window shows 1 to 4)
     #[arg(long, value_name = "LIST", value_parser = lane_list, global = true)]
     pub lanes: Option<LaneList>,
+    /// Longest substep a tick is integrated in, or off [default: 1ms for presets; textbook
+    /// modes do not substep unless given]
+    #[arg(long, value_name = "DURATION|off", value_parser = max_substep, allow_hyphen_values = true, global = true)]
+    pub max_substep: Option<MaxSubstep>,
+}
+
+fn max_substep(s: &str) -> Result<MaxSubstep, String> {
+    if s.trim().eq_ignore_ascii_case("off") {
+        return Ok(MaxSubstep::Off);
+    }
+    positive_duration(s).map(MaxSubstep::Set)
 }
 
 /// `--lanes`' value: the lanes in the order given.
@@ -140,9 +152,15 @@ pub struct SimulateArgs {
     /// Timer noise: each clock reading is off by a uniform amount in ±D
     #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
     pub jitter: u64,
-    /// Simulated render time per frame
+    /// Simulated render time per frame: D, MIN..MAX (uniform, seeded) or ramp:MIN..MAX
+    #[arg(long, value_name = "D|MIN..MAX|ramp:MIN..MAX", default_value = "0", value_parser = parse_render_cost, allow_hyphen_values = true)]
+    pub render_cost: RenderCost,
+    /// Simulated CPU time per tick: above the tick, the spiral of death is real
     #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
-    pub render_cost: u64,
+    pub step_cost: u64,
+    /// Where the loop starts between two vblanks: a duration after vblank 0, or random (seeded)
+    #[arg(long, value_name = "D|random", default_value = "0", value_parser = parse_phase, allow_hyphen_values = true)]
+    pub phase: Phase,
     /// One long frame at simulated time AT lasting DURATION (repeatable), e.g. 2s:300ms
     #[arg(long, value_name = "AT:DURATION", value_parser = parse_stall, allow_hyphen_values = true)]
     pub stall: Vec<Stall>,
@@ -279,6 +297,39 @@ fn particle_count(s: &str) -> Result<usize, String> {
     Ok(n as usize)
 }
 
+fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
+    let (ramp, range) = match s.trim().strip_prefix("ramp:") {
+        Some(rest) => (true, rest),
+        None => (false, s.trim()),
+    };
+    let Some((lo, hi)) = range.split_once("..") else {
+        if ramp {
+            return Err(format!("'{s}' is not ramp:MIN..MAX (e.g. ramp:5ms..25ms)"));
+        }
+        return parse_duration(s).map(RenderCost::Fixed);
+    };
+    let (lo, hi) = (parse_duration(lo)?, parse_duration(hi)?);
+    if lo > hi {
+        return Err(format!(
+            "'{s}': the minimum {} is above the maximum {}",
+            format_duration(lo),
+            format_duration(hi)
+        ));
+    }
+    Ok(if ramp {
+        RenderCost::Ramp(lo, hi)
+    } else {
+        RenderCost::Uniform(lo, hi)
+    })
+}
+
+fn parse_phase(s: &str) -> Result<Phase, String> {
+    if s.trim().eq_ignore_ascii_case("random") {
+        return Ok(Phase::Random);
+    }
+    parse_duration(s).map(Phase::At)
+}
+
 fn parse_stall(s: &str) -> Result<Stall, String> {
     let (at, dur) = s
         .split_once(':')
@@ -295,6 +346,7 @@ pub struct WindowConfig {
     pub rope: RopeParams,
     /// 1 to [`MAX_PANES`] lanes; more than one starts in the split view.
     pub lanes: Vec<LaneSpec>,
+    pub max_substep: MaxSubstep,
     pub vsync: bool,
     pub fps_cap: Option<f64>,
     pub exit_after_ns: Option<u64>,
@@ -371,6 +423,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         timing: common.timing()?,
         rope: common.rope()?,
         lanes,
+        max_substep: common.max_substep.unwrap_or_default(),
         vsync: args.vsync == OnOff::On,
         fps_cap: args.fps_cap,
         exit_after_ns: args.exit_after,
@@ -381,7 +434,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
 
 /// `simulate`'s flags, checked together and converted.
 fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, String> {
-    if args.vsync == OnOff::Off && args.render_cost == 0 {
+    if args.vsync == OnOff::Off && args.render_cost.max_ns() == 0 {
         return Err(
             "--vsync off needs --render-cost above zero: with nothing to wait for, \
                     the simulated loop would never advance time"
@@ -403,12 +456,15 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, Strin
             display_hz: args.display_hz,
             vsync: args.vsync == OnOff::On,
             jitter_ns: args.jitter,
-            render_cost_ns: args.render_cost,
+            render_cost: args.render_cost,
+            step_cost_ns: args.step_cost,
             stalls: args.stall,
+            phase: args.phase,
             duration_ns: (args.seconds * 1e9).round() as u64,
             seed: args.seed,
         },
         lanes,
+        max_substep: common.max_substep.unwrap_or_default(),
         draw: args.draw,
     };
     let out = SimOutput {

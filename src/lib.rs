@@ -8,6 +8,7 @@ pub mod app;
 pub mod cli;
 pub mod draw;
 pub mod lane;
+pub mod policy;
 pub mod rope;
 pub mod simulate;
 pub mod timing;

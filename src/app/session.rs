@@ -13,6 +13,7 @@ use super::pacing::{FpsMeter, cap_down, cap_up};
 use crate::cli::WindowConfig;
 use crate::draw::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene, explosion_banner};
 use crate::lane::{Lane, LaneSpec};
+use crate::policy::PolicyEnv;
 use crate::rope::RopeParams;
 use crate::timing::Mode;
 use glam::Vec2;
@@ -62,10 +63,16 @@ impl Session {
     /// A session for `cfg`'s lanes in a `width × height` buffer: the split view when there are
     /// several.
     pub fn new(cfg: &WindowConfig, width: u32, height: u32) -> Session {
+        let env = PolicyEnv {
+            timing: cfg.timing,
+            max_substep: cfg.max_substep,
+            vsync_requested: cfg.vsync,
+            refresh_hint_hz: None,
+        };
         let lanes: Vec<Lane> = cfg
             .lanes
             .iter()
-            .map(|&spec| Lane::new(spec, cfg.rope, cfg.timing))
+            .map(|&spec| Lane::new(spec, cfg.rope, &env))
             .collect();
         let mut s = Session {
             params: cfg.rope,

@@ -67,6 +67,7 @@ fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
         timing: TimingConfig::new(MS, 250 * MS, None).unwrap(),
         rope,
         lanes,
+        max_substep: Default::default(),
         vsync: true,
         fps_cap: None,
         exit_after_ns: None,
@@ -156,7 +157,7 @@ fn through_the_window(s: &mut Session, display: &crate::simulate::DisplayConfig)
     let mut d = crate::simulate::Display::new(display.clone());
     while let Some(frame) = d.begin_frame() {
         s.advance(frame, d.now_ns());
-        d.present();
+        d.present(0);
     }
     s.lanes()
         .iter()
@@ -178,6 +179,7 @@ fn the_window_steps_every_lane_bit_for_bit_as_simulate_does() {
         rope: RopeParams::default(),
         display: display.clone(),
         lanes: LaneSpec::every_mode(),
+        max_substep: Default::default(),
         draw: None,
     };
     let simulated: Vec<String> = run(&cfg, |_| {})
@@ -204,6 +206,7 @@ fn explosions_and_resets_leave_the_window_and_simulate_in_the_same_state() {
         rope: RopeParams::default(),
         display: display.clone(),
         lanes: lanes.clone(),
+        max_substep: Default::default(),
         draw: None,
     };
     let runs = run(&cfg, |_| {});

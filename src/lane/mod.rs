@@ -7,24 +7,38 @@
 mod metrics;
 mod spec;
 
-pub use metrics::{Metrics, StepsPerFrame};
-pub use spec::{LaneSpec, parse_lanes};
+pub use metrics::{Metrics, StepsPerFrame, Vblanks};
+pub use spec::{Base, LaneSpec, parse_lanes, parse_spec};
 
+use crate::policy::{Policy, PolicyEnv, substeps};
 use crate::rope::{Grab, Rope, RopeParams};
-use crate::timing::{FrameStats, Mode, Stepper, TimingConfig};
+use crate::timing::{FrameStats, Mode, Step, Stepper, Timer, TimerKind, VsyncDetector};
 use crate::watch::{ExplosionWatch, Watch};
 use glam::Vec2;
+
+/// Where a presented frame landed: the vblank it was shown at and the display's period, when
+/// presents wait for vblanks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vblank {
+    pub index: u64,
+    pub period_ns: f64,
+}
 
 /// One rope, one policy, and what it recorded.
 #[derive(Clone, Debug)]
 pub struct Lane {
     spec: LaneSpec,
+    env: PolicyEnv,
+    policy: Policy,
     rope: Rope,
+    timer: Timer,
+    vsync: VsyncDetector,
     stepper: Stepper,
     watch: ExplosionWatch,
     /// What the divergence watch said on the last frame.
     watched: Watch,
     metrics: Metrics,
+    vblanks: Vblanks,
     /// What the last frame did (kept while paused).
     last: FrameStats,
     energy_start_j: f64,
@@ -33,16 +47,22 @@ pub struct Lane {
 }
 
 impl Lane {
-    pub fn new(spec: LaneSpec, params: RopeParams, timing: TimingConfig) -> Lane {
+    pub fn new(spec: LaneSpec, params: RopeParams, env: &PolicyEnv) -> Lane {
         let rope = Rope::new(params);
+        let policy = spec.policy(env);
         Lane {
-            stepper: Stepper::new(timing, spec.mode),
+            stepper: Stepper::new(policy.timing, policy.mode),
+            timer: Timer::new(policy.timer, policy.timing.dt_ns, env.vsync_requested),
+            vsync: VsyncDetector::new(env.refresh_hint_hz),
             energy_start_j: rope.energy(),
             rope,
             spec,
+            env: *env,
+            policy,
             watch: ExplosionWatch::default(),
             watched: Watch::Fine,
             metrics: Metrics::default(),
+            vblanks: Vblanks::default(),
             last: FrameStats::default(),
             max_stretch: 1.0,
         }
@@ -52,17 +72,61 @@ impl Lane {
     /// been running all along: how the window splits one rope into four.
     pub fn fork(&self, spec: LaneSpec) -> Lane {
         let mut lane = self.clone();
-        lane.stepper.set_mode(spec.mode);
-        lane.spec = spec;
+        lane.respec(spec);
         lane
+    }
+
+    /// Changes the lane's policy. The rope carries on; so does the clock when the new policy
+    /// steps with the same settings (a mode change), else the stepper starts afresh.
+    fn respec(&mut self, spec: LaneSpec) {
+        let policy = spec.policy(&self.env);
+        if policy.timing == self.policy.timing {
+            self.stepper.set_mode(policy.mode);
+        } else {
+            self.stepper = Stepper::new(policy.timing, policy.mode);
+        }
+        if policy.timer != self.policy.timer || policy.timing.dt_ns != self.policy.timing.dt_ns {
+            self.timer = Timer::new(policy.timer, policy.timing.dt_ns, self.env.vsync_requested);
+        }
+        self.spec = spec;
+        self.policy = policy;
+    }
+
+    /// Changes the stepping mode (a preset lane becomes that textbook mode).
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.respec(
+            LaneSpec {
+                base: Base::Mode(mode),
+                fuzzy: self.spec.fuzzy.filter(|_| mode.accumulates()),
+                ..LaneSpec::mode(mode)
+            }
+            .with_timer(self.spec.timer),
+        );
+    }
+
+    /// Changes the timer (the window's `T`).
+    pub fn set_timer(&mut self, timer: TimerKind) {
+        self.respec(self.spec.with_timer(Some(timer)));
+    }
+
+    /// How long the loop should wait before running a frame of `frame_ns` (MonoGame's rule:
+    /// not before a whole tick is due).
+    pub fn due_in_ns(&self, frame_ns: u64) -> u64 {
+        self.stepper.due_in_ns(frame_ns)
     }
 
     /// One frame: `frame_ns` of measured time through the policy into the rope, then the
     /// divergence watch at `now_ns` (wall time): an exploded rope is shown for a while, then
     /// reset by [`Lane::reset`].
     pub fn advance(&mut self, frame_ns: u64, now_ns: u64) -> &FrameStats {
-        let rope = &mut self.rope;
-        self.last = self.stepper.advance(frame_ns, |s| rope.apply(s));
+        self.vsync.observe(frame_ns);
+        let filtered = self.timer.filter(frame_ns, &self.vsync);
+        self.stepper
+            .set_resync(self.timer.resync_over_ns(&self.vsync));
+        let (rope, max_substep) = (&mut self.rope, self.policy.max_substep_ns);
+        self.last = self
+            .stepper
+            .advance(filtered, |s| integrate(rope, s, max_substep));
         self.watch_divergence(now_ns);
         &self.last
     }
@@ -92,10 +156,20 @@ impl Lane {
         self.watched = Watch::Fine;
     }
 
-    /// The frame just advanced became visible at `present_ns`: record it.
-    pub fn presented(&mut self, present_ns: u64) {
+    /// The frame just advanced became visible at `present_ns` (at `vblank`, when presents wait
+    /// for vblanks): record it.
+    pub fn presented(&mut self, present_ns: u64, vblank: Option<Vblank>) {
         self.metrics
             .push(present_ns, self.last.shown_ns, self.last.steps);
+        let tick = self.policy.timing.dt_ns as f64;
+        let (index, expected) = match vblank {
+            Some(v) => {
+                let span = self.vblanks.span_to(v.index);
+                (Some(v.index), span as f64 * v.period_ns / tick)
+            }
+            None => (None, self.last.measured_ns as f64 / tick),
+        };
+        self.vblanks.record(index, self.last.steps, expected);
     }
 
     /// The lane's name as the user typed it (`fixed`, later `fixed+snap`, `godot`).
@@ -105,10 +179,17 @@ impl Lane {
     pub fn mode(&self) -> Mode {
         self.stepper.mode()
     }
-    /// Changes the stepping mode; the rope and the clock carry on.
-    pub fn set_mode(&mut self, mode: Mode) {
-        self.spec.mode = mode;
-        self.stepper.set_mode(mode);
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+    pub fn timer(&self) -> TimerKind {
+        self.timer.kind()
+    }
+    pub fn vsync(&self) -> &VsyncDetector {
+        &self.vsync
+    }
+    pub fn vblanks(&self) -> &Vblanks {
+        &self.vblanks
     }
     pub fn rope(&self) -> &Rope {
         &self.rope
@@ -155,6 +236,20 @@ impl Lane {
     }
 }
 
+/// Integrates one of the stepper's steps: in equal substeps no longer than `max_substep_ns`
+/// when it is longer. Only the first substep of a frame's last step saves the state the blend
+/// starts from.
+fn integrate(rope: &mut Rope, step: Step, max_substep_ns: Option<u64>) {
+    let k = substeps(step.dt_ns, max_substep_ns);
+    if k == 1 {
+        return rope.apply(step);
+    }
+    let h = (step.dt_ns as f64 / k as f64 * 1e-9) as f32;
+    for i in 0..k {
+        rope.step(h, step.last && i == 0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,8 +258,12 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     fn lane(mode: Mode) -> Lane {
-        let timing = TimingConfig::new(MS, 250 * MS, None).unwrap();
-        Lane::new(LaneSpec::mode(mode), RopeParams::default(), timing)
+        let timing = crate::timing::TimingConfig::new(MS, 250 * MS, None).unwrap();
+        Lane::new(
+            LaneSpec::mode(mode),
+            RopeParams::default(),
+            &PolicyEnv::textbook(timing),
+        )
     }
 
     #[test]

@@ -7,6 +7,36 @@ pub struct Stall {
     pub duration_ns: u64,
 }
 
+/// How long rendering a frame takes (`--render-cost`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenderCost {
+    /// The same every frame.
+    Fixed(u64),
+    /// Uniform in [lo, hi] each frame, seeded.
+    Uniform(u64, u64),
+    /// From lo at the start of the run to hi at its end, linearly.
+    Ramp(u64, u64),
+}
+
+impl RenderCost {
+    /// The most a frame's render can cost.
+    pub fn max_ns(self) -> u64 {
+        match self {
+            RenderCost::Fixed(ns) => ns,
+            RenderCost::Uniform(_, hi) | RenderCost::Ramp(_, hi) => hi,
+        }
+    }
+}
+
+/// Where the loop starts between two vblanks (`--phase`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// This far after vblank 0.
+    At(u64),
+    /// Anywhere in the first period, seeded (MonitorSim's random start).
+    Random,
+}
+
 /// How the simulated machine behaves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DisplayConfig {
@@ -15,10 +45,13 @@ pub struct DisplayConfig {
     /// Each timer reading is off by a uniform amount in ±jitter.
     pub jitter_ns: u64,
     /// Time spent rendering each frame, before presenting.
-    pub render_cost_ns: u64,
+    pub render_cost: RenderCost,
+    /// Simulated CPU time per tick (a step of the lane's policy).
+    pub step_cost_ns: u64,
     /// One long frame each: the first frame that starts at or after `at_ns` renders
     /// `duration_ns` longer.
     pub stalls: Vec<Stall>,
+    pub phase: Phase,
     /// Simulated wall time to run for.
     pub duration_ns: u64,
     pub seed: u64,
@@ -30,12 +63,21 @@ impl Default for DisplayConfig {
             display_hz: 60.0,
             vsync: true,
             jitter_ns: 0,
-            render_cost_ns: 0,
+            render_cost: RenderCost::Fixed(0),
+            step_cost_ns: 0,
             stalls: Vec::new(),
+            phase: Phase::At(0),
             duration_ns: 10_000_000_000,
             seed: 1,
         }
     }
+}
+
+/// A frame made visible: when, and at which vblank (with vsync).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Presented {
+    pub at_ns: u64,
+    pub vblank: Option<u64>,
 }
 
 /// A game loop's view of the machine: a timer to read, and a display to present to.
@@ -45,33 +87,50 @@ pub struct Display {
     period_ns: f64,
     /// True simulated wall time.
     now_ns: u64,
+    /// When the run started (the phase), ns.
+    start_ns: u64,
     /// The last vblank a frame was presented at (index); at most one present per vblank.
     last_vblank: u64,
     /// The previous timer reading (monotonic, noisy).
     last_read_ns: u64,
     stalls_fired: Vec<bool>,
     rng: fastrand::Rng,
+    /// Its own stream for render costs, so a varying render cost leaves the timer noise as it
+    /// would be without it.
+    render_rng: fastrand::Rng,
 }
 
 impl Display {
     pub fn new(cfg: DisplayConfig) -> Self {
         let period_ns = 1e9 / cfg.display_hz;
-        let rng = fastrand::Rng::with_seed(cfg.seed);
+        let mut rng = fastrand::Rng::with_seed(cfg.seed);
+        let render_rng = fastrand::Rng::with_seed(cfg.seed ^ 0x5eed_0f7e_4de4);
+        let start_ns = match cfg.phase {
+            Phase::At(ns) => ns,
+            Phase::Random => rng.u64(0..period_ns.max(1.0) as u64),
+        };
         let stalls_fired = vec![false; cfg.stalls.len()];
         Display {
             cfg,
             period_ns,
-            now_ns: 0,
-            last_vblank: 0,
-            last_read_ns: 0,
+            now_ns: start_ns,
+            start_ns,
+            last_vblank: (start_ns as f64 / period_ns).floor() as u64,
+            last_read_ns: start_ns,
             stalls_fired,
             rng,
+            render_rng,
         }
     }
 
     /// True simulated wall time, ns.
     pub fn now_ns(&self) -> u64 {
         self.now_ns
+    }
+
+    /// The refresh period, ns.
+    pub fn period_ns(&self) -> f64 {
+        self.period_ns
     }
 
     /// The time of vblank `k`, computed from `k` each time so fractional rates never drift.
@@ -82,9 +141,14 @@ impl Display {
     /// Starts a frame: reads the timer and returns the measured frame time, or `None` once the
     /// configured duration has passed.
     pub fn begin_frame(&mut self) -> Option<u64> {
-        if self.now_ns >= self.cfg.duration_ns {
+        if self.now_ns - self.start_ns >= self.cfg.duration_ns {
             return None;
         }
+        Some(self.read())
+    }
+
+    /// Reads the timer: the time since the previous reading, as the noisy timer measures it.
+    fn read(&mut self) -> u64 {
         let j = self.cfg.jitter_ns as i64;
         let noise = if j == 0 { 0 } else { self.rng.i64(-j..=j) };
         let reading = self
@@ -93,37 +157,70 @@ impl Display {
             .max(self.last_read_ns);
         let frame = reading - self.last_read_ns;
         self.last_read_ns = reading;
-        Some(frame)
+        frame
     }
 
-    /// Renders (render cost plus any stall due) and presents; returns when the frame becomes
-    /// visible. With vsync that is the first vblank after rendering finishes that has not
-    /// already shown a frame; without, it is the moment rendering finishes.
-    pub fn present(&mut self) -> u64 {
-        let mut busy = self.cfg.render_cost_ns;
+    /// The loop sleeps `ns` (MonoGame waiting for a whole step) and reads the timer again:
+    /// returns what the timer measured since its last reading.
+    pub fn wait(&mut self, ns: u64) -> u64 {
+        self.now_ns = self.now_ns.saturating_add(ns.max(1));
+        self.read()
+    }
+
+    /// Steps `ticks` ticks (at `--step-cost` each), renders (render cost plus any stall due)
+    /// and presents. With vsync the frame is visible at the first vblank after rendering
+    /// finishes that has not already shown a frame; without, when rendering finishes.
+    pub fn present(&mut self, ticks: u32) -> Presented {
+        let busy = self.render_ns()
+            + self.cfg.step_cost_ns.saturating_mul(u64::from(ticks))
+            + self.stall_ns();
+        let ready = self.now_ns.saturating_add(busy);
+        if !self.cfg.vsync {
+            self.now_ns = ready.max(self.now_ns + 1);
+            return Presented {
+                at_ns: self.now_ns,
+                vblank: None,
+            };
+        }
+        let mut k = (ready as f64 / self.period_ns).ceil() as u64;
+        // Guard the float division at exact vblank times.
+        while k > 0 && self.vblank_ns(k - 1) >= ready {
+            k -= 1;
+        }
+        while self.vblank_ns(k) < ready {
+            k += 1;
+        }
+        k = k.max(self.last_vblank + 1);
+        self.last_vblank = k;
+        self.now_ns = self.vblank_ns(k);
+        Presented {
+            at_ns: self.now_ns,
+            vblank: Some(k),
+        }
+    }
+
+    /// This frame's render time.
+    fn render_ns(&mut self) -> u64 {
+        match self.cfg.render_cost {
+            RenderCost::Fixed(ns) => ns,
+            RenderCost::Uniform(lo, hi) => self.render_rng.u64(lo..=hi),
+            RenderCost::Ramp(lo, hi) => {
+                let t = (self.now_ns - self.start_ns) as f64 / self.cfg.duration_ns.max(1) as f64;
+                lo + ((hi - lo) as f64 * t.clamp(0.0, 1.0)).round() as u64
+            }
+        }
+    }
+
+    /// Any stall due now (each fires once).
+    fn stall_ns(&mut self) -> u64 {
+        let mut extra = 0;
         for (stall, fired) in self.cfg.stalls.iter().zip(&mut self.stalls_fired) {
             if !*fired && self.now_ns >= stall.at_ns {
                 *fired = true;
-                busy += stall.duration_ns;
+                extra += stall.duration_ns;
             }
         }
-        let ready = self.now_ns + busy;
-        if self.cfg.vsync {
-            let mut k = (ready as f64 / self.period_ns).ceil() as u64;
-            // Guard the float division at exact vblank times.
-            while k > 0 && self.vblank_ns(k - 1) >= ready {
-                k -= 1;
-            }
-            while self.vblank_ns(k) < ready {
-                k += 1;
-            }
-            k = k.max(self.last_vblank + 1);
-            self.last_vblank = k;
-            self.now_ns = self.vblank_ns(k);
-        } else {
-            self.now_ns = ready.max(self.now_ns + 1);
-        }
-        self.now_ns
+        extra
     }
 }
 
@@ -135,7 +232,7 @@ mod tests {
         let mut d = Display::new(cfg);
         let mut out = Vec::new();
         while let Some(f) = d.begin_frame() {
-            out.push((f, d.present()));
+            out.push((f, d.present(0).at_ns));
             if out.len() == n {
                 break;
             }
@@ -161,7 +258,7 @@ mod tests {
     fn a_render_cost_above_the_period_misses_vblanks() {
         let cfg = DisplayConfig {
             display_hz: 100.0,
-            render_cost_ns: 15_000_000,
+            render_cost: RenderCost::Fixed(15_000_000),
             ..Default::default()
         };
         let f = frames(cfg, 3);
@@ -192,7 +289,7 @@ mod tests {
     fn without_vsync_frames_last_the_render_cost() {
         let cfg = DisplayConfig {
             vsync: false,
-            render_cost_ns: 3_000_000,
+            render_cost: RenderCost::Fixed(3_000_000),
             ..Default::default()
         };
         let f = frames(cfg, 3);
@@ -218,6 +315,59 @@ mod tests {
         assert!(
             a.iter()
                 .any(|(f, _)| *f as i64 != period && *f as i64 != period - 1)
+        );
+    }
+
+    #[test]
+    fn a_phase_starts_the_loop_between_vblanks_and_ticks_cost_time() {
+        let cfg = DisplayConfig {
+            display_hz: 100.0,
+            phase: Phase::At(4_000_000),
+            step_cost_ns: 1_000_000,
+            ..Default::default()
+        };
+        let mut d = Display::new(cfg);
+        assert_eq!(d.begin_frame(), Some(0));
+        // Starting 4 ms in, 3 ticks of 1 ms: ready at 7 ms, shown at the 10 ms vblank.
+        assert_eq!(
+            d.present(3),
+            Presented {
+                at_ns: 10_000_000,
+                vblank: Some(1)
+            }
+        );
+        // 12 ticks: 12 ms of work misses the 20 ms vblank.
+        d.begin_frame();
+        assert_eq!(d.present(12).vblank, Some(3));
+    }
+
+    #[test]
+    fn a_random_render_cost_stays_in_its_range_and_a_ramp_climbs() {
+        let cfg = DisplayConfig {
+            vsync: false,
+            render_cost: RenderCost::Uniform(5_000_000, 25_000_000),
+            ..Default::default()
+        };
+        let f = frames(cfg, 200);
+        assert!(
+            f[1..]
+                .iter()
+                .all(|(d, _)| (5_000_000..=25_000_000).contains(d))
+        );
+        let mut distinct: Vec<u64> = f.iter().map(|x| x.0).collect();
+        distinct.dedup();
+        assert!(distinct.len() > 100);
+        let cfg = DisplayConfig {
+            vsync: false,
+            render_cost: RenderCost::Ramp(5_000_000, 25_000_000),
+            duration_ns: 1_000_000_000,
+            ..Default::default()
+        };
+        let f = frames(cfg, 10_000);
+        assert!(
+            f[2].0 < 6_000_000 && f[f.len() - 1].0 > 24_000_000,
+            "{:?}",
+            f.last()
         );
     }
 }

@@ -13,13 +13,14 @@ mod offscreen;
 mod report;
 
 pub use command::main;
-pub use display::{Display, DisplayConfig, Stall};
-pub use report::LaneReport;
+pub use display::{Display, DisplayConfig, Phase, Presented, RenderCost, Stall};
+pub use report::{LaneReport, PolicyReport};
 
 use offscreen::Offscreen;
 use report::{Report, write_dump, write_table};
 
-use crate::lane::{Lane, LaneSpec};
+use crate::lane::{Lane, LaneSpec, Vblank};
+use crate::policy::{MaxSubstep, PolicyEnv};
 use crate::rope::RopeParams;
 use crate::timing::TimingConfig;
 
@@ -47,8 +48,22 @@ pub struct SimConfig {
     pub display: DisplayConfig,
     /// The lanes to run, in the order given.
     pub lanes: Vec<LaneSpec>,
+    pub max_substep: MaxSubstep,
     /// `--draw WIDTHxHEIGHT`: rasterise every presented frame off-screen and time it.
     pub draw: Option<(u32, u32)>,
+}
+
+impl SimConfig {
+    /// What the lanes know of the run: the flags, and the display's nominal rate as the hint a
+    /// real loop would get from the OS.
+    pub fn env(&self) -> PolicyEnv {
+        PolicyEnv {
+            timing: self.timing,
+            max_substep: self.max_substep,
+            vsync_requested: self.display.vsync,
+            refresh_hint_hz: Some(self.display.display_hz),
+        }
+    }
 }
 
 /// A lane and its own copy of the simulated display.
@@ -57,6 +72,20 @@ struct Running {
     display: Display,
     /// This frame's measured frame time, once begun; `None` when the run is over.
     frame_ns: Option<u64>,
+}
+
+impl Running {
+    /// MonoGame's loop does not run a frame before a whole tick is due: it sleeps and reads the
+    /// clock again. Returns the frame's whole measured time.
+    fn wait_for_tick(&mut self, mut frame_ns: u64) -> u64 {
+        loop {
+            let due = self.lane.due_in_ns(frame_ns);
+            if due == 0 {
+                return frame_ns;
+            }
+            frame_ns += self.display.wait(due);
+        }
+    }
 }
 
 /// Runs every lane of `cfg`, in the order given, frame by frame in step (each on its own copy
@@ -68,7 +97,7 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Lane
         .lanes
         .iter()
         .map(|&spec| Running {
-            lane: Lane::new(spec, cfg.rope, cfg.timing),
+            lane: Lane::new(spec, cfg.rope, &cfg.env()),
             display: Display::new(cfg.display.clone()),
             frame_ns: None,
         })
@@ -78,7 +107,7 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Lane
         .map(|size| Offscreen::new(&cfg.rope, lanes.len(), size));
     loop {
         for r in &mut lanes {
-            r.frame_ns = r.display.begin_frame();
+            r.frame_ns = r.display.begin_frame().map(|f| r.wait_for_tick(f));
             if let Some(frame_ns) = r.frame_ns {
                 r.lane.advance(frame_ns, r.display.now_ns());
             }
@@ -92,9 +121,11 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Lane
         }
         for (index, r) in lanes.iter_mut().enumerate() {
             if let Some(frame_ns) = r.frame_ns {
-                let present_ns = r.display.present();
-                r.lane.presented(present_ns);
-                on_frame(&record(index, &r.lane, frame_ns, present_ns));
+                let shown = r.display.present(r.lane.last().steps);
+                let period_ns = r.display.period_ns();
+                let vblank = shown.vblank.map(|index| Vblank { index, period_ns });
+                r.lane.presented(shown.at_ns, vblank);
+                on_frame(&record(index, &r.lane, frame_ns, shown.at_ns));
             }
         }
     }

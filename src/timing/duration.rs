@@ -68,6 +68,47 @@ pub fn parse_duration(text: &str) -> Result<u64, String> {
     Ok(ns)
 }
 
+/// Parses a period: a duration (see [`parse_duration`]) or a rate, `60hz` or `59.94hz`, which
+/// is one period of that rate to the nearest whole nanosecond (60hz is 16,666,667 ns). The
+/// rate is read as an exact decimal, so no float rounding creeps in.
+pub fn parse_period(text: &str) -> Result<u64, String> {
+    let s = text.trim();
+    let Some(rate) = s
+        .strip_suffix("hz")
+        .or_else(|| s.strip_suffix("Hz"))
+        .or_else(|| s.strip_suffix("HZ"))
+    else {
+        return parse_duration(text);
+    };
+    let rate = rate.trim();
+    let bad = || format!("'{text}' is not a rate (use e.g. 60hz or 59.94hz)");
+    let (whole, frac) = rate.split_once('.').unwrap_or((rate, ""));
+    let digits_ok = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if rate.starts_with('-') {
+        return Err(format!("'{text}' is negative; a rate must be positive"));
+    }
+    if (whole.is_empty() && frac.is_empty()) || !digits_ok(whole) || !digits_ok(frac) {
+        return Err(bad());
+    }
+    if frac.len() > 9 || whole.len() > 12 {
+        return Err(format!("'{text}' has more digits than a rate needs"));
+    }
+    // rate = num / 10^frac_len; period = 1e9 / rate = 1e9 · 10^frac_len / num.
+    let num: u128 = format!("{whole}{frac}").parse().map_err(|_| bad())?;
+    if num == 0 {
+        return Err(format!("'{text}' is zero; a rate must be above 0 Hz"));
+    }
+    let scaled: u128 = 1_000_000_000u128 * 10u128.pow(frac.len() as u32);
+    let period = (scaled + num / 2) / num;
+    if period == 0 {
+        return Err(format!("'{text}' is too fast: a period under 1 ns"));
+    }
+    if period > u128::from(MAX_DURATION_NS) {
+        return Err(format!("'{text}' is too slow: a period over a year"));
+    }
+    Ok(period as u64)
+}
+
 /// Formats nanoseconds the way a user would type them: `1ms`, `0.5ms`, `250ms`, `1.5s`, `500us`.
 pub fn format_duration(ns: u64) -> String {
     let (scale, unit) = if ns >= 1_000_000_000 {
@@ -92,6 +133,27 @@ pub fn format_duration(ns: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_is_one_period_to_the_nearest_nanosecond() {
+        assert_eq!(parse_period("60hz"), Ok(16_666_667));
+        assert_eq!(parse_period("59.94hz"), Ok(16_683_350));
+        assert_eq!(parse_period("64Hz"), Ok(15_625_000));
+        assert_eq!(parse_period("50hz"), Ok(20_000_000));
+        assert_eq!(parse_period("16.667ms"), Ok(16_667_000));
+        assert_eq!(parse_period("1ms"), Ok(1_000_000));
+        for bad in [
+            "0hz",
+            "-60hz",
+            "hz",
+            "sixtyhz",
+            "2e9hz",
+            "0.000000001hz",
+            "1.2.3hz",
+        ] {
+            assert!(parse_period(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn the_documented_spellings_parse_exactly() {

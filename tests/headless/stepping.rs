@@ -49,7 +49,7 @@ fn hash_after_steps(mode: Mode, display: DisplayConfig, n: u64) -> u64 {
                 }
             }
         });
-        d.present();
+        d.present(0);
     }
     hash.unwrap()
 }
@@ -149,7 +149,7 @@ fn the_stepper_never_loses_or_invents_time() {
                 s.consumed_ns() + s.dropped_ns() + s.accumulator_ns(),
                 s.measured_ns()
             );
-            d.present();
+            d.present(0);
         }
     }
 }

@@ -22,6 +22,7 @@ pub fn config(display: DisplayConfig) -> SimConfig {
         rope: RopeParams::default(),
         display,
         lanes: LaneSpec::every_mode(),
+        max_substep: Default::default(),
         draw: None,
     }
 }

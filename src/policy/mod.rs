@@ -1,0 +1,169 @@
+//! Loop policies: everything that decides how a lane turns measured frame times into ticks and
+//! what it shows — the tick, the timer (delta filter), the clamp, the step rule, the cap and what
+//! happens to the excess, and whether it blends. A textbook mode takes them from the flags; an
+//! engine preset fixes them as that engine does (`preset.rs`, each citing its source).
+//!
+//! A policy whose tick is longer than the rope can take (this stiff rope is stable only below
+//! 15 ms) integrates each tick as equal substeps no longer than `--max-substep`: a tick is still
+//! one step of the policy, and counted as one.
+
+mod preset;
+
+pub use preset::Preset;
+
+use crate::timing::{Mode, StepRule, TimerKind, TimingConfig, format_duration};
+use std::fmt;
+
+/// The default longest substep for presets, ns (1 ms: the rope's own default step).
+pub const DEFAULT_MAX_SUBSTEP_NS: u64 = 1_000_000;
+
+/// `--max-substep`: the longest single integration step a tick may take.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum MaxSubstep {
+    /// Not given: presets substep at 1 ms; the textbook modes do not substep.
+    #[default]
+    Default,
+    /// `off`: nothing substeps (what the raw tick does to this stiff rope).
+    Off,
+    /// Every lane substeps at this length.
+    Set(u64),
+}
+
+impl MaxSubstep {
+    /// The substep length for a preset (`preset`) or a textbook mode.
+    pub fn for_lane(self, preset: bool) -> Option<u64> {
+        match self {
+            MaxSubstep::Default => preset.then_some(DEFAULT_MAX_SUBSTEP_NS),
+            MaxSubstep::Off => None,
+            MaxSubstep::Set(ns) => Some(ns),
+        }
+    }
+}
+
+/// Glaiel's fuzzy windows (seed 004).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Fuzzy {
+    /// `fuzzy`: tick while acc > 1/62 s, take 1/60 s, never below zero (60–62 fps).
+    Window62,
+    /// `fuzzy59`: tick while acc > 1/61 s, take 1/59 s, never below zero (59–61 fps: the game
+    /// runs slightly slow instead of double-updating on a 59.94 Hz display).
+    Window61,
+}
+
+impl Fuzzy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fuzzy::Window62 => "fuzzy",
+            Fuzzy::Window61 => "fuzzy59",
+        }
+    }
+
+    /// The step rule for a tick of `tick_ns` (the windows scale with the tick: 60/62 and
+    /// 60/61 of it, taking 60/60 and 60/59 of it).
+    pub fn rule(self, tick_ns: u64) -> StepRule {
+        let of =
+            |num: u64, den: u64| (u128::from(tick_ns) * u128::from(num) / u128::from(den)) as u64;
+        match self {
+            Fuzzy::Window62 => StepRule::Fuzzy {
+                above_ns: of(60, 62),
+                consume_ns: tick_ns,
+            },
+            Fuzzy::Window61 => StepRule::Fuzzy {
+                above_ns: of(60, 61),
+                consume_ns: of(60, 59),
+            },
+        }
+    }
+}
+
+/// What a lane needs to know of the run to build its policy.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PolicyEnv {
+    /// The textbook loop's `--dt`, `--clamp` and `--max-steps`.
+    pub timing: TimingConfig,
+    pub max_substep: MaxSubstep,
+    /// Whether the loop asks for vsync (Godot's smoother works only then).
+    pub vsync_requested: bool,
+    /// The display's nominal refresh rate, if the loop can know it (a hint).
+    pub refresh_hint_hz: Option<f64>,
+}
+
+impl PolicyEnv {
+    /// The textbook loop of `timing`, vsync requested, no hint.
+    pub fn textbook(timing: TimingConfig) -> PolicyEnv {
+        PolicyEnv {
+            timing,
+            max_substep: MaxSubstep::Default,
+            vsync_requested: true,
+            refresh_hint_hz: None,
+        }
+    }
+}
+
+/// A lane's whole rule set, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Policy {
+    /// How the stepper steps: variable, semi-fixed, or one of the accumulating modes (fixed,
+    /// interpolated: whether it blends).
+    pub mode: Mode,
+    pub timing: TimingConfig,
+    pub timer: TimerKind,
+    /// The longest integration step a tick may take, if it substeps.
+    pub max_substep_ns: Option<u64>,
+    pub preset: Option<Preset>,
+}
+
+impl Policy {
+    /// Substeps per tick (1 when the tick fits, or the lane does not substep).
+    pub fn substeps_per_tick(&self) -> u64 {
+        substeps(self.timing.dt_ns, self.max_substep_ns)
+    }
+
+    /// The step rule as the report and the HUD say it.
+    pub fn rule_name(&self) -> String {
+        match self.timing.rule {
+            StepRule::Whole => "whole ticks".into(),
+            StepRule::Fuzzy { consume_ns, .. } if consume_ns > self.timing.dt_ns => {
+                "fuzzy 59-61".into()
+            }
+            StepRule::Fuzzy { .. } => "fuzzy 60-62".into(),
+            StepRule::JitterFix { permille } => {
+                format!("jitter fix {}", permille as f64 / 1000.0)
+            }
+        }
+    }
+}
+
+impl fmt::Display for Policy {
+    /// One line: tick (and substeps), timer, rule, clamp, cap, shown.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = &self.timing;
+        write!(f, "tick {}", format_duration(t.dt_ns))?;
+        if self.substeps_per_tick() > 1 {
+            write!(f, " in {} substeps", self.substeps_per_tick())?;
+        }
+        write!(f, ", {} timer, {}", self.timer, self.rule_name())?;
+        match t.clamp() {
+            Some(c) => write!(f, ", clamp {}", format_duration(c))?,
+            None => write!(f, ", no clamp")?,
+        }
+        match t.cap() {
+            Some(c) => write!(f, ", cap {c}")?,
+            None => write!(f, ", no cap")?,
+        }
+        let shown = if self.mode.blends() {
+            "blended"
+        } else {
+            "latest"
+        };
+        write!(f, ", shows {shown}")
+    }
+}
+
+/// Equal substeps no longer than `max_ns` for a step of `dt_ns` (1 without a maximum).
+pub fn substeps(dt_ns: u64, max_ns: Option<u64>) -> u64 {
+    match max_ns {
+        Some(m) if m > 0 => dt_ns.div_ceil(m).max(1),
+        _ => 1,
+    }
+}

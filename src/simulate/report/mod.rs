@@ -1,0 +1,157 @@
+//! What `simulate` prints: a table (`table.rs`), or one JSON object of the config and one
+//! report per lane (`lane.rs`); and the `--dump-state` file.
+
+mod lane;
+mod table;
+
+pub use lane::{LaneReport, PolicyReport};
+pub use table::write_table;
+
+use super::{Phase, RenderCost, SimConfig};
+use crate::lane::Lane;
+use crate::policy::MaxSubstep;
+use crate::timing::format_duration;
+use serde::Serialize;
+use std::io::{self, Write};
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ConfigReport {
+    pub dt_s: f64,
+    pub clamp_s: f64,
+    pub max_steps: u32,
+    pub particles: usize,
+    pub particle_mass_kg: f64,
+    pub stiffness_n_per_m: f64,
+    pub spring_damping_n_s_per_m: f64,
+    pub rest_length_m: f64,
+    pub gravity_m_per_s2: f64,
+    pub damping_per_s: f64,
+    pub pin: String,
+    /// The longest frame time variable mode can integrate without the rope's fastest mode
+    /// growing (computed from the parameters, see `RopeParams::stability_limit_s`).
+    pub variable_stable_below_s: f64,
+
+    pub display_hz: f64,
+    pub vsync: bool,
+    pub jitter_s: f64,
+    /// As given: "5ms", "5ms..25ms" (uniform) or "ramp:5ms..25ms".
+    pub render_cost: String,
+    pub step_cost_s: f64,
+    /// Where the loop started after vblank 0: a duration, or "random".
+    pub phase: String,
+    /// `--max-substep`: "default" (1 ms for presets), "off", or a duration.
+    pub max_substep: String,
+    pub stalls: Vec<[f64; 2]>,
+    pub seconds: f64,
+    pub seed: u64,
+    /// `--draw` size, e.g. "1280x720".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw: Option<String>,
+}
+
+/// The whole `--json` object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub config: ConfigReport,
+    pub lanes: Vec<LaneReport>,
+}
+
+impl Report {
+    pub fn new(cfg: &SimConfig, lanes: Vec<LaneReport>) -> Self {
+        let r = &cfg.rope;
+        let d = &cfg.display;
+        let s = |ns: u64| ns as f64 * 1e-9;
+        Report {
+            config: ConfigReport {
+                dt_s: s(cfg.timing.dt_ns),
+                clamp_s: s(cfg.timing.clamp_ns),
+                max_steps: cfg.timing.max_steps,
+                particles: r.particles,
+                particle_mass_kg: f64_of(r.particle_mass_kg),
+                stiffness_n_per_m: f64_of(r.stiffness_n_per_m),
+                spring_damping_n_s_per_m: f64_of(r.spring_damping_n_s_per_m),
+                rest_length_m: f64_of(r.rest_length_m),
+                gravity_m_per_s2: f64_of(r.gravity_m_per_s2),
+                damping_per_s: f64_of(r.damping_per_s),
+                pin: r.pin.name().to_string(),
+                variable_stable_below_s: r.stability_limit_s(),
+
+                display_hz: d.display_hz,
+                vsync: d.vsync,
+                jitter_s: s(d.jitter_ns),
+                render_cost: match d.render_cost {
+                    RenderCost::Fixed(ns) => format_duration(ns),
+                    RenderCost::Uniform(lo, hi) => {
+                        format!("{}..{}", format_duration(lo), format_duration(hi))
+                    }
+                    RenderCost::Ramp(lo, hi) => {
+                        format!("ramp:{}..{}", format_duration(lo), format_duration(hi))
+                    }
+                },
+                step_cost_s: s(d.step_cost_ns),
+                phase: match d.phase {
+                    Phase::At(ns) => format_duration(ns),
+                    Phase::Random => "random".into(),
+                },
+                max_substep: match cfg.max_substep {
+                    MaxSubstep::Default => "default".into(),
+                    MaxSubstep::Off => "off".into(),
+                    MaxSubstep::Set(ns) => format_duration(ns),
+                },
+                stalls: d
+                    .stalls
+                    .iter()
+                    .map(|st| [s(st.at_ns), s(st.duration_ns)])
+                    .collect(),
+                seconds: s(d.duration_ns),
+                seed: d.seed,
+                draw: cfg.draw.map(|(w, h)| format!("{w}x{h}")),
+            },
+            lanes,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+#[derive(Serialize)]
+struct DumpLane<'a> {
+    lane: &'a str,
+    positions: Vec<[f32; 2]>,
+}
+
+#[derive(Serialize)]
+struct Dump<'a> {
+    lanes: Vec<DumpLane<'a>>,
+}
+
+/// `--dump-state`: each lane's final positions, in metres from particle 0.
+pub fn write_dump(out: &mut impl Write, runs: &[(LaneReport, Lane)]) -> io::Result<()> {
+    let lanes = runs
+        .iter()
+        .map(|(report, lane)| {
+            let rope = lane.rope();
+            let origin = rope.positions().next().unwrap_or_default();
+            DumpLane {
+                lane: &report.lane,
+                positions: rope.positions().map(|p| (p - origin).to_array()).collect(),
+            }
+        })
+        .collect();
+    serde_json::to_writer(&mut *out, &Dump { lanes }).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+/// An `f32` parameter as the decimal the user would write (0.05, not 0.05000000074505806).
+fn f64_of(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(f64::from(x))
+}
+
+/// The process's peak resident set size, from /proc/self/status (Linux); None elsewhere.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

@@ -1,0 +1,305 @@
+//! `simulate`'s readable table: what was simulated, one row per lane, each lane's loop and its
+//! vblank counters, the drawing times if any, and each lane's steps-per-frame histogram.
+
+use super::{LaneReport, Report};
+use crate::simulate::SimConfig;
+use crate::timing::format_duration;
+use std::io::{self, Write};
+
+/// The readable table: what was simulated, then one row per lane, the drawing times if any,
+/// and each lane's steps-per-frame histogram.
+pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
+    write_setup(out, report, cfg)?;
+    writeln!(out)?;
+    write_lanes(out, &report.lanes)?;
+    writeln!(out)?;
+    write_loops(out, &report.lanes)?;
+    writeln!(out)?;
+    write_vblanks(out, &report.lanes)?;
+    if let Some((w, h)) = cfg.draw {
+        writeln!(out)?;
+        let what = if report.lanes.len() > 1 {
+            "the split view of every lane"
+        } else {
+            "the lane"
+        };
+        writeln!(
+            out,
+            "off-screen drawing of {what} at {w}x{h} (real time per frame):"
+        )?;
+        if let Some(l) = report.lanes.first()
+            && let (Some(mean), Some(max)) = (l.draw_ms_mean, l.draw_ms_max)
+        {
+            writeln!(out, "  mean {mean:.3} ms, max {max:.3} ms")?;
+        }
+    }
+    writeln!(out)?;
+    write_histograms(out, &report.lanes)
+}
+
+/// The display, the timing and the rope, and the stability bound.
+fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
+    let c = &report.config;
+    let d = &cfg.display;
+    writeln!(
+        out,
+        "simulated {} s on a {} Hz display, vsync {}, phase {}, jitter ±{}, render {}, step cost {}, {} stall(s)",
+        c.seconds,
+        c.display_hz,
+        if d.vsync { "on" } else { "off" },
+        c.phase,
+        format_duration(d.jitter_ns),
+        c.render_cost,
+        format_duration(d.step_cost_ns),
+        c.stalls.len()
+    )?;
+    writeln!(
+        out,
+        "dt {}, clamp {}, at most {} steps/frame; rope: {} particles of {} kg, k {} N/m, rest {} m, drag {}/s, pin {}",
+        format_duration(cfg.timing.dt_ns),
+        format_duration(cfg.timing.clamp_ns),
+        c.max_steps,
+        c.particles,
+        c.particle_mass_kg,
+        c.stiffness_n_per_m,
+        c.rest_length_m,
+        c.damping_per_s,
+        c.pin
+    )?;
+    let limit = c.variable_stable_below_s;
+    if limit.is_finite() {
+        writeln!(
+            out,
+            "variable steps are stable below {:.2} ms (frame rates above {:.1} Hz)",
+            limit * 1e3,
+            1.0 / limit
+        )?;
+    }
+    Ok(())
+}
+
+/// A table column: two header lines, a width, whether it is right-aligned, and the cell.
+struct Column {
+    head: &'static str,
+    sub: &'static str,
+    width: usize,
+    right: bool,
+    cell: fn(&LaneReport) -> String,
+}
+
+/// The lane table's columns after the lane's name, each written once.
+const COLUMNS: [Column; 10] = [
+    Column {
+        head: "frames",
+        sub: "",
+        width: 7,
+        right: true,
+        cell: |l| l.frames.to_string(),
+    },
+    Column {
+        head: "steps",
+        sub: "",
+        width: 9,
+        right: true,
+        cell: |l| l.steps.to_string(),
+    },
+    Column {
+        head: "steps/frame",
+        sub: "min/mean/max",
+        width: 16,
+        right: false,
+        cell: |l| {
+            let s = &l.steps_per_frame;
+            format!("{}/{:.2}/{}", s.min, s.mean, s.max)
+        },
+    },
+    Column {
+        head: "sim s",
+        sub: "",
+        width: 9,
+        right: true,
+        cell: |l| format!("{:.3}", l.sim_time_s),
+    },
+    Column {
+        head: "drift ms",
+        sub: "",
+        width: 9,
+        right: true,
+        cell: |l| fixed3(l.drift_ms),
+    },
+    Column {
+        head: "dropped ms",
+        sub: "",
+        width: 11,
+        right: true,
+        cell: |l| format!("{:.1}", l.dropped_ms),
+    },
+    Column {
+        head: "stutter ms",
+        sub: "rms / max",
+        width: 17,
+        right: false,
+        cell: |l| format!("{:.4} / {:.4}", l.stutter_rms_ms, l.stutter_max_ms),
+    },
+    Column {
+        head: "energy J",
+        sub: "start -> end",
+        width: 23,
+        right: false,
+        cell: |l| format!("{:.4} -> {:.4}", l.energy_start_j, l.energy_end_j),
+    },
+    Column {
+        head: "stretch",
+        sub: "max",
+        width: 8,
+        right: true,
+        cell: |l| format!("{:.3}", l.max_stretch),
+    },
+    Column {
+        head: "exploded",
+        sub: "",
+        width: 17,
+        right: false,
+        cell: |l| match (l.exploded_at_s, l.explosions) {
+            (Some(t), 1) => format!("at {t:.2}s"),
+            (Some(t), n) => format!("{n}x, 1st {t:.2}s"),
+            _ => "no".to_string(),
+        },
+    },
+];
+
+/// `x` to three places, never as "-0.000" (a drift of -1 ns is no drift at this precision).
+fn fixed3(x: f64) -> String {
+    format!("{:.3}", (x * 1e3).round() / 1e3 + 0.0)
+}
+
+/// Each lane's loop in one line (and the source a preset follows).
+fn write_loops(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+    let name_w = name_width(lanes);
+    writeln!(out, "loops:")?;
+    for l in lanes {
+        writeln!(out, "  {:<name_w$}{}", l.lane, l.policy.summary)?;
+        if let Some(source) = l.policy.source {
+            writeln!(out, "  {:<name_w$}  follows {source}", "")?;
+        }
+    }
+    Ok(())
+}
+
+/// MonitorSim's counters per lane, the vsync detector's verdict, and the last vblanks' pattern.
+fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+    let name_w = name_width(lanes);
+    writeln!(
+        out,
+        "{:<name_w$}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}ticks per vblank, the last 60",
+        "per vblank", "doubles", "irregular", "skipped", "zero-tick", "max", "vsync detected"
+    )?;
+    for l in lanes {
+        let vsync = match (l.vsync_detected, l.refresh_estimate_hz, l.detected_after_s) {
+            (true, Some(hz), Some(after)) => format!("yes, {hz:.2} Hz at {after:.1}s"),
+            (false, _, Some(after)) => format!("lost (found at {after:.1}s)"),
+            _ => "no".into(),
+        };
+        let tail: String = if l.pattern.contains(',') {
+            let counts: Vec<&str> = l.pattern.split(',').collect();
+            counts[counts.len().saturating_sub(20)..].join(",")
+        } else {
+            l.pattern
+                .chars()
+                .skip(l.pattern.len().saturating_sub(60))
+                .collect()
+        };
+        writeln!(
+            out,
+            "{:<name_w$}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{tail}",
+            l.lane,
+            l.double_updates,
+            l.irregular_frames,
+            l.skipped_vblanks,
+            l.zero_step_frames,
+            l.max_steps_per_vblank,
+            vsync
+        )?;
+    }
+    Ok(())
+}
+
+/// The width of the lane-name column: the longest name and a space, at least 13.
+fn name_width(lanes: &[LaneReport]) -> usize {
+    lanes
+        .iter()
+        .map(|l| l.lane.len())
+        .max()
+        .unwrap_or(0)
+        .max(12)
+        + 1
+}
+
+/// One row per lane, under two header lines; the state hash last.
+fn write_lanes(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+    let name_w = lanes
+        .iter()
+        .map(|l| l.lane.len())
+        .max()
+        .unwrap_or(0)
+        .max(12)
+        + 1;
+    let row = |first: &str, cells: Vec<String>, last: &str| {
+        let mut line = format!("{first:<name_w$}");
+        for (c, text) in COLUMNS.iter().zip(cells) {
+            let w = c.width;
+            line += &if c.right {
+                format!("{text:>w$}  ")
+            } else {
+                format!("{text:<w$}  ")
+            };
+        }
+        line += last;
+        line.trim_end().to_string()
+    };
+    writeln!(
+        out,
+        "{}",
+        row(
+            "lane",
+            COLUMNS.iter().map(|c| c.head.into()).collect(),
+            "state hash"
+        )
+    )?;
+    writeln!(
+        out,
+        "{}",
+        row("", COLUMNS.iter().map(|c| c.sub.into()).collect(), "")
+    )?;
+    for l in lanes {
+        let cells = COLUMNS.iter().map(|c| (c.cell)(l)).collect();
+        writeln!(out, "{}", row(&l.lane, cells, &l.state_hash))?;
+    }
+    Ok(())
+}
+
+/// How many frames took each number of steps, per lane (the first dozen counts).
+fn write_histograms(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+    let name_w = lanes
+        .iter()
+        .map(|l| l.lane.len())
+        .max()
+        .unwrap_or(0)
+        .max(12)
+        + 1;
+    writeln!(out, "steps per frame (steps x frames):")?;
+    for l in lanes {
+        let mut hist: Vec<String> = l
+            .steps_histogram
+            .iter()
+            .map(|(k, v)| format!("{k}x{v}"))
+            .collect();
+        if hist.len() > 12 {
+            let more = hist.len() - 12;
+            hist.truncate(12);
+            hist.push(format!("... {more} more"));
+        }
+        writeln!(out, "  {:<name_w$}{}", l.lane, hist.join("  "))?;
+    }
+    Ok(())
+}
