@@ -16,7 +16,8 @@ const H: u32 = 720;
 /// typical pose.
 fn swung(spec: LaneSpec, particles: usize) -> Lane {
     let timing = TimingConfig::new(1_000_000, 250_000_000, None).unwrap();
-    let mut lane = Lane::new(spec, RopeParams::with_particles(particles), timing);
+    let env = timestep_rope::policy::PolicyEnv::textbook(timing);
+    let mut lane = Lane::new(spec, RopeParams::with_particles(particles), &env);
     for i in 1..=60 {
         lane.advance(16_666_667, i * 16_666_667);
     }
