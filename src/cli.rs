@@ -58,8 +58,11 @@ pub struct CommonArgs {
     /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
     #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
     pub damping: f32,
-    /// Lanes to run side by side on the same frame times: a comma-separated list of modes,
-    /// e.g. fixed,interpolated (the window shows 1 to 4)
+    /// Lanes to run side by side on the same frame times, comma-separated: textbook modes
+    /// (variable, semi-fixed, fixed, interpolated), engine presets (godot, bevy, unity,
+    /// monogame, game-loop, glaiel), groups (modes, presets, timers), each optionally
+    /// NAME+OPTION (+snap, +smooth, +fuzzy, +fuzzy59, +interpolated, +tick=60hz, +jitter=0),
+    /// e.g. fixed,godot,fixed+snap (the window shows 1 to 4)
     #[arg(long, value_name = "LIST", value_parser = lane_list, global = true)]
     pub lanes: Option<LaneList>,
     /// Longest substep a tick is integrated in, or off [default: 1ms for presets; textbook

@@ -17,6 +17,8 @@ pub enum Action {
     Pick(usize),
     /// The split view: every lane side by side (one lane becomes the four modes), and back.
     ToggleSplit,
+    /// The focused lane's timer: raw → snap → smooth → raw.
+    CycleTimer,
     Reset,
     Pause,
     Stall,
@@ -29,13 +31,14 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 14] = [
+    pub const ALL: [Action; 15] = [
         Action::CycleMode,
         Action::Pick(0),
         Action::Pick(1),
         Action::Pick(2),
         Action::Pick(3),
         Action::ToggleSplit,
+        Action::CycleTimer,
         Action::Reset,
         Action::Pause,
         Action::Stall,
@@ -55,6 +58,7 @@ impl Action {
                 None => format!("lane {} alone", i + 1),
             },
             Action::ToggleSplit => "split view: lanes side by side".into(),
+            Action::CycleTimer => "next timer: raw, snap, smooth".into(),
             Action::Reset => "reset the rope(s)".into(),
             Action::Pause => "pause / resume".into(),
             Action::Stall => "inject a 300 ms stall".into(),
@@ -91,6 +95,7 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::Digit4), Action::Pick(3)),
     (Trigger::Key(KeyCode::Numpad4), Action::Pick(3)),
     (Trigger::Key(KeyCode::KeyV), Action::ToggleSplit),
+    (Trigger::Key(KeyCode::KeyT), Action::CycleTimer),
     (Trigger::Key(KeyCode::KeyR), Action::Reset),
     (Trigger::Key(KeyCode::KeyP), Action::Pause),
     (Trigger::Key(KeyCode::KeyS), Action::Stall),
@@ -191,6 +196,7 @@ mod tests {
         assert_eq!(plain(KeyCode::Digit3), Some(Action::Pick(2)));
         assert_eq!(plain(KeyCode::Digit4), Some(Action::Pick(3)));
         assert_eq!(plain(KeyCode::KeyV), Some(Action::ToggleSplit));
+        assert_eq!(plain(KeyCode::KeyT), Some(Action::CycleTimer));
         assert_eq!(plain(KeyCode::KeyR), Some(Action::Reset));
         assert_eq!(plain(KeyCode::KeyP), Some(Action::Pause));
         assert_eq!(plain(KeyCode::KeyS), Some(Action::Stall));

@@ -338,6 +338,11 @@ impl ApplicationHandler for App {
             Err(e) => return self.fail_and_exit(event_loop, e),
         }
         self.titled = Some(self.session.title());
+        let refresh_hz = window
+            .current_monitor()
+            .and_then(|m| m.refresh_rate_millihertz())
+            .map(|mhz| f64::from(mhz) / 1000.0);
+        self.session.set_refresh_hint(refresh_hz);
         self.window = Some(window);
         // Setting up took a while; that is not a frame.
         self.clock.tick();

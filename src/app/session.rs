@@ -138,6 +138,10 @@ impl Session {
             Action::CycleMode => self.next(),
             Action::Pick(i) => self.pick(i),
             Action::ToggleSplit => self.toggle_split(),
+            Action::CycleTimer => {
+                let lane = &mut self.lanes[self.focus];
+                lane.set_timer(lane.timer().next());
+            }
             Action::Reset => self.reset(),
             Action::Pause => self.paused = !self.paused,
             Action::Stall => self.stall_requested = true,
@@ -193,6 +197,14 @@ impl Session {
         }
         self.strip.clear();
         self.relayout();
+    }
+
+    /// The display's refresh rate as the OS reports it (it can be missing or wrong): every lane's
+    /// vsync detector starts again from it.
+    pub fn set_refresh_hint(&mut self, hz: Option<f64>) {
+        for lane in &mut self.lanes {
+            lane.set_refresh_hint(hz);
+        }
     }
 
     /// R: every rope back to its starting line, by each lane's reset rule.

@@ -39,12 +39,18 @@ pub struct LaneRow {
     pub dropped_ms: f64,
     pub energy_j: f64,
     pub exploded: bool,
+    /// The loop in short: its tick (and substeps) and its timer, e.g. "16.667ms x17 smooth".
+    pub tick: String,
+    /// What the frame times say of vsync: "59.94 Hz", "not paced" or "deciding".
+    pub vsync: String,
 }
 
 impl LaneRow {
     /// What `lane` did on its last frame.
     pub fn of(lane: &Lane) -> LaneRow {
         LaneRow {
+            tick: tick_summary(lane),
+            vsync: vsync_summary(lane),
             name: lane.name(),
             steps: lane.last().steps,
             alpha: lane.last().alpha,
@@ -53,6 +59,36 @@ impl LaneRow {
             energy_j: lane.rope().energy(),
             exploded: lane.rope().exploded(),
         }
+    }
+}
+
+/// A lane's tick in short: `16.667ms x17 smooth` (17 substeps, the smooth timer).
+pub fn tick_summary(lane: &Lane) -> String {
+    let p = lane.policy();
+    let ms = p.timing.dt_ns as f64 * 1e-6;
+    let mut tick = format!("{ms:.3}");
+    while tick.ends_with('0') {
+        tick.pop();
+    }
+    let tick = tick.trim_end_matches('.');
+    let substeps = p.substeps_per_tick();
+    let sub = if substeps > 1 {
+        format!(" x{substeps}")
+    } else {
+        String::new()
+    };
+    format!("{tick}ms{sub} {}", lane.timer())
+}
+
+/// What the frame times say of vsync, in short.
+pub fn vsync_summary(lane: &Lane) -> String {
+    let v = lane.vsync();
+    match (v.vsynced(), v.refresh_hz(), v.assumed_period_ns()) {
+        (true, Some(hz), _) => format!("{hz:.2} Hz"),
+        (false, _, None) if v.detected_after_ns().is_some() || v.hint_ns().is_none() => {
+            "not paced".into()
+        }
+        _ => "deciding".into(),
     }
 }
 
@@ -118,11 +154,18 @@ impl HudInfo {
     /// lane's); the caller adds what it measured itself (fps, frame time, pause, cap, present
     /// mode).
     pub fn new(lanes: &[&Lane]) -> HudInfo {
+        // dt, clamp and cap are shown when every lane shares them (presets bring their own).
         let cfg = lanes.first().map(|l| *l.stepper().config());
+        let shared = cfg.filter(|c| {
+            lanes.iter().all(|l| {
+                let o = l.stepper().config();
+                (o.dt_ns, o.clamp_ns, o.max_steps) == (c.dt_ns, c.clamp_ns, c.max_steps)
+            })
+        });
         HudInfo {
-            dt_ns: cfg.map_or(0, |c| c.dt_ns),
-            clamp_ns: cfg.map_or(0, |c| c.clamp_ns),
-            max_steps: cfg.map_or(0, |c| c.max_steps),
+            dt_ns: shared.map_or(0, |c| c.dt_ns),
+            clamp_ns: shared.map_or(0, |c| c.clamp_ns),
+            max_steps: shared.map_or(0, |c| c.max_steps),
             particles: lanes.first().map_or(0, |l| l.rope().len()),
             lanes: lanes.iter().map(|l| LaneRow::of(l)).collect(),
             ..HudInfo::default()
@@ -160,7 +203,7 @@ impl HudInfo {
         } else {
             Row::new("exploded", "no".into())
         };
-        let mut rows = vec![mode];
+        let mut rows = vec![mode, Row::new("loop", lane.tick.clone())];
         rows.extend(self.timing_rows());
         rows.extend([
             self.frame_row(),
@@ -170,6 +213,7 @@ impl HudInfo {
             Row::new("dropped", format!("{} ms", num(lane.dropped_ms, 1))).tone(dropped_tone),
             Row::new("energy", format!("{} J", num(lane.energy_j, 3))),
             exploded,
+            Row::new("vsync", lane.vsync.clone()),
         ]);
         rows.extend(self.output_rows());
         rows
@@ -189,11 +233,23 @@ impl HudInfo {
         [first, second]
     }
 
+    /// dt, clamp and cap when the lanes share them ("-" where they do not; "none" for no
+    /// clamp or cap), and the particles.
     fn timing_rows(&self) -> [Row; 4] {
+        let or_dash = |ns: u64, text: String| if ns == 0 { "-".to_string() } else { text };
+        let clamp = match self.clamp_ns {
+            u64::MAX => "none".to_string(),
+            ns => or_dash(ns, format_duration(ns)),
+        };
+        let cap = match self.max_steps {
+            u32::MAX => "none".to_string(),
+            0 => "-".to_string(),
+            n => n.to_string(),
+        };
         [
-            Row::new("dt", format_duration(self.dt_ns)),
-            Row::new("clamp", format_duration(self.clamp_ns)),
-            Row::new("max steps", self.max_steps.to_string()),
+            Row::new("dt", or_dash(self.dt_ns, format_duration(self.dt_ns))),
+            Row::new("clamp", clamp),
+            Row::new("max steps", cap),
             Row::new("particles", self.particles.to_string()),
         ]
     }
@@ -370,6 +426,8 @@ mod tests {
             dropped_ms: 0.0,
             energy_j: -3.5,
             exploded: false,
+            tick: "1ms raw".into(),
+            vsync: "59.94 Hz".into(),
         }
     }
 
@@ -452,6 +510,8 @@ mod tests {
             dropped_ms: f64::NEG_INFINITY,
             energy_j: 1.0e30,
             exploded: true,
+            tick: "16666.666667ms x16666667 smooth+more".into(),
+            vsync: "123456789.00 Hz".into(),
         };
         let mut hud = HudInfo {
             dt_ns: u64::MAX,

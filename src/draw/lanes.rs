@@ -2,6 +2,7 @@
 //! rope's shown positions (blended where its mode blends), its pins, the grabbed particle, and
 //! in the split view its label.
 
+use super::hud::{tick_summary, vsync_summary};
 use super::{Layout, Pane, PaneLabel, RopeLook};
 use crate::lane::Lane;
 use crate::watch::Watch;
@@ -84,6 +85,7 @@ fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
             if last.steps == 1 { "" } else { "s" }
         ),
         detail,
+        policy: format!("{}  {}", tick_summary(lane), vsync_summary(lane)),
         colour: index,
         exploded: lane.rope().exploded(),
         focused,

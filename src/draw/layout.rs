@@ -134,10 +134,10 @@ impl Layout {
     }
 }
 
-/// The height of a pane's label (two lines of text and padding), pixels.
+/// The height of a pane's label (three lines of text and padding), pixels.
 pub fn label_height(height: u32) -> u32 {
     let s = text_scale(height);
-    2 * 8 * s + 10 * s
+    3 * 8 * s + 12 * s
 }
 
 #[cfg(test)]

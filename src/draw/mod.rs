@@ -420,6 +420,7 @@ mod tests {
         let label = |i: usize| PaneLabel {
             title: format!("{} lane", i + 1),
             detail: "steps 17".into(),
+            policy: "1ms raw  60.00 Hz".into(),
             colour: i,
             exploded: false,
             focused: i == 0,

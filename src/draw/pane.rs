@@ -17,6 +17,8 @@ pub struct PaneLabel {
     pub title: String,
     /// "alpha 0.420  drift -0.420 ms", or the explosion countdown.
     pub detail: String,
+    /// The loop in short: "16.667ms x17 smooth  59.94 Hz".
+    pub policy: String,
     /// The lane's colour index (its steps in the strip share it).
     pub colour: usize,
     pub exploded: bool,
@@ -109,7 +111,11 @@ pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, sca
     // pane), else the smallest.
     let fits = |scale: u32| LABEL_CHARS * i64::from(GLYPH * scale) + 10 * i64::from(scale) <= w;
     let scale = if fits(scale) { scale } else { 1 };
-    let chars = label.title.len().max(label.detail.len()) as i64;
+    let chars = label
+        .title
+        .len()
+        .max(label.detail.len())
+        .max(label.policy.len()) as i64;
     let s = i64::from(scale);
     let pad = 4 * s;
     let line = i64::from(GLYPH) * s + 2 * s;
@@ -118,7 +124,7 @@ pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, sca
         x + 1,
         y + 1,
         panel_w,
-        2 * line + 2 * pad - 2 * s,
+        3 * line + 2 * pad - 2 * s,
         palette::PANEL,
         190,
     );
@@ -136,6 +142,15 @@ pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, sca
         &label.detail,
         scale,
         detail,
+    );
+    let p = &label.policy;
+    text::draw_text(
+        canvas,
+        x + pad,
+        y + pad + 2 * line,
+        p,
+        scale,
+        palette::LABEL,
     );
 }
 

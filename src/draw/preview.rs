@@ -76,6 +76,8 @@ fn hud(particles: usize) -> HudInfo {
             dropped_ms: 104.0,
             energy_j: -2.375,
             exploded: false,
+            tick: "1ms raw".into(),
+            vsync: "59.94 Hz".into(),
         }],
     }
 }

@@ -109,6 +109,13 @@ impl Lane {
         self.respec(self.spec.with_timer(Some(timer)));
     }
 
+    /// The display's nominal rate as the loop can know it: the vsync detector starts again
+    /// from it.
+    pub fn set_refresh_hint(&mut self, hz: Option<f64>) {
+        self.env.refresh_hint_hz = hz;
+        self.vsync = VsyncDetector::new(hz);
+    }
+
     /// How long the loop should wait before running a frame of `frame_ns` (MonoGame's rule:
     /// not before a whole tick is due).
     pub fn due_in_ns(&self, frame_ns: u64) -> u64 {

@@ -2,8 +2,8 @@
 //! list. NAME is a stepping mode or an engine preset; the options are a timer (`raw`, `snap`,
 //! `smooth`), a fuzzy step rule (`fuzzy`, `fuzzy59`; accumulating modes only), and for presets
 //! `interpolated` (blend), `tick=RATE|DURATION` (another tick) and, for Godot, `jitter=J`.
-//! Two names stand for groups: `presets` (every preset) and `timers` (fixed with each timer and
-//! each fuzzy window).
+//! Three names stand for groups: `modes` (the four textbook modes), `presets` (every preset)
+//! and `timers` (fixed with each timer and each fuzzy window).
 
 use crate::policy::{Fuzzy, Policy, PolicyEnv, Preset};
 use crate::timing::{Mode, TimerKind, one_of, parse_period};
@@ -212,8 +212,8 @@ fn add_option(spec: &mut LaneSpec, option: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// A comma-separated list of lane specs, in the order given (repeats allowed); `presets` and
-/// `timers` stand for their groups.
+/// A comma-separated list of lane specs, in the order given (repeats allowed); `modes`,
+/// `presets` and `timers` stand for their groups.
 pub fn parse_lanes(list: &str) -> Result<Vec<LaneSpec>, String> {
     if list.trim().is_empty() {
         return Err("the list of lanes is empty".into());
@@ -222,6 +222,7 @@ pub fn parse_lanes(list: &str) -> Result<Vec<LaneSpec>, String> {
     for item in list.split(',') {
         match item.trim() {
             "" => return Err(format!("'{list}' has an empty lane")),
+            "modes" => lanes.extend(LaneSpec::every_mode()),
             "presets" => lanes.extend(LaneSpec::every_preset()),
             "timers" => lanes.extend(LaneSpec::every_timer()),
             spec => lanes.push(parse_spec(spec)?),
@@ -278,6 +279,10 @@ mod tests {
             ]
         );
         assert_eq!(names_of("presets").len(), 6);
+        assert_eq!(
+            names_of("modes"),
+            ["variable", "semi-fixed", "fixed", "interpolated"]
+        );
         assert_eq!(
             names_of("timers"),
             [

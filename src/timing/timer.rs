@@ -148,9 +148,9 @@ impl Timer {
     }
 }
 
-/// The frame the snapping timer snaps to, while vsync is detected.
+/// The frame the snapping timer snaps to, while vsync is detected or, before a verdict, assumed.
 fn snap_period(vsync: &VsyncDetector) -> Option<u64> {
-    vsync.vsynced().then(|| vsync.snap_period_ns()).flatten()
+    vsync.assumed_period_ns()
 }
 
 #[cfg(test)]
@@ -212,8 +212,19 @@ mod tests {
     #[test]
     fn without_vsync_a_snapping_timer_hands_on_the_raw_time() {
         let mut t = Timer::new(TimerKind::Snap, TICK, true);
-        let undetected = VsyncDetector::new(Some(60.0));
-        assert_eq!(t.filter(16_700_000, &undetected), 16_700_000);
+        let mut not_paced = VsyncDetector::new(Some(60.0));
+        for d in [
+            3_000_000, 29_000_000, 7_000_000, 41_000_000, 2_000_000, 23_000_000,
+        ] {
+            not_paced.observe(d);
+        }
+        assert_eq!(not_paced.assumed_period_ns(), None);
+        assert_eq!(t.filter(16_700_000, &not_paced), 16_700_000);
+        assert_eq!(VsyncDetector::new(None).assumed_period_ns(), None);
+        assert_eq!(
+            VsyncDetector::new(Some(59.94)).assumed_period_ns(),
+            Some(16_666_667)
+        );
         assert_eq!(TimerKind::Raw.next(), TimerKind::Snap);
         assert_eq!("smooth".parse::<TimerKind>(), Ok(TimerKind::Smooth));
     }

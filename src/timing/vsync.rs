@@ -15,7 +15,9 @@
 //! fooled by random frame times). The sample starts in the
 //! vsynced state with a 100 ms threshold until its ring is full; here detection starts undecided
 //! and must earn the 16 good frames at 5 ms once the ring holds 64 frames, so that
-//! `detected_after` means something (about 1.3 s at 60 Hz).
+//! `detected_after` means something (about 1.3 s at 60 Hz), while a net 4 bad frames decide
+//! against it at once. Until it is decided, a loop that was given the display's rate may assume
+//! it, as the sample does ([`VsyncDetector::assumed_period_ns`]).
 
 /// Frames of history.
 const RING: usize = 128;
@@ -48,7 +50,11 @@ pub struct VsyncDetector {
     measured_ns: u128,
     periods: u64,
     vsynced: bool,
+    /// Whether a verdict has been reached (either way).
+    decided: bool,
     counter: u32,
+    /// Bad frames seen before any verdict (a net 4 decide against vsync).
+    bad_before_verdict: u32,
     undecided_for: u32,
     elapsed_ns: u64,
     detected_after_ns: Option<u64>,
@@ -74,7 +80,9 @@ impl VsyncDetector {
             measured_ns: 0,
             periods: 0,
             vsynced: false,
+            decided: false,
             counter: 0,
+            bad_before_verdict: 0,
             undecided_for: 0,
             elapsed_ns: 0,
             detected_after_ns: None,
@@ -95,8 +103,20 @@ impl VsyncDetector {
     /// The refresh period a snapping timer snaps to: the measured rate rounded to a whole
     /// number of hertz, as operating systems report it (59.94 Hz snaps to 1/60 s).
     pub fn snap_period_ns(&self) -> Option<u64> {
-        let hz = self.refresh_hz?.round();
-        (hz >= 1.0).then(|| (1e9 / hz).round() as u64)
+        whole_hz_period(self.refresh_hz?)
+    }
+
+    /// The period a loop may act on: the measured one (in whole hertz) while vsync is
+    /// detected; the hint's, before a verdict (as the SDL sample starts out assuming vsync);
+    /// none once the frame times have said presents are not paced.
+    pub fn assumed_period_ns(&self) -> Option<u64> {
+        if self.vsynced {
+            self.snap_period_ns()
+        } else if self.decided {
+            None
+        } else {
+            whole_hz_period(1e9 / self.hint_ns? as f64)
+        }
     }
 
     /// Measured time until vsync was first detected.
@@ -183,8 +203,14 @@ impl VsyncDetector {
     }
 
     /// Hysteresis: a net 16 good frames to enter (once the ring holds 64), a net 4 bad ones
-    /// to leave.
+    /// to leave (or, undecided, to decide against).
     fn decide(&mut self, good: bool) {
+        if !self.decided && !good {
+            self.bad_before_verdict += 1;
+            if self.bad_before_verdict >= LEAVE {
+                self.decided = true;
+            }
+        }
         let good = good && (self.vsynced || self.ring.len() >= ENTER_AFTER);
         let towards = if self.vsynced { !good } else { good };
         self.counter = if towards {
@@ -195,6 +221,7 @@ impl VsyncDetector {
         let needed = if self.vsynced { LEAVE } else { ENTER };
         if self.counter >= needed {
             self.vsynced = !self.vsynced;
+            self.decided = true;
             self.counter = 0;
             self.undecided_for = 0;
             if self.vsynced && self.detected_after_ns.is_none() {
@@ -207,6 +234,12 @@ impl VsyncDetector {
     pub fn hint_ns(&self) -> Option<u64> {
         self.hint_ns
     }
+}
+
+/// One period of `hz` rounded to whole hertz, ns.
+fn whole_hz_period(hz: f64) -> Option<u64> {
+    let hz = hz.round();
+    (hz >= 1.0).then(|| (1e9 / hz).round() as u64)
 }
 
 fn median(v: &mut [u64]) -> u64 {

@@ -86,6 +86,26 @@ const BAD_INPUT: &[(&[&str], &str)] = &[
         &["simulate", "--dump-state", "/nonexistent-dir/state.json"],
         "--dump-state",
     ),
+    // Lanes, policies and the more honest display.
+    (&["simulate", "--lanes", "fixed+wobbly"], "--lanes"),
+    (&["simulate", "--lanes", "unreal"], "--lanes"),
+    (&["simulate", "--lanes", "variable+fuzzy"], "--lanes"),
+    (&["simulate", "--lanes", "semi-fixed+fuzzy59"], "--lanes"),
+    (&["simulate", "--lanes", "bevy+tick=0hz"], "--lanes"),
+    (&["simulate", "--lanes", "godot+jitter=-1"], "--lanes"),
+    (&["--lanes", "presets"], "--lanes"),
+    (&["--dt", "0hz"], "--dt"),
+    (&["--dt", "-60hz"], "--dt"),
+    (&["--dt", "1e12hz"], "--dt"),
+    (&["--dt", "0.0000000001hz"], "--dt"),
+    (&["--max-substep", "0"], "--max-substep"),
+    (&["--max-substep", "sometimes"], "--max-substep"),
+    (&["simulate", "--phase", "-2ms"], "--phase"),
+    (&["simulate", "--phase", "soon"], "--phase"),
+    (&["simulate", "--step-cost", "-1ms"], "--step-cost"),
+    (&["simulate", "--render-cost", "25ms..5ms"], "--render-cost"),
+    (&["simulate", "--render-cost", "ramp:5ms"], "--render-cost"),
+    (&["simulate", "--render-cost", "5ms..slow"], "--render-cost"),
 ];
 
 #[test]

@@ -9,6 +9,7 @@
 
 mod cli;
 mod physics;
+mod policies;
 mod properties;
 mod reliability;
 mod shaders;

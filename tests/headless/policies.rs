@@ -1,0 +1,252 @@
+//! Loop policies against the behaviour their sources publish, on the simulated clock only:
+//! MonitorSim's double updates, the fuzzy windows and snapping, Godot's jitter fix at 144 Hz,
+//! each preset's own rule, and vsync detection.
+
+use crate::support::*;
+use timestep_rope::lane::parse_lanes;
+use timestep_rope::policy::MaxSubstep;
+use timestep_rope::simulate::{self, DisplayConfig, LaneReport, RenderCost, SimConfig};
+use timestep_rope::{RopeParams, TimingConfig};
+
+/// `lanes` on `display`, ticking at `dt_ns`, with a 2-particle rope (the timing is under test)
+/// and 1 ms substeps; each lane's report and its ticks per frame.
+fn run_lanes(display: DisplayConfig, dt_ns: u64, lanes: &str) -> Vec<(LaneReport, Vec<u32>)> {
+    let cfg = SimConfig {
+        timing: TimingConfig::new(dt_ns, 250 * MS, None).unwrap(),
+        rope: RopeParams::with_particles(2),
+        display,
+        lanes: parse_lanes(lanes).unwrap(),
+        max_substep: MaxSubstep::Set(MS),
+        draw: None,
+    };
+    let mut steps = vec![Vec::new(); cfg.lanes.len()];
+    let runs = simulate::run(&cfg, |f| steps[f.lane].push(f.steps));
+    runs.into_iter().map(|(r, _)| r).zip(steps).collect()
+}
+
+/// Tyler Glaiel's MonitorSim: 10,000 ticks of a 60 Hz game, timer noise ±(1/60)·0.005 s,
+/// 5 ms of rendering, the loop starting on a vblank.
+fn monitorsim(hz: f64) -> DisplayConfig {
+    DisplayConfig {
+        display_hz: hz,
+        jitter_ns: 83_333,
+        render_cost: RenderCost::Fixed(5 * MS),
+        duration_ns: 10_000 * 16_666_667,
+        ..Default::default()
+    }
+}
+
+const TICK_60HZ: u64 = 16_666_667;
+
+#[test]
+fn monitorsim_a_plain_accumulator_double_updates_a_quarter_of_the_vblanks_at_60_hz() {
+    let runs = run_lanes(monitorsim(60.0), TICK_60HZ, "fixed,fixed+snap,fixed+fuzzy");
+    let doubles: Vec<u64> = runs.iter().map(|(r, _)| r.double_updates).collect();
+    let vblanks = runs[0].0.frames;
+    // MonitorSim: 2,535 in 10,002 vsyncs (a coin flip per vblank when the tick is the period).
+    let quarter = doubles[0] as f64 / vblanks as f64;
+    assert!((0.2..0.3).contains(&quarter), "{doubles:?} of {vblanks}");
+    assert_eq!(
+        &doubles[1..],
+        [0, 0],
+        "snapping and the 60-62 window remove them"
+    );
+}
+
+#[test]
+fn monitorsim_at_59_94_hz_fuzzy_leaves_about_ten_and_snapping_none() {
+    let runs = run_lanes(
+        monitorsim(59.94),
+        TICK_60HZ,
+        "fixed,fixed+fuzzy,fixed+snap,fixed+fuzzy59",
+    );
+    let doubles: Vec<u64> = runs.iter().map(|(r, _)| r.double_updates).collect();
+    assert!(
+        doubles[0] > 0 && doubles[0] <= 40,
+        "a few dozen at most: {doubles:?}"
+    );
+    assert!(
+        (5..=15).contains(&doubles[1]),
+        "MonitorSim: 10: {doubles:?}"
+    );
+    assert_eq!(doubles[2], 0, "{doubles:?}");
+    // 59-61 never double-updates; it lets the game run slow instead (59.94/60 of real time).
+    assert_eq!(doubles[3], 0, "{doubles:?}");
+    let speed = runs[3].0.game_speed;
+    assert!((speed - 59.94 / 60.0).abs() < 0.002, "{speed}");
+}
+
+#[test]
+fn monitorsim_at_50_hz_a_60_hz_game_double_updates_every_fifth_vblank() {
+    let runs = run_lanes(monitorsim(50.0), TICK_60HZ, "fixed");
+    assert_eq!(runs[0].0.double_updates, 1_666);
+    assert!(runs[0].0.pattern.contains("11112"), "{}", runs[0].0.pattern);
+}
+
+#[test]
+fn godot_holds_exactly_five_ticks_in_every_twelve_frames_at_144_hz_where_fixed_cannot() {
+    let display = DisplayConfig {
+        display_hz: 144.0,
+        jitter_ns: 200_000,
+        duration_ns: 60 * S,
+        ..Default::default()
+    };
+    let runs = run_lanes(display, TICK_60HZ, "godot,fixed");
+    let windows = |steps: &[u32]| -> Vec<u32> {
+        steps
+            .windows(12)
+            .skip(144)
+            .map(|w| w.iter().sum())
+            .collect()
+    };
+    let godot = windows(&runs[0].1);
+    assert!(godot.iter().all(|&w| w == 5), "godot: {:?}", &godot[..24]);
+    let fixed = windows(&runs[1].1);
+    assert!(
+        fixed.contains(&4) && fixed.contains(&6),
+        "fixed keeps its rhythm?"
+    );
+}
+
+#[test]
+fn godot_runs_at_most_8_ticks_a_frame_and_drops_the_rest_of_a_stall() {
+    let display = DisplayConfig {
+        stalls: vec![stall(2 * S, S)],
+        duration_ns: 4 * S,
+        ..display(60.0)
+    };
+    let runs = run_lanes(display, MS, "godot");
+    let (r, steps) = &runs[0];
+    assert_eq!(r.max_steps_per_vblank, 8);
+    assert_eq!(steps.iter().max(), Some(&8));
+    assert!(
+        r.dropped_ns > 800 * MS,
+        "about 52 ticks: {} ns",
+        r.dropped_ns
+    );
+    assert_eq!(r.dropped_ns % TICK_60HZ, 0, "whole ticks");
+}
+
+#[test]
+fn bevy_clamps_a_frame_to_250_ms_and_runs_at_most_16_ticks_of_64_hz() {
+    let display = DisplayConfig {
+        stalls: vec![stall(2 * S, S)],
+        duration_ns: 4 * S,
+        ..display(60.0)
+    };
+    let runs = run_lanes(display, MS, "bevy,unity,game-loop");
+    let (bevy, unity, game_loop) = (&runs[0].0, &runs[1].0, &runs[2].0);
+    assert_eq!(bevy.max_steps_per_vblank, 16);
+    // The stall makes one frame of exactly 1 s (it ends on a vblank): everything past 250 ms
+    // is dropped.
+    let stall_frame = 1_000 * MS;
+    assert_eq!(bevy.dropped_ns, stall_frame - 250 * MS);
+    // Unity: past a third of a second, dropped; up to 17 fixed steps of 20 ms.
+    assert_eq!(unity.dropped_ns, stall_frame - 333_333_300);
+    assert!(unity.max_steps_per_vblank >= 16);
+    // game-loop: its max_frame_time of 0.1 s.
+    assert_eq!(game_loop.dropped_ns, stall_frame - 100 * MS);
+}
+
+#[test]
+fn monogame_runs_no_frame_without_a_tick_and_paces_a_144_hz_display_by_its_own_clock() {
+    let display = DisplayConfig {
+        jitter_ns: 100_000,
+        duration_ns: 20 * S,
+        ..display(144.0)
+    };
+    let runs = run_lanes(display, MS, "monogame");
+    let (r, steps) = &runs[0];
+    assert!(
+        steps[1..].iter().all(|&n| n >= 1),
+        "every frame after the first ticks"
+    );
+    assert_eq!(r.zero_step_frames, 0);
+    // Its sleep-and-retry waits out 2 or 3 vblanks of 6.9 ms per 16.7 ms tick.
+    assert!(
+        r.skipped_vblanks > r.frames,
+        "{} skipped in {} frames",
+        r.skipped_vblanks,
+        r.frames
+    );
+}
+
+#[test]
+fn glaiel_resyncs_an_accumulator_past_eight_frames_instead_of_catching_up() {
+    // Frames of 7.5 vblanks' worth (a slow 8 Hz display with a 60 Hz hint): the accumulator
+    // sometimes climbs past 8 frames and is emptied, the time dropped and no tick run.
+    let display = DisplayConfig {
+        display_hz: 60.0,
+        render_cost: RenderCost::Fixed(120 * MS),
+        duration_ns: 20 * S,
+        ..Default::default()
+    };
+    let runs = run_lanes(display, MS, "glaiel,fixed+snap");
+    for (r, _) in &runs {
+        assert!(r.dropped_ns > 0, "{}: nothing resynced", r.lane);
+        assert_eq!(r.policy.resync_over_frames, Some(8));
+    }
+}
+
+#[test]
+fn vsync_is_detected_within_seconds_with_timer_noise_and_not_without_vsync() {
+    for hz in [59.94, 144.0] {
+        let display = DisplayConfig {
+            jitter_ns: 200_000,
+            duration_ns: 10 * S,
+            ..display(hz)
+        };
+        let r = &run_lanes(display, MS, "fixed")[0].0;
+        assert!(r.vsync_detected, "{hz} Hz");
+        assert!(
+            r.detected_after_s.unwrap_or(99.0) < 3.0,
+            "{hz}: {:?}",
+            r.detected_after_s
+        );
+        let est = r.refresh_estimate_hz.unwrap_or(0.0);
+        assert!((est - hz).abs() < 0.05, "{hz} Hz estimated at {est}");
+    }
+    let display = DisplayConfig {
+        vsync: false,
+        render_cost: RenderCost::Uniform(5 * MS, 25 * MS),
+        duration_ns: 30 * S,
+        ..display(60.0)
+    };
+    let r = &run_lanes(display, MS, "fixed")[0].0;
+    assert!(!r.vsync_detected && r.detected_after_s.is_none(), "{r:?}");
+}
+
+#[test]
+fn every_preset_reports_the_numbers_its_source_documents() {
+    let runs = run_lanes(display(60.0), MS, "presets");
+    let by = |name: &str| &runs.iter().find(|(r, _)| r.lane == name).unwrap().0.policy;
+    assert_eq!(
+        (by("godot").tick_s, by("godot").max_steps),
+        (0.016666667, Some(8))
+    );
+    assert_eq!(by("godot").step_rule, "jitter fix 0.5");
+    assert_eq!(
+        (by("bevy").tick_s, by("bevy").clamp_s),
+        (0.015625, Some(0.25))
+    );
+    assert_eq!(
+        (by("unity").tick_s, by("unity").clamp_s),
+        (0.02, Some(0.3333333))
+    );
+    assert_eq!(
+        (by("monogame").tick_s, by("monogame").clamp_s),
+        (0.0166667, Some(0.5))
+    );
+    assert_eq!(by("monogame").clamp_on, "accumulator");
+    assert!(by("monogame").waits_for_tick);
+    assert_eq!(by("game-loop").clamp_s, Some(0.1));
+    assert_eq!(
+        (by("glaiel").timer.as_str(), by("glaiel").shows),
+        ("snap", "blend")
+    );
+    for (r, _) in &runs {
+        assert!(r.policy.source.is_some(), "{} cites no source", r.lane);
+        assert_eq!(r.policy.max_substep_s, Some(0.001));
+        assert!(!r.exploded, "{} exploded with 1 ms substeps", r.lane);
+    }
+}
