@@ -15,7 +15,7 @@ use crate::draw::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene, explo
 use crate::lane::{Lane, LaneSpec};
 use crate::policy::PolicyEnv;
 use crate::rope::RopeParams;
-use crate::timing::Mode;
+use crate::timing::{Mode, seconds};
 use glam::Vec2;
 
 /// The stall the `S` key injects.
@@ -315,7 +315,7 @@ impl Session {
 
     fn row(&self, lane: &Lane, now_ns: u64, frame_ns: u64) -> FrameRow {
         FrameRow {
-            wall_s: now_ns as f64 * 1e-9,
+            wall_s: seconds(now_ns),
             frame_ms: frame_ns as f64 * 1e-6,
             lane: lane.name(),
             steps: self.steps(lane),

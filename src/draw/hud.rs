@@ -4,7 +4,7 @@ use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
 use super::text::{self, GLYPH};
 use crate::lane::Lane;
-use crate::timing::format_duration;
+use crate::timing::{Mode, format_duration};
 
 /// The numbers the HUD shows; every one is measured by the caller.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -65,6 +65,9 @@ impl LaneRow {
 /// A lane's tick in short: `16.667ms x17 smooth` (17 substeps, the smooth timer).
 pub fn tick_summary(lane: &Lane) -> String {
     let p = lane.policy();
+    if p.mode == Mode::Variable {
+        return format!("1 step/frame {}", lane.timer());
+    }
     let ms = p.timing.dt_ns as f64 * 1e-6;
     let mut tick = format!("{ms:.3}");
     while tick.ends_with('0') {

@@ -5,6 +5,7 @@
 use super::hud::{tick_summary, vsync_summary};
 use super::{Layout, Pane, PaneLabel, RopeLook};
 use crate::lane::Lane;
+use crate::timing::seconds;
 use crate::watch::Watch;
 use glam::Vec2;
 
@@ -95,7 +96,7 @@ fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
 /// Seconds until an exploded lane's rope is reset, if it is exploded.
 fn countdown(lane: &Lane) -> Option<f64> {
     match lane.watched() {
-        Watch::Exploded { left_ns } => Some(left_ns as f64 * 1e-9),
+        Watch::Exploded { left_ns } => Some(seconds(left_ns)),
         _ => None,
     }
 }

@@ -134,6 +134,13 @@ impl Vblanks {
             self.double_updates += u64::from(ticks >= 2);
             self.zero_step_frames += u64::from(ticks == 0);
             let t = f64::from(ticks);
+            // A tick that is the period to the nearest ns (`60hz`) expects exactly one.
+            let near = expected.round();
+            let expected = if (expected - near).abs() < 1e-6 {
+                near
+            } else {
+                expected
+            };
             self.irregular_frames += u64::from(t < expected.floor() || t > expected.ceil());
             self.max_steps_per_vblank = self.max_steps_per_vblank.max(ticks);
             self.push(ticks);

@@ -104,9 +104,11 @@ impl Lane {
         );
     }
 
-    /// Changes the timer (the window's `T`).
+    /// Changes the timer (the window's `T`); the base's own timer is named by the base alone
+    /// (`fixed`, not `fixed+raw`).
     pub fn set_timer(&mut self, timer: TimerKind) {
-        self.respec(self.spec.with_timer(Some(timer)));
+        let own = self.spec.with_timer(None).policy(&self.env).timer;
+        self.respec(self.spec.with_timer((timer != own).then_some(timer)));
     }
 
     /// The display's nominal rate as the loop can know it: the vsync detector starts again
@@ -175,6 +177,13 @@ impl Lane {
                 (Some(v.index), span as f64 * v.period_ns / tick)
             }
             None => (None, self.last.measured_ns as f64 / tick),
+        };
+        // A loop that steps the frame time itself (variable, semi-fixed) has no tick to fall
+        // out of rhythm with.
+        let expected = if self.policy.mode.accumulates() {
+            expected
+        } else {
+            f64::from(self.last.steps)
         };
         self.vblanks.record(index, self.last.steps, expected);
     }
@@ -310,5 +319,24 @@ mod tests {
         assert_eq!(b.stepper().sim_ns(), a.stepper().sim_ns());
         assert_eq!(b.mode(), Mode::Fixed);
         assert_eq!(b.name(), "fixed");
+    }
+
+    #[test]
+    fn t_cycles_a_lanes_timer_and_its_own_timer_is_not_named() {
+        let mut l = lane(Mode::Fixed);
+        let mut names = Vec::new();
+        for _ in 0..3 {
+            l.set_timer(l.timer().next());
+            names.push(l.name());
+        }
+        assert_eq!(names, ["fixed+snap", "fixed+smooth", "fixed"]);
+        assert_eq!(l.timer(), TimerKind::Raw);
+        let timing = crate::timing::TimingConfig::new(MS, 250 * MS, None).unwrap();
+        let spec = crate::lane::parse_spec("godot").unwrap();
+        let mut godot = Lane::new(spec, RopeParams::default(), &PolicyEnv::textbook(timing));
+        godot.set_timer(TimerKind::Raw);
+        assert_eq!(godot.name(), "godot+raw");
+        godot.set_timer(TimerKind::Smooth);
+        assert_eq!(godot.name(), "godot", "Godot's own timer is its smoother");
     }
 }

@@ -121,6 +121,11 @@ impl Policy {
 
     /// The step rule as the report and the HUD say it.
     pub fn rule_name(&self) -> String {
+        match self.mode {
+            Mode::Variable => return "one step of each frame".into(),
+            Mode::SemiFixed => return "steps of min(rest of frame, tick)".into(),
+            Mode::Fixed | Mode::Interpolated => {}
+        }
         match self.timing.rule {
             StepRule::Whole => "whole ticks".into(),
             StepRule::Fuzzy { consume_ns, .. } if consume_ns > self.timing.dt_ns => {
@@ -138,11 +143,14 @@ impl fmt::Display for Policy {
     /// One line: tick (and substeps), timer, rule, clamp, cap, shown.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.timing;
-        write!(f, "tick {}", format_duration(t.dt_ns))?;
-        if self.substeps_per_tick() > 1 {
-            write!(f, " in {} substeps", self.substeps_per_tick())?;
+        if self.mode != Mode::Variable {
+            write!(f, "tick {}", format_duration(t.dt_ns))?;
+            if self.substeps_per_tick() > 1 {
+                write!(f, " in {} substeps", self.substeps_per_tick())?;
+            }
+            f.write_str(", ")?;
         }
-        write!(f, ", {} timer, {}", self.timer, self.rule_name())?;
+        write!(f, "{} timer, {}", self.timer, self.rule_name())?;
         match t.clamp() {
             Some(c) => write!(f, ", clamp {}", format_duration(c))?,
             None => write!(f, ", no clamp")?,

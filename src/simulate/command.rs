@@ -2,6 +2,7 @@
 
 use super::{FrameRecord, Report, SimConfig, run, write_dump, write_table};
 use crate::cli::SimOutput;
+use crate::timing::seconds;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
@@ -39,11 +40,11 @@ impl Trace {
                 "{},{},{:.9},{:.6},{},{:.6},{:.9}",
                 self.lanes[f.lane],
                 f.frame,
-                f.present_ns as f64 * 1e-9,
+                seconds(f.present_ns),
                 f.frame_ns as f64 * 1e-6,
                 f.steps,
                 f.alpha,
-                f.shown_ns as f64 * 1e-9
+                seconds(f.shown_ns)
             );
         }
     }

@@ -109,6 +109,11 @@ pub fn parse_period(text: &str) -> Result<u64, String> {
     Ok(period as u64)
 }
 
+/// Nanoseconds as seconds, correctly rounded (60 s prints as 60, not 60.00000000000001).
+pub fn seconds(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
 /// Formats nanoseconds the way a user would type them: `1ms`, `0.5ms`, `250ms`, `1.5s`, `500us`.
 pub fn format_duration(ns: u64) -> String {
     let (scale, unit) = if ns >= 1_000_000_000 {

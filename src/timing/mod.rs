@@ -20,7 +20,7 @@ mod vsync;
 
 pub use clock::{Clock, FrameClock, SystemClock};
 pub use config::{ClampOn, StepRule, TimingConfig};
-pub use duration::{MAX_DURATION_NS, format_duration, parse_duration, parse_period};
+pub use duration::{MAX_DURATION_NS, format_duration, parse_duration, parse_period, seconds};
 pub use jitter::JitterFix;
 pub use mode::{Mode, one_of};
 pub use smooth::DeltaSmoother;

@@ -538,7 +538,8 @@ mod tests {
 
     #[test]
     fn a_slow_fuzzy_window_drops_what_each_tick_consumes_beyond_itself() {
-        // 59-61: tick while acc > 1/61 s, take 1/59 s: the game runs at 59/60 speed.
+        // 59-61: tick while acc > 1/61 s, take 1/59 s: one tick per 59.94 Hz frame, so the game
+        // runs at the display's rate (59.94/60).
         let cfg = TimingConfig {
             rule: StepRule::Fuzzy {
                 above_ns: TICK * 60 / 61,

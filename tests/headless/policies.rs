@@ -84,6 +84,22 @@ fn monitorsim_at_50_hz_a_60_hz_game_double_updates_every_fifth_vblank() {
 }
 
 #[test]
+fn irregular_frames_count_ticks_outside_floor_and_ceil_and_loops_that_step_the_frame_have_none() {
+    // A 60 Hz tick on a 60 Hz display with noise: frames of 0 or 2 ticks are irregular (the
+    // frame is one tick long); variable and semi-fixed step the frame itself.
+    let runs = run_lanes(monitorsim(60.0), TICK_60HZ, "fixed,variable,semi-fixed");
+    let (fixed, _) = &runs[0];
+    assert!(fixed.irregular_frames > 0);
+    assert_eq!(
+        fixed.irregular_frames,
+        fixed.zero_step_frames + fixed.double_updates,
+        "at one tick per vblank, every 0 or 2 is irregular and nothing else is"
+    );
+    assert_eq!(runs[1].0.irregular_frames, 0);
+    assert_eq!(runs[2].0.irregular_frames, 0);
+}
+
+#[test]
 fn godot_holds_exactly_five_ticks_in_every_twelve_frames_at_144_hz_where_fixed_cannot() {
     let display = DisplayConfig {
         display_hz: 144.0,
@@ -91,7 +107,13 @@ fn godot_holds_exactly_five_ticks_in_every_twelve_frames_at_144_hz_where_fixed_c
         duration_ns: 60 * S,
         ..Default::default()
     };
-    let runs = run_lanes(display, TICK_60HZ, "godot,fixed");
+    // godot+raw: the jitter fix alone, on the noisy deltas (no smoother); jitter=0 turns the
+    // fix off, and then it is a plain accumulator again.
+    let runs = run_lanes(
+        display,
+        TICK_60HZ,
+        "godot,godot+raw,fixed,godot+raw+jitter=0",
+    );
     let windows = |steps: &[u32]| -> Vec<u32> {
         steps
             .windows(12)
@@ -99,13 +121,18 @@ fn godot_holds_exactly_five_ticks_in_every_twelve_frames_at_144_hz_where_fixed_c
             .map(|w| w.iter().sum())
             .collect()
     };
-    let godot = windows(&runs[0].1);
-    assert!(godot.iter().all(|&w| w == 5), "godot: {:?}", &godot[..24]);
-    let fixed = windows(&runs[1].1);
-    assert!(
-        fixed.contains(&4) && fixed.contains(&6),
-        "fixed keeps its rhythm?"
-    );
+    for (r, steps) in &runs[..2] {
+        let w = windows(steps);
+        assert!(w.iter().all(|&w| w == 5), "{}: {:?}", r.lane, &w[..24]);
+    }
+    for (r, steps) in &runs[2..] {
+        let w = windows(steps);
+        assert!(
+            w.contains(&4) && w.contains(&6),
+            "{} keeps its rhythm?",
+            r.lane
+        );
+    }
 }
 
 #[test]

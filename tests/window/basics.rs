@@ -78,7 +78,7 @@ fn a_timed_run_exits_cleanly_and_its_screenshot_shows_the_rope() {
 
 #[test]
 #[ignore = "needs a display"]
-fn m_cycles_the_title_through_all_four_modes_and_2_picks_semi_fixed() {
+fn m_cycles_the_title_through_all_four_modes_2_picks_semi_fixed_and_t_its_timers() {
     let mut app = Running::start("modes", &["--mode", "variable"]);
     let window = find_window(&mut app);
     wait_for_title(&window, "timestep-rope — variable");
@@ -91,6 +91,11 @@ fn m_cycles_the_title_through_all_four_modes_and_2_picks_semi_fixed() {
     wait_for_title(&window, "timestep-rope — fixed");
     press(&window, "2");
     wait_for_title(&window, "timestep-rope — semi-fixed");
+    // T cycles the timer: raw -> snap -> smooth -> raw (the mode's own, not named).
+    for want in ["semi-fixed+snap", "semi-fixed+smooth", "semi-fixed"] {
+        press(&window, "t");
+        wait_for_title(&window, &format!("timestep-rope — {want}"));
+    }
     press(&window, "Escape");
     let status = app.wait_for_exit();
     assert!(

@@ -5,7 +5,7 @@ use super::super::Offscreen;
 use super::peak_rss_kib;
 use crate::lane::{Lane, StepsPerFrame};
 use crate::policy::Policy;
-use crate::timing::ClampOn;
+use crate::timing::{ClampOn, seconds};
 use serde::Serialize;
 
 /// What one lane did, every figure measured on the simulated clock.
@@ -91,8 +91,8 @@ impl LaneReport {
             mode: lane.mode().name().to_string(),
             frames: metrics.frames(),
             steps: stepper.steps_total(),
-            sim_time_s: stepper.sim_ns() as f64 * 1e-9,
-            wall_time_s: stepper.measured_ns() as f64 * 1e-9,
+            sim_time_s: seconds(stepper.sim_ns()),
+            wall_time_s: seconds(stepper.measured_ns()),
             // `+ 0.0` turns -0.0 into 0.0, so a table never shows "-0.000".
             drift_ms: metrics.drift_ns() as f64 * 1e-6 + 0.0,
             dropped_ms: stepper.dropped_ns() as f64 * 1e-6,
@@ -108,7 +108,7 @@ impl LaneReport {
             energy_end_j: rope.energy(),
             max_stretch: f64::from(lane.max_stretch()),
             exploded: watch.explosions() > 0,
-            exploded_at_s: watch.first_at_ns().map(|ns| ns as f64 * 1e-9),
+            exploded_at_s: watch.first_at_ns().map(seconds),
             explosions: watch.explosions(),
             exploded_at_end: rope.exploded(),
             game_speed: stepper.consumed_ns() as f64 / stepper.measured_ns().max(1) as f64,
@@ -120,7 +120,7 @@ impl LaneReport {
             policy: PolicyReport::new(lane.policy()),
             vsync_detected: vsync.vsynced(),
             refresh_estimate_hz: vsync.refresh_hz(),
-            detected_after_s: vsync.detected_after_ns().map(|ns| ns as f64 * 1e-9),
+            detected_after_s: vsync.detected_after_ns().map(seconds),
             double_updates: vblanks.double_updates(),
             irregular_frames: vblanks.irregular_frames(),
             skipped_vblanks: vblanks.skipped_vblanks(),
@@ -176,7 +176,7 @@ pub struct PolicyReport {
 
 impl PolicyReport {
     pub fn new(p: &Policy) -> PolicyReport {
-        let s = |ns: u64| ns as f64 * 1e-9;
+        let s = seconds;
         let t = &p.timing;
         PolicyReport {
             summary: p.to_string(),

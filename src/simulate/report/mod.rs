@@ -10,7 +10,7 @@ pub use table::write_table;
 use super::{Phase, RenderCost, SimConfig};
 use crate::lane::Lane;
 use crate::policy::MaxSubstep;
-use crate::timing::format_duration;
+use crate::timing::{format_duration, seconds};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -60,7 +60,7 @@ impl Report {
     pub fn new(cfg: &SimConfig, lanes: Vec<LaneReport>) -> Self {
         let r = &cfg.rope;
         let d = &cfg.display;
-        let s = |ns: u64| ns as f64 * 1e-9;
+        let s = seconds;
         Report {
             config: ConfigReport {
                 dt_s: s(cfg.timing.dt_ns),

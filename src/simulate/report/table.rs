@@ -43,8 +43,8 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
     let d = &cfg.display;
     writeln!(
         out,
-        "simulated {} s on a {} Hz display, vsync {}, phase {}, jitter ±{}, render {}, step cost {}, {} stall(s)",
-        c.seconds,
+        "simulated {} on a {} Hz display, vsync {}, phase {}, jitter ±{}, render {}, step cost {}, {} stall(s)",
+        format_duration(d.duration_ns),
         c.display_hz,
         if d.vsync { "on" } else { "off" },
         c.phase,
