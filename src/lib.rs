@@ -7,10 +7,13 @@
 pub mod app;
 pub mod cli;
 pub mod draw;
+pub mod interrupt;
 pub mod lane;
+pub mod plot;
 pub mod policy;
 pub mod rope;
 pub mod simulate;
+pub mod sweep;
 pub mod timing;
 pub mod watch;
 

@@ -16,5 +16,6 @@ fn main() -> ExitCode {
     match run {
         Run::Window(cfg) => timestep_rope::app::run(cfg),
         Run::Simulate(cfg, out) => timestep_rope::simulate::main(&cfg, &out),
+        Run::Sweep(cfg, out) => timestep_rope::sweep::main(&cfg, &out),
     }
 }

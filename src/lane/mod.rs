@@ -6,9 +6,11 @@
 
 mod metrics;
 mod spec;
+mod vblanks;
 
-pub use metrics::{Metrics, StepsPerFrame, Vblanks};
+pub use metrics::{Metrics, StepsPerFrame};
 pub use spec::{Base, LaneSpec, parse_lanes, parse_spec};
+pub use vblanks::Vblanks;
 
 use crate::policy::{Policy, PolicyEnv, substeps};
 use crate::rope::{Grab, Rope, RopeParams};
@@ -181,6 +183,9 @@ impl Lane {
         // A loop that steps the frame time itself (variable, semi-fixed) has no tick to fall
         // out of rhythm with.
         let expected = if self.policy.mode.accumulates() {
+            if let Some(v) = vblank {
+                self.vblanks.set_beat(v.period_ns, tick);
+            }
             expected
         } else {
             f64::from(self.last.steps)

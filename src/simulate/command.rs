@@ -2,6 +2,7 @@
 
 use super::{FrameRecord, Report, SimConfig, run, write_dump, write_table};
 use crate::cli::SimOutput;
+use crate::plot::{self, FramePlot, FramePoint};
 use crate::timing::seconds;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
@@ -54,6 +55,48 @@ impl Trace {
     }
 }
 
+/// `--plot`: each lane's frames from its second on (the first has no frame time), for as long
+/// as `--plot-seconds` asks.
+struct Plotting {
+    plot: FramePlot,
+    /// Each lane's first counted frame: (present, shown), ns.
+    origin: Vec<Option<(u64, u64)>>,
+    limit_ns: u64,
+}
+
+impl Plotting {
+    fn new(cfg: &SimConfig, limit_ns: Option<u64>) -> Plotting {
+        let lanes = cfg
+            .lanes
+            .iter()
+            .map(|l| (l.to_string(), Vec::new()))
+            .collect();
+        Plotting {
+            plot: FramePlot { lanes },
+            origin: vec![None; cfg.lanes.len()],
+            limit_ns: limit_ns.unwrap_or(u64::MAX),
+        }
+    }
+
+    fn frame(&mut self, f: &FrameRecord) {
+        if f.frame == 0 {
+            return;
+        }
+        let (p0, s0) = *self.origin[f.lane].get_or_insert((f.present_ns, f.shown_ns));
+        let t_ns = f.present_ns - p0;
+        if t_ns > self.limit_ns {
+            return;
+        }
+        let error_ns = (f.shown_ns as i128 - s0 as i128) - i128::from(t_ns);
+        self.plot.lanes[f.lane].1.push(FramePoint {
+            t_s: seconds(t_ns),
+            error_ms: error_ns as f64 * 1e-6,
+            ticks: f.steps,
+            frame_ms: f.frame_ns as f64 * 1e-6,
+        });
+    }
+}
+
 /// Runs `simulate`. Files named by flags are opened before anything runs, so a bad path
 /// fails at once with status 2.
 pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
@@ -71,11 +114,34 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
         Err(e) => return fail(e, 2),
     };
 
+    if let Some(p) = &args.plot
+        && let Err(e) = plot::check_path(p)
+    {
+        return fail(format!("--plot: {e}"), 2);
+    }
+    let mut plotting = args.plot.as_ref().map(|_| Plotting::new(cfg, args.plot_ns));
+
     let runs = run(cfg, |f: &FrameRecord| {
         if let Some(t) = trace.as_mut() {
             t.row(f);
         }
+        if let Some(p) = plotting.as_mut() {
+            p.frame(f);
+        }
     });
+    if let (Some(path), Some(p)) = (&args.plot, &plotting) {
+        let title = format!(
+            "{} Hz display, jitter ±{}, frame by frame",
+            cfg.display.display_hz,
+            crate::timing::format_duration(cfg.display.jitter_ns)
+        );
+        if let Err(e) = plot::plot_frames(path, &title, &p.plot) {
+            return fail(
+                format!("writing --plot '{}' failed: {e}", path.display()),
+                1,
+            );
+        }
+    }
     if let Some(Err(e)) = trace.map(Trace::finish) {
         return fail(format!("writing --trace failed: {e}"), 1);
     }

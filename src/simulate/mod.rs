@@ -14,7 +14,7 @@ mod report;
 
 pub use command::main;
 pub use display::{Display, DisplayConfig, Phase, Presented, RenderCost, Stall};
-pub use report::{LaneReport, PolicyReport};
+pub use report::{ConfigReport, LaneReport, PolicyReport, peak_rss_kib};
 
 use offscreen::Offscreen;
 use report::{Report, write_dump, write_table};

@@ -109,6 +109,33 @@ const BAD_INPUT: &[(&[&str], &str)] = &[
     (&["simulate", "--render-cost", "25ms..5ms"], "--render-cost"),
     (&["simulate", "--render-cost", "ramp:5ms"], "--render-cost"),
     (&["simulate", "--render-cost", "5ms..slow"], "--render-cost"),
+    // Sweeps and plots.
+    (&["sweep", "--display-hz", "240..30"], "--display-hz"),
+    (&["sweep", "--display-hz", ""], "--display-hz"),
+    (&["sweep", "--display-hz", "30.."], "--display-hz"),
+    (&["sweep", "--display-hz", "30..240:0"], "--display-hz"),
+    (&["sweep", "--display-hz", "30..240:-2"], "--display-hz"),
+    (&["sweep", "--display-hz", "sixty"], "--display-hz"),
+    (&["sweep", "--display-hz", "60,,75"], "--display-hz"),
+    (&["sweep", "--display-hz", "0..60"], "--display-hz"),
+    (&["sweep", "--display-hz", "1..10000:0.001"], "--display-hz"),
+    (&["sweep", "--display-hz", "1..9000:0.05"], "1000000"),
+    (&["sweep", "--seconds", "0"], "--seconds"),
+    (&["sweep", "--threads", "0"], "--threads"),
+    (&["sweep", "--plot", "/tmp/sweep.gif"], "--plot"),
+    (&["sweep", "--plot", "/nonexistent-dir/sweep.svg"], "--plot"),
+    (&["sweep", "--csv", "/nonexistent-dir/sweep.csv"], "--csv"),
+    (&["sweep", "--mode", "fixed"], "--mode"),
+    (&["simulate", "--plot", "/tmp/frames.jpeg"], "--plot"),
+    (
+        &["simulate", "--plot", "/nonexistent-dir/frames.png"],
+        "--plot",
+    ),
+    (&["simulate", "--plot-seconds", "2"], "--plot"),
+    (
+        &["simulate", "--plot", "/tmp/f.svg", "--plot-seconds", "-1"],
+        "--plot-seconds",
+    ),
 ];
 
 #[test]

@@ -15,3 +15,4 @@ mod reliability;
 mod shaders;
 mod stepping;
 mod support;
+mod sweep;

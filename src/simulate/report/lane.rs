@@ -67,6 +67,12 @@ pub struct LaneReport {
     pub max_steps_per_vblank: u32,
     /// Ticks per vblank for the last 240 vblanks.
     pub pattern: String,
+    /// Frames whose tick count was not the nearest whole number to refresh period ÷ tick.
+    pub off_beat_frames: u64,
+    /// For a fixed tick on a vsynced display: the time between off-beat frames predicted from
+    /// the refresh and tick rates alone, and the one measured, s (null: no beat).
+    pub beat_period_predicted_s: Option<f64>,
+    pub beat_period_measured_s: Option<f64>,
     /// The process's peak resident memory so far (Linux: VmHWM), KiB; null where unknown.
     pub peak_rss_kib: Option<u64>,
     /// FNV-1a of the final positions' and velocities' bits, hex.
@@ -127,6 +133,9 @@ impl LaneReport {
             zero_step_frames: vblanks.zero_step_frames(),
             max_steps_per_vblank: vblanks.max_steps_per_vblank(),
             pattern: vblanks.pattern(),
+            off_beat_frames: vblanks.off_beat_frames(),
+            beat_period_predicted_s: vblanks.predicted_beat_s(),
+            beat_period_measured_s: vblanks.measured_beat_s(),
             peak_rss_kib: peak_rss_kib(),
             state_hash: format!("{:016x}", rope.state_hash()),
             draw_ms_mean: None,
@@ -169,8 +178,7 @@ pub struct PolicyReport {
     /// tick takes.
     pub max_substep_s: Option<f64>,
     pub substeps_per_tick: u64,
-    /// The engine source (file and version) a preset follows.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The engine source (file and version) a preset follows (null for the textbook modes).
     pub source: Option<&'static str>,
 }
 

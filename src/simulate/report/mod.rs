@@ -58,61 +58,68 @@ pub struct Report {
 
 impl Report {
     pub fn new(cfg: &SimConfig, lanes: Vec<LaneReport>) -> Self {
-        let r = &cfg.rope;
-        let d = &cfg.display;
-        let s = seconds;
         Report {
-            config: ConfigReport {
-                dt_s: s(cfg.timing.dt_ns),
-                clamp_s: s(cfg.timing.clamp_ns),
-                max_steps: cfg.timing.max_steps,
-                particles: r.particles,
-                particle_mass_kg: f64_of(r.particle_mass_kg),
-                stiffness_n_per_m: f64_of(r.stiffness_n_per_m),
-                spring_damping_n_s_per_m: f64_of(r.spring_damping_n_s_per_m),
-                rest_length_m: f64_of(r.rest_length_m),
-                gravity_m_per_s2: f64_of(r.gravity_m_per_s2),
-                damping_per_s: f64_of(r.damping_per_s),
-                pin: r.pin.name().to_string(),
-                variable_stable_below_s: r.stability_limit_s(),
-
-                display_hz: d.display_hz,
-                vsync: d.vsync,
-                jitter_s: s(d.jitter_ns),
-                render_cost: match d.render_cost {
-                    RenderCost::Fixed(ns) => format_duration(ns),
-                    RenderCost::Uniform(lo, hi) => {
-                        format!("{}..{}", format_duration(lo), format_duration(hi))
-                    }
-                    RenderCost::Ramp(lo, hi) => {
-                        format!("ramp:{}..{}", format_duration(lo), format_duration(hi))
-                    }
-                },
-                step_cost_s: s(d.step_cost_ns),
-                phase: match d.phase {
-                    Phase::At(ns) => format_duration(ns),
-                    Phase::Random => "random".into(),
-                },
-                max_substep: match cfg.max_substep {
-                    MaxSubstep::Default => "default".into(),
-                    MaxSubstep::Off => "off".into(),
-                    MaxSubstep::Set(ns) => format_duration(ns),
-                },
-                stalls: d
-                    .stalls
-                    .iter()
-                    .map(|st| [s(st.at_ns), s(st.duration_ns)])
-                    .collect(),
-                seconds: s(d.duration_ns),
-                seed: d.seed,
-                draw: cfg.draw.map(|(w, h)| format!("{w}x{h}")),
-            },
+            config: ConfigReport::new(cfg),
             lanes,
         }
     }
 
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+    }
+}
+
+impl ConfigReport {
+    /// The run's settings, as the JSON states them.
+    pub fn new(cfg: &SimConfig) -> Self {
+        let r = &cfg.rope;
+        let d = &cfg.display;
+        let s = seconds;
+        ConfigReport {
+            dt_s: s(cfg.timing.dt_ns),
+            clamp_s: s(cfg.timing.clamp_ns),
+            max_steps: cfg.timing.max_steps,
+            particles: r.particles,
+            particle_mass_kg: f64_of(r.particle_mass_kg),
+            stiffness_n_per_m: f64_of(r.stiffness_n_per_m),
+            spring_damping_n_s_per_m: f64_of(r.spring_damping_n_s_per_m),
+            rest_length_m: f64_of(r.rest_length_m),
+            gravity_m_per_s2: f64_of(r.gravity_m_per_s2),
+            damping_per_s: f64_of(r.damping_per_s),
+            pin: r.pin.name().to_string(),
+            variable_stable_below_s: r.stability_limit_s(),
+
+            display_hz: d.display_hz,
+            vsync: d.vsync,
+            jitter_s: s(d.jitter_ns),
+            render_cost: match d.render_cost {
+                RenderCost::Fixed(ns) => format_duration(ns),
+                RenderCost::Uniform(lo, hi) => {
+                    format!("{}..{}", format_duration(lo), format_duration(hi))
+                }
+                RenderCost::Ramp(lo, hi) => {
+                    format!("ramp:{}..{}", format_duration(lo), format_duration(hi))
+                }
+            },
+            step_cost_s: s(d.step_cost_ns),
+            phase: match d.phase {
+                Phase::At(ns) => format_duration(ns),
+                Phase::Random => "random".into(),
+            },
+            max_substep: match cfg.max_substep {
+                MaxSubstep::Default => "default".into(),
+                MaxSubstep::Off => "off".into(),
+                MaxSubstep::Set(ns) => format_duration(ns),
+            },
+            stalls: d
+                .stalls
+                .iter()
+                .map(|st| [s(st.at_ns), s(st.duration_ns)])
+                .collect(),
+            seconds: s(d.duration_ns),
+            seed: d.seed,
+            draw: cfg.draw.map(|(w, h)| format!("{w}x{h}")),
+        }
     }
 }
 

@@ -1,0 +1,231 @@
+//! The command line as clap sees it: the window's flags, `simulate`'s and `sweep`'s, and the
+//! ones they share.
+
+use super::values::*;
+use crate::lane::LaneSpec;
+use crate::policy::MaxSubstep;
+use crate::rope::{Pin, RopeParams};
+use crate::simulate::{Phase, RenderCost, Stall};
+use crate::sweep::DEFAULT_RATES;
+use crate::timing::{Mode, TimingConfig, parse_duration, parse_period};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "timestep-rope",
+    version,
+    about = "A mass-spring rope that makes game-loop timing visible and measurable",
+    long_about = "Opens a window with a rope simulated at a fixed dt; M cycles how the loop steps \
+                  it (variable, semi-fixed, fixed, interpolated). `timestep-rope simulate` runs \
+                  the same code on a simulated display and prints the numbers; `timestep-rope \
+                  sweep` runs it on every display rate of a range."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub window: WindowArgs,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run every mode headless on a simulated display and print what each did.
+    Simulate(SimulateArgs),
+    /// Run every lane on every display rate of a range or list, in parallel, and tabulate,
+    /// write and plot what each did.
+    Sweep(SweepArgs),
+}
+
+/// Flags shared by the window and `simulate`: timing and the rope.
+#[derive(Args, Debug, Clone)]
+pub struct CommonArgs {
+    /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds), or a rate: 60hz (the nearest ns)
+    #[arg(long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = parse_period, allow_hyphen_values = true, global = true)]
+    pub dt: u64,
+    /// Longest frame time any mode sees; the excess is dropped (and reported)
+    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
+    pub clamp: u64,
+    /// Most steps in one frame, against the spiral of death [default: clamp / dt]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true, global = true)]
+    pub max_steps: Option<u32>,
+    /// Particles in the rope
+    #[arg(long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, allow_hyphen_values = true, global = true)]
+    pub particles: usize,
+    /// Which ends are pinned: one (particle 0) or both
+    #[arg(long, value_name = "one|both", default_value = "one", value_parser = parse_pin, global = true)]
+    pub pin: Pin,
+    /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
+    #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
+    pub damping: f32,
+    /// Lanes to run side by side on the same frame times, comma-separated: textbook modes
+    /// (variable, semi-fixed, fixed, interpolated), engine presets (godot, bevy, unity,
+    /// monogame, game-loop, glaiel), groups (modes, presets, timers), each optionally
+    /// NAME+OPTION (+snap, +smooth, +fuzzy, +fuzzy59, +interpolated, +tick=60hz, +jitter=0),
+    /// e.g. fixed,godot,fixed+snap (the window shows 1 to 4)
+    #[arg(long, value_name = "LIST", value_parser = lane_list, global = true)]
+    pub lanes: Option<LaneList>,
+    /// Longest substep a tick is integrated in, or off [default: 1ms for presets; textbook
+    /// modes do not substep unless given]
+    #[arg(long, value_name = "DURATION|off", value_parser = max_substep, allow_hyphen_values = true, global = true)]
+    pub max_substep: Option<MaxSubstep>,
+}
+
+/// `--lanes`' value: the lanes in the order given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LaneList(pub Vec<LaneSpec>);
+
+impl CommonArgs {
+    /// The timing settings, checked together (the clamp must be at least dt).
+    pub fn timing(&self) -> Result<TimingConfig, String> {
+        TimingConfig::new(self.dt, self.clamp, self.max_steps)
+    }
+
+    pub fn rope(&self) -> Result<RopeParams, String> {
+        let params = RopeParams {
+            pin: self.pin,
+            damping_per_s: self.damping,
+            ..RopeParams::with_particles(self.particles)
+        };
+        params.validate()?;
+        Ok(params)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnOff {
+    On,
+    Off,
+}
+
+/// The window's own flags.
+#[derive(Args, Debug, Clone)]
+pub struct WindowArgs {
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Mode to start in [default: interpolated]
+    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    pub mode: Option<Mode>,
+    /// Start in the split view: the four modes side by side (--lanes variable,semi-fixed,fixed,interpolated)
+    #[arg(long)]
+    pub split: bool,
+    /// Present with vsync (off picks a non-vsync present mode where the surface has one)
+    #[arg(long, value_enum, default_value = "on")]
+    pub vsync: OnOff,
+    /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144
+    #[arg(long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
+    pub fps_cap: Option<f64>,
+    /// Quit after this much wall time (for scripted runs)
+    #[arg(long, value_name = "DURATION", value_parser = positive_duration, allow_hyphen_values = true)]
+    pub exit_after: Option<u64>,
+    /// Write the last presented frame to this PNG at exit
+    #[arg(long, value_name = "FILE.png")]
+    pub screenshot: Option<PathBuf>,
+    /// Write one CSV row per frame: wall time, frame ms, steps, alpha, mode, drift
+    #[arg(long, value_name = "FILE.csv")]
+    pub frame_log: Option<PathBuf>,
+}
+
+/// Which modes `simulate --mode` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModeChoice {
+    All,
+    One(Mode),
+}
+
+/// The simulated display and loop costs, shared by `simulate` and `sweep`.
+#[derive(Args, Debug, Clone)]
+pub struct DisplayArgs {
+    /// Wait for vblank before presenting
+    #[arg(long, value_enum, default_value = "on")]
+    pub vsync: OnOff,
+    /// Timer noise: each clock reading is off by a uniform amount in ±D
+    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
+    pub jitter: u64,
+    /// Simulated render time per frame: D, MIN..MAX (uniform, seeded) or ramp:MIN..MAX
+    #[arg(long, value_name = "D|MIN..MAX|ramp:MIN..MAX", default_value = "0", value_parser = parse_render_cost, allow_hyphen_values = true)]
+    pub render_cost: RenderCost,
+    /// Simulated CPU time per tick: above the tick, the spiral of death is real
+    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
+    pub step_cost: u64,
+    /// Where the loop starts between two vblanks: a duration after vblank 0, or random (seeded)
+    #[arg(long, value_name = "D|random", default_value = "0", value_parser = parse_phase, allow_hyphen_values = true)]
+    pub phase: Phase,
+    /// One long frame at simulated time AT lasting DURATION (repeatable), e.g. 2s:300ms
+    #[arg(long, value_name = "AT:DURATION", value_parser = parse_stall, allow_hyphen_values = true)]
+    pub stall: Vec<Stall>,
+    /// Seed for the timer noise (and random phases and render costs)
+    #[arg(
+        long,
+        value_name = "N",
+        default_value_t = 1,
+        allow_hyphen_values = true
+    )]
+    pub seed: u64,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct SimulateArgs {
+    /// Display refresh rate, Hz (fractional allowed: 59.94)
+    #[arg(long, value_name = "HZ", default_value_t = 60.0, value_parser = positive_hz, allow_hyphen_values = true)]
+    pub display_hz: f64,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+    /// Simulated wall time, seconds
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = seconds, allow_hyphen_values = true)]
+    pub seconds: f64,
+    /// A mode, or all of them in cycle order [default: all] (or give --lanes)
+    #[arg(long, value_name = "MODE|all", value_parser = parse_mode_choice)]
+    pub mode: Option<ModeChoice>,
+    /// Print one JSON object instead of the table
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per presented frame per lane
+    #[arg(long, value_name = "FILE.csv")]
+    pub trace: Option<PathBuf>,
+    /// Write each lane's final particle positions as JSON
+    #[arg(long, value_name = "FILE.json")]
+    pub dump_state: Option<PathBuf>,
+    /// Rasterise every presented frame off-screen at this size with the window's drawing code
+    /// and report the time it took (draw_ms_mean, draw_ms_max)
+    #[arg(long, value_name = "WIDTHxHEIGHT", value_parser = parse_size)]
+    pub draw: Option<(u32, u32)>,
+    /// Plot each lane frame by frame (shown-time error, ticks per frame, frame time) to an SVG
+    /// or PNG
+    #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
+    pub plot: Option<PathBuf>,
+    /// Plot only the first S seconds [default: the whole run]
+    #[arg(long, value_name = "S", value_parser = seconds, allow_hyphen_values = true)]
+    pub plot_seconds: Option<f64>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct SweepArgs {
+    /// Display rates: ranges A..B (1 Hz steps) or A..B:STEP, and single rates, comma-separated
+    #[arg(long, value_name = "RATES", default_value = DEFAULT_RATES, value_parser = rate_list, allow_hyphen_values = true)]
+    pub display_hz: RateList,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+    /// Simulated wall time per configuration, seconds
+    #[arg(long, value_name = "S", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
+    pub seconds: f64,
+    /// Print the rows and the summary as one JSON object instead of the table
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per (display rate, lane) with every figure simulate reports
+    #[arg(long, value_name = "FILE.csv")]
+    pub csv: Option<PathBuf>,
+    /// Plot stutter, double updates and drift against the display rate to an SVG or PNG
+    #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
+    pub plot: Option<PathBuf>,
+    /// Worker threads [default: one per core]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_hyphen_values = true)]
+    pub threads: Option<u16>,
+}
+
+/// `sweep --display-hz`: the rates, ascending and distinct.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RateList(pub Vec<f64>);
+
+/// Largest off-screen frame side, pixels.
+pub const MAX_DRAW_SIDE: u32 = 8192;

@@ -1,0 +1,327 @@
+//! Flags, their parsing and validation. Everything a user types is checked here, before any
+//! window opens or any simulation starts; a bad value is one line naming the flag and exit 2.
+
+mod args;
+mod values;
+
+pub use args::*;
+
+use crate::draw::MAX_PANES;
+use crate::lane::LaneSpec;
+use crate::policy::MaxSubstep;
+use crate::rope::RopeParams;
+use crate::simulate::{DisplayConfig, SimConfig};
+use crate::sweep::{MAX_CONFIGS, SweepConfig, SweepOutput};
+use crate::timing::{Mode, TimingConfig};
+use clap::Parser;
+use std::path::PathBuf;
+
+/// Highest display or cap rate accepted, Hz.
+pub const MAX_HZ: f64 = 10_000.0;
+/// Longest `simulate --seconds`: 30 simulated days.
+pub const MAX_SECONDS: f64 = 30.0 * 86_400.0;
+
+/// The window, ready to run: every flag checked and converted.
+#[derive(Clone, Debug)]
+pub struct WindowConfig {
+    pub timing: TimingConfig,
+    pub rope: RopeParams,
+    /// 1 to [`MAX_PANES`] lanes; more than one starts in the split view.
+    pub lanes: Vec<LaneSpec>,
+    pub max_substep: MaxSubstep,
+    pub vsync: bool,
+    pub fps_cap: Option<f64>,
+    pub exit_after_ns: Option<u64>,
+    pub screenshot: Option<PathBuf>,
+    pub frame_log: Option<PathBuf>,
+}
+
+/// Where `simulate` writes what it measured.
+#[derive(Clone, Debug, Default)]
+pub struct SimOutput {
+    pub json: bool,
+    pub trace: Option<PathBuf>,
+    pub dump_state: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+    /// How much of the run `--plot` shows, ns (None: all of it).
+    pub plot_ns: Option<u64>,
+}
+
+/// What `main` should do once the flags are known to be good.
+#[derive(Debug)]
+pub enum Run {
+    Window(WindowConfig),
+    Simulate(SimConfig, SimOutput),
+    Sweep(SweepConfig, SweepOutput),
+}
+
+/// Parses and validates the command line. `Err((message, status))`: print the message (one
+/// line for errors; help and version text as clap renders it) and exit with the status.
+pub fn parse<I, T>(args: I) -> Result<Run, (String, i32)>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let cli = Cli::try_parse_from(args).map_err(|e| {
+        use clap::error::ErrorKind;
+        match e.kind() {
+            ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => (e.render().to_string(), 0),
+            _ => {
+                let text = e.render().to_string();
+                let line = text
+                    .lines()
+                    .find(|l| !l.trim().is_empty())
+                    .unwrap_or("error");
+                (format!("timestep-rope: {}", line.trim()), 2)
+            }
+        }
+    })?;
+    let bad = |msg: String| (format!("timestep-rope: error: {msg}"), 2);
+    let run = match cli.command {
+        None => window_config(cli.window).map(Run::Window),
+        Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim),
+        Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep),
+    };
+    run.map_err(bad)
+}
+
+/// The window's flags, checked together and converted.
+fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
+    let common = &args.common;
+    let lanes = match (&common.lanes, args.mode, args.split) {
+        (Some(_), Some(_), _) | (Some(_), _, true) | (None, Some(_), true) => {
+            return Err(
+                "--mode, --split and --lanes each choose the lanes: give only one of them".into(),
+            );
+        }
+        (Some(lanes), None, false) => lanes.0.clone(),
+        (None, _, true) => LaneSpec::every_mode(),
+        (None, mode, false) => vec![LaneSpec::mode(mode.unwrap_or(Mode::Interpolated))],
+    };
+    if lanes.len() > MAX_PANES {
+        return Err(format!(
+            "--lanes: the window shows at most {MAX_PANES} lanes, got {} (simulate takes any number)",
+            lanes.len()
+        ));
+    }
+    Ok(WindowConfig {
+        timing: common.timing()?,
+        rope: common.rope()?,
+        lanes,
+        max_substep: common.max_substep.unwrap_or_default(),
+        vsync: args.vsync == OnOff::On,
+        fps_cap: args.fps_cap,
+        exit_after_ns: args.exit_after,
+        screenshot: args.screenshot,
+        frame_log: args.frame_log,
+    })
+}
+
+/// `simulate`'s flags, checked together and converted.
+fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, String> {
+    let lanes = match (&common.lanes, args.mode) {
+        (Some(_), Some(_)) => {
+            return Err("--mode and --lanes both choose the lanes: give one of them".into());
+        }
+        (Some(lanes), None) => lanes.0.clone(),
+        (None, None | Some(ModeChoice::All)) => LaneSpec::every_mode(),
+        (None, Some(ModeChoice::One(mode))) => vec![LaneSpec::mode(mode)],
+    };
+    if args.plot_seconds.is_some() && args.plot.is_none() {
+        return Err("--plot-seconds needs --plot FILE (the plot it limits)".into());
+    }
+    let cfg = SimConfig {
+        timing: common.timing()?,
+        rope: common.rope()?,
+        display: display_config(&args.display, args.display_hz, args.seconds)?,
+        lanes,
+        max_substep: common.max_substep.unwrap_or_default(),
+        draw: args.draw,
+    };
+    let out = SimOutput {
+        json: args.json,
+        trace: args.trace,
+        dump_state: args.dump_state,
+        plot: args.plot,
+        plot_ns: args.plot_seconds.map(|s| (s * 1e9).round() as u64),
+    };
+    Ok(Run::Simulate(cfg, out))
+}
+
+/// `sweep`'s flags: the lanes default to the four modes and every preset; at most
+/// [`MAX_CONFIGS`] configurations.
+fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
+    let lanes = match &common.lanes {
+        Some(lanes) => lanes.0.clone(),
+        None => [LaneSpec::every_mode(), LaneSpec::every_preset()].concat(),
+    };
+    let rates = args.display_hz.0;
+    let configs = rates.len() as u64 * lanes.len() as u64;
+    if configs > MAX_CONFIGS {
+        return Err(format!(
+            "--display-hz and --lanes make {} rates x {} lanes = {configs} configurations, \
+             more than the {MAX_CONFIGS} a sweep runs",
+            rates.len(),
+            lanes.len()
+        ));
+    }
+    let first = rates.first().copied().unwrap_or(60.0);
+    let base = SimConfig {
+        timing: common.timing()?,
+        rope: common.rope()?,
+        display: display_config(&args.display, first, args.seconds)?,
+        lanes,
+        max_substep: common.max_substep.unwrap_or_default(),
+        draw: None,
+    };
+    let cfg = SweepConfig {
+        base,
+        rates,
+        threads: args.threads.map(usize::from),
+    };
+    let out = SweepOutput {
+        json: args.json,
+        csv: args.csv,
+        plot: args.plot,
+    };
+    Ok(Run::Sweep(cfg, out))
+}
+
+/// The simulated display of `simulate` and `sweep`, checked.
+fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayConfig, String> {
+    if args.vsync == OnOff::Off && args.render_cost.max_ns() == 0 {
+        return Err(
+            "--vsync off needs --render-cost above zero: with nothing to wait for, \
+                    the simulated loop would never advance time"
+                .into(),
+        );
+    }
+    Ok(DisplayConfig {
+        display_hz: hz,
+        vsync: args.vsync == OnOff::On,
+        jitter_ns: args.jitter,
+        render_cost: args.render_cost,
+        step_cost_ns: args.step_cost,
+        stalls: args.stall.clone(),
+        phase: args.phase,
+        duration_ns: (seconds * 1e9).round() as u64,
+        seed: args.seed,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::simulate::Stall;
+
+    fn err(args: &[&str]) -> (String, i32) {
+        let mut v = vec!["timestep-rope"];
+        v.extend_from_slice(args);
+        match parse(v) {
+            Ok(run) => panic!("{args:?} parsed: {run:?}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn bad_values_name_their_flag_in_one_line_with_status_2() {
+        for (args, flag) in [
+            (&["--dt", "0"][..], "--dt"),
+            (&["--dt", "-1ms"], "--dt"),
+            (&["--dt", "abc"], "--dt"),
+            (&["--dt", "1ms", "--clamp", "0.5ms"], "--clamp"),
+            (&["--particles", "0"], "--particles"),
+            (&["simulate", "--display-hz", "0"], "--display-hz"),
+            (&["simulate", "--stall", "2s"], "--stall"),
+            (&["--pin", "middle"], "--pin"),
+            (&["simulate", "--mode", "wobbly"], "--mode"),
+        ] {
+            let (msg, status) = err(args);
+            assert_eq!(status, 2, "{args:?}");
+            assert_eq!(msg.lines().count(), 1, "{args:?}: {msg}");
+            assert!(msg.contains(flag), "{args:?}: {msg}");
+        }
+    }
+
+    #[test]
+    fn shared_flags_work_after_the_subcommand() {
+        let run = parse([
+            "timestep-rope",
+            "simulate",
+            "--dt",
+            "0.5ms",
+            "--stall",
+            "2s:300ms",
+        ]);
+        match run {
+            Ok(Run::Simulate(cfg, _)) => {
+                assert_eq!(cfg.timing.dt_ns, 500_000);
+                assert_eq!(
+                    cfg.display.stalls,
+                    vec![Stall {
+                        at_ns: 2_000_000_000,
+                        duration_ns: 300_000_000
+                    }]
+                );
+                assert_eq!(cfg.lanes, LaneSpec::every_mode());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn lanes(args: &[&str]) -> Vec<String> {
+        let mut v = vec!["timestep-rope"];
+        v.extend_from_slice(args);
+        let lanes = match parse(v) {
+            Ok(Run::Window(cfg)) => cfg.lanes,
+            Ok(Run::Simulate(cfg, _)) => cfg.lanes,
+            Ok(Run::Sweep(cfg, _)) => cfg.base.lanes,
+            Err(e) => panic!("{args:?}: {e:?}"),
+        };
+        lanes.iter().map(ToString::to_string).collect()
+    }
+
+    #[test]
+    fn lanes_come_from_lanes_mode_or_split_in_the_order_given() {
+        assert_eq!(lanes(&[]), ["interpolated"]);
+        assert_eq!(lanes(&["--mode", "fixed"]), ["fixed"]);
+        assert_eq!(
+            lanes(&["--split"]),
+            ["variable", "semi-fixed", "fixed", "interpolated"]
+        );
+        assert_eq!(lanes(&["--lanes", "fixed,variable"]), ["fixed", "variable"]);
+        assert_eq!(lanes(&["simulate"]).len(), 4);
+        assert_eq!(lanes(&["simulate", "--mode", "semi-fixed"]), ["semi-fixed"]);
+        let many = "fixed,fixed,variable,interpolated,semi-fixed,fixed";
+        assert_eq!(lanes(&["simulate", "--lanes", many]).len(), 6);
+        assert_eq!(lanes(&["--lanes", "fixed", "simulate"]), ["fixed"]);
+        // A sweep runs the modes and every preset unless told otherwise.
+        assert_eq!(lanes(&["sweep"]).len(), 10);
+        assert_eq!(lanes(&["sweep", "--lanes", "godot"]), ["godot"]);
+    }
+
+    #[test]
+    fn bad_lanes_are_one_line_naming_the_flag() {
+        for (args, says) in [
+            (&["--lanes", "fixed,wobbly"][..], "wobbly"),
+            (&["--lanes", ""], "empty"),
+            (&["--lanes", "fixed,,variable"], "empty lane"),
+            (&["--lanes", "fixed,fixed,fixed,fixed,fixed"], "at most 4"),
+            (&["--lanes", "fixed", "--mode", "fixed"], "--lanes"),
+            (&["--lanes", "fixed", "--split"], "--split"),
+            (&["--split", "--mode", "fixed"], "--split"),
+            (
+                &["simulate", "--lanes", "fixed", "--mode", "all"],
+                "--lanes",
+            ),
+        ] {
+            let (msg, status) = err(args);
+            assert_eq!(status, 2, "{args:?}");
+            assert_eq!(msg.lines().count(), 1, "{args:?}: {msg}");
+            assert!(msg.contains(says), "{args:?}: {msg}");
+            assert!(msg.contains("--"), "{args:?} names no flag: {msg}");
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Value parsers for the flags: each turns one typed value into what the run uses, or one
+//! line saying what is wrong with it (clap adds the flag's name).
+
+use super::{LaneList, MAX_DRAW_SIDE, MAX_HZ, MAX_SECONDS, ModeChoice, RateList};
+use crate::lane::parse_lanes;
+use crate::policy::MaxSubstep;
+use crate::rope::Pin;
+use crate::simulate::{Phase, RenderCost, Stall};
+use crate::timing::{Mode, format_duration, one_of, parse_duration};
+
+pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, String> {
+    if s.trim().eq_ignore_ascii_case("off") {
+        return Ok(MaxSubstep::Off);
+    }
+    positive_duration(s).map(MaxSubstep::Set)
+}
+
+pub(super) fn lane_list(s: &str) -> Result<LaneList, String> {
+    parse_lanes(s).map(LaneList)
+}
+
+pub(super) fn parse_size(s: &str) -> Result<(u32, u32), String> {
+    let bad = || format!("'{s}' is not WIDTHxHEIGHT (e.g. 1280x720)");
+    let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
+    if w == 0 || h == 0 || w > MAX_DRAW_SIDE || h > MAX_DRAW_SIDE {
+        return Err(format!(
+            "'{s}' must be between 1x1 and {MAX_DRAW_SIDE}x{MAX_DRAW_SIDE}"
+        ));
+    }
+    Ok((w, h))
+}
+
+pub(super) fn positive_duration(s: &str) -> Result<u64, String> {
+    match parse_duration(s)? {
+        0 => Err(format!("'{s}' must be greater than zero")),
+        ns => Ok(ns),
+    }
+}
+
+pub(super) fn parse_mode(s: &str) -> Result<Mode, String> {
+    s.parse()
+}
+
+pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
+    if s.trim().eq_ignore_ascii_case("all") {
+        return Ok(ModeChoice::All);
+    }
+    s.parse().map(ModeChoice::One).map_err(|_| {
+        let names = Mode::ALL.map(Mode::name).into_iter().chain(["all"]);
+        format!("unknown mode '{s}' (expected {})", one_of(names))
+    })
+}
+
+pub(super) fn parse_pin(s: &str) -> Result<Pin, String> {
+    s.parse()
+}
+
+pub(super) fn parse_float(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a number"))?;
+    if !v.is_finite() {
+        return Err(format!("'{s}' is not a finite number"));
+    }
+    Ok(v)
+}
+
+pub(super) fn positive_hz(s: &str) -> Result<f64, String> {
+    let v = parse_float(s)?;
+    if v <= 0.0 {
+        return Err(format!("'{s}' must be greater than zero"));
+    }
+    if v > MAX_HZ {
+        return Err(format!("'{s}' is above the maximum of {MAX_HZ} Hz"));
+    }
+    Ok(v)
+}
+
+pub(super) fn seconds(s: &str) -> Result<f64, String> {
+    let v = parse_float(s)?;
+    if v <= 0.0 {
+        return Err(format!("'{s}' must be greater than zero"));
+    }
+    if v > MAX_SECONDS {
+        return Err(format!(
+            "'{s}' is above the maximum of {MAX_SECONDS} s (30 days)"
+        ));
+    }
+    Ok(v)
+}
+
+pub(super) fn drag_rate(s: &str) -> Result<f32, String> {
+    let v = parse_float(s)?;
+    if v < 0.0 {
+        return Err(format!("'{s}' must be 0 or more"));
+    }
+    if v > 1e6 {
+        return Err(format!("'{s}' is above the maximum of 1e6 per second"));
+    }
+    Ok(v as f32)
+}
+
+pub(super) fn particle_count(s: &str) -> Result<usize, String> {
+    let n: i64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a whole number"))?;
+    let (max, bytes) = (crate::rope::MAX_PARTICLES, crate::rope::BYTES_PER_PARTICLE);
+    if n < 1 {
+        return Err(format!("'{s}' must be at least 1"));
+    }
+    if n as u64 > max as u64 {
+        return Err(format!(
+            "'{s}' is above the maximum of {max} ({bytes} bytes each: {} MB of state)",
+            max * bytes / 1_000_000
+        ));
+    }
+    Ok(n as usize)
+}
+
+pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
+    let (ramp, range) = match s.trim().strip_prefix("ramp:") {
+        Some(rest) => (true, rest),
+        None => (false, s.trim()),
+    };
+    let Some((lo, hi)) = range.split_once("..") else {
+        if ramp {
+            return Err(format!("'{s}' is not ramp:MIN..MAX (e.g. ramp:5ms..25ms)"));
+        }
+        return parse_duration(s).map(RenderCost::Fixed);
+    };
+    let (lo, hi) = (parse_duration(lo)?, parse_duration(hi)?);
+    if lo > hi {
+        return Err(format!(
+            "'{s}': the minimum {} is above the maximum {}",
+            format_duration(lo),
+            format_duration(hi)
+        ));
+    }
+    Ok(if ramp {
+        RenderCost::Ramp(lo, hi)
+    } else {
+        RenderCost::Uniform(lo, hi)
+    })
+}
+
+pub(super) fn parse_phase(s: &str) -> Result<Phase, String> {
+    if s.trim().eq_ignore_ascii_case("random") {
+        return Ok(Phase::Random);
+    }
+    parse_duration(s).map(Phase::At)
+}
+
+pub(super) fn parse_stall(s: &str) -> Result<Stall, String> {
+    let (at, dur) = s
+        .split_once(':')
+        .ok_or_else(|| format!("'{s}' is not AT:DURATION (e.g. 2s:300ms)"))?;
+    let at_ns = parse_duration(at).map_err(|e| format!("AT in '{s}': {e}"))?;
+    let duration_ns = positive_duration(dur).map_err(|e| format!("DURATION in '{s}': {e}"))?;
+    Ok(Stall { at_ns, duration_ns })
+}
+
+pub(super) fn rate_list(s: &str) -> Result<RateList, String> {
+    crate::sweep::parse_rates(s).map(RateList)
+}
+
+/// A plot's path: its extension must name a format the plot can be written in.
+pub(super) fn plot_path(s: &str) -> Result<std::path::PathBuf, String> {
+    let path = std::path::PathBuf::from(s);
+    crate::plot::Format::of(&path)?;
+    Ok(path)
+}

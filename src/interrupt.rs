@@ -1,0 +1,28 @@
+//! Ctrl-C for the long runs (`sweep`, a long `simulate`): the first press asks the run to stop
+//! where it is, so it can finish its files and say it was interrupted; a second press ends the
+//! process at once.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+
+/// The exit status after an interrupt (128 + SIGINT, as shells report it).
+pub const EXIT_INTERRUPTED: u8 = 130;
+
+/// Installs the handler (once; later calls do nothing). Without one (the OS refused it) Ctrl-C
+/// keeps its default meaning, which ends the process.
+pub fn install() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let _ = ctrlc::set_handler(|| {
+            if REQUESTED.swap(true, Ordering::SeqCst) {
+                std::process::exit(i32::from(EXIT_INTERRUPTED));
+            }
+        });
+    });
+}
+
+/// The flag a run polls: true once Ctrl-C was pressed.
+pub fn flag() -> &'static AtomicBool {
+    &REQUESTED
+}

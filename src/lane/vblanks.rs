@@ -1,0 +1,179 @@
+//! Tyler Glaiel's MonitorSim counters, per vblank, and the beat: how often a fixed tick falls
+//! out of step with the refresh, predicted and measured.
+
+/// How many vblanks the pattern keeps.
+pub const PATTERN_VBLANKS: usize = 240;
+
+/// Tyler Glaiel's MonitorSim counters, kept per vblank beside stutter and drift: how many ticks
+/// each new frame ran, and the vblanks that showed no new frame. Without vsync each presented
+/// frame counts as a vblank.
+#[derive(Clone, Debug, Default)]
+pub struct Vblanks {
+    last: Option<u64>,
+    frames: u64,
+    double_updates: u64,
+    irregular_frames: u64,
+    skipped_vblanks: u64,
+    zero_step_frames: u64,
+    max_steps_per_vblank: u32,
+    /// Ticks per vblank, the last [`PATTERN_VBLANKS`] of them (0 for a vblank without a new
+    /// frame).
+    pattern: std::collections::VecDeque<u32>,
+    first: Option<u64>,
+    /// Frames whose tick count is not the nearest whole number to the ticks they should hold.
+    off_beat_frames: u64,
+    /// The refresh period and the tick, ns, of a fixed-tick loop on a vsynced display.
+    beat: Option<(f64, f64)>,
+}
+
+impl Vblanks {
+    /// Vblanks from the last present to vblank `index` (1 for the first present).
+    pub fn span_to(&self, index: u64) -> u64 {
+        self.last
+            .map_or(1, |last| index.saturating_sub(last).max(1))
+    }
+
+    /// A new frame with `ticks` ticks, shown at vblank `index` (if presents wait for vblanks),
+    /// when `expected` ticks would have kept exact time (its vblanks × period ÷ tick).
+    pub fn record(&mut self, index: Option<u64>, ticks: u32, expected: f64) {
+        if let (Some(i), Some(last)) = (index, self.last) {
+            for _ in last + 1..i {
+                self.skipped_vblanks += 1;
+                self.push(0);
+            }
+        }
+        if self.frames > 0 {
+            self.double_updates += u64::from(ticks >= 2);
+            self.zero_step_frames += u64::from(ticks == 0);
+            let t = f64::from(ticks);
+            // A tick that is the period to the nearest ns (`60hz`) expects exactly one.
+            let near = expected.round();
+            let expected = if (expected - near).abs() < 1e-6 {
+                near
+            } else {
+                expected
+            };
+            self.irregular_frames += u64::from(t < expected.floor() || t > expected.ceil());
+            self.off_beat_frames += u64::from(t != expected.round());
+            self.max_steps_per_vblank = self.max_steps_per_vblank.max(ticks);
+            self.push(ticks);
+        }
+        self.frames += 1;
+        self.first = self.first.or(index);
+        self.last = index.or(self.last);
+    }
+
+    /// A fixed-tick loop on a vsynced display: its refresh period and tick, for the beat.
+    pub fn set_beat(&mut self, period_ns: f64, tick_ns: f64) {
+        self.beat = Some((period_ns, tick_ns));
+    }
+
+    /// The beat period predicted from the refresh and tick rates alone, s: with r = period ÷
+    /// tick, one frame in 1 / |r − round(r)| holds a tick more or less than the rest (59.94 Hz
+    /// and a 60 Hz tick: every 16.7 s). `None` without a fixed tick and vsync, or when the
+    /// tick divides the period exactly (no beat).
+    pub fn predicted_beat_s(&self) -> Option<f64> {
+        let (period, tick) = self.beat?;
+        let r = period / tick;
+        let off = (r - r.round()).abs();
+        (off > 1e-6).then(|| period / off * 1e-9)
+    }
+
+    /// The beat period measured: the vblanks run over, in seconds, per frame whose tick count
+    /// was off the nearest whole number (`None` when none was, or without vsync).
+    pub fn measured_beat_s(&self) -> Option<f64> {
+        let (period, _) = self.beat?;
+        let span = self.last? - self.first?;
+        (self.off_beat_frames > 0)
+            .then(|| span as f64 * period / self.off_beat_frames as f64 * 1e-9)
+    }
+
+    /// Frames whose tick count was off the nearest whole number to the ticks they should hold.
+    pub fn off_beat_frames(&self) -> u64 {
+        self.off_beat_frames
+    }
+
+    fn push(&mut self, ticks: u32) {
+        if self.pattern.len() == PATTERN_VBLANKS {
+            self.pattern.pop_front();
+        }
+        self.pattern.push_back(ticks);
+    }
+
+    /// Vblanks whose new frame ran two ticks or more (MonitorSim's "double updates").
+    pub fn double_updates(&self) -> u64 {
+        self.double_updates
+    }
+    /// Frames whose tick count is outside floor/ceil of their vblanks × period ÷ tick: the
+    /// same idea for any tick.
+    pub fn irregular_frames(&self) -> u64 {
+        self.irregular_frames
+    }
+    /// Vblanks that showed no new frame.
+    pub fn skipped_vblanks(&self) -> u64 {
+        self.skipped_vblanks
+    }
+    /// Presented frames that ran no tick (a repeated picture).
+    pub fn zero_step_frames(&self) -> u64 {
+        self.zero_step_frames
+    }
+    pub fn max_steps_per_vblank(&self) -> u32 {
+        self.max_steps_per_vblank
+    }
+
+    /// Ticks per vblank for the last 240 vblanks, as MonitorSim prints them (`0101111201…`),
+    /// or comma-separated when any count is above 9.
+    pub fn pattern(&self) -> String {
+        if self.pattern.iter().all(|&n| n <= 9) {
+            self.pattern
+                .iter()
+                .map(|n| char::from(b'0' + *n as u8))
+                .collect()
+        } else {
+            let counts: Vec<String> = self.pattern.iter().map(u32::to_string).collect();
+            counts.join(",")
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vblank_counters_follow_monitorsim() {
+        let mut v = Vblanks::default();
+        v.record(Some(1), 0, 1.0); // the first frame is not counted
+        v.record(Some(2), 1, 1.0);
+        v.record(Some(3), 2, 1.0); // a double update
+        v.record(Some(5), 1, 2.0); // one vblank skipped, and too few ticks for two vblanks
+        v.record(Some(6), 0, 1.0); // a repeated picture
+        assert_eq!(v.pattern(), "12010");
+        assert_eq!(v.double_updates(), 1);
+        assert_eq!(v.skipped_vblanks(), 1);
+        assert_eq!(v.zero_step_frames(), 1);
+        assert_eq!(v.irregular_frames(), 3);
+        assert_eq!(v.max_steps_per_vblank(), 2);
+        v.record(Some(7), 12, 1.0);
+        assert!(v.pattern().ends_with(",0,12"), "{}", v.pattern());
+    }
+
+    #[test]
+    fn the_beat_is_predicted_from_the_rates_and_measured_from_the_off_beat_frames() {
+        // A tick of 10 ms on a 12 ms refresh: 1.2 ticks a vblank, so one frame in five holds 2.
+        let mut v = Vblanks::default();
+        v.set_beat(12e6, 10e6);
+        for i in 0..=500 {
+            v.record(Some(i), if i % 5 == 4 { 2 } else { 1 }, 1.2);
+        }
+        let predicted = v.predicted_beat_s().unwrap();
+        assert!((predicted - 0.060).abs() < 1e-12, "{predicted}");
+        assert_eq!(v.off_beat_frames(), 100);
+        let measured = v.measured_beat_s().unwrap();
+        assert!((measured - 0.060).abs() < 1e-12, "{measured}");
+        // A tick that divides the period has no beat; without vsync there is none to measure.
+        v.set_beat(20e6, 10e6);
+        assert_eq!(v.predicted_beat_s(), None);
+        assert_eq!(Vblanks::default().measured_beat_s(), None);
+    }
+}

@@ -1,0 +1,163 @@
+//! `sweep --plot`: stutter, double updates and drift against the display rate, one line per
+//! lane, with the common display rates marked.
+
+use super::{Figure, LEGEND_WIDTH, draw_legend, font, render, stroke, tidy};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::path::Path;
+
+/// What the plot shows of one (display rate, lane) configuration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SweepPoint {
+    pub hz: f64,
+    pub stutter_rms_ms: f64,
+    pub double_updates_per_min: f64,
+    pub drift_ms: f64,
+}
+
+/// Rates a reader looks for, marked where the sweep covers them.
+const COMMON_HZ: [f64; 7] = [60.0, 75.0, 90.0, 120.0, 144.0, 165.0, 240.0];
+/// Double updates are drawn on a log axis; zero sits on its floor.
+const LOG_FLOOR: f64 = 0.1;
+
+struct SweepFigure<'a> {
+    title: &'a str,
+    lanes: &'a [(String, Vec<SweepPoint>)],
+}
+
+/// Writes the sweep's plot to `path` (.svg or .png), titled `title`.
+pub fn plot_sweep(
+    path: &Path,
+    title: &str,
+    lanes: &[(String, Vec<SweepPoint>)],
+) -> Result<(), String> {
+    render(path, &SweepFigure { title, lanes })
+}
+
+impl SweepFigure<'_> {
+    fn x_range(&self) -> (f64, f64) {
+        let hz = self.lanes.iter().flat_map(|(_, p)| p.iter().map(|p| p.hz));
+        let (lo, hi) = hz.fold((f64::MAX, f64::MIN), |(lo, hi), h| (lo.min(h), hi.max(h)));
+        if lo > hi {
+            (0.0, 1.0)
+        } else if lo == hi {
+            (lo - 1.0, hi + 1.0)
+        } else {
+            (lo, hi)
+        }
+    }
+
+    fn max_of(&self, f: impl Fn(&SweepPoint) -> f64) -> f64 {
+        let points = self.lanes.iter().flat_map(|(_, p)| p.iter());
+        points.map(f).filter(|v| v.is_finite()).fold(0.0, f64::max)
+    }
+
+    fn min_of(&self, f: impl Fn(&SweepPoint) -> f64) -> f64 {
+        let points = self.lanes.iter().flat_map(|(_, p)| p.iter());
+        points.map(f).filter(|v| v.is_finite()).fold(0.0, f64::min)
+    }
+}
+
+impl Figure for SweepFigure<'_> {
+    fn size(&self) -> (u32, u32) {
+        (1200, 1350)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+        root.fill(&WHITE).map_err(err)?;
+        let root = root.titled(self.title, font(24)).map_err(err)?;
+        let (w, _) = root.dim_in_pixel();
+        let (plots, legend) = root.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
+        draw_legend(&legend, self.lanes.iter().map(|(name, _)| name))?;
+        let panels = plots.split_evenly((3, 1));
+        let (x0, x1) = self.x_range();
+        let stutter_max = self.max_of(|p| p.stutter_rms_ms).max(0.1) * 1.05;
+        self.panel(
+            &panels[0],
+            (x0, x1),
+            0.0..stutter_max,
+            "stutter, rms ms",
+            |p| p.stutter_rms_ms,
+            &tidy,
+        )?;
+        let doubles_max = self.max_of(|p| p.double_updates_per_min).max(1.0) * 2.0;
+        self.panel(
+            &panels[1],
+            (x0, x1),
+            (LOG_FLOOR..doubles_max).log_scale(),
+            "double updates / min (log; 0 on the floor)",
+            |p| p.double_updates_per_min.max(LOG_FLOOR),
+            &|v| if *v <= LOG_FLOOR { "0".into() } else { tidy(v) },
+        )?;
+        let (lo, hi) = (self.min_of(|p| p.drift_ms), self.max_of(|p| p.drift_ms));
+        let pad = ((hi - lo) * 0.05).max(0.1);
+        self.panel(
+            &panels[2],
+            (x0, x1),
+            lo - pad..hi + pad,
+            "drift (shown - wall), ms",
+            |p| p.drift_ms,
+            &tidy,
+        )
+    }
+}
+
+impl SweepFigure<'_> {
+    /// One panel: a line per lane of `value` against the display rate, the common rates marked.
+    fn panel<DB: DrawingBackend, Y>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        (x0, x1): (f64, f64),
+        y: Y,
+        y_desc: &str,
+        value: impl Fn(&SweepPoint) -> f64,
+        y_label: &dyn Fn(&f64) -> String,
+    ) -> Result<(), String>
+    where
+        Y: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
+        Y::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
+    {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+        let mut chart = ChartBuilder::on(area)
+            .margin(12)
+            .x_label_area_size(48)
+            .y_label_area_size(88)
+            .build_cartesian_2d(x0..x1, y)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("display refresh rate, Hz")
+            .y_desc(y_desc)
+            .label_style(font(18))
+            .axis_desc_style(font(20))
+            .light_line_style(WHITE.mix(0.0))
+            .x_label_formatter(&tidy)
+            .y_label_formatter(y_label)
+            .draw()
+            .map_err(err)?;
+        let (ylo, yhi) = {
+            let r = chart.y_range();
+            (r.start, r.end)
+        };
+        for hz in COMMON_HZ.into_iter().filter(|h| (x0..=x1).contains(h)) {
+            let mark = BLACK.mix(0.25).stroke_width(1);
+            chart
+                .draw_series(LineSeries::new([(hz, ylo), (hz, yhi)], mark))
+                .map_err(err)?;
+            let label = font(16).pos(Pos::new(HPos::Center, VPos::Top));
+            chart
+                .draw_series([Text::new(tidy(&hz), (hz, yhi), label)])
+                .map_err(err)?;
+        }
+        let n = self.lanes.len();
+        for (i, (_, points)) in self.lanes.iter().enumerate() {
+            let line = points.iter().map(|p| (p.hz, value(p)));
+            chart
+                .draw_series(LineSeries::new(line, stroke(i, n, 1)))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,199 @@
+//! The `sweep` subcommand: files opened first, then the configurations streamed to them, a
+//! progress bar on a terminal, Ctrl-C honoured between configurations.
+
+use super::output::json_row;
+use super::{Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
+use crate::interrupt::{self, EXIT_INTERRUPTED};
+use crate::plot::{self, plot_sweep};
+use crate::simulate::{ConfigReport, peak_rss_kib};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::fs::File;
+use std::io::{self, BufWriter, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Where a sweep writes.
+#[derive(Clone, Debug, Default)]
+pub struct SweepOutput {
+    /// Rows as JSON on stdout instead of the table.
+    pub json: bool,
+    pub csv: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+}
+
+fn fail(msg: String, code: u8) -> ExitCode {
+    eprintln!("timestep-rope: error: {msg}");
+    ExitCode::from(code)
+}
+
+/// Runs a sweep. `--csv` and `--plot` are checked (and created) before anything runs.
+pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> ExitCode {
+    if let Some(p) = &out.plot
+        && let Err(e) = plot::check_path(p)
+    {
+        return fail(format!("--plot: {e}"), 2);
+    }
+    let csv = match &out.csv {
+        Some(p) => match File::create(p) {
+            Ok(f) => Some(BufWriter::new(f)),
+            Err(e) => return fail(format!("cannot write --csv '{}': {e}", p.display()), 2),
+        },
+        None => None,
+    };
+    interrupt::install();
+    let stdout = io::stdout();
+    let mut sink = Sink {
+        csv,
+        stdout: stdout.lock(),
+        json: out.json,
+        rows: 0,
+        summary: Summary::new(cfg.base.lanes.iter().map(ToString::to_string).collect()),
+        minutes: cfg.base.display.duration_ns as f64 / 60e9,
+    };
+    let started = Instant::now();
+    let outcome = sink
+        .begin(cfg)
+        .and_then(|()| sweep(cfg, &mut sink))
+        .and_then(|o| sink.end(cfg, o, started).map(|()| o));
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
+        Err(e) => return fail(format!("writing the sweep failed: {e}"), 1),
+    };
+    if let Some(p) = &out.plot {
+        let title = plot_title(cfg);
+        if let Err(e) = plot_sweep(p, &title, &sink.summary.series()) {
+            return fail(format!("writing --plot '{}' failed: {e}", p.display()), 1);
+        }
+    }
+    if outcome.interrupted {
+        eprintln!(
+            "timestep-rope: interrupted after {} of {} configurations; what finished is written",
+            outcome.done,
+            cfg.configs()
+        );
+        return ExitCode::from(EXIT_INTERRUPTED);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Runs the configurations with a progress bar on a terminal's stderr.
+fn sweep(cfg: &SweepConfig, sink: &mut Sink<'_>) -> io::Result<Outcome> {
+    let bar = ProgressBar::with_draw_target(Some(cfg.configs()), ProgressDrawTarget::hidden());
+    if io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        let style = ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} configurations, ETA {eta}",
+        );
+        if let Ok(style) = style {
+            bar.set_style(style.progress_chars("=> "));
+        }
+    }
+    let outcome = run(
+        cfg,
+        interrupt::flag(),
+        |done| bar.set_position(done),
+        |row| sink.row(&row),
+    );
+    bar.finish_and_clear();
+    outcome
+}
+
+/// Rows on their way out: to the CSV file, to stdout as JSON, and into the summary.
+struct Sink<'a> {
+    csv: Option<BufWriter<File>>,
+    stdout: io::StdoutLock<'a>,
+    json: bool,
+    rows: u64,
+    summary: Summary,
+    minutes: f64,
+}
+
+impl Sink<'_> {
+    fn begin(&mut self, cfg: &SweepConfig) -> io::Result<()> {
+        let out = &mut self.stdout;
+        if self.json {
+            let mut config = serde_json::to_value(ConfigReport::new(&cfg.base))?;
+            if let Some(map) = config.as_object_mut() {
+                map.insert("display_hz".into(), serde_json::to_value(&cfg.rates)?);
+                let lanes: Vec<String> = cfg.base.lanes.iter().map(ToString::to_string).collect();
+                map.insert("lanes".into(), serde_json::to_value(lanes)?);
+            }
+            write!(out, "{{\"config\": {config},\n\"rows\": [")?;
+        } else {
+            writeln!(out, "{}", plot_title(cfg))?;
+        }
+        out.flush()
+    }
+
+    fn row(&mut self, row: &Row) -> io::Result<()> {
+        if let Some(csv) = self.csv.as_mut() {
+            if self.rows == 0 {
+                writeln!(csv, "{}", csv_header(row))?;
+            }
+            writeln!(csv, "{}", csv_row(row))?;
+        }
+        if self.json {
+            let sep = if self.rows == 0 { "\n" } else { ",\n" };
+            write!(self.stdout, "{sep}{}", json_row(row))?;
+        }
+        self.summary.add(row, self.minutes);
+        self.rows += 1;
+        Ok(())
+    }
+
+    fn end(&mut self, cfg: &SweepConfig, outcome: Outcome, started: Instant) -> io::Result<()> {
+        if let Some(csv) = self.csv.as_mut() {
+            csv.flush()?;
+        }
+        let elapsed = started.elapsed().as_secs_f64();
+        let out = &mut self.stdout;
+        if self.json {
+            let tail = serde_json::json!({
+                "summary": self.summary.to_json(),
+                "configurations": cfg.configs(),
+                "done": outcome.done,
+                "interrupted": outcome.interrupted,
+                "elapsed_s": elapsed,
+                "peak_rss_kib": peak_rss_kib(),
+            });
+            let tail = tail.to_string();
+            // `{"summary": ...}` without its opening brace continues the object.
+            writeln!(out, "\n],{}", tail.strip_prefix('{').unwrap_or(&tail))?;
+        } else {
+            writeln!(out)?;
+            self.summary.write_table(out)?;
+            writeln!(
+                out,
+                "\n{} of {} configurations in {elapsed:.2} s{}",
+                outcome.done,
+                cfg.configs(),
+                if outcome.interrupted {
+                    " (interrupted)"
+                } else {
+                    ""
+                }
+            )?;
+        }
+        out.flush()
+    }
+}
+
+/// One line saying what was swept.
+fn plot_title(cfg: &SweepConfig) -> String {
+    let (lo, hi) = (
+        cfg.rates.first().copied().unwrap_or(0.0),
+        cfg.rates.last().copied().unwrap_or(0.0),
+    );
+    let d = &cfg.base.display;
+    format!(
+        "{} display rates ({lo}-{hi} Hz) × {} lanes, {} s each, jitter ±{}, render {}, seed {}",
+        cfg.rates.len(),
+        cfg.base.lanes.len(),
+        d.duration_ns as f64 / 1e9,
+        crate::timing::format_duration(d.jitter_ns),
+        crate::timing::format_duration(d.render_cost.max_ns()),
+        d.seed
+    )
+}

@@ -1,0 +1,136 @@
+//! `timestep-rope sweep`: every display rate × every lane, each configuration exactly what
+//! `simulate --display-hz RATE --lanes LANE` runs, in parallel (rayon), streamed in order to a
+//! table, CSV, JSON and a plot.
+//!
+//! Configurations run in batches of a few per thread; each batch's rows are handed on, in rate
+//! and lane order, as soon as it is done, so memory does not grow with the reports (only with
+//! the few figures per row that the summary and the plot keep).
+
+mod command;
+mod output;
+mod rates;
+
+pub use command::{SweepOutput, main};
+pub use output::{Summary, csv_header, csv_row};
+pub use rates::{DEFAULT_RATES, MAX_CONFIGS, parse_rates};
+
+use crate::lane::LaneSpec;
+use crate::simulate::{self, DisplayConfig, LaneReport, SimConfig};
+use rayon::prelude::*;
+use std::io;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Everything a sweep needs, validated.
+#[derive(Clone, Debug)]
+pub struct SweepConfig {
+    /// The run every configuration shares; its display rate is replaced by each rate in turn,
+    /// and its lanes are run one at a time.
+    pub base: SimConfig,
+    /// Display rates, ascending, distinct.
+    pub rates: Vec<f64>,
+    /// Worker threads (default: one per core).
+    pub threads: Option<usize>,
+}
+
+impl SweepConfig {
+    /// How many configurations: rates × lanes.
+    pub fn configs(&self) -> u64 {
+        self.rates.len() as u64 * self.base.lanes.len() as u64
+    }
+}
+
+/// One configuration's result.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub display_hz: f64,
+    /// The lane's index in the sweep's lanes.
+    pub lane: usize,
+    pub report: LaneReport,
+}
+
+/// How a sweep ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// Configurations run and handed on.
+    pub done: u64,
+    /// Whether it stopped early (Ctrl-C).
+    pub interrupted: bool,
+}
+
+/// One configuration, exactly as `simulate --display-hz hz --lanes lane` runs it. The
+/// process's peak memory is left out (it depends on what else ran), so a row is the same
+/// whatever ran beside it.
+pub fn run_one(base: &SimConfig, hz: f64, lane: LaneSpec) -> LaneReport {
+    let cfg = SimConfig {
+        display: DisplayConfig {
+            display_hz: hz,
+            ..base.display.clone()
+        },
+        lanes: vec![lane],
+        draw: None,
+        ..base.clone()
+    };
+    let mut runs = simulate::run(&cfg, |_| {});
+    let mut report = runs.swap_remove(0).0;
+    report.peak_rss_kib = None;
+    report
+}
+
+/// Runs every configuration of `cfg` (rate by rate, each lane in turn) on a pool of
+/// `cfg.threads`, handing each row to `sink` in that order; `progress` hears how many are done
+/// after each batch. Between configurations it checks `stop`, and once it is set, hands on what
+/// finished and returns.
+pub fn run(
+    cfg: &SweepConfig,
+    stop: &AtomicBool,
+    mut progress: impl FnMut(u64),
+    mut sink: impl FnMut(Row) -> io::Result<()>,
+) -> io::Result<Outcome> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = cfg.threads {
+        builder = builder.num_threads(n);
+    }
+    let pool = builder.build().map_err(io::Error::other)?;
+    let lanes = cfg.base.lanes.len();
+    let total = cfg.configs();
+    let batch = pool.current_num_threads() as u64 * 8;
+    let mut outcome = Outcome {
+        done: 0,
+        interrupted: false,
+    };
+    let mut start = 0;
+    while start < total && !outcome.interrupted {
+        let end = (start + batch).min(total);
+        let rows: Vec<Option<Row>> = pool.install(|| {
+            (start..end)
+                .into_par_iter()
+                .map(|i| {
+                    if stop.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let (rate, lane) = ((i / lanes as u64) as usize, (i % lanes as u64) as usize);
+                    let hz = cfg.rates[rate];
+                    let report = run_one(&cfg.base, hz, cfg.base.lanes[lane]);
+                    Some(Row {
+                        display_hz: hz,
+                        lane,
+                        report,
+                    })
+                })
+                .collect()
+        });
+        for row in rows {
+            match row {
+                Some(row) => {
+                    sink(row)?;
+                    outcome.done += 1;
+                }
+                None => outcome.interrupted = true,
+            }
+        }
+        outcome.interrupted |= stop.load(Ordering::Relaxed) && outcome.done < total;
+        progress(outcome.done);
+        start = end;
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,266 @@
+//! What a sweep writes: one CSV row per configuration with every figure `simulate` reports for
+//! a lane, JSON rows, and a summary per lane (best, worst and median rates; the beat at the
+//! common rates) kept small enough to hold for any number of configurations.
+
+use super::Row;
+use crate::plot::SweepPoint;
+use serde_json::{Map, Value};
+use std::io::{self, Write};
+
+/// Column names of a sweep's CSV: `display_hz`, then every field of a lane's report, nested
+/// ones as `policy.tick_s`.
+pub fn csv_header(row: &Row) -> String {
+    let mut names = vec!["display_hz".to_string()];
+    names.extend(flatten(&report_value(row)).into_iter().map(|(k, _)| k));
+    names.join(",")
+}
+
+/// One CSV line: the rate and every field, in [`csv_header`]'s order.
+pub fn csv_row(row: &Row) -> String {
+    let mut cells = vec![row.display_hz.to_string()];
+    cells.extend(flatten(&report_value(row)).into_iter().map(|(_, v)| v));
+    cells.join(",")
+}
+
+/// A row as one JSON object: `{"display_hz": ..., <the lane's report>}`.
+pub fn json_row(row: &Row) -> Value {
+    let mut object = Map::new();
+    object.insert("display_hz".into(), Value::from(row.display_hz));
+    if let Value::Object(fields) = report_value(row) {
+        object.extend(fields);
+    }
+    Value::Object(object)
+}
+
+fn report_value(row: &Row) -> Value {
+    serde_json::to_value(&row.report).unwrap_or(Value::Null)
+}
+
+/// Leaves of `value` as (dotted name, CSV cell). An object whose keys are all numbers (a
+/// histogram) is one cell, `16x190 17x409`, so every row has the same columns.
+fn flatten(value: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    if let Value::Object(map) = value {
+        flatten_into("", map, &mut out);
+    }
+    out
+}
+
+fn flatten_into(prefix: &str, map: &Map<String, Value>, out: &mut Vec<(String, String)>) {
+    for (key, value) in map {
+        let name = format!("{prefix}{key}");
+        match value {
+            Value::Object(inner) if !inner.keys().all(|k| k.parse::<u64>().is_ok()) => {
+                flatten_into(&format!("{name}."), inner, out);
+            }
+            Value::Object(histogram) => {
+                let cells: Vec<String> =
+                    histogram.iter().map(|(k, v)| format!("{k}x{v}")).collect();
+                out.push((name, cells.join(" ")));
+            }
+            Value::Null => out.push((name, String::new())),
+            Value::String(s) => out.push((name, csv_quote(s))),
+            other => out.push((name, csv_quote(&other.to_string()))),
+        }
+    }
+}
+
+/// Quotes a cell that holds a comma, a quote or a line break (RFC 4180).
+fn csv_quote(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// The rates a reader looks for; the summary gives the beat at those the sweep covers.
+const COMMON_HZ: [f64; 9] = [
+    59.94, 60.0, 75.0, 119.88, 120.0, 143.86, 144.0, 165.0, 240.0,
+];
+
+/// What the summary keeps of one configuration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Kept {
+    point: SweepPoint,
+    beat_predicted_s: Option<f64>,
+    beat_measured_s: Option<f64>,
+}
+
+/// Per lane, the few figures of each configuration that the table and the plot need.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    names: Vec<String>,
+    kept: Vec<Vec<Kept>>,
+}
+
+impl Summary {
+    pub fn new(names: Vec<String>) -> Summary {
+        let kept = vec![Vec::new(); names.len()];
+        Summary { names, kept }
+    }
+
+    /// Keeps `row`'s figures; `minutes` is each configuration's simulated length.
+    pub fn add(&mut self, row: &Row, minutes: f64) {
+        let r = &row.report;
+        self.kept[row.lane].push(Kept {
+            point: SweepPoint {
+                hz: row.display_hz,
+                stutter_rms_ms: r.stutter_rms_ms,
+                double_updates_per_min: r.double_updates as f64 / minutes,
+                drift_ms: r.drift_ms,
+            },
+            beat_predicted_s: r.beat_period_predicted_s,
+            beat_measured_s: r.beat_period_measured_s,
+        });
+    }
+
+    /// Each lane's points, for the plot.
+    pub fn series(&self) -> Vec<(String, Vec<SweepPoint>)> {
+        let points = self
+            .kept
+            .iter()
+            .map(|k| k.iter().map(|k| k.point).collect());
+        self.names.iter().cloned().zip(points).collect()
+    }
+
+    /// Per lane: the best and worst rate for stutter and for double updates, and the medians.
+    pub fn write_table(&self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(
+            out,
+            "{:<22} {:>40}   {:>44}",
+            "", "stutter rms, ms", "double updates / min"
+        )?;
+        writeln!(
+            out,
+            "{:<22} {:>14} {:>14} {:>10}   {:>16} {:>16} {:>10}",
+            "lane", "best (Hz)", "worst (Hz)", "median", "best (Hz)", "worst (Hz)", "median"
+        )?;
+        for (name, kept) in self.names.iter().zip(&self.kept) {
+            let stutter = Extremes::of(kept, |k| k.point.stutter_rms_ms);
+            let doubles = Extremes::of(kept, |k| k.point.double_updates_per_min);
+            let (Some(s), Some(d)) = (stutter, doubles) else {
+                writeln!(out, "{name:<22} (no configuration finished)")?;
+                continue;
+            };
+            writeln!(
+                out,
+                "{name:<22} {:>14} {:>14} {:>10.3}   {:>16} {:>16} {:>10.1}",
+                at(s.best, 3),
+                at(s.worst, 3),
+                s.median,
+                at(d.best, 1),
+                at(d.worst, 1),
+                d.median
+            )?;
+        }
+        self.write_beats(out)
+    }
+
+    /// The beat at the common rates the sweep covers, predicted / measured, for fixed-tick
+    /// lanes.
+    fn write_beats(&self, out: &mut impl Write) -> io::Result<()> {
+        let covered: Vec<f64> = COMMON_HZ
+            .into_iter()
+            .filter(|hz| self.kept.iter().flatten().any(|k| same(k.point.hz, *hz)))
+            .collect();
+        let fixed: Vec<usize> = (0..self.names.len())
+            .filter(|&i| self.kept[i].iter().any(|k| k.beat_predicted_s.is_some()))
+            .collect();
+        if covered.is_empty() || fixed.is_empty() {
+            return Ok(());
+        }
+        writeln!(
+            out,
+            "\nbeat period, s: the time between frames that run a tick more or less than the \
+             rest, predicted from the refresh and tick rates / measured (- : none)"
+        )?;
+        write!(out, "{:<22}", "lane")?;
+        for hz in &covered {
+            write!(out, " {:>15}", format!("{hz} Hz"))?;
+        }
+        writeln!(out)?;
+        for i in fixed {
+            write!(out, "{:<22}", self.names[i])?;
+            for hz in &covered {
+                let k = self.kept[i].iter().find(|k| same(k.point.hz, *hz));
+                let cell = k.map_or("".into(), |k| {
+                    format!("{}/{}", secs(k.beat_predicted_s), secs(k.beat_measured_s))
+                });
+                write!(out, " {cell:>15}")?;
+            }
+            writeln!(out)?;
+        }
+        Ok(())
+    }
+
+    /// The summary as JSON: per lane, the same figures as the table.
+    pub fn to_json(&self) -> Value {
+        let lanes = self.names.iter().zip(&self.kept).map(|(name, kept)| {
+            let ext = |f: fn(&Kept) -> f64| {
+                Extremes::of(kept, f).map(|e| {
+                    serde_json::json!({
+                        "best": {"display_hz": e.best.0, "value": e.best.1},
+                        "worst": {"display_hz": e.worst.0, "value": e.worst.1},
+                        "median": e.median,
+                    })
+                })
+            };
+            serde_json::json!({
+                "lane": name,
+                "stutter_rms_ms": ext(|k| k.point.stutter_rms_ms),
+                "double_updates_per_min": ext(|k| k.point.double_updates_per_min),
+            })
+        });
+        Value::Array(lanes.collect())
+    }
+}
+
+/// Best (least), worst (most; the lowest rate on ties) and median of one figure over a lane's
+/// rates.
+struct Extremes {
+    best: (f64, f64),
+    worst: (f64, f64),
+    median: f64,
+}
+
+impl Extremes {
+    fn of(kept: &[Kept], f: impl Fn(&Kept) -> f64) -> Option<Extremes> {
+        let values: Vec<(f64, f64)> = kept.iter().map(|k| (k.point.hz, f(k))).collect();
+        let best = *values.iter().min_by(|a, b| a.1.total_cmp(&b.1))?;
+        let worst = values
+            .iter()
+            .rev()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .copied()?;
+        let mut sorted: Vec<f64> = values.iter().map(|v| v.1).collect();
+        sorted.sort_by(f64::total_cmp);
+        let mid = sorted.len() / 2;
+        let median = if sorted.len() % 2 == 1 {
+            sorted[mid]
+        } else {
+            (sorted[mid - 1] + sorted[mid]) / 2.0
+        };
+        Some(Extremes {
+            best,
+            worst,
+            median,
+        })
+    }
+}
+
+fn at((hz, value): (f64, f64), decimals: usize) -> String {
+    format!("{value:.decimals$} ({hz})")
+}
+
+fn secs(s: Option<f64>) -> String {
+    match s {
+        None => "-".into(),
+        Some(s) if s >= 10.0 => format!("{s:.1}"),
+        Some(s) => format!("{s:.3}"),
+    }
+}
+
+fn same(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-6
+}

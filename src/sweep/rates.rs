@@ -1,0 +1,126 @@
+//! `sweep --display-hz`: display rates as ranges (`30..240`, `30..240:0.5`) and lists
+//! (`59.94,60,119.88`), mixed freely, expanded to a sorted list without repeats.
+
+/// The default sweep: every whole rate from 30 to 240 Hz and the NTSC-style fractional ones.
+pub const DEFAULT_RATES: &str = "30..240,59.94,119.88,143.86";
+
+/// Highest rate a sweep accepts, Hz (as `simulate --display-hz`).
+const MAX_HZ: f64 = crate::cli::MAX_HZ;
+
+/// Most configurations (rates × lanes) a sweep runs.
+pub const MAX_CONFIGS: u64 = 1_000_000;
+
+/// Parses a comma-separated list of rates and ranges into sorted, distinct rates. A range
+/// `A..B` steps by 1 Hz, `A..B:S` by S; both ends are included when the step lands on them.
+pub fn parse_rates(text: &str) -> Result<Vec<f64>, String> {
+    if text.trim().is_empty() {
+        return Err("the list of rates is empty".into());
+    }
+    let mut rates = Vec::new();
+    for item in text.split(',') {
+        let item = item.trim();
+        if item.is_empty() {
+            return Err(format!("'{text}' has an empty item"));
+        }
+        match item.split_once("..") {
+            Some((lo, rest)) => expand(item, lo, rest, &mut rates)?,
+            None => rates.push(rate(item, item)?),
+        }
+    }
+    rates.sort_by(f64::total_cmp);
+    rates.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+    Ok(rates)
+}
+
+/// `A..B[:S]`, appended to `out`, refusing more than [`MAX_CONFIGS`] rates before making them.
+fn expand(item: &str, lo: &str, rest: &str, out: &mut Vec<f64>) -> Result<(), String> {
+    let (hi, step) = match rest.split_once(':') {
+        Some((hi, step)) => (hi, number(item, step)?),
+        None => (rest, 1.0),
+    };
+    let (lo, hi) = (rate(item, lo)?, rate(item, hi)?);
+    if lo > hi {
+        return Err(format!("'{item}' is reversed: {lo} Hz is above {hi} Hz"));
+    }
+    if step <= 0.0 {
+        return Err(format!("'{item}': the step must be greater than zero"));
+    }
+    let count = ((hi - lo) / step + 1e-9).floor() + 1.0;
+    if count > MAX_CONFIGS as f64 {
+        return Err(format!(
+            "'{item}' makes {count:.0} rates, more than the {MAX_CONFIGS} a sweep runs"
+        ));
+    }
+    // Each rate from its index, so a fine step does not accumulate rounding.
+    out.extend((0..count as u64).map(|i| round_rate(lo + i as f64 * step)));
+    Ok(())
+}
+
+/// Rounds away the binary noise of `lo + i·step` (30 + 7 × 0.1 is 30.700000000000003).
+fn round_rate(hz: f64) -> f64 {
+    (hz * 1e9).round() / 1e9
+}
+
+fn number(item: &str, s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' in '{item}' is not a number"))?;
+    if !v.is_finite() {
+        return Err(format!("'{s}' in '{item}' is not a finite number"));
+    }
+    Ok(v)
+}
+
+fn rate(item: &str, s: &str) -> Result<f64, String> {
+    if s.trim().is_empty() {
+        return Err(format!("'{item}' is missing a rate (e.g. 30..240)"));
+    }
+    let v = number(item, s)?;
+    if v <= 0.0 {
+        return Err(format!("{v} Hz in '{item}' must be greater than zero"));
+    }
+    if v > MAX_HZ {
+        return Err(format!(
+            "{v} Hz in '{item}' is above the maximum of {MAX_HZ} Hz"
+        ));
+    }
+    Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_and_lists_expand_sorted_and_distinct() {
+        let r = parse_rates("60,30..33,59.94,31").unwrap();
+        assert_eq!(r, [30.0, 31.0, 32.0, 33.0, 59.94, 60.0]);
+        let r = parse_rates("30..31:0.25").unwrap();
+        assert_eq!(r, [30.0, 30.25, 30.5, 30.75, 31.0]);
+        assert_eq!(parse_rates("30..30.95:0.1").unwrap().len(), 10);
+        assert_eq!(parse_rates("30..30.7:0.1").unwrap().last(), Some(&30.7));
+        assert_eq!(parse_rates(DEFAULT_RATES).unwrap().len(), 211 + 3);
+    }
+
+    #[test]
+    fn bad_rates_say_what_is_wrong() {
+        for (text, says) in [
+            ("", "empty"),
+            ("60,,75", "empty item"),
+            ("240..30", "reversed"),
+            ("30..240:0", "step"),
+            ("30..240:-1", "step"),
+            ("30..", "missing"),
+            ("..240", "missing"),
+            ("sixty", "not a number"),
+            ("0", "greater than zero"),
+            ("1e9", "maximum"),
+            ("1..10000:0.000001", "more than"),
+            ("nan..60", "finite"),
+        ] {
+            let e = parse_rates(text).unwrap_err();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+    }
+}

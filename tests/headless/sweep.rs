@@ -1,0 +1,329 @@
+//! `sweep` and the plots: a sweep's rows are exactly `simulate`'s figures, the files have one
+//! row per configuration and name every lane, Ctrl-C keeps what finished, and the beat
+//! measured is the one the rates predict.
+
+use crate::support::*;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use timestep_rope::lane::{LaneSpec, parse_lanes};
+use timestep_rope::policy::MaxSubstep;
+use timestep_rope::simulate::{self, DisplayConfig, Phase, RenderCost, SimConfig};
+use timestep_rope::sweep::{self, SweepConfig};
+use timestep_rope::{RopeParams, TimingConfig};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_timestep-rope"));
+    c.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+/// A file in the test's own temporary directory.
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("timestep-rope-sweep-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn base(lanes: &str, seconds: u64) -> SimConfig {
+    SimConfig {
+        timing: TimingConfig::new(MS, 250 * MS, None).unwrap(),
+        rope: RopeParams::with_particles(4),
+        display: DisplayConfig {
+            jitter_ns: 300_000,
+            render_cost: RenderCost::Uniform(MS, 4 * MS),
+            phase: Phase::Random,
+            duration_ns: seconds * S,
+            ..Default::default()
+        },
+        lanes: parse_lanes(lanes).unwrap(),
+        max_substep: MaxSubstep::Default,
+        draw: None,
+    }
+}
+
+#[test]
+fn a_sweeps_row_for_a_rate_is_what_simulate_reports_for_that_rate() {
+    let cfg = SweepConfig {
+        base: base("modes,presets,fixed+snap,godot+interpolated", 3),
+        rates: vec![59.94, 144.0],
+        threads: Some(2),
+    };
+    let mut rows = Vec::new();
+    let never = AtomicBool::new(false);
+    let outcome = sweep::run(
+        &cfg,
+        &never,
+        |_| {},
+        |r| {
+            rows.push(r);
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert_eq!(outcome.done, cfg.configs());
+    assert!(!outcome.interrupted);
+    for (i, &hz) in cfg.rates.iter().enumerate() {
+        // simulate runs every lane together, in lockstep, each on its own display copy.
+        let together = SimConfig {
+            display: DisplayConfig {
+                display_hz: hz,
+                ..cfg.base.display.clone()
+            },
+            ..cfg.base.clone()
+        };
+        for (lane, (mut expected, _)) in simulate::run(&together, |_| {}).into_iter().enumerate() {
+            expected.peak_rss_kib = None;
+            let row = &rows[i * cfg.base.lanes.len() + lane];
+            assert_eq!((row.display_hz, row.lane), (hz, lane));
+            assert_eq!(row.report, expected, "{hz} Hz, {}", expected.lane);
+        }
+    }
+}
+
+#[test]
+fn an_interrupted_sweep_stops_between_configurations_and_keeps_what_finished() {
+    let cfg = SweepConfig {
+        base: base("fixed,variable", 1),
+        rates: sweep::parse_rates("30..90").unwrap(),
+        threads: Some(1),
+    };
+    let stop = AtomicBool::new(false);
+    let mut rows = Vec::new();
+    // Ctrl-C arrives once the first batch is done.
+    let outcome = sweep::run(
+        &cfg,
+        &stop,
+        |_| stop.store(true, Ordering::SeqCst),
+        |r| {
+            rows.push((r.display_hz, r.lane));
+            Ok(())
+        },
+    )
+    .unwrap();
+    assert!(outcome.interrupted);
+    assert!(
+        outcome.done > 0 && outcome.done < cfg.configs(),
+        "{outcome:?}"
+    );
+    assert_eq!(rows.len() as u64, outcome.done);
+    assert_eq!(
+        rows[..3],
+        [(30.0, 0), (30.0, 1), (31.0, 0)],
+        "in rate and lane order"
+    );
+}
+
+#[test]
+fn the_beat_measured_is_the_one_predicted_from_the_refresh_and_tick_rates() {
+    // 59.94 Hz against a 60 Hz tick beats every 16.7 s; 75 Hz against 1 ms ticks (13.33 a
+    // frame) every third frame, 40 ms.
+    let cases = [
+        (59.94, 16_666_667, 16.683),
+        (75.0, MS, 0.040),
+        (144.0, MS, 0.125),
+    ];
+    for (hz, tick, predicted) in cases {
+        let cfg = SimConfig {
+            timing: TimingConfig::new(tick, 250 * MS, None).unwrap(),
+            display: DisplayConfig {
+                display_hz: hz,
+                duration_ns: 200 * S,
+                ..Default::default()
+            },
+            lanes: vec![LaneSpec::mode(timestep_rope::Mode::Fixed)],
+            max_substep: MaxSubstep::Set(MS),
+            ..base("fixed", 1)
+        };
+        let r = &simulate::run(&cfg, |_| {})[0].0;
+        let p = r.beat_period_predicted_s.unwrap();
+        assert!(
+            (p - predicted).abs() < predicted * 1e-3,
+            "{hz} Hz predicted {p}"
+        );
+        let m = r.beat_period_measured_s.unwrap();
+        assert!(
+            (m - p).abs() < p * 0.1,
+            "{hz} Hz: measured {m}, predicted {p}"
+        );
+    }
+}
+
+/// The text of every `<text>` element of an SVG, trimmed.
+fn svg_texts(svg: &str) -> Vec<String> {
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|t| {
+            let inner = t.split_once('>')?.1;
+            Some(inner.split_once("</text>")?.0.trim().to_string())
+        })
+        .collect()
+}
+
+/// The CSV's lines, each split into cells (quoted cells may hold commas).
+fn csv_cells(text: &str) -> Vec<Vec<String>> {
+    text.lines()
+        .map(|line| {
+            let (mut cells, mut cell, mut quoted) = (Vec::new(), String::new(), false);
+            let mut chars = line.chars().peekable();
+            while let Some(c) = chars.next() {
+                match (c, quoted) {
+                    ('"', true) if chars.peek() == Some(&'"') => {
+                        cell.push('"');
+                        chars.next();
+                    }
+                    ('"', _) => quoted = !quoted,
+                    (',', false) => cells.push(std::mem::take(&mut cell)),
+                    _ => cell.push(c),
+                }
+            }
+            cells.push(cell);
+            cells
+        })
+        .collect()
+}
+
+#[test]
+fn sweep_writes_a_csv_row_per_rate_and_lane_and_plots_that_name_every_lane() {
+    let (csv, svg, png) = (temp("rows.csv"), temp("sweep.svg"), temp("sweep.png"));
+    let lanes = "fixed,godot,bevy+snap";
+    let common = ["sweep", "--display-hz", "59.94,60,75..77", "--seconds", "1"];
+    let out = run(&[
+        &common[..],
+        &["--lanes", lanes, "--csv", csv.to_str().unwrap()],
+    ]
+    .concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("best (Hz)") && table.contains("bevy+snap"),
+        "{table}"
+    );
+    let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap());
+    assert_eq!(rows.len(), 1 + 5 * 3, "a header and rates x lanes rows");
+    let header = &rows[0];
+    assert_eq!(header[0], "display_hz");
+    for column in [
+        "lane",
+        "stutter_rms_ms",
+        "double_updates",
+        "policy.tick_s",
+        "pattern",
+    ] {
+        assert!(header.iter().any(|h| h == column), "{column} missing");
+    }
+    assert!(rows.iter().all(|r| r.len() == header.len()));
+    assert_eq!(
+        (rows[1][0].as_str(), rows[1][1].as_str()),
+        ("59.94", "fixed")
+    );
+    assert_eq!(rows[15][1], "bevy+snap");
+
+    for plot in [&svg, &png] {
+        let out = run(&[
+            &common[..],
+            &["--lanes", lanes, "--plot", plot.to_str().unwrap()],
+        ]
+        .concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.starts_with("<svg") && text.trim_end().ends_with("</svg>"));
+    let texts = svg_texts(&text);
+    for lane in lanes.split(',') {
+        assert!(
+            texts.iter().any(|t| t == lane),
+            "{lane} not named in {texts:?}"
+        );
+    }
+    let image = tiny_skia::Pixmap::load_png(&png).expect("a valid PNG");
+    assert_eq!((image.width(), image.height()), (1200, 1350));
+    let inked = image.pixels().iter().filter(|p| p.red() < 128).count();
+    assert!(
+        inked > 10_000,
+        "the PNG has lines and text ({inked} dark pixels)"
+    );
+}
+
+#[test]
+fn simulate_plots_every_lane_frame_by_frame() {
+    let svg = temp("frames.svg");
+    let out = run(&[
+        "simulate",
+        "--dt",
+        "60hz",
+        "--max-substep",
+        "1ms",
+        "--jitter",
+        "300us",
+        "--lanes",
+        "fixed,interpolated,fixed+fuzzy",
+        "--plot",
+        svg.to_str().unwrap(),
+        "--plot-seconds",
+        "2",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let texts = svg_texts(&std::fs::read_to_string(&svg).unwrap());
+    for name in [
+        "fixed",
+        "interpolated",
+        "fixed+fuzzy",
+        "ticks per frame",
+        "time, s",
+    ] {
+        assert!(texts.iter().any(|t| t == name), "{name} not in {texts:?}");
+    }
+}
+
+#[test]
+fn ctrl_c_ends_a_sweep_with_130_and_complete_rows() {
+    let csv = temp("interrupted.csv");
+    let child = bin()
+        .args(["sweep", "--seconds", "60", "--csv", csv.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait (on the file, not the clock) until rows have been written, then press Ctrl-C.
+    let mut polls = 0;
+    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 3 {
+        polls += 1;
+        assert!(polls < 6_000, "no rows after a minute");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let pid = child.id().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-INT", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("interrupted after"), "{stderr}");
+    let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap());
+    assert!(rows.len() > 2 && rows.len() < 2_141, "{} rows", rows.len());
+    assert!(
+        rows.iter().all(|r| r.len() == rows[0].len()),
+        "a row was cut short"
+    );
+}
