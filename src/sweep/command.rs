@@ -193,7 +193,7 @@ fn plot_title(cfg: &SweepConfig) -> String {
         cfg.base.lanes.len(),
         d.duration_ns as f64 / 1e9,
         crate::timing::format_duration(d.jitter_ns),
-        crate::timing::format_duration(d.render_cost.max_ns()),
+        ConfigReport::new(&cfg.base).render_cost,
         d.seed
     )
 }
