@@ -84,7 +84,7 @@ fn sweep(cfg: &SweepConfig, sink: &mut Sink<'_>) -> io::Result<Outcome> {
     if io::stderr().is_terminal() {
         bar.set_draw_target(ProgressDrawTarget::stderr());
         let style = ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:40}] {pos}/{len} configurations, ETA {eta}",
+            "{elapsed_precise} [{bar:24}] {pos}/{len} configurations, ETA {eta}",
         );
         if let Ok(style) = style {
             bar.set_style(style.progress_chars("=> "));
