@@ -7,7 +7,7 @@ use crate::policy::MaxSubstep;
 use crate::rope::{Pin, RopeParams};
 use crate::simulate::{Phase, RenderCost, Stall};
 use crate::sweep::DEFAULT_RATES;
-use crate::timing::{Mode, TimingConfig, parse_duration, parse_period};
+use crate::timing::{Mode, Pacing, TimingConfig, parse_duration, parse_period};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -142,9 +142,15 @@ pub struct DisplayArgs {
     /// Timer noise: each clock reading is off by a uniform amount in ±D
     #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
     pub jitter: u64,
-    /// Simulated render time per frame: D, MIN..MAX (uniform, seeded) or ramp:MIN..MAX
-    #[arg(long, value_name = "D|MIN..MAX|ramp:MIN..MAX", default_value = "0", value_parser = parse_render_cost, allow_hyphen_values = true)]
+    /// Simulated render time per frame: D, MIN..MAX (uniform, seeded) or ramp:A..B[..C]
+    /// (linear through the points over the run)
+    #[arg(long, value_name = "D|MIN..MAX|ramp:A..B[..C]", default_value = "0", value_parser = parse_render_cost, allow_hyphen_values = true)]
     pub render_cost: RenderCost,
+    /// How the loop paces frames: vsync (presents wait for the display), cap:HZ, adaptive (a
+    /// render interval that follows the frame's cost) or late (sleep at the end of each frame
+    /// so input is read as late as possible)
+    #[arg(long, value_name = "vsync|cap:HZ|adaptive|late", default_value = "vsync", value_parser = parse_pacing)]
+    pub pacing: Pacing,
     /// Simulated CPU time per tick: above the tick, the spiral of death is real
     #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
     pub step_cost: u64,

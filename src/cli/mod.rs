@@ -12,7 +12,7 @@ use crate::policy::MaxSubstep;
 use crate::rope::RopeParams;
 use crate::simulate::{DisplayConfig, SimConfig};
 use crate::sweep::{MAX_CONFIGS, SweepConfig, SweepOutput};
-use crate::timing::{Mode, TimingConfig};
+use crate::timing::{Mode, Pacing, TimingConfig};
 use clap::Parser;
 use std::path::PathBuf;
 
@@ -191,10 +191,11 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
 
 /// The simulated display of `simulate` and `sweep`, checked.
 fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayConfig, String> {
-    if args.vsync == OnOff::Off && args.render_cost.max_ns() == 0 {
+    let paced = matches!(args.pacing, Pacing::Cap(_) | Pacing::Late);
+    if args.vsync == OnOff::Off && args.render_cost.max_ns() == 0 && !paced {
         return Err(
-            "--vsync off needs --render-cost above zero: with nothing to wait for, \
-                    the simulated loop would never advance time"
+            "--vsync off needs --render-cost above zero (or --pacing cap:HZ or late): with \
+             nothing to wait for, the simulated loop would never advance time"
                 .into(),
         );
     }
@@ -204,6 +205,7 @@ fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayCo
         jitter_ns: args.jitter,
         render_cost: args.render_cost,
         step_cost_ns: args.step_cost,
+        pacing: args.pacing,
         stalls: args.stall.clone(),
         phase: args.phase,
         duration_ns: (seconds * 1e9).round() as u64,

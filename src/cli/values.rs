@@ -5,8 +5,8 @@ use super::{LaneList, MAX_DRAW_SIDE, MAX_HZ, MAX_SECONDS, ModeChoice, RateList};
 use crate::lane::parse_lanes;
 use crate::policy::MaxSubstep;
 use crate::rope::Pin;
-use crate::simulate::{Phase, RenderCost, Stall};
-use crate::timing::{Mode, format_duration, one_of, parse_duration};
+use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
+use crate::timing::{Mode, Pacing, format_duration, one_of, parse_duration};
 
 pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, String> {
     if s.trim().eq_ignore_ascii_case("off") {
@@ -121,14 +121,19 @@ pub(super) fn particle_count(s: &str) -> Result<usize, String> {
 }
 
 pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
-    let (ramp, range) = match s.trim().strip_prefix("ramp:") {
-        Some(rest) => (true, rest),
-        None => (false, s.trim()),
-    };
-    let Some((lo, hi)) = range.split_once("..") else {
-        if ramp {
-            return Err(format!("'{s}' is not ramp:MIN..MAX (e.g. ramp:5ms..25ms)"));
-        }
+    if let Some(rest) = s.trim().strip_prefix("ramp:") {
+        let points = rest
+            .split("..")
+            .map(parse_duration)
+            .collect::<Result<Vec<u64>, String>>()?;
+        return Ramp::new(&points).map(RenderCost::Ramp).ok_or_else(|| {
+            format!(
+                "'{s}' is not ramp:A..B[..C...] with 2 to {MAX_RAMP_POINTS} points \
+                 (e.g. ramp:5ms..25ms..5ms)"
+            )
+        });
+    }
+    let Some((lo, hi)) = s.trim().split_once("..") else {
         return parse_duration(s).map(RenderCost::Fixed);
     };
     let (lo, hi) = (parse_duration(lo)?, parse_duration(hi)?);
@@ -139,11 +144,12 @@ pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
             format_duration(hi)
         ));
     }
-    Ok(if ramp {
-        RenderCost::Ramp(lo, hi)
-    } else {
-        RenderCost::Uniform(lo, hi)
-    })
+    Ok(RenderCost::Uniform(lo, hi))
+}
+
+/// `--pacing`: vsync, cap:HZ, adaptive or late.
+pub(super) fn parse_pacing(s: &str) -> Result<Pacing, String> {
+    s.parse()
 }
 
 pub(super) fn parse_phase(s: &str) -> Result<Phase, String> {

@@ -4,10 +4,12 @@
 //! runs each lane on its own copy of the simulated display. A lane knows nothing of panes or
 //! windows.
 
+mod latency;
 mod metrics;
 mod spec;
 mod vblanks;
 
+pub use latency::{Latency, LatencyStats};
 pub use metrics::{Metrics, StepsPerFrame};
 pub use spec::{Base, LaneSpec, parse_lanes, parse_spec};
 pub use vblanks::Vblanks;
@@ -41,6 +43,7 @@ pub struct Lane {
     watched: Watch,
     metrics: Metrics,
     vblanks: Vblanks,
+    latency: Latency,
     /// What the last frame did (kept while paused).
     last: FrameStats,
     energy_start_j: f64,
@@ -65,6 +68,7 @@ impl Lane {
             watched: Watch::Fine,
             metrics: Metrics::default(),
             vblanks: Vblanks::default(),
+            latency: Latency::default(),
             last: FrameStats::default(),
             max_stretch: 1.0,
         }
@@ -167,11 +171,14 @@ impl Lane {
         self.watched = Watch::Fine;
     }
 
-    /// The frame just advanced became visible at `present_ns` (at `vblank`, when presents wait
-    /// for vblanks): record it.
-    pub fn presented(&mut self, present_ns: u64, vblank: Option<Vblank>) {
+    /// The frame just advanced, whose input was sampled at `input_ns`, became visible at
+    /// `present_ns` (at `vblank`, when presents wait for vblanks): record it.
+    pub fn presented(&mut self, present_ns: u64, vblank: Option<Vblank>, input_ns: u64) {
         self.metrics
             .push(present_ns, self.last.shown_ns, self.last.steps);
+        let behind = self.stepper.sim_ns().saturating_sub(self.last.shown_ns);
+        self.latency
+            .frame(input_ns, self.last.steps, present_ns, behind);
         let tick = self.policy.timing.dt_ns as f64;
         let (index, expected) = match vblank {
             Some(v) => {
@@ -209,6 +216,11 @@ impl Lane {
     pub fn vsync(&self) -> &VsyncDetector {
         &self.vsync
     }
+    /// Input latency so far.
+    pub fn latency(&self) -> &Latency {
+        &self.latency
+    }
+
     pub fn vblanks(&self) -> &Vblanks {
         &self.vblanks
     }

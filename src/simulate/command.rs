@@ -29,23 +29,32 @@ struct Trace {
 
 impl Trace {
     fn new(mut out: BufWriter<File>, cfg: &SimConfig) -> Trace {
-        let result = writeln!(out, "lane,frame,present_s,frame_ms,steps,alpha,shown_s");
+        let result = writeln!(
+            out,
+            "lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s"
+        );
         let lanes = cfg.lanes.iter().map(ToString::to_string).collect();
         Trace { out, lanes, result }
     }
 
     fn row(&mut self, f: &FrameRecord) {
         if self.result.is_ok() {
+            let starts: Vec<String> = f
+                .step_starts_ns()
+                .map(|ns| format!("{:.9}", seconds(ns)))
+                .collect();
             self.result = writeln!(
                 self.out,
-                "{},{},{:.9},{:.6},{},{:.6},{:.9}",
+                "{},{},{:.9},{:.6},{},{:.6},{:.9},{:.9},{}",
                 self.lanes[f.lane],
                 f.frame,
                 seconds(f.present_ns),
                 f.frame_ns as f64 * 1e-6,
                 f.steps,
                 f.alpha,
-                seconds(f.shown_ns)
+                seconds(f.shown_ns),
+                seconds(f.start_ns),
+                starts.join(" ")
             );
         }
     }

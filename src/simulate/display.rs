@@ -1,31 +1,13 @@
 //! The simulated display and timer.
 
+use super::RenderCost;
+use crate::timing::Pacing;
+
 /// One long frame injected into the simulated display (`--stall AT:DURATION`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stall {
     pub at_ns: u64,
     pub duration_ns: u64,
-}
-
-/// How long rendering a frame takes (`--render-cost`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RenderCost {
-    /// The same every frame.
-    Fixed(u64),
-    /// Uniform in [lo, hi] each frame, seeded.
-    Uniform(u64, u64),
-    /// From lo at the start of the run to hi at its end, linearly.
-    Ramp(u64, u64),
-}
-
-impl RenderCost {
-    /// The most a frame's render can cost.
-    pub fn max_ns(self) -> u64 {
-        match self {
-            RenderCost::Fixed(ns) => ns,
-            RenderCost::Uniform(_, hi) | RenderCost::Ramp(_, hi) => hi,
-        }
-    }
 }
 
 /// Where the loop starts between two vblanks (`--phase`).
@@ -48,6 +30,8 @@ pub struct DisplayConfig {
     pub render_cost: RenderCost,
     /// Simulated CPU time per tick (a step of the lane's policy).
     pub step_cost_ns: u64,
+    /// How the loop paces its frames (`--pacing`).
+    pub pacing: Pacing,
     /// One long frame each: the first frame that starts at or after `at_ns` renders
     /// `duration_ns` longer.
     pub stalls: Vec<Stall>,
@@ -65,6 +49,7 @@ impl Default for DisplayConfig {
             jitter_ns: 0,
             render_cost: RenderCost::Fixed(0),
             step_cost_ns: 0,
+            pacing: Pacing::Vsync,
             stalls: Vec::new(),
             phase: Phase::At(0),
             duration_ns: 10_000_000_000,
@@ -167,6 +152,11 @@ impl Display {
         self.read()
     }
 
+    /// The loop sleeps `ns` (its pacing), without reading the timer.
+    pub fn sleep(&mut self, ns: u64) {
+        self.now_ns = self.now_ns.saturating_add(ns);
+    }
+
     /// Steps `ticks` ticks (at `--step-cost` each), renders (render cost plus any stall due)
     /// and presents. With vsync the frame is visible at the first vblank after rendering
     /// finishes that has not already shown a frame; without, when rendering finishes.
@@ -204,9 +194,9 @@ impl Display {
         match self.cfg.render_cost {
             RenderCost::Fixed(ns) => ns,
             RenderCost::Uniform(lo, hi) => self.render_rng.u64(lo..=hi),
-            RenderCost::Ramp(lo, hi) => {
+            RenderCost::Ramp(ramp) => {
                 let t = (self.now_ns - self.start_ns) as f64 / self.cfg.duration_ns.max(1) as f64;
-                lo + ((hi - lo) as f64 * t.clamp(0.0, 1.0)).round() as u64
+                ramp.at(t)
             }
         }
     }
@@ -359,7 +349,9 @@ mod tests {
         assert!(distinct.len() > 100);
         let cfg = DisplayConfig {
             vsync: false,
-            render_cost: RenderCost::Ramp(5_000_000, 25_000_000),
+            render_cost: RenderCost::Ramp(
+                super::super::cost::Ramp::new(&[5_000_000, 25_000_000]).unwrap(),
+            ),
             duration_ns: 1_000_000_000,
             ..Default::default()
         };

@@ -8,12 +8,14 @@
 //! Each lane runs on its own copy of the display, so every lane sees the same frame times.
 
 mod command;
+mod cost;
 mod display;
 mod offscreen;
 mod report;
 
 pub use command::main;
-pub use display::{Display, DisplayConfig, Phase, Presented, RenderCost, Stall};
+pub use cost::{MAX_RAMP_POINTS, Ramp, RenderCost};
+pub use display::{Display, DisplayConfig, Phase, Presented, Stall};
 pub use report::{ConfigReport, LaneReport, PolicyReport, peak_rss_kib};
 
 use offscreen::Offscreen;
@@ -22,7 +24,7 @@ use report::{Report, write_dump, write_table};
 use crate::lane::{Lane, LaneSpec, Vblank};
 use crate::policy::{MaxSubstep, PolicyEnv};
 use crate::rope::RopeParams;
-use crate::timing::TimingConfig;
+use crate::timing::{Pacer, TimingConfig};
 
 /// One presented frame of one lane, as traced by `--trace`.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -38,6 +40,17 @@ pub struct FrameRecord {
     pub alpha: f64,
     /// The simulation time of the state shown.
     pub shown_ns: u64,
+    /// When the frame started (its input sampled), ns of simulated wall time; its steps ran
+    /// back to back from then, `step_cost_ns` each.
+    pub start_ns: u64,
+    pub step_cost_ns: u64,
+}
+
+impl FrameRecord {
+    /// When each of this frame's steps started, ns of simulated wall time.
+    pub fn step_starts_ns(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..u64::from(self.steps)).map(|i| self.start_ns + i * self.step_cost_ns)
+    }
 }
 
 /// Everything one `simulate` run needs, validated.
@@ -66,15 +79,40 @@ impl SimConfig {
     }
 }
 
-/// A lane and its own copy of the simulated display.
+/// A lane, its own copy of the simulated display, and its loop's pacing.
 struct Running {
     lane: Lane,
     display: Display,
+    pacer: Pacer,
     /// This frame's measured frame time, once begun; `None` when the run is over.
     frame_ns: Option<u64>,
+    /// When this frame started (and sampled input), ns.
+    start_ns: u64,
 }
 
 impl Running {
+    /// Starts a frame: reads the timer, lets the pacing decide the frame time, waits for a
+    /// tick if the loop does, and steps. `None` once the run is over.
+    fn begin(&mut self) -> Option<u64> {
+        let measured = self.display.begin_frame()?;
+        let frame_ns = self.pacer.begin(self.display.now_ns(), measured);
+        let frame_ns = self.wait_for_tick(frame_ns);
+        self.start_ns = self.display.now_ns();
+        self.lane.advance(frame_ns, self.start_ns);
+        Some(frame_ns)
+    }
+
+    /// Presents the frame, records it, and sleeps what the pacing asks.
+    fn present(&mut self) -> u64 {
+        let shown = self.display.present(self.lane.last().steps);
+        let period_ns = self.display.period_ns();
+        let vblank = shown.vblank.map(|index| Vblank { index, period_ns });
+        self.lane.presented(shown.at_ns, vblank, self.start_ns);
+        let wait = self.pacer.end(self.display.now_ns());
+        self.display.sleep(wait);
+        shown.at_ns
+    }
+
     /// MonoGame's loop does not run a frame before a whole tick is due: it sleeps and reads the
     /// clock again. Returns the frame's whole measured time.
     fn wait_for_tick(&mut self, mut frame_ns: u64) -> u64 {
@@ -99,7 +137,9 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Lane
         .map(|&spec| Running {
             lane: Lane::new(spec, cfg.rope, &cfg.env()),
             display: Display::new(cfg.display.clone()),
+            pacer: Pacer::new(cfg.display.pacing, Some(cfg.display.display_hz)),
             frame_ns: None,
+            start_ns: 0,
         })
         .collect();
     let mut offscreen = cfg
@@ -107,10 +147,7 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Lane
         .map(|size| Offscreen::new(&cfg.rope, lanes.len(), size));
     loop {
         for r in &mut lanes {
-            r.frame_ns = r.display.begin_frame().map(|f| r.wait_for_tick(f));
-            if let Some(frame_ns) = r.frame_ns {
-                r.lane.advance(frame_ns, r.display.now_ns());
-            }
+            r.frame_ns = r.begin();
         }
         if lanes.iter().all(|r| r.frame_ns.is_none()) {
             break;
@@ -121,11 +158,17 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Lane
         }
         for (index, r) in lanes.iter_mut().enumerate() {
             if let Some(frame_ns) = r.frame_ns {
-                let shown = r.display.present(r.lane.last().steps);
-                let period_ns = r.display.period_ns();
-                let vblank = shown.vblank.map(|index| Vblank { index, period_ns });
-                r.lane.presented(shown.at_ns, vblank);
-                on_frame(&record(index, &r.lane, frame_ns, shown.at_ns));
+                let start_ns = r.start_ns;
+                let at_ns = r.present();
+                let step_cost_ns = cfg.display.step_cost_ns;
+                on_frame(&record(
+                    index,
+                    &r.lane,
+                    frame_ns,
+                    at_ns,
+                    start_ns,
+                    step_cost_ns,
+                ));
             }
         }
     }
@@ -134,6 +177,7 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Lane
         .enumerate()
         .map(|(i, r)| {
             let mut report = LaneReport::new(&r.lane);
+            report.add_pacing(&r.pacer);
             if let Some(o) = &offscreen {
                 report.add_drawing(o, i);
             }
@@ -142,10 +186,20 @@ pub fn run(cfg: &SimConfig, mut on_frame: impl FnMut(&FrameRecord)) -> Vec<(Lane
         .collect()
 }
 
-/// The trace's record of the frame `lane` just presented at `present_ns`.
-fn record(index: usize, lane: &Lane, frame_ns: u64, present_ns: u64) -> FrameRecord {
+/// The trace's record of the frame `lane` just presented at `present_ns`, begun at
+/// `start_ns` with steps of `step_cost_ns` each.
+fn record(
+    index: usize,
+    lane: &Lane,
+    frame_ns: u64,
+    present_ns: u64,
+    start_ns: u64,
+    step_cost_ns: u64,
+) -> FrameRecord {
     let last = lane.last();
     FrameRecord {
+        start_ns,
+        step_cost_ns,
         lane: index,
         frame: lane.metrics().frames() - 1,
         present_ns,

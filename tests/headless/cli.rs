@@ -109,6 +109,22 @@ const BAD_INPUT: &[(&[&str], &str)] = &[
     (&["simulate", "--render-cost", "25ms..5ms"], "--render-cost"),
     (&["simulate", "--render-cost", "ramp:5ms"], "--render-cost"),
     (&["simulate", "--render-cost", "5ms..slow"], "--render-cost"),
+    // Pacing.
+    (&["simulate", "--pacing", "cap:0"], "--pacing"),
+    (&["simulate", "--pacing", "sometimes"], "--pacing"),
+    (&["simulate", "--pacing", "cap:fast"], "--pacing"),
+    (
+        &[
+            "simulate",
+            "--render-cost",
+            "ramp:1ms..2ms..3ms..4ms..5ms..6ms..7ms..8ms..9ms",
+        ],
+        "--render-cost",
+    ),
+    (
+        &["simulate", "--vsync", "off", "--pacing", "adaptive"],
+        "--vsync",
+    ),
     // Sweeps and plots.
     (&["sweep", "--display-hz", "240..30"], "--display-hz"),
     (&["sweep", "--display-hz", ""], "--display-hz"),
@@ -308,13 +324,23 @@ fn trace_has_a_row_per_presented_frame_per_lane_and_dump_has_positions() {
     let mut lines = csv.lines();
     assert_eq!(
         lines.next(),
-        Some("lane,frame,present_s,frame_ms,steps,alpha,shown_s")
+        Some("lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s")
     );
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len() as u64, frames);
-    assert!(rows.iter().all(|r| r.len() == 7 && r[0] == "fixed"));
+    assert!(rows.iter().all(|r| r.len() == 9 && r[0] == "fixed"));
     let steps: u64 = rows.iter().map(|r| r[4].parse::<u64>().unwrap()).sum();
     assert_eq!(steps, report["lanes"][0]["steps"].as_u64().unwrap());
+    // One start time per step, each at or after the frame's start.
+    for r in &rows {
+        let starts: Vec<f64> = r[8]
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(starts.len(), r[4].parse::<usize>().unwrap());
+        let start: f64 = r[7].parse().unwrap();
+        assert!(starts.iter().all(|&t| t >= start));
+    }
 
     let state: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&dump).unwrap()).unwrap();

@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 mod cli;
+mod pacing;
 mod physics;
 mod policies;
 mod properties;

@@ -3,9 +3,9 @@
 
 use super::super::Offscreen;
 use super::peak_rss_kib;
-use crate::lane::{Lane, StepsPerFrame};
+use crate::lane::{Lane, LatencyStats, StepsPerFrame};
 use crate::policy::Policy;
-use crate::timing::{ClampOn, seconds};
+use crate::timing::{ClampOn, Pacer, Pacing, seconds};
 use serde::Serialize;
 
 /// What one lane did, every figure measured on the simulated clock.
@@ -73,6 +73,14 @@ pub struct LaneReport {
     /// the refresh and tick rates alone, and the one measured, s (null: no beat).
     pub beat_period_predicted_s: Option<f64>,
     pub beat_period_measured_s: Option<f64>,
+    /// From the moment a frame samples input to the present that first shows its effect
+    /// (a blending lane's lag behind its newest state counted), ms; null if nothing was shown.
+    pub latency_ms: Option<LatencyStats>,
+    /// The loop's pacing, its render interval at the end (adaptive; the period of a cap or of
+    /// late pacing; null under vsync), and how many frames overran it.
+    pub pacing: String,
+    pub render_interval_ms: Option<f64>,
+    pub missed_intervals: u64,
     /// The process's peak resident memory so far (Linux: VmHWM), KiB; null where unknown.
     pub peak_rss_kib: Option<u64>,
     /// FNV-1a of the final positions' and velocities' bits, hex.
@@ -136,12 +144,23 @@ impl LaneReport {
             off_beat_frames: vblanks.off_beat_frames(),
             beat_period_predicted_s: vblanks.predicted_beat_s(),
             beat_period_measured_s: vblanks.measured_beat_s(),
+            latency_ms: lane.latency().stats(),
+            pacing: Pacing::Vsync.to_string(),
+            render_interval_ms: None,
+            missed_intervals: 0,
             peak_rss_kib: peak_rss_kib(),
             state_hash: format!("{:016x}", rope.state_hash()),
             draw_ms_mean: None,
             draw_ms_max: None,
             draw_nonfinite_frames: None,
         }
+    }
+
+    /// The pacing the lane's loop ran under.
+    pub(crate) fn add_pacing(&mut self, pacer: &Pacer) {
+        self.pacing = pacer.pacing().to_string();
+        self.render_interval_ms = pacer.interval_ns().map(|ns| ns as f64 / 1e6);
+        self.missed_intervals = pacer.missed();
     }
 
     /// `--draw`'s figures: the time to draw each frame (of every lane together, with several)

@@ -7,7 +7,7 @@ mod table;
 pub use lane::{LaneReport, PolicyReport};
 pub use table::write_table;
 
-use super::{Phase, RenderCost, SimConfig};
+use super::{Phase, SimConfig};
 use crate::lane::Lane;
 use crate::policy::MaxSubstep;
 use crate::timing::{format_duration, seconds};
@@ -37,6 +37,8 @@ pub struct ConfigReport {
     /// As given: "5ms", "5ms..25ms" (uniform) or "ramp:5ms..25ms".
     pub render_cost: String,
     pub step_cost_s: f64,
+    /// `--pacing`: vsync, cap:HZ, adaptive or late.
+    pub pacing: String,
     /// Where the loop started after vblank 0: a duration, or "random".
     pub phase: String,
     /// `--max-substep`: "default" (1 ms for presets), "off", or a duration.
@@ -92,16 +94,9 @@ impl ConfigReport {
             display_hz: d.display_hz,
             vsync: d.vsync,
             jitter_s: s(d.jitter_ns),
-            render_cost: match d.render_cost {
-                RenderCost::Fixed(ns) => format_duration(ns),
-                RenderCost::Uniform(lo, hi) => {
-                    format!("{}..{}", format_duration(lo), format_duration(hi))
-                }
-                RenderCost::Ramp(lo, hi) => {
-                    format!("ramp:{}..{}", format_duration(lo), format_duration(hi))
-                }
-            },
+            render_cost: d.render_cost.to_string(),
             step_cost_s: s(d.step_cost_ns),
+            pacing: d.pacing.to_string(),
             phase: match d.phase {
                 Phase::At(ns) => format_duration(ns),
                 Phase::Random => "random".into(),

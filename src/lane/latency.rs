@@ -1,0 +1,109 @@
+//! Input latency: from the moment a frame samples input to the present that first shows its
+//! effect. Input sampled by a frame that runs no tick waits for the next frame that does; a
+//! blending lane shows the past by `t_current − t_shown` (up to one tick), which is counted.
+
+use std::collections::BTreeMap;
+
+/// Latencies are kept in bins this wide, ns (p99 is exact to this).
+const BIN_NS: u64 = 10_000;
+/// Input samples waiting for a tick, at most (a lane that never ticks keeps the oldest).
+const MAX_PENDING: usize = 4096;
+
+/// Mean, 99th percentile and maximum, ms.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct LatencyStats {
+    pub mean: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Latency {
+    pending: Vec<u64>,
+    count: u64,
+    sum_ns: u128,
+    max_ns: u64,
+    /// Latencies by bin of [`BIN_NS`].
+    bins: BTreeMap<u64, u64>,
+}
+
+impl Latency {
+    /// A frame that sampled input at `input_ns`, ran `ticks` ticks and became visible at
+    /// `present_ns`, showing a state `behind_ns` older than its newest.
+    pub fn frame(&mut self, input_ns: u64, ticks: u32, present_ns: u64, behind_ns: u64) {
+        if self.pending.len() < MAX_PENDING {
+            self.pending.push(input_ns);
+        }
+        if ticks == 0 {
+            return;
+        }
+        for input in std::mem::take(&mut self.pending) {
+            let ns = present_ns.saturating_sub(input).saturating_add(behind_ns);
+            self.count += 1;
+            self.sum_ns += u128::from(ns);
+            self.max_ns = self.max_ns.max(ns);
+            *self.bins.entry(ns / BIN_NS).or_default() += 1;
+        }
+    }
+
+    /// Mean, p99 (the top of the bin holding it, to 10 µs) and max, ms; `None` before any
+    /// input was shown.
+    pub fn stats(&self) -> Option<LatencyStats> {
+        if self.count == 0 {
+            return None;
+        }
+        let rank = (self.count * 99).div_ceil(100);
+        let mut seen = 0;
+        let p99_bin = self
+            .bins
+            .iter()
+            .find(|(_, n)| {
+                seen += **n;
+                seen >= rank
+            })
+            .map_or(0, |(bin, _)| *bin);
+        let p99_ns = ((p99_bin + 1) * BIN_NS).min(self.max_ns);
+        Some(LatencyStats {
+            mean: self.sum_ns as f64 / self.count as f64 / 1e6,
+            p99: p99_ns as f64 / 1e6,
+            max: self.max_ns as f64 / 1e6,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    #[test]
+    fn input_waits_for_a_frame_that_ticks_and_blending_adds_how_far_behind_it_shows() {
+        let mut l = Latency::default();
+        l.frame(0, 1, 10 * MS, 0); // 10 ms
+        l.frame(20 * MS, 0, 30 * MS, 0); // no tick: waits
+        l.frame(40 * MS, 2, 50 * MS, 4 * MS); // 50 − 20 + 4 = 34 ms, and 50 − 40 + 4 = 14 ms
+        let s = l.stats().unwrap();
+        assert!((s.mean - (10.0 + 34.0 + 14.0) / 3.0).abs() < 1e-9);
+        assert_eq!(s.max, 34.0);
+        assert_eq!(s.p99, 34.0);
+        assert_eq!(Latency::default().stats(), None);
+    }
+
+    #[test]
+    fn p99_is_the_top_of_its_bin() {
+        let mut l = Latency::default();
+        for i in 0..1000 {
+            let latency = match i {
+                0..985 => 5 * MS,
+                985..995 => 20 * MS + 3,
+                _ => 30 * MS,
+            };
+            l.frame(0, 1, latency, 0);
+        }
+        // The 990th of 1,000 is in the bin [20.00, 20.01) ms.
+        let s = l.stats().unwrap();
+        assert!((s.p99 - 20.01).abs() < 1e-9, "{s:?}");
+        assert_eq!(s.max, 30.0);
+    }
+}

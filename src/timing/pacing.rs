@@ -1,0 +1,319 @@
+//! Render pacing: *when* a frame starts, and which frame time the loop is handed. Pure
+//! arithmetic on nanosecond readings: the window sleeps with spin_sleep and `simulate` moves
+//! its simulated clock; both ask a [`Pacer`] how long.
+//!
+//! - `vsync`: no waiting of our own; presents wait for the display.
+//! - `cap:HZ`: frames start one period apart (deadlines advance from the last deadline, so the
+//!   average is exact even when each sleep overshoots; a loop more than a period behind
+//!   re-anchors at "now" instead of racing to catch up).
+//! - `adaptive` (seed 001): a render interval that grows to 1.2× a frame that overran it and
+//!   shrinks slowly (1/64 a frame) while there is time to spare, never below 1.1× the longest of
+//!   the last 60 frames. The loop waits for the interval's end, and is handed the frame time
+//!   between *expected presents* (the scheduled start plus the last frame's length), so what it
+//!   shows is the state at the time the frame is expected on screen, not at whenever the wait
+//!   happened to end.
+//! - `late` (bevy_framepace 0.22, `src/lib.rs` `framerate_limiter`, at d548dbf): sleep at the end
+//!   of each frame so the next one samples input as late as possible; the limit is one period
+//!   of (refresh − 0.5 Hz), and the previous frame's oversleep (lateness only) is fed back for one
+//!   frame: `sleep = limit − (work + oversleep)`.
+
+use std::collections::VecDeque;
+use std::fmt;
+use std::str::FromStr;
+
+/// How the loop paces its frames (`--pacing`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Pacing {
+    Vsync,
+    Cap(f64),
+    Adaptive,
+    Late,
+}
+
+/// Frames the adaptive interval remembers when it shrinks.
+const RECENT: usize = 60;
+/// A wake-up this late after the scheduled start still counts as on schedule (spin_sleep's
+/// overshoot is microseconds).
+const ON_TIME_NS: u64 = 2_000_000;
+
+impl Pacing {
+    pub const NAMES: [&'static str; 4] = ["vsync", "cap:HZ", "adaptive", "late"];
+
+    /// The next pacing for the window's key: vsync → adaptive → late → vsync (a cap is left
+    /// to `[` `]`, and the key leaves it for vsync).
+    pub fn next(self) -> Pacing {
+        match self {
+            Pacing::Vsync => Pacing::Adaptive,
+            Pacing::Adaptive => Pacing::Late,
+            Pacing::Late | Pacing::Cap(_) => Pacing::Vsync,
+        }
+    }
+}
+
+impl fmt::Display for Pacing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Pacing::Vsync => f.write_str("vsync"),
+            Pacing::Cap(hz) => write!(f, "cap:{hz}"),
+            Pacing::Adaptive => f.write_str("adaptive"),
+            Pacing::Late => f.write_str("late"),
+        }
+    }
+}
+
+impl FromStr for Pacing {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Pacing, String> {
+        let s = s.trim().to_ascii_lowercase();
+        if let Some(hz) = s.strip_prefix("cap:") {
+            let hz: f64 = hz
+                .parse()
+                .map_err(|_| format!("'{hz}' in '{s}' is not a rate in Hz"))?;
+            if !(hz.is_finite() && hz > 0.0 && hz <= 10_000.0) {
+                return Err(format!("cap:{hz} must be above 0 and at most 10000 Hz"));
+            }
+            return Ok(Pacing::Cap(hz));
+        }
+        match s.as_str() {
+            "vsync" => Ok(Pacing::Vsync),
+            "adaptive" => Ok(Pacing::Adaptive),
+            "late" => Ok(Pacing::Late),
+            _ => Err(format!(
+                "unknown pacing '{s}' (expected {})",
+                Pacing::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
+/// Paces one loop. Call [`Pacer::begin`] when a frame starts and [`Pacer::end`] when its work
+/// is done (after presenting); sleep what `end` returns.
+#[derive(Clone, Debug)]
+pub struct Pacer {
+    pacing: Pacing,
+    /// The adaptive render interval, or the cap's or late pacing's period, ns.
+    interval_ns: u64,
+    missed: u64,
+    /// When this frame started, and the start it was scheduled for.
+    start_ns: Option<u64>,
+    scheduled_ns: Option<u64>,
+    /// The expected present of the last frame (adaptive), and how long the last frame took.
+    target_ns: Option<u64>,
+    took_ns: u64,
+    /// The next frame's scheduled start (adaptive, cap).
+    next_ns: Option<u64>,
+    /// Frame times of the last [`RECENT`] frames (adaptive).
+    recent: VecDeque<u64>,
+    /// bevy_framepace's state: when the last sleep ended, and its lateness.
+    sleep_end_ns: Option<u64>,
+    oversleep_ns: u64,
+}
+
+impl Pacer {
+    /// A pacer for `pacing` on a display the loop believes runs at `refresh_hz` (the adaptive
+    /// interval starts at one period of it, as seed 001 starts at 1/60 s; late pacing's limit
+    /// is one period of `refresh − 0.5 Hz`).
+    pub fn new(pacing: Pacing, refresh_hz: Option<f64>) -> Pacer {
+        let hz = refresh_hz
+            .filter(|h| h.is_finite() && *h > 1.0)
+            .unwrap_or(60.0);
+        let period = |hz: f64| ((1e9 / hz).round() as u64).max(1);
+        let interval_ns = match pacing {
+            Pacing::Cap(cap) => period(cap),
+            Pacing::Late => period(hz - 0.5),
+            Pacing::Vsync | Pacing::Adaptive => period(hz),
+        };
+        Pacer {
+            pacing,
+            interval_ns,
+            missed: 0,
+            start_ns: None,
+            scheduled_ns: None,
+            target_ns: None,
+            took_ns: 0,
+            next_ns: None,
+            recent: VecDeque::with_capacity(RECENT),
+            sleep_end_ns: None,
+            oversleep_ns: 0,
+        }
+    }
+
+    pub fn pacing(&self) -> Pacing {
+        self.pacing
+    }
+
+    /// The render interval (adaptive), the cap's period or late pacing's limit, ns; none
+    /// under vsync.
+    pub fn interval_ns(&self) -> Option<u64> {
+        (self.pacing != Pacing::Vsync).then_some(self.interval_ns)
+    }
+
+    /// Frames whose work ran past the interval (adaptive) or past the next deadline (cap), or
+    /// past late pacing's limit.
+    pub fn missed(&self) -> u64 {
+        self.missed
+    }
+
+    /// A frame starts at `now_ns`, its timer having measured `measured_ns` since the last one:
+    /// the frame time the loop should step by. Adaptive pacing hands the time between expected
+    /// presents (scheduled start + the last frame's length); everything else hands what was
+    /// measured.
+    pub fn begin(&mut self, now_ns: u64, measured_ns: u64) -> u64 {
+        self.start_ns = Some(now_ns);
+        if self.pacing == Pacing::Late {
+            // bevy_framepace: the sleep just ended; its lateness is fed back once.
+            if let Some(end) = self.sleep_end_ns {
+                let total = now_ns.saturating_sub(end);
+                self.oversleep_ns = total.saturating_sub(self.interval_ns);
+            }
+            self.sleep_end_ns = Some(now_ns);
+        }
+        if self.pacing != Pacing::Adaptive {
+            return measured_ns;
+        }
+        let on_schedule = self
+            .next_ns
+            .filter(|&next| now_ns >= next && now_ns - next <= ON_TIME_NS);
+        let scheduled = on_schedule.unwrap_or(now_ns);
+        let target = scheduled + self.took_ns;
+        let frame = self
+            .target_ns
+            .map_or(measured_ns, |prev| target.saturating_sub(prev));
+        self.scheduled_ns = Some(scheduled);
+        self.target_ns = Some(target.max(self.target_ns.unwrap_or(0)));
+        frame
+    }
+
+    /// The frame's work is done at `now_ns`: how long to wait before the next frame starts.
+    pub fn end(&mut self, now_ns: u64) -> u64 {
+        let start = self.scheduled_ns.or(self.start_ns).unwrap_or(now_ns);
+        let took = now_ns.saturating_sub(self.start_ns.unwrap_or(now_ns));
+        match self.pacing {
+            Pacing::Vsync => 0,
+            Pacing::Cap(_) => self.wait_for_deadline(now_ns),
+            Pacing::Adaptive => {
+                self.took_ns = took;
+                self.adapt(took);
+                let next = start + self.interval_ns;
+                self.next_ns = Some(next.max(now_ns));
+                next.saturating_sub(now_ns)
+            }
+            Pacing::Late => {
+                let work = now_ns.saturating_sub(self.sleep_end_ns.unwrap_or(now_ns));
+                self.missed += u64::from(work > self.interval_ns);
+                self.interval_ns
+                    .saturating_sub(work.saturating_add(self.oversleep_ns))
+            }
+        }
+    }
+
+    /// Seed 001's interval: 1.2× a frame that overran it; otherwise 1/64 shorter each frame,
+    /// never below 1.1× the longest of the last 60 frames.
+    fn adapt(&mut self, took: u64) {
+        if self.recent.len() == RECENT {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(took);
+        if took > self.interval_ns {
+            self.missed += 1;
+            self.interval_ns = took + took / 5;
+        } else {
+            let floor = self.recent.iter().max().map_or(0, |m| m + m / 10);
+            let shrunk = self.interval_ns - self.interval_ns / 64;
+            self.interval_ns = shrunk.max(floor).max(1);
+        }
+    }
+
+    /// The cap: deadlines one period apart from the previous deadline; more than a period
+    /// behind, start again from now.
+    fn wait_for_deadline(&mut self, now_ns: u64) -> u64 {
+        let period = self.interval_ns;
+        let due = self.next_ns.map(|d| d.saturating_add(period));
+        self.missed += u64::from(due.is_some_and(|d| now_ns > d));
+        let deadline = match due {
+            Some(d) if d >= now_ns.saturating_sub(period) => d,
+            _ => now_ns,
+        };
+        self.next_ns = Some(deadline);
+        deadline.saturating_sub(now_ns)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: u64 = 1_000_000;
+
+    /// Runs `frames` frames of `work(i)` ns each under `pacer`, sleeping exactly what it asks;
+    /// returns each frame's (start, frame time handed to the loop).
+    fn drive(pacer: &mut Pacer, frames: usize, work: impl Fn(usize) -> u64) -> Vec<(u64, u64)> {
+        let (mut now, mut last) = (0, 0);
+        let mut out = Vec::new();
+        for i in 0..frames {
+            let handed = pacer.begin(now, now - last);
+            last = now;
+            out.push((now, handed));
+            now += work(i);
+            now += pacer.end(now);
+        }
+        out
+    }
+
+    #[test]
+    fn names_parse_and_cycle() {
+        assert_eq!("cap:59.94".parse::<Pacing>(), Ok(Pacing::Cap(59.94)));
+        assert_eq!("LATE".parse::<Pacing>(), Ok(Pacing::Late));
+        assert!("cap:0".parse::<Pacing>().is_err());
+        assert!("cap:".parse::<Pacing>().is_err());
+        assert!(
+            "sometimes"
+                .parse::<Pacing>()
+                .unwrap_err()
+                .contains("adaptive")
+        );
+        assert_eq!(Pacing::Vsync.next().next().next(), Pacing::Vsync);
+        assert_eq!(Pacing::Cap(30.0).to_string(), "cap:30");
+    }
+
+    #[test]
+    fn adaptive_settles_a_little_above_a_steady_cost_and_then_misses_nothing() {
+        let mut p = Pacer::new(Pacing::Adaptive, Some(60.0));
+        let frames = drive(&mut p, 600, |_| 20 * MS);
+        let interval = p.interval_ns().unwrap();
+        assert!(
+            (20 * MS..=25 * MS).contains(&interval),
+            "{interval} ns for a 20 ms frame"
+        );
+        let missed = p.missed();
+        drive(&mut p, 600, |_| 20 * MS);
+        assert_eq!(p.missed(), missed, "settled: no more misses");
+        // Once on schedule, the loop is handed the interval itself, whatever the wake-ups.
+        assert!(frames[300..].iter().all(|&(_, h)| h == interval));
+    }
+
+    #[test]
+    fn late_pacing_sleeps_to_the_limit_and_feeds_back_one_frame_of_lateness() {
+        let mut p = Pacer::new(Pacing::Late, Some(60.0));
+        let limit = p.interval_ns().unwrap();
+        assert_eq!(limit, 16_806_723, "bevy_framepace: 1 / 59.5 Hz");
+        p.begin(0, 0);
+        assert_eq!(p.end(5 * MS), limit - 5 * MS);
+        // The sleep overshot by 50 µs: the next frame sleeps 50 µs less, once.
+        p.begin(limit + 50_000, limit + 50_000);
+        assert_eq!(p.end(limit + 50_000 + 5 * MS), limit - 5 * MS - 50_000);
+    }
+
+    #[test]
+    fn a_cap_keeps_its_average_and_reanchors_after_a_stall() {
+        let mut p = Pacer::new(Pacing::Cap(100.0), None);
+        let frames = drive(&mut p, 100, |i| if i == 50 { 300 * MS } else { 2 * MS });
+        assert!(
+            frames[1..50].windows(2).all(|w| w[1].0 - w[0].0 == 10 * MS),
+            "one period apart"
+        );
+        // After the 300 ms frame it starts again from then, not with a burst.
+        assert_eq!(frames[52].0 - frames[51].0, 10 * MS);
+        assert_eq!(p.missed(), 1);
+    }
+}
