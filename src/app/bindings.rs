@@ -24,6 +24,8 @@ pub enum Action {
     Stall,
     CapDown,
     CapUp,
+    /// The pacing: vsync → adaptive → late → vsync.
+    CyclePacing,
     ToggleHud,
     ToggleHelp,
     Quit,
@@ -31,7 +33,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 15] = [
+    pub const ALL: [Action; 16] = [
         Action::CycleMode,
         Action::Pick(0),
         Action::Pick(1),
@@ -44,6 +46,7 @@ impl Action {
         Action::Stall,
         Action::CapDown,
         Action::CapUp,
+        Action::CyclePacing,
         Action::ToggleHud,
         Action::ToggleHelp,
         Action::Quit,
@@ -64,6 +67,7 @@ impl Action {
             Action::Stall => "inject a 300 ms stall".into(),
             Action::CapDown => "fps cap down".into(),
             Action::CapUp => "fps cap up".into(),
+            Action::CyclePacing => "pacing: vsync, adaptive, late".into(),
             Action::ToggleHud => "hide / show the HUD".into(),
             Action::ToggleHelp => "this help".into(),
             Action::Quit => "quit".into(),
@@ -101,6 +105,7 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::KeyS), Action::Stall),
     (Trigger::Key(KeyCode::BracketLeft), Action::CapDown),
     (Trigger::Key(KeyCode::BracketRight), Action::CapUp),
+    (Trigger::Key(KeyCode::KeyC), Action::CyclePacing),
     (Trigger::Key(KeyCode::KeyH), Action::ToggleHud),
     (Trigger::Key(KeyCode::F1), Action::ToggleHelp),
     (Trigger::Shifted(KeyCode::Slash), Action::ToggleHelp),

@@ -2,11 +2,11 @@
 //!
 //! The only module that touches winit, pixels or wgpu. Each redraw: read the clock (through
 //! `FrameClock<SystemClock>`, as every timestamp here is), advance the session (every lane),
-//! draw into the frame buffer, `pre_present_notify`, present, log the frame, then sleep to
-//! the `--fps-cap` deadline. Everything with rules in it lives in the pure modules:
-//! `bindings` (keys → actions), `session` (what actions and frames do), `pacing` (caps,
-//! deadlines, fps), `drag` (the mouse and its fling), `output` (frame log, screenshot, error
-//! lines); `gpu` presents.
+//! draw into the frame buffer, `pre_present_notify`, present, log the frame, then sleep what
+//! the pacing asks (`timing::Pacer`: a cap, the adaptive interval, late pacing). Everything with
+//! rules in it lives in the pure modules: `bindings` (keys → actions), `session` (what actions
+//! and frames do), `pacing` (the cap keys, fps), `drag` (the mouse and its fling), `output`
+//! (frame log, screenshot, error lines); `gpu` presents.
 
 mod bindings;
 mod drag;
@@ -18,11 +18,10 @@ mod session;
 use bindings::lookup;
 use gpu::backend_problem;
 use output::error_line;
-use pacing::Pacer;
 use session::Session;
 
 use crate::cli::WindowConfig;
-use crate::timing::{Clock, FrameClock, SystemClock};
+use crate::timing::{Clock, FrameClock, Pacer, Pacing, SystemClock};
 use glam::Vec2;
 use gpu::{Gpu, Presented};
 use output::{FrameLog, Screenshot};
@@ -69,8 +68,10 @@ pub fn run(cfg: WindowConfig) -> ExitCode {
         clock: FrameClock::new(SystemClock::new()),
         vsync: cfg.vsync,
         exit_after_ns: cfg.exit_after_ns,
-        pacer: Pacer::default(),
-        paced_cap: None,
+        pacer: Pacer::new(cfg.pacing, None),
+        paced: cfg.pacing,
+        refresh_hz: None,
+        input_at: None,
         window: None,
         gpu: None,
         titled: None,
@@ -156,8 +157,12 @@ struct App {
     vsync: bool,
     exit_after_ns: Option<u64>,
     pacer: Pacer,
-    /// The cap the pacer's deadline belongs to (a change restarts it).
-    paced_cap: Option<f64>,
+    /// The pacing the pacer was made for (a change of pacing makes a new one).
+    paced: Pacing,
+    /// The monitor's refresh rate as winit reports it.
+    refresh_hz: Option<f64>,
+    /// The first key or mouse event not yet used by a frame, ns of the clock.
+    input_at: Option<u64>,
     window: Option<Arc<Window>>,
     gpu: Option<Gpu>,
     /// What the title says.
@@ -240,8 +245,19 @@ impl App {
             // A real stall: the loop blocks, the next frame measures it, the clamp cuts it.
             std::thread::sleep(Duration::from_nanos(session::STALL_NS));
         }
-        let (frame_ns, now_ns) = self.clock.tick();
-        let report = self.session.advance(frame_ns, now_ns);
+        let (measured_ns, now_ns) = self.clock.tick();
+        let pacing = self.session.pacing();
+        if pacing != self.paced {
+            self.pacer = Pacer::new(pacing, self.refresh_hz);
+            self.paced = pacing;
+        }
+        let frame_ns = self.pacer.begin(now_ns, measured_ns);
+        // Events that arrived before this frame began are this frame's input.
+        let input_at = self.input_at.take();
+        let clock = &mut self.clock;
+        let mut report = self
+            .session
+            .advance_timed(frame_ns, now_ns, &mut || clock.clock_mut().now_ns());
         let title = self.session.title();
         if self.titled.as_ref() != Some(&title) {
             window.set_title(&title);
@@ -287,27 +303,35 @@ impl App {
                 return;
             }
         }
+        let presented_at = self.now_ns();
+        if let Some(at) = input_at {
+            let latency = presented_at.saturating_sub(at);
+            self.session.input_shown(latency);
+            for row in &mut report.rows {
+                row.input_ms = Some(latency as f64 / 1e6);
+            }
+        }
         if let Some(log) = &mut self.frame_log
             && let Err(e) = report.rows.iter().try_for_each(|row| log.row(row))
         {
             self.fail_and_exit(event_loop, e);
             return;
         }
-        self.pace();
+        self.pace(presented_at);
     }
 
-    /// `--fps-cap` / `[` `]`: sleep (native, then spin) until the next frame's deadline.
-    fn pace(&mut self) {
-        let cap = self.session.fps_cap();
-        if cap != self.paced_cap {
-            self.pacer.reset();
-            self.paced_cap = cap;
-        }
-        let Some(hz) = cap else {
-            return;
-        };
+    /// A key or mouse event happened now: the next frame uses it.
+    fn input(&mut self) {
         let now = self.now_ns();
-        let wait = self.pacer.wait_ns(now, pacing::period_ns(hz));
+        self.input_at.get_or_insert(now);
+    }
+
+    /// Sleeps (native, then spin) what the pacing asks now that the frame is done, and tells
+    /// the HUD what the pacer measured.
+    fn pace(&mut self, now_ns: u64) {
+        let wait = self.pacer.end(now_ns);
+        self.session
+            .set_pacing_status(self.pacer.interval_ns(), self.pacer.missed());
         if wait > 0 {
             spin_sleep::SpinSleeper::default().sleep(Duration::from_nanos(wait));
         }
@@ -343,6 +367,8 @@ impl ApplicationHandler for App {
             .and_then(|m| m.refresh_rate_millihertz())
             .map(|mhz| f64::from(mhz) / 1000.0);
         self.session.set_refresh_hint(refresh_hz);
+        self.refresh_hz = refresh_hz;
+        self.pacer = Pacer::new(self.paced, refresh_hz);
         self.window = Some(window);
         // Setting up took a while; that is not a frame.
         self.clock.tick();
@@ -376,6 +402,7 @@ impl ApplicationHandler for App {
                     _ => None,
                 };
                 if let Some(action) = lookup(code, self.shift, text) {
+                    self.input();
                     self.session.handle_action(action);
                     if self.session.quit_requested() {
                         event_loop.exit();
@@ -386,6 +413,9 @@ impl ApplicationHandler for App {
                 // Physical pixels, and the buffer is the window's physical size: 1:1.
                 let now = self.now_ns();
                 let px = Vec2::new(position.x as f32, position.y as f32);
+                if self.session.dragging() {
+                    self.input();
+                }
                 self.session.cursor_moved(px, now);
             }
             WindowEvent::CursorLeft { .. } => self.session.cursor_left(),
@@ -394,6 +424,7 @@ impl ApplicationHandler for App {
                 button: MouseButton::Left,
                 ..
             } => {
+                self.input();
                 let now = self.now_ns();
                 match state {
                     ElementState::Pressed => {

@@ -46,23 +46,39 @@ pub struct FrameRow {
     pub drift_ms: f64,
     /// Whether the rope shown this frame is exploded (written as 0 or 1).
     pub exploded: bool,
+    /// The pacing the frame ran under.
+    pub pacing: String,
+    /// When each of the lane's steps began, ms of wall time since the program started.
+    pub step_starts_ms: Vec<f64>,
+    /// From the first key or mouse event this frame used to its present, ms (none: no input).
+    pub input_ms: Option<f64>,
 }
 
 impl FrameRow {
-    pub const HEADER: &'static str = "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded";
+    pub const HEADER: &'static str =
+        "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,step_starts_ms";
 
     /// The CSV line, without a newline. Wall time to the microsecond, frame time and drift
     /// to the microsecond in ms, exploded as 0 or 1.
     pub fn csv(&self) -> String {
+        let input = self.input_ms.map_or(String::new(), |ms| format!("{ms:.3}"));
+        let starts: Vec<String> = self
+            .step_starts_ms
+            .iter()
+            .map(|ms| format!("{ms:.3}"))
+            .collect();
         format!(
-            "{:.6},{:.3},{},{},{:.4},{:.3},{}",
+            "{:.6},{:.3},{},{},{:.4},{:.3},{},{},{},{}",
             self.wall_s,
             self.frame_ms,
             self.lane,
             self.steps,
             self.alpha,
             self.drift_ms,
-            u8::from(self.exploded)
+            u8::from(self.exploded),
+            self.pacing,
+            input,
+            starts.join(" ")
         )
     }
 }
@@ -184,22 +200,32 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_frame_row_has_seven_fields_in_header_order() {
+    fn a_frame_row_has_ten_fields_in_header_order() {
         let mut row = FrameRow {
             wall_s: 1.25,
             frame_ms: 16.6667,
             lane: "semi-fixed".into(),
-            steps: 17,
+            steps: 2,
             alpha: 0.6667,
             drift_ms: -0.5,
             exploded: false,
+            pacing: "late".into(),
+            step_starts_ms: vec![1250.0101, 1250.0302],
+            input_ms: None,
         };
-        assert_eq!(row.csv(), "1.250000,16.667,semi-fixed,17,0.6667,-0.500,0");
+        assert_eq!(
+            row.csv(),
+            "1.250000,16.667,semi-fixed,2,0.6667,-0.500,0,late,,1250.010 1250.030"
+        );
         row.exploded = true;
-        assert_eq!(row.csv(), "1.250000,16.667,semi-fixed,17,0.6667,-0.500,1");
-        assert_eq!(row.csv().split(',').count(), 7);
-        assert_eq!(FrameRow::HEADER.split(',').count(), 7);
-        assert!(FrameRow::HEADER.ends_with(",exploded"));
+        row.input_ms = Some(12.3456);
+        assert_eq!(
+            row.csv(),
+            "1.250000,16.667,semi-fixed,2,0.6667,-0.500,1,late,12.346,1250.010 1250.030"
+        );
+        assert_eq!(row.csv().split(',').count(), 10);
+        assert_eq!(FrameRow::HEADER.split(',').count(), 10);
+        assert!(FrameRow::HEADER.starts_with("wall_s,frame_ms,lane"));
     }
 
     #[test]
@@ -229,6 +255,9 @@ mod tests {
             std::env::temp_dir().join(format!("timestep-rope-log-{}.csv", std::process::id()));
         let mut log = FrameLog::create(&path).unwrap();
         let row = |wall_s| FrameRow {
+            pacing: "vsync".into(),
+            step_starts_ms: Vec::new(),
+            input_ms: None,
             wall_s,
             frame_ms: 16.0,
             lane: "fixed".into(),

@@ -1,7 +1,5 @@
-//! Frame pacing for `--fps-cap` and the live `[` `]` keys, and the HUD's fps meter.
-//!
-//! Pure arithmetic on nanosecond readings: the window does the sleeping (spin_sleep) and
-//! the clock reading; this decides how long.
+//! The caps the live `[` `]` keys step through, and the HUD's fps meter. How long to sleep is
+//! decided by `timing::Pacer`; the window does the sleeping (spin_sleep).
 
 /// The caps `[` and `]` step through, in order; `None` is "off" (uncapped).
 pub const FPS_CAPS: [Option<f64>; 7] = [
@@ -37,42 +35,6 @@ pub fn cap_down(cap: Option<f64>) -> Option<f64> {
         .flatten()
         .rev()
         .find(|&c| c < hz)
-}
-
-/// One frame period at `hz`, in whole nanoseconds (at least 1).
-pub fn period_ns(hz: f64) -> u64 {
-    ((1e9 / hz).round() as u64).max(1)
-}
-
-/// Paces frames to start one period apart: each call (after presenting) returns how long to
-/// sleep until the next frame may start.
-///
-/// Deadlines advance by exactly one period from the previous deadline, not from "now", so a
-/// 60 Hz cap averages 60 Hz even though each sleep overshoots a little. A loop that falls
-/// more than a period behind (a stall, a slow frame) re-anchors at "now" instead of racing
-/// through a burst of frames to catch up.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Pacer {
-    deadline_ns: Option<u64>,
-}
-
-impl Pacer {
-    /// Forget the deadline (the cap changed or was switched off).
-    pub fn reset(&mut self) {
-        self.deadline_ns = None;
-    }
-
-    /// How long to sleep now, given the current reading and the period.
-    pub fn wait_ns(&mut self, now_ns: u64, period_ns: u64) -> u64 {
-        let deadline = match self.deadline_ns {
-            Some(d) if d.saturating_add(period_ns) >= now_ns.saturating_sub(period_ns) => {
-                d.saturating_add(period_ns)
-            }
-            _ => now_ns,
-        };
-        self.deadline_ns = Some(deadline);
-        deadline.saturating_sub(now_ns)
-    }
 }
 
 /// Frames per second, counted over half-second windows: a measured rate that is steady
@@ -158,37 +120,6 @@ mod tests {
         assert_eq!(cap_up(Some(240.0)), Some(240.0));
         assert_eq!(cap_down(Some(240.0)), Some(144.0));
         assert_eq!(cap_down(Some(10.0)), None);
-    }
-
-    #[test]
-    fn the_pacer_spaces_frame_starts_one_period_apart() {
-        let mut p = Pacer::default();
-        let period = 20 * MS;
-        // First frame: nothing to wait for.
-        assert_eq!(p.wait_ns(100 * MS, period), 0);
-        // The next frame took 5 ms of work: sleep the other 15.
-        assert_eq!(p.wait_ns(105 * MS, period), 15 * MS);
-        // Woke 1 ms late at 121 ms; that frame took 4 ms: the deadline is still 140 ms.
-        assert_eq!(p.wait_ns(125 * MS, period), 15 * MS);
-    }
-
-    #[test]
-    fn the_pacer_re_anchors_after_a_stall_instead_of_bursting() {
-        let mut p = Pacer::default();
-        let period = 10 * MS;
-        p.wait_ns(0, period);
-        // A 300 ms stall: far behind, so start over from now.
-        assert_eq!(p.wait_ns(300 * MS, period), 0);
-        assert_eq!(p.wait_ns(302 * MS, period), 8 * MS);
-        // A slow frame, late by less than a period: no sleep, and the cadence is kept.
-        assert_eq!(p.wait_ns(323 * MS, period), 0);
-        assert_eq!(p.wait_ns(325 * MS, period), 5 * MS);
-    }
-
-    #[test]
-    fn periods_are_whole_nanoseconds() {
-        assert_eq!(period_ns(60.0), 16_666_667);
-        assert_eq!(period_ns(50.0), 20 * MS);
     }
 
     #[test]

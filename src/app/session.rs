@@ -11,15 +11,24 @@ use super::drag::Hand;
 use super::output::FrameRow;
 use super::pacing::{FpsMeter, cap_down, cap_up};
 use crate::cli::WindowConfig;
-use crate::draw::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene, explosion_banner};
+use crate::draw::{
+    FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene, explosion_banner, pacing_summary,
+};
 use crate::lane::{Lane, LaneSpec};
 use crate::policy::PolicyEnv;
 use crate::rope::RopeParams;
-use crate::timing::{Mode, seconds};
+use crate::timing::{Mode, Pacing, seconds};
 use glam::Vec2;
 
 /// The stall the `S` key injects.
 pub const STALL_NS: u64 = 300_000_000;
+/// Inputs the HUD's mean latency is taken over.
+const INPUT_MEAN_OF: usize = 30;
+
+/// The pacing for a cap from `[` `]`: none is vsync.
+fn capped(cap: Option<f64>) -> Pacing {
+    cap.map_or(Pacing::Vsync, Pacing::Cap)
+}
 
 /// What one frame did, for the frame log and the caller.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,7 +62,13 @@ pub struct Session {
     paused: bool,
     show_hud: bool,
     show_help: bool,
-    fps_cap: Option<f64>,
+    pacing: Pacing,
+    /// What the window's pacer measured, for the HUD.
+    pacing_status: (Option<u64>, u64),
+    /// Input latencies, event to present, ns: the most recent ones (for the HUD's mean).
+    input_latency: std::collections::VecDeque<u64>,
+    /// When each step of each lane began this frame, ns (the window's clock).
+    step_starts: Vec<Vec<u64>>,
     stall_requested: bool,
     quit_requested: bool,
     hand: Hand,
@@ -91,7 +106,10 @@ impl Session {
             paused: false,
             show_hud: true,
             show_help: false,
-            fps_cap: cfg.fps_cap,
+            pacing: cfg.pacing,
+            pacing_status: (None, 0),
+            input_latency: std::collections::VecDeque::new(),
+            step_starts: Vec::new(),
             stall_requested: false,
             quit_requested: false,
             hand: Hand::default(),
@@ -104,8 +122,28 @@ impl Session {
     pub fn focused(&self) -> &Lane {
         &self.lanes[self.focus]
     }
+    /// The cap the pacing holds, if it is one.
     pub fn fps_cap(&self) -> Option<f64> {
-        self.fps_cap
+        match self.pacing {
+            Pacing::Cap(hz) => Some(hz),
+            _ => None,
+        }
+    }
+    pub fn pacing(&self) -> Pacing {
+        self.pacing
+    }
+
+    /// What the pacer measured this frame: its interval and how many frames missed it.
+    pub fn set_pacing_status(&mut self, interval_ns: Option<u64>, missed: u64) {
+        self.pacing_status = (interval_ns, missed);
+    }
+
+    /// An input (key or mouse) reached the screen `ns` after it happened.
+    pub fn input_shown(&mut self, ns: u64) {
+        if self.input_latency.len() == INPUT_MEAN_OF {
+            self.input_latency.pop_front();
+        }
+        self.input_latency.push_back(ns);
     }
     pub fn quit_requested(&self) -> bool {
         self.quit_requested
@@ -145,8 +183,9 @@ impl Session {
             Action::Reset => self.reset(),
             Action::Pause => self.paused = !self.paused,
             Action::Stall => self.stall_requested = true,
-            Action::CapDown => self.fps_cap = cap_down(self.fps_cap),
-            Action::CapUp => self.fps_cap = cap_up(self.fps_cap),
+            Action::CapDown => self.pacing = capped(cap_down(self.fps_cap())),
+            Action::CapUp => self.pacing = capped(cap_up(self.fps_cap())),
+            Action::CyclePacing => self.pacing = self.pacing.next(),
             Action::ToggleHud => {
                 self.show_hud = !self.show_hud;
                 // The rope may use the HUD's column while the HUD is hidden.
@@ -245,6 +284,11 @@ impl Session {
         self.hand.moved(px, now_ns);
     }
 
+    /// Whether a particle is held (a mouse move is then input the picture answers).
+    pub fn dragging(&self) -> bool {
+        self.hand.held().is_some()
+    }
+
     pub fn cursor_left(&mut self) {
         self.hand.left();
     }
@@ -274,7 +318,19 @@ impl Session {
     /// One frame: `frame_ns` measured since the last frame, `now_ns` the clock reading; every
     /// lane gets the same. Paused, the frame's time is discarded, so resuming is not one giant
     /// frame.
+    #[cfg(test)]
     pub fn advance(&mut self, frame_ns: u64, now_ns: u64) -> FrameReport {
+        self.advance_timed(frame_ns, now_ns, &mut || now_ns)
+    }
+
+    /// As [`Session::advance`], reading `clock` as each step begins, so the frame log and the
+    /// strip can show when steps really run.
+    pub fn advance_timed(
+        &mut self,
+        frame_ns: u64,
+        now_ns: u64,
+        clock: &mut dyn FnMut() -> u64,
+    ) -> FrameReport {
         self.fps.push(frame_ns);
         self.last_frame_ns = frame_ns;
         if self.paused {
@@ -283,22 +339,30 @@ impl Session {
         }
         let live_ns = now_ns.saturating_sub(self.paused_ns);
         let grab = self.hand.grab(now_ns);
-        for lane in &mut self.lanes {
+        self.step_starts.resize(self.lanes.len(), Vec::new());
+        for (lane, starts) in self.lanes.iter_mut().zip(&mut self.step_starts) {
+            starts.clear();
             if self.paused {
                 lane.hold(live_ns);
             } else {
                 if grab.is_some() {
                     lane.set_grab(grab);
                 }
-                lane.advance(frame_ns, live_ns);
+                lane.advance_noting_steps(frame_ns, live_ns, &mut || starts.push(clock()));
             }
         }
         let steps: Vec<u32> = self.shown().iter().map(|(_, l)| self.steps(l)).collect();
         self.strip.push(frame_ns as f32 * 1e-6, &steps);
+        let starts: Vec<&[u64]> = self
+            .shown()
+            .iter()
+            .map(|&(i, _)| self.step_starts[i].as_slice())
+            .collect();
+        self.strip.step_times.push(now_ns, &starts);
         let rows = self
             .shown()
             .iter()
-            .map(|(_, l)| self.row(l, now_ns, frame_ns))
+            .map(|&(i, l)| self.row(i, l, now_ns, frame_ns))
             .collect();
         FrameReport {
             now_ns,
@@ -313,8 +377,12 @@ impl Session {
         if self.paused { 0 } else { lane.last().steps }
     }
 
-    fn row(&self, lane: &Lane, now_ns: u64, frame_ns: u64) -> FrameRow {
+    fn row(&self, index: usize, lane: &Lane, now_ns: u64, frame_ns: u64) -> FrameRow {
+        let starts = &self.step_starts[index];
         FrameRow {
+            pacing: self.pacing.to_string(),
+            step_starts_ms: starts.iter().map(|&ns| ns as f64 / 1e6).collect(),
+            input_ms: None,
             wall_s: seconds(now_ns),
             frame_ms: frame_ns as f64 * 1e-6,
             lane: lane.name(),
@@ -335,6 +403,15 @@ impl Session {
         }
     }
 
+    /// The HUD's input row: the last latency and the mean of the recent ones.
+    fn input_summary(&self) -> String {
+        let Some(&last) = self.input_latency.back() else {
+            return String::new();
+        };
+        let mean = self.input_latency.iter().sum::<u64>() as f64 / self.input_latency.len() as f64;
+        format!("{:.1} ms, mean {:.1}", last as f64 / 1e6, mean / 1e6)
+    }
+
     /// The HUD's numbers, all measured.
     pub fn hud(&self, present_mode: &str) -> HudInfo {
         let shown: Vec<&Lane> = self.shown().into_iter().map(|(_, l)| l).collect();
@@ -342,7 +419,8 @@ impl Session {
             fps: self.fps.fps(),
             frame_ms: self.last_frame_ns as f64 * 1e-6,
             paused: self.paused,
-            fps_cap: self.fps_cap,
+            pacing: pacing_summary(self.pacing, self.pacing_status.0, self.pacing_status.1),
+            input: self.input_summary(),
             present_mode: present_mode.to_string(),
             ..HudInfo::new(&shown)
         };

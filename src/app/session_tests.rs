@@ -2,6 +2,7 @@ use super::*;
 use crate::draw::View;
 use crate::rope::Pin;
 use crate::rope::Rope;
+use crate::timing::Pacing;
 use crate::timing::TimingConfig;
 use crate::watch::RESET_AFTER_NS;
 
@@ -69,7 +70,7 @@ fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
         lanes,
         max_substep: Default::default(),
         vsync: true,
-        fps_cap: None,
+        pacing: Pacing::Vsync,
         exit_after_ns: None,
         screenshot: None,
         frame_log: None,
@@ -129,7 +130,11 @@ fn a_frame_in_fixed_mode_takes_whole_steps_and_reports_them() {
     assert_eq!(s.rope().steps(), 16);
     // Fixed shows the current state at 16 ms after 16.5 ms of running.
     assert!((r.rows[0].drift_ms - -0.5).abs() < 1e-9, "{:?}", r.rows);
-    assert_eq!(r.rows[0].csv(), "0.016500,16.500,fixed,16,0.5000,-0.500,0");
+    let starts = vec!["16.500"; 16].join(" ");
+    assert_eq!(
+        r.rows[0].csv(),
+        format!("0.016500,16.500,fixed,16,0.5000,-0.500,0,vsync,,{starts}")
+    );
 }
 
 #[test]
@@ -340,6 +345,15 @@ fn stall_hud_help_quit_and_cap_actions_set_their_flags() {
     assert_eq!(s.fps_cap(), Some(50.0));
     s.handle_action(Action::CapDown);
     assert_eq!(s.fps_cap(), Some(30.0));
+    // C cycles the pacing (a cap gives way to vsync); the HUD says which.
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        s.handle_action(Action::CyclePacing);
+        seen.push(s.pacing());
+    }
+    assert_eq!(seen, [Pacing::Vsync, Pacing::Adaptive, Pacing::Late]);
+    s.set_pacing_status(Some(16_806_723), 2);
+    assert_eq!(s.hud("").pacing, "late 16.8ms 2 misses");
     assert!(!s.quit_requested());
     s.handle_action(Action::Quit);
     assert!(s.quit_requested());
@@ -544,4 +558,23 @@ fn drawing_with_any_buffer_size_does_not_panic() {
         let mut one = vec![0u8; 4];
         s.draw(&mut one, 1, 1, "tiny");
     }
+}
+
+#[test]
+fn each_frame_logs_when_its_steps_began_and_the_input_it_showed() {
+    let mut s = session(Mode::Fixed);
+    let mut t = 1_000_000_000;
+    let report = s.advance_timed(16_666_667, t, &mut || {
+        t += 1_000;
+        t
+    });
+    let row = &report.rows[0];
+    assert_eq!(row.step_starts_ms.len(), row.steps as usize);
+    assert!(row.steps >= 16);
+    assert!(row.step_starts_ms.windows(2).all(|w| w[1] > w[0]));
+    assert_eq!(row.pacing, "vsync");
+    assert_eq!(s.hud("").input, "", "no input yet");
+    s.input_shown(12_000_000);
+    s.input_shown(8_000_000);
+    assert_eq!(s.hud("").input, "8.0 ms, mean 10.0");
 }

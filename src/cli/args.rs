@@ -112,9 +112,14 @@ pub struct WindowArgs {
     /// Present with vsync (off picks a non-vsync present mode where the surface has one)
     #[arg(long, value_enum, default_value = "on")]
     pub vsync: OnOff,
-    /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144
+    /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144 (the same as --pacing cap:HZ)
     #[arg(long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
     pub fps_cap: Option<f64>,
+    /// How the loop paces frames: vsync, cap:HZ, adaptive (a render interval that follows the
+    /// frame's cost) or late (sleep at the end of each frame so input is read as late as
+    /// possible) [default: vsync]
+    #[arg(long, value_name = "vsync|cap:HZ|adaptive|late", value_parser = parse_pacing)]
+    pub pacing: Option<Pacing>,
     /// Quit after this much wall time (for scripted runs)
     #[arg(long, value_name = "DURATION", value_parser = positive_duration, allow_hyphen_values = true)]
     pub exit_after: Option<u64>,

@@ -30,7 +30,7 @@ pub struct WindowConfig {
     pub lanes: Vec<LaneSpec>,
     pub max_substep: MaxSubstep,
     pub vsync: bool,
-    pub fps_cap: Option<f64>,
+    pub pacing: Pacing,
     pub exit_after_ns: Option<u64>,
     pub screenshot: Option<PathBuf>,
     pub frame_log: Option<PathBuf>,
@@ -100,6 +100,13 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         (None, _, true) => LaneSpec::every_mode(),
         (None, mode, false) => vec![LaneSpec::mode(mode.unwrap_or(Mode::Interpolated))],
     };
+    let pacing = match (args.fps_cap, args.pacing) {
+        (Some(_), Some(_)) => {
+            return Err("--fps-cap HZ is --pacing cap:HZ: give only one of them".into());
+        }
+        (Some(hz), None) => Pacing::Cap(hz),
+        (None, pacing) => pacing.unwrap_or(Pacing::Vsync),
+    };
     if lanes.len() > MAX_PANES {
         return Err(format!(
             "--lanes: the window shows at most {MAX_PANES} lanes, got {} (simulate takes any number)",
@@ -112,7 +119,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
         vsync: args.vsync == OnOff::On,
-        fps_cap: args.fps_cap,
+        pacing,
         exit_after_ns: args.exit_after,
         screenshot: args.screenshot,
         frame_log: args.frame_log,

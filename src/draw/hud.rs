@@ -4,7 +4,7 @@ use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
 use super::text::{self, GLYPH};
 use crate::lane::Lane;
-use crate::timing::{Mode, format_duration};
+use crate::timing::{Mode, Pacing, format_duration};
 
 /// The numbers the HUD shows; every one is measured by the caller.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -18,8 +18,11 @@ pub struct HudInfo {
     /// Last measured frame time, ms.
     pub frame_ms: f64,
     pub paused: bool,
-    /// None: uncapped.
-    pub fps_cap: Option<f64>,
+    /// The pacing and what it measured: `vsync`, `cap 60 fps`, `adaptive 22.0ms 1 miss`.
+    pub pacing: String,
+    /// Input latency, event to present: the last and the mean of recent ones (empty before
+    /// any input).
+    pub input: String,
     /// The present mode actually in use, e.g. "Fifo (vsync)".
     pub present_mode: String,
     /// Every lane shown: one in the single view, up to four in the split view.
@@ -264,19 +267,18 @@ impl HudInfo {
         )
     }
 
-    fn output_rows(&self) -> [Row; 2] {
-        let cap = match self.fps_cap {
-            None => "off".to_string(),
-            Some(fps) => format!("{} fps", trim(fps, 2)),
-        };
-        let present = if self.present_mode.is_empty() {
-            "-"
-        } else {
-            &self.present_mode
+    fn output_rows(&self) -> [Row; 3] {
+        let or_dash = |s: &str| {
+            if s.is_empty() {
+                "-".to_string()
+            } else {
+                s.to_string()
+            }
         };
         [
-            Row::new("fps cap", cap),
-            Row::new("present", present.to_string()),
+            Row::new("pacing", or_dash(&self.pacing)),
+            Row::new("input", or_dash(&self.input)),
+            Row::new("present", or_dash(&self.present_mode)),
         ]
     }
 }
@@ -298,6 +300,24 @@ fn num(v: f64, decimals: usize) -> String {
 fn signed(v: f64, decimals: usize) -> String {
     let s = num(v, decimals);
     if v > 0.0 { format!("+{s}") } else { s }
+}
+
+/// The pacing row: `vsync`, `cap 59.94 fps`, `adaptive 22.0ms 1 miss`, `late 16.8ms`.
+pub fn pacing_summary(pacing: Pacing, interval_ns: Option<u64>, missed: u64) -> String {
+    let ms = interval_ns.map_or(String::new(), |ns| {
+        format!(" {}ms", num(ns as f64 / 1e6, 1))
+    });
+    let misses = match missed {
+        0 => String::new(),
+        1 => " 1 miss".into(),
+        n => format!(" {n} misses"),
+    };
+    match pacing {
+        Pacing::Vsync => "vsync".into(),
+        Pacing::Cap(hz) => format!("cap {} fps{misses}", trim(hz, 2)),
+        Pacing::Adaptive => format!("adaptive{ms}{misses}"),
+        Pacing::Late => format!("late{ms}{misses}"),
+    }
 }
 
 /// As [`num`] without trailing zeros: 60 fps, 59.94 fps.
@@ -443,7 +463,8 @@ mod tests {
             fps: 60.0,
             frame_ms: 16.667,
             paused: false,
-            fps_cap: None,
+            pacing: "vsync".into(),
+            input: String::new(),
             present_mode: "Fifo (vsync)".into(),
             lanes: vec![lane("interpolated")],
         }
@@ -469,7 +490,7 @@ mod tests {
         assert!(
             lines
                 .iter()
-                .any(|l| l.contains("fps cap") && l.contains("off"))
+                .any(|l| l.contains("pacing") && l.contains("vsync"))
         );
         assert!(lines.iter().any(|l| l.contains("Fifo (vsync)")));
         assert!(lines.iter().any(|l| l.contains("-0.250 ms")));
@@ -485,9 +506,9 @@ mod tests {
     }
 
     #[test]
-    fn the_hud_shows_an_fps_cap_and_an_explosion() {
+    fn the_hud_shows_the_pacing_and_an_explosion() {
         let hud = HudInfo {
-            fps_cap: Some(60.0),
+            pacing: "cap 60 fps".into(),
             lanes: vec![LaneRow {
                 exploded: true,
                 ..lane("fixed")
@@ -524,7 +545,8 @@ mod tests {
             fps: f64::INFINITY,
             frame_ms: f64::NAN,
             paused: true,
-            fps_cap: Some(1e-9),
+            pacing: "adaptive 123456789.0ms 123456789 missed".into(),
+            input: "123456789.0 ms, mean 123456789.0".into(),
             present_mode: "Mailbox \u{2014} a very long present mode name indeed".into(),
             lanes: vec![absurd.clone()],
         };

@@ -27,8 +27,9 @@ mod rope;
 mod strip;
 mod text;
 mod view;
+mod wall;
 
-pub use hud::{HudInfo, LaneRow, text_scale};
+pub use hud::{HudInfo, LaneRow, pacing_summary, text_scale};
 pub use lanes::{LanePanes, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES};
 pub use pane::{Pane, PaneLabel};

@@ -66,7 +66,8 @@ fn hud(particles: usize) -> HudInfo {
         fps: 59.94,
         frame_ms: 16.683,
         paused: true,
-        fps_cap: None,
+        pacing: "vsync".into(),
+        input: "12.4 ms, mean 11.9".into(),
         present_mode: "Fifo (vsync)".into(),
         lanes: vec![LaneRow {
             name: Mode::Interpolated.name().into(),

@@ -9,6 +9,7 @@ use super::canvas::{self, Canvas, Rgb};
 use super::hud::text_scale;
 use super::palette as pal;
 use super::text::{self, GLYPH};
+use super::wall::StepTimes;
 use std::collections::VecDeque;
 
 /// Lanes the strip keeps steps for.
@@ -22,11 +23,13 @@ struct Frame {
     lanes: u8,
 }
 
-/// The last few hundred frames' frame time and steps per lane, oldest first.
+/// The last few hundred frames' frame time and steps per lane, oldest first, and when the
+/// latest steps ran in wall time.
 #[derive(Clone, Debug)]
 pub struct FrameStrip {
     capacity: usize,
     frames: VecDeque<Frame>,
+    pub step_times: StepTimes,
 }
 
 impl FrameStrip {
@@ -35,6 +38,7 @@ impl FrameStrip {
         FrameStrip {
             capacity,
             frames: VecDeque::with_capacity(capacity.min(1 << 16)),
+            step_times: StepTimes::default(),
         }
     }
     /// A frame of `frame_ms` in which lane i took `steps[i]` steps (at most four lanes kept).
@@ -74,6 +78,7 @@ impl FrameStrip {
     /// Forgets every frame.
     pub fn clear(&mut self) {
         self.frames.clear();
+        self.step_times.clear();
     }
 }
 
@@ -222,6 +227,9 @@ struct Geometry {
     /// The steps well's top and height.
     sy: i64,
     sh: i64,
+    /// The wall-time row's top and height.
+    wy: i64,
+    wh: i64,
     /// Whether the wells have room for anything.
     wells: bool,
 }
@@ -240,7 +248,8 @@ impl Geometry {
         // Several lanes' rows get half the height, one lane's row under a third.
         let share = if lanes > 1 { 5 } else { 3 };
         let sh = (gh * share / 10).max(4 * s);
-        let bh = gh - sh - lane_gap;
+        let wh = (gh / 8).max(3 * s);
+        let bh = gh - sh - wh - 2 * lane_gap;
         Geometry {
             s,
             g,
@@ -251,6 +260,8 @@ impl Geometry {
             bh,
             sy: gy + bh + lane_gap,
             sh,
+            wy: gy + bh + sh + 2 * lane_gap,
+            wh,
             wells: gw >= 8 && bh >= 6,
             l,
         }
@@ -272,6 +283,7 @@ pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
     let wells = [
         (geo.gx, geo.gy, geo.gw, geo.bh),
         (geo.gx, geo.sy, geo.gw, geo.sh),
+        (geo.gx, geo.wy, geo.gw, geo.wh),
     ];
     let wells = if geo.wells { &wells[..] } else { &[] };
     let panel = (geo.l.x, geo.l.y, geo.l.w, geo.l.h);
@@ -280,6 +292,8 @@ pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
     if geo.wells {
         draw_frame_times(canvas, strip, &geo);
         draw_steps(canvas, strip, &geo);
+        let row = (geo.gx, geo.wy, geo.gw, geo.wh);
+        strip.step_times.draw(canvas, row, strip.lanes());
     }
 }
 

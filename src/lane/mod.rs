@@ -134,14 +134,26 @@ impl Lane {
     /// divergence watch at `now_ns` (wall time): an exploded rope is shown for a while, then
     /// reset by [`Lane::reset`].
     pub fn advance(&mut self, frame_ns: u64, now_ns: u64) -> &FrameStats {
+        self.advance_noting_steps(frame_ns, now_ns, &mut || {})
+    }
+
+    /// As [`Lane::advance`], calling `before_step` as each tick begins (the window reads its
+    /// clock there, to show when steps really run).
+    pub fn advance_noting_steps(
+        &mut self,
+        frame_ns: u64,
+        now_ns: u64,
+        before_step: &mut dyn FnMut(),
+    ) -> &FrameStats {
         self.vsync.observe(frame_ns);
         let filtered = self.timer.filter(frame_ns, &self.vsync);
         self.stepper
             .set_resync(self.timer.resync_over_ns(&self.vsync));
         let (rope, max_substep) = (&mut self.rope, self.policy.max_substep_ns);
-        self.last = self
-            .stepper
-            .advance(filtered, |s| integrate(rope, s, max_substep));
+        self.last = self.stepper.advance(filtered, |s| {
+            before_step();
+            integrate(rope, s, max_substep)
+        });
         self.watch_divergence(now_ns);
         &self.last
     }

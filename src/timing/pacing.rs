@@ -305,6 +305,23 @@ mod tests {
     }
 
     #[test]
+    fn a_cap_spaces_frame_starts_one_period_apart_from_the_last_deadline() {
+        let mut p = Pacer::new(Pacing::Cap(50.0), None);
+        // First frame: nothing to wait for.
+        p.begin(100 * MS, 0);
+        assert_eq!(p.end(100 * MS), 0);
+        // The next frame took 5 ms of work: sleep the other 15.
+        p.begin(100 * MS, 0);
+        assert_eq!(p.end(105 * MS), 15 * MS);
+        // Woke 1 ms late at 121 ms; that frame took 4 ms: the deadline is still 140 ms.
+        p.begin(121 * MS, 0);
+        assert_eq!(p.end(125 * MS), 15 * MS);
+        // A slow frame, late by less than a period: no sleep, and the cadence is kept.
+        assert_eq!(p.end(163 * MS), 0);
+        assert_eq!(p.end(165 * MS), 15 * MS);
+    }
+
+    #[test]
     fn a_cap_keeps_its_average_and_reanchors_after_a_stall() {
         let mut p = Pacer::new(Pacing::Cap(100.0), None);
         let frames = drive(&mut p, 100, |i| if i == 50 { 300 * MS } else { 2 * MS });

@@ -159,7 +159,7 @@ fn the_frame_log_has_a_header_and_one_row_per_frame() {
     assert!(rows.len() >= 10, "only {} rows", rows.len());
     let mut last_wall = -1.0;
     for row in &rows {
-        assert_eq!(row.len(), 7, "{row:?}");
+        assert_eq!(row.len(), 10, "{row:?}");
         let wall: f64 = row[0].parse().expect("wall_s is a number");
         assert!(
             wall > last_wall,
@@ -175,7 +175,72 @@ fn the_frame_log_has_a_header_and_one_row_per_frame() {
         row[5].parse::<f64>().expect("drift_ms is a number");
         // The default rope in interpolated mode never diverges.
         assert_eq!(row[6], "0", "{row:?}");
+        assert_eq!(row[7], "vsync");
+        // One wall-clock start per step, none before the frame's clock reading.
+        let starts: Vec<f64> = row[9]
+            .split_whitespace()
+            .map(|t| t.parse().unwrap())
+            .collect();
+        assert_eq!(starts.len(), row[3].parse::<usize>().unwrap(), "{row:?}");
+        assert!(starts.iter().all(|&ms| ms >= wall * 1e3 - 1e-3), "{row:?}");
     }
+}
+
+#[test]
+#[ignore = "needs a display"]
+fn c_cycles_the_pacing_and_the_frame_log_shows_it_and_the_input_latency() {
+    let log = temp_path("pacing.csv");
+    let log_arg = log.to_string_lossy().to_string();
+    let mut app = Running::start("pacing", &["--frame-log", &log_arg]);
+    let window = find_window(&mut app);
+    let logged = |pacing: &str| {
+        let needle = format!(",{pacing},");
+        poll(&format!("a frame paced {pacing} in the log"), || {
+            let text = std::fs::read_to_string(&log).ok()?;
+            text.contains(&needle).then_some(())
+        })
+    };
+    {
+        let _focus = screen_lock();
+        logged("vsync");
+        press(&window, "c");
+        logged("adaptive");
+        press(&window, "c");
+        logged("late");
+        press(&window, "Escape");
+    }
+    let status = app.wait_for_exit();
+    assert!(
+        status.success(),
+        "exit status {status}; stderr:\n{}",
+        app.stderr()
+    );
+    let text = std::fs::read_to_string(&log).expect("the frame log exists");
+    let _ = std::fs::remove_file(&log);
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    let pacings: Vec<&str> = rows.iter().map(|r| r[7]).collect();
+    let first = |p: &str| pacings.iter().position(|&q| q == p);
+    let (adaptive, late) = (first("adaptive"), first("late"));
+    assert!(
+        first("vsync") < adaptive && adaptive < late && late.is_some(),
+        "vsync, then adaptive, then late: {:?}",
+        pacings.iter().collect::<std::collections::BTreeSet<_>>()
+    );
+    // The frames that used the key presses say how long each took to reach the screen.
+    let inputs: Vec<f64> = rows
+        .iter()
+        .filter(|r| !r[8].is_empty())
+        .map(|r| r[8].parse().unwrap())
+        .collect();
+    assert!(inputs.len() >= 2, "{inputs:?}");
+    assert!(
+        inputs.iter().all(|&ms| ms > 0.0 && ms < 10_000.0),
+        "{inputs:?}"
+    );
 }
 
 /// One parsed `--frame-log` row.
@@ -193,7 +258,7 @@ fn read_frame_log(text: &str) -> Vec<LogRow> {
     lines
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
-            assert_eq!(f.len(), 7, "{line}");
+            assert_eq!(f.len(), 10, "{line}");
             let number = |i: usize| -> f64 {
                 let v: f64 = f[i]
                     .parse()

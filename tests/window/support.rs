@@ -18,7 +18,8 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_timestep-rope");
 pub const PATIENCE: Duration = Duration::from_secs(60);
 /// A start-up failure that takes longer than this is a hang.
 pub const HANG_GUARD: Duration = Duration::from_secs(20);
-pub const FRAME_LOG_HEADER: &str = "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded";
+pub const FRAME_LOG_HEADER: &str =
+    "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,step_starts_ms";
 
 static SCREEN: Mutex<()> = Mutex::new(());
 
@@ -228,7 +229,7 @@ pub fn wait_for_frames(
     })
 }
 
-/// Checks the whole frame log: header, seven fields, every number finite. Returns the
+/// Checks the whole frame log: header, ten fields, every number finite. Returns the
 /// `steps` column.
 pub fn check_frame_log(log: &Path) -> Vec<u32> {
     let text = std::fs::read_to_string(log).expect("the frame log exists");
@@ -237,7 +238,7 @@ pub fn check_frame_log(log: &Path) -> Vec<u32> {
     lines
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
-            assert_eq!(f.len(), 7, "{line}");
+            assert_eq!(f.len(), 10, "{line}");
             for i in [0, 1, 4, 5] {
                 let v: f64 = f[i].parse().unwrap_or_else(|_| panic!("field {i}: {line}"));
                 assert!(v.is_finite(), "field {i} is not finite: {line}");
