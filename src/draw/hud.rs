@@ -235,7 +235,13 @@ impl HudInfo {
         let mut first = vec![view];
         first.extend(self.timing_rows());
         let mut second = vec![self.frame_row()];
-        second.extend(self.output_rows());
+        // The bar is one line: the input row only once there has been input.
+        let [pacing, input, present] = self.output_rows();
+        second.push(pacing);
+        if !self.input.is_empty() {
+            second.push(input);
+        }
+        second.push(present);
         [first, second]
     }
 

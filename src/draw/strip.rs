@@ -248,7 +248,7 @@ impl Geometry {
         // Several lanes' rows get half the height, one lane's row under a third.
         let share = if lanes > 1 { 5 } else { 3 };
         let sh = (gh * share / 10).max(4 * s);
-        let wh = (gh / 8).max(3 * s);
+        let wh = (gh / 6).max(3 * s);
         let bh = gh - sh - wh - 2 * lane_gap;
         Geometry {
             s,
@@ -293,7 +293,12 @@ pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
         draw_frame_times(canvas, strip, &geo);
         draw_steps(canvas, strip, &geo);
         let row = (geo.gx, geo.wy, geo.gw, geo.wh);
-        strip.step_times.draw(canvas, row, strip.lanes());
+        strip.step_times.draw(canvas, row, strip.lanes(), geo.s);
+        if geo.wh >= geo.g {
+            let lw = i64::from(text::text_width("wall", geo.l.scale));
+            let at = (geo.gx - 2 * geo.s - lw, geo.wy);
+            text::draw_text(canvas, at.0, at.1, "wall", geo.l.scale, pal::LABEL);
+        }
     }
 }
 

@@ -55,11 +55,13 @@ impl StepTimes {
 
     /// Draws the row in the `w × h` well at (`x`, `y`), newest at the right; `lanes` says
     /// whether to colour steps by lane (several lanes) or in the steps colour (one).
+    /// Steps are `s` pixels wide (the text scale), so a bunch of them reads as one bar.
     pub(super) fn draw(
         &self,
         canvas: &mut Canvas,
         (x, y, w, h): (i64, i64, i64, i64),
         lanes: usize,
+        s: i64,
     ) {
         if w < 2 || h < 2 {
             return;
@@ -76,7 +78,7 @@ impl StepTimes {
             } else {
                 pal::STEPS
             };
-            canvas.fill_rect(x_of(t.max(from)), y + h - mark, 1, mark, colour);
+            canvas.fill_rect(x_of(t.max(from)), y + h - mark, s.max(1), mark, colour);
         }
     }
 }
