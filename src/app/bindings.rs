@@ -26,6 +26,8 @@ pub enum Action {
     CapUp,
     /// The pacing: vsync → adaptive → late → vsync.
     CyclePacing,
+    /// The focused lane's integrator: Euler ↔ RK4 (the rope keeps its state).
+    ToggleIntegrator,
     ToggleHud,
     ToggleHelp,
     Quit,
@@ -33,7 +35,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 16] = [
+    pub const ALL: [Action; 17] = [
         Action::CycleMode,
         Action::Pick(0),
         Action::Pick(1),
@@ -47,6 +49,7 @@ impl Action {
         Action::CapDown,
         Action::CapUp,
         Action::CyclePacing,
+        Action::ToggleIntegrator,
         Action::ToggleHud,
         Action::ToggleHelp,
         Action::Quit,
@@ -68,6 +71,7 @@ impl Action {
             Action::CapDown => "fps cap down".into(),
             Action::CapUp => "fps cap up".into(),
             Action::CyclePacing => "pacing: vsync, adaptive, late".into(),
+            Action::ToggleIntegrator => "integrator: euler / rk4".into(),
             Action::ToggleHud => "hide / show the HUD".into(),
             Action::ToggleHelp => "this help".into(),
             Action::Quit => "quit".into(),
@@ -106,6 +110,7 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::BracketLeft), Action::CapDown),
     (Trigger::Key(KeyCode::BracketRight), Action::CapUp),
     (Trigger::Key(KeyCode::KeyC), Action::CyclePacing),
+    (Trigger::Key(KeyCode::KeyI), Action::ToggleIntegrator),
     (Trigger::Key(KeyCode::KeyH), Action::ToggleHud),
     (Trigger::Key(KeyCode::F1), Action::ToggleHelp),
     (Trigger::Shifted(KeyCode::Slash), Action::ToggleHelp),

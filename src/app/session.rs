@@ -186,6 +186,10 @@ impl Session {
             Action::CapDown => self.pacing = capped(cap_down(self.fps_cap())),
             Action::CapUp => self.pacing = capped(cap_up(self.fps_cap())),
             Action::CyclePacing => self.pacing = self.pacing.next(),
+            Action::ToggleIntegrator => {
+                let lane = &mut self.lanes[self.focus];
+                lane.set_integrator(lane.integrator().next());
+            }
             Action::ToggleHud => {
                 self.show_hud = !self.show_hud;
                 // The rope may use the HUD's column while the HUD is hidden.
@@ -225,9 +229,14 @@ impl Session {
     fn toggle_split(&mut self) {
         if self.lanes.len() == 1 {
             let current = self.lanes[0].mode();
+            let integrator = self.lanes[0].integrator();
             self.lanes = LaneSpec::every_mode()
                 .into_iter()
-                .map(|spec| self.lanes[0].fork(spec))
+                .map(|spec| {
+                    let mut lane = self.lanes[0].fork(spec);
+                    lane.set_integrator(integrator);
+                    lane
+                })
                 .collect();
             self.focus = Mode::ALL.iter().position(|&m| m == current).unwrap_or(0);
             self.split = true;

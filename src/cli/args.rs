@@ -4,7 +4,7 @@
 use super::values::*;
 use crate::lane::LaneSpec;
 use crate::policy::MaxSubstep;
-use crate::rope::{Pin, RopeParams};
+use crate::rope::{Integrator, Pin, RopeParams};
 use crate::simulate::{Phase, RenderCost, Stall};
 use crate::sweep::DEFAULT_RATES;
 use crate::timing::{Mode, Pacing, TimingConfig, parse_duration, parse_period};
@@ -55,6 +55,9 @@ pub struct CommonArgs {
     /// Which ends are pinned: one (particle 0) or both
     #[arg(long, value_name = "one|both", default_value = "one", value_parser = parse_pin, global = true)]
     pub pin: Pin,
+    /// How the rope is integrated: euler (semi-implicit) or rk4
+    #[arg(long, value_name = "euler|rk4", default_value = "euler", value_parser = parse_integrator, global = true)]
+    pub integrator: Integrator,
     /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
     #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
     pub damping: f32,
@@ -85,6 +88,7 @@ impl CommonArgs {
         let params = RopeParams {
             pin: self.pin,
             damping_per_s: self.damping,
+            integrator: self.integrator,
             ..RopeParams::with_particles(self.particles)
         };
         params.validate()?;

@@ -4,7 +4,7 @@
 use super::{LaneList, MAX_DRAW_SIDE, MAX_HZ, MAX_SECONDS, ModeChoice, RateList};
 use crate::lane::parse_lanes;
 use crate::policy::MaxSubstep;
-use crate::rope::Pin;
+use crate::rope::{Integrator, Pin};
 use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
 use crate::timing::{Mode, Pacing, format_duration, one_of, parse_duration};
 
@@ -50,6 +50,10 @@ pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
         let names = Mode::ALL.map(Mode::name).into_iter().chain(["all"]);
         format!("unknown mode '{s}' (expected {})", one_of(names))
     })
+}
+
+pub(super) fn parse_integrator(s: &str) -> Result<Integrator, String> {
+    s.parse()
 }
 
 pub(super) fn parse_pin(s: &str) -> Result<Pin, String> {

@@ -4,6 +4,7 @@ use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
 use super::text::{self, GLYPH};
 use crate::lane::Lane;
+use crate::rope::Integrator;
 use crate::timing::{Mode, Pacing, format_duration};
 
 /// The numbers the HUD shows; every one is measured by the caller.
@@ -69,7 +70,7 @@ impl LaneRow {
 pub fn tick_summary(lane: &Lane) -> String {
     let p = lane.policy();
     if p.mode == Mode::Variable {
-        return format!("1 step/frame {}", lane.timer());
+        return format!("1 step/frame {}{}", lane.timer(), integrator_suffix(lane));
     }
     let ms = p.timing.dt_ns as f64 * 1e-6;
     let mut tick = format!("{ms:.3}");
@@ -83,7 +84,15 @@ pub fn tick_summary(lane: &Lane) -> String {
     } else {
         String::new()
     };
-    format!("{tick}ms{sub} {}", lane.timer())
+    format!("{tick}ms{sub} {}{}", lane.timer(), integrator_suffix(lane))
+}
+
+/// " rk4" when the lane integrates with RK4 (Euler, the default, goes unsaid).
+fn integrator_suffix(lane: &Lane) -> String {
+    match lane.integrator() {
+        Integrator::Euler => String::new(),
+        other => format!(" {other}"),
+    }
 }
 
 /// What the frame times say of vsync, in short.

@@ -15,7 +15,7 @@ pub use spec::{Base, LaneSpec, parse_lanes, parse_spec};
 pub use vblanks::Vblanks;
 
 use crate::policy::{Policy, PolicyEnv, substeps};
-use crate::rope::{Grab, Rope, RopeParams};
+use crate::rope::{Grab, Integrator, Rope, RopeParams};
 use crate::timing::{FrameStats, Mode, Step, Stepper, Timer, TimerKind, VsyncDetector};
 use crate::watch::{ExplosionWatch, Watch};
 use glam::Vec2;
@@ -49,11 +49,16 @@ pub struct Lane {
     energy_start_j: f64,
     /// The largest stretch over every life of the rope (a reset starts a new one).
     max_stretch: f32,
+    /// `--integrator`'s choice, which a lane's `+rk4` / `+euler` overrides.
+    base_integrator: Integrator,
 }
 
 impl Lane {
     pub fn new(spec: LaneSpec, params: RopeParams, env: &PolicyEnv) -> Lane {
-        let rope = Rope::new(params);
+        let rope = Rope::new(RopeParams {
+            integrator: spec.integrator.unwrap_or(params.integrator),
+            ..params
+        });
         let policy = spec.policy(env);
         Lane {
             stepper: Stepper::new(policy.timing, policy.mode),
@@ -71,6 +76,7 @@ impl Lane {
             latency: Latency::default(),
             last: FrameStats::default(),
             max_stretch: 1.0,
+            base_integrator: params.integrator,
         }
     }
 
@@ -94,8 +100,22 @@ impl Lane {
         if policy.timer != self.policy.timer || policy.timing.dt_ns != self.policy.timing.dt_ns {
             self.timer = Timer::new(policy.timer, policy.timing.dt_ns, self.env.vsync_requested);
         }
+        let integrator = spec.integrator.unwrap_or(self.base_integrator);
+        self.rope.set_integrator(integrator);
         self.spec = spec;
         self.policy = policy;
+    }
+
+    /// The integrator the rope steps with.
+    pub fn integrator(&self) -> Integrator {
+        self.rope.integrator()
+    }
+
+    /// Switches the integrator (the window's `I`); the rope keeps its state. `--integrator`'s
+    /// own is named by the base alone (`fixed`, not `fixed+euler`).
+    pub fn set_integrator(&mut self, integrator: Integrator) {
+        let other = (integrator != self.base_integrator).then_some(integrator);
+        self.respec(self.spec.with_integrator(other));
     }
 
     /// Changes the stepping mode (a preset lane becomes that textbook mode).
@@ -106,7 +126,8 @@ impl Lane {
                 fuzzy: self.spec.fuzzy.filter(|_| mode.accumulates()),
                 ..LaneSpec::mode(mode)
             }
-            .with_timer(self.spec.timer),
+            .with_timer(self.spec.timer)
+            .with_integrator(self.spec.integrator),
         );
     }
 

@@ -6,6 +6,7 @@
 //! and `timers` (fixed with each timer and each fuzzy window).
 
 use crate::policy::{Fuzzy, Policy, PolicyEnv, Preset};
+use crate::rope::Integrator;
 use crate::timing::{Mode, TimerKind, one_of, parse_period};
 use std::fmt;
 
@@ -29,6 +30,8 @@ pub struct LaneSpec {
     pub tick_ns: Option<u64>,
     /// `+jitter=`: Godot's jitter fix, thousandths.
     pub jitter_permille: Option<u32>,
+    /// `+rk4` / `+euler`: an integrator other than `--integrator`'s.
+    pub integrator: Option<Integrator>,
 }
 
 impl LaneSpec {
@@ -40,6 +43,7 @@ impl LaneSpec {
             blend: false,
             tick_ns: None,
             jitter_permille: None,
+            integrator: None,
         }
     }
 
@@ -106,6 +110,11 @@ impl LaneSpec {
         LaneSpec { timer, ..self }
     }
 
+    /// The same spec with another integrator (`None`: `--integrator`'s).
+    pub fn with_integrator(self, integrator: Option<Integrator>) -> LaneSpec {
+        LaneSpec { integrator, ..self }
+    }
+
     /// The stepping mode, if the lane is a textbook one.
     pub fn textbook_mode(&self) -> Option<Mode> {
         match self.base {
@@ -136,6 +145,9 @@ impl fmt::Display for LaneSpec {
         }
         if let Some(j) = self.jitter_permille {
             write!(f, "+jitter={}", j as f64 / 1000.0)?;
+        }
+        if let Some(i) = self.integrator {
+            write!(f, "+{i}")?;
         }
         Ok(())
     }
@@ -171,6 +183,8 @@ fn add_option(spec: &mut LaneSpec, option: &str) -> Result<(), String> {
     let preset = matches!(spec.base, Base::Preset(_));
     if let Ok(timer) = option.parse::<TimerKind>() {
         spec.timer = Some(timer);
+    } else if let Ok(integrator) = option.parse::<Integrator>() {
+        spec.integrator = Some(integrator);
     } else if option == "fuzzy" || option == "fuzzy59" {
         let accumulates = spec.textbook_mode().is_some_and(Mode::accumulates);
         if !accumulates {
@@ -204,8 +218,8 @@ fn add_option(spec: &mut LaneSpec, option: &str) -> Result<(), String> {
     } else {
         let timers = TimerKind::ALL.map(TimerKind::name);
         return Err(format!(
-            "unknown option '{option}' (expected {}, fuzzy, fuzzy59, or for presets \
-             interpolated, tick=RATE and for godot jitter=J)",
+            "unknown option '{option}' (expected {}, fuzzy, fuzzy59, euler, rk4, or for \
+             presets interpolated, tick=RATE and for godot jitter=J)",
             timers.join(", ")
         ));
     }

@@ -52,12 +52,15 @@ pub struct Coefficients {
     c: f32,
     rest: f32,
     inv_rest: f32,
-    floor_len: f32,
-    floor_speed: f32,
-    dt: f32,
+    pub(super) floor_len: f32,
+    pub(super) floor_speed: f32,
+    pub(super) dt: f32,
     kick: f32,
     gravity_dv: f32,
-    decay: f32,
+    pub(super) decay: f32,
+    /// 1/m and gravity's acceleration, m/s² (RK4 evaluates accelerations, not kicks).
+    pub(super) inv_mass: f32,
+    pub(super) gravity: f32,
 }
 
 impl Coefficients {
@@ -74,6 +77,8 @@ impl Coefficients {
             gravity_dv: -p.gravity_m_per_s2 * dt,
             // The drag's velocity factor for one step: exactly exp(−rate · dt).
             decay: (-p.damping_per_s * dt).exp(),
+            inv_mass: 1.0 / p.particle_mass_kg,
+            gravity: -p.gravity_m_per_s2,
         }
     }
 }
@@ -81,7 +86,7 @@ impl Coefficients {
 /// `v`, or zero when its magnitude is below `floor` (the rest rule, see
 /// [`super::REST_FRACTION`]; NaN is kept, so a diverging rope is still seen to diverge).
 #[inline(always)]
-fn flush(v: f32, floor: f32) -> f32 {
+pub(super) fn flush(v: f32, floor: f32) -> f32 {
     if v.abs() < floor { 0.0 } else { v }
 }
 
@@ -109,7 +114,7 @@ pub fn step(k: &Coefficients, s: State<'_>) -> Outcome {
 /// non-negative floats order exactly like the floats, and an integer max or OR can be done in
 /// any order (a float max or sum could not).
 #[inline(always)]
-fn springs(k: &Coefficients, s: &mut State<'_>) -> (u32, bool) {
+pub(super) fn springs(k: &Coefficients, s: &mut State<'_>) -> (u32, bool) {
     let springs = s.n.saturating_sub(1);
     let len = springs.div_ceil(LANES) * LANES;
     let (xa, xb) = (chunks(&s.x[..len]), chunks(&s.x[1..=len]));
@@ -123,24 +128,44 @@ fn springs(k: &Coefficients, s: &mut State<'_>) -> (u32, bool) {
     for c in 0..len / LANES {
         for l in 0..LANES {
             let real = c * LANES + l < springs;
-            let dx = flush(xb[c][l] - xa[c][l], k.floor_len);
-            let dy = flush(yb[c][l] - ya[c][l], k.floor_len);
-            let length = (dx * dx + dy * dy).sqrt();
-            let stretch = if real { length * k.inv_rest } else { 0.0 };
+            let d = (xb[c][l] - xa[c][l], yb[c][l] - ya[c][l]);
+            let dv = (ub[c][l] - ua[c][l], wb[c][l] - wa[c][l]);
+            let (f, stretch) = spring(k, d, dv, real);
             bad |= stretch.is_nan() | (stretch > EXPLODE_STRETCH);
             worst_bits = worst_bits.max(stretch.to_bits());
-            // The damping term's numerator, c·(Δv·d), does not wait for the square root and
-            // the division: dividing by the length once at the end keeps the chain from the
-            // positions to the force short, which is what a small rope's step waits on.
-            let damping = k.c * ((ub[c][l] - ua[c][l]) * dx + (wb[c][l] - wa[c][l]) * dy);
-            let inv_len = if length > 0.0 { 1.0 / length } else { 0.0 };
-            let (ux, uy) = (dx * inv_len, dy * inv_len);
-            let pull = k.k * (length - k.rest) + damping * inv_len;
-            fx[c][l] = if real { ux * pull } else { 0.0 };
-            fy[c][l] = if real { uy * pull } else { 0.0 };
+            (fx[c][l], fy[c][l]) = f;
         }
     }
     (worst_bits, bad)
+}
+
+/// One spring from its end-to-end offset `d` and the difference of its ends' velocities
+/// `dv`: the force it pulls its first particle with, and its stretch (both zero unless it is
+/// `real`, not padding). Shared by the Euler and RK4 steps, so both see the same spring.
+#[inline(always)]
+pub(super) fn spring(
+    k: &Coefficients,
+    d: (f32, f32),
+    dv: (f32, f32),
+    real: bool,
+) -> ((f32, f32), f32) {
+    let dx = flush(d.0, k.floor_len);
+    let dy = flush(d.1, k.floor_len);
+    let length = (dx * dx + dy * dy).sqrt();
+    let stretch = if real { length * k.inv_rest } else { 0.0 };
+    // The damping term's numerator, c·(Δv·d), does not wait for the square root and the
+    // division: dividing by the length once at the end keeps the chain from the positions to
+    // the force short, which is what a small rope's step waits on.
+    let damping = k.c * (dv.0 * dx + dv.1 * dy);
+    let inv_len = if length > 0.0 { 1.0 / length } else { 0.0 };
+    let (ux, uy) = (dx * inv_len, dy * inv_len);
+    let pull = k.k * (length - k.rest) + damping * inv_len;
+    let f = if real {
+        (ux * pull, uy * pull)
+    } else {
+        (0.0, 0.0)
+    };
+    (f, stretch)
 }
 
 /// Pass 2: semi-implicit Euler — velocity first, then position with the new velocity — with
@@ -176,6 +201,6 @@ fn kick_and_drift(k: &Coefficients, s: State<'_>) -> bool {
 
 /// `s` as whole chunks of [`LANES`] (its length is always a multiple).
 #[inline(always)]
-fn chunks(s: &[f32]) -> &[[f32; LANES]] {
+pub(super) fn chunks(s: &[f32]) -> &[[f32; LANES]] {
     s.as_chunks::<LANES>().0
 }

@@ -9,8 +9,12 @@
 //! `params.rs` holds the constants and the stability bound; `euler.rs` the step itself.
 
 mod euler;
+mod integrator;
 mod params;
+mod rk4;
+mod stability;
 
+pub use integrator::Integrator;
 pub use params::{
     BYTES_PER_PARTICLE, EXPLODE_STRETCH, MAX_PARTICLES, Pin, REST_FRACTION, RopeParams,
 };
@@ -100,6 +104,8 @@ pub struct Rope {
     /// The step's constants (the drag's `exp(−rate·dt)` among them) for the last step length
     /// seen: fixed steps all have the same length, so they are worked out once, not every step.
     coefficients: (f32, euler::Coefficients),
+    /// RK4's stages and sums, made the first time RK4 steps this rope.
+    rk4: Option<Box<rk4::Scratch>>,
     anchors: Vec<(usize, Vec2)>,
     grab: Option<Grab>,
     exploded: bool,
@@ -153,6 +159,7 @@ impl Rope {
             force: Xy::zeros(n),
             pos,
             coefficients: (0.0, euler::Coefficients::new(&params, 0.0)),
+            rk4: None,
             anchors,
             grab: None,
             exploded: false,
@@ -252,7 +259,17 @@ impl Rope {
         self.step(step.dt_s(), step.last);
     }
 
-    /// One semi-implicit Euler step of `dt` seconds. `save_previous` copies the current
+    /// The integrator the next steps use.
+    pub fn integrator(&self) -> Integrator {
+        self.params.integrator
+    }
+
+    /// Switches the integrator; the state carries on from where it is.
+    pub fn set_integrator(&mut self, integrator: Integrator) {
+        self.params.integrator = integrator;
+    }
+
+    /// One step of `dt` seconds with the rope's integrator. `save_previous` copies the current
     /// positions into `previous` first; the stepper asks for it on each frame's last step,
     /// which is the only one whose starting state is ever shown.
     pub fn step(&mut self, dt: f32, save_previous: bool) {
@@ -265,18 +282,29 @@ impl Rope {
         if self.coefficients.0 != dt {
             self.coefficients = (dt, euler::Coefficients::new(&self.params, dt));
         }
-        let outcome = euler::step(
-            &self.coefficients.1,
-            euler::State {
-                n: self.pos.n,
-                x: &mut self.pos.x,
-                y: &mut self.pos.y,
-                vx: &mut self.vel.x,
-                vy: &mut self.vel.y,
-                fx: &mut self.force.x,
-                fy: &mut self.force.y,
-            },
-        );
+        let padded = self.pos.x.len();
+        let state = euler::State {
+            n: self.pos.n,
+            x: &mut self.pos.x,
+            y: &mut self.pos.y,
+            vx: &mut self.vel.x,
+            vy: &mut self.vel.y,
+            fx: &mut self.force.x,
+            fy: &mut self.force.y,
+        };
+        let outcome = match self.params.integrator {
+            Integrator::Euler => euler::step(&self.coefficients.1, state),
+            Integrator::Rk4 => {
+                let scratch = self
+                    .rk4
+                    .get_or_insert_with(|| Box::new(rk4::Scratch::new(padded)));
+                let hold = rk4::Constraints {
+                    pins: &self.anchors,
+                    held: self.grab.map(|g| (g.index, g.target, g.velocity)),
+                };
+                rk4::step(&self.coefficients.1, state, scratch, &hold)
+            }
+        };
         self.max_stretch = self.max_stretch.max(outcome.worst_stretch);
         self.hold();
         self.steps += 1;

@@ -1,5 +1,6 @@
 //! The rope's physical constants, their validation, and the stability bound they imply.
 
+use super::Integrator;
 use glam::Vec2;
 use std::fmt;
 use std::str::FromStr;
@@ -88,12 +89,14 @@ pub struct RopeParams {
     /// The rest rule's threshold as a fraction of a segment; [`REST_FRACTION`] unless a
     /// measurement wants to see the rope without it (0 turns it off).
     pub rest_fraction: f32,
+    /// How each step is integrated (`--integrator`).
+    pub integrator: Integrator,
 }
 
 impl Default for RopeParams {
     /// Chosen so that, as in the source article, variable steps hold together on a 75 Hz
     /// display and fall apart at 60 Hz: the stiffest mode's limit is about 15 ms
-    /// ([`RopeParams::stability_limit_s`]), between 1/75 s and 1/60 s, while 1 ms fixed steps
+    /// ([`RopeParams::stability_limit_s`], semi-implicit Euler), between 1/75 s and 1/60 s, while 1 ms fixed steps
     /// are 15 times inside it.
     fn default() -> Self {
         RopeParams {
@@ -106,6 +109,7 @@ impl Default for RopeParams {
             damping_per_s: 0.1,
             pin: Pin::One,
             rest_fraction: REST_FRACTION,
+            integrator: Integrator::Euler,
         }
     }
 }
@@ -176,7 +180,7 @@ impl RopeParams {
 
     /// The largest eigenvalue of the chain's stiffness matrix, in units of k: how much stiffer
     /// than one spring its fastest mode is (just under 4 for long chains).
-    fn max_mode_factor(&self) -> f64 {
+    pub(super) fn max_mode_factor(&self) -> f64 {
         let free = match self.pin {
             Pin::One => self.particles - 1,
             Pin::Both => self.particles.saturating_sub(2),
@@ -192,38 +196,6 @@ impl RopeParams {
             Pin::Both => n * std::f64::consts::PI / (2.0 * (n + 1.0)),
         };
         4.0 * angle.sin().powi(2)
-    }
-
-    /// The longest step semi-implicit Euler can take on this rope without its fastest mode
-    /// growing, in seconds.
-    ///
-    /// For that mode (ω² = λk/m, spring damping γ = λc/m, drag d applied as exp(-d·h)) one step
-    /// maps (x, v) by a 2×2 matrix with trace T = 1 − a·h²ω² + a(1 − hγ) and determinant
-    /// D = a(1 − hγ), a = exp(−d·h). It is stable while |T| < 1 + D; the boundary
-    /// a·h²ω² = 2 + 2a(1 − hγ) is found by bisection. Undamped it is the familiar h = 2/ω.
-    pub fn stability_limit_s(&self) -> f64 {
-        let lambda = self.max_mode_factor();
-        if lambda == 0.0 {
-            return f64::INFINITY;
-        }
-        let m = f64::from(self.particle_mass_kg);
-        let w2 = lambda * f64::from(self.stiffness_n_per_m) / m;
-        let gamma = lambda * f64::from(self.spring_damping_n_s_per_m) / m;
-        let d = f64::from(self.damping_per_s);
-        let unstable = |h: f64| {
-            let a = (-d * h).exp();
-            a * h * h * w2 >= 2.0 + 2.0 * a * (1.0 - h * gamma) || h * gamma >= 2.0
-        };
-        let (mut lo, mut hi) = (0.0, 4.0 / w2.sqrt());
-        for _ in 0..200 {
-            let mid = 0.5 * (lo + hi);
-            if unstable(mid) {
-                hi = mid;
-            } else {
-                lo = mid;
-            }
-        }
-        lo
     }
 
     /// The rest rule's length scale, m: a spring offset component smaller than this is treated

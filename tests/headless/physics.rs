@@ -1,7 +1,7 @@
 //! The rope against closed-form physics.
 
 use glam::Vec2;
-use timestep_rope::rope::Grab;
+use timestep_rope::rope::{Grab, Integrator};
 use timestep_rope::{Pin, Rope, RopeParams};
 
 const DT: f32 = 1e-3;
@@ -17,8 +17,16 @@ fn undamped(particles: usize) -> RopeParams {
 
 #[test]
 fn one_spring_and_mass_oscillate_with_period_two_pi_root_m_over_k() {
+    // Semi-implicit Euler within 0.5 %, RK4 within 0.1 %.
+    for (integrator, tolerance) in [(Integrator::Euler, 0.005), (Integrator::Rk4, 0.001)] {
+        spring_period(integrator, tolerance);
+    }
+}
+
+fn spring_period(integrator: Integrator, tolerance: f64) {
     let p = RopeParams {
         gravity_m_per_s2: 0.0,
+        integrator,
         ..undamped(2)
     };
     let rest = p.rest_length_m;
@@ -44,8 +52,8 @@ fn one_spring_and_mass_oscillate_with_period_two_pi_root_m_over_k() {
     let measured = (crossings[crossings.len() - 1] - crossings[0]) / (crossings.len() - 1) as f64;
     let error = (measured - expected).abs() / expected;
     assert!(
-        error < 0.005,
-        "period {measured} s vs {expected} s: {:.3} %",
+        error < tolerance,
+        "{integrator}: period {measured} s vs {expected} s: {:.4} %",
         error * 100.0
     );
 }
@@ -92,9 +100,16 @@ fn an_undamped_rope_keeps_its_energy_within_five_percent_of_its_swing_over_60_s(
 
 #[test]
 fn a_damped_hanging_rope_settles_with_each_spring_stretched_by_the_weight_below_over_k() {
+    for integrator in Integrator::ALL {
+        hanging_rope(integrator);
+    }
+}
+
+fn hanging_rope(integrator: Integrator) {
     let p = RopeParams {
         damping_per_s: 5.0,
         pin: Pin::One,
+        integrator,
         ..RopeParams::default()
     };
     let hanging = (0..p.particles)
@@ -113,7 +128,7 @@ fn a_damped_hanging_rope_settles_with_each_spring_stretched_by_the_weight_below_
         let error = (ext - expected).abs() / expected;
         assert!(
             error < 0.01,
-            "spring {i}: extension {ext} m vs {expected} m ({:.3} %)",
+            "{integrator} spring {i}: extension {ext} m vs {expected} m ({:.3} %)",
             error * 100.0
         );
     }
@@ -282,4 +297,34 @@ fn the_vectorised_step_matches_a_plain_scalar_loop_bit_for_bit() {
             "velocities differ, n = {n}"
         );
     }
+}
+
+#[test]
+fn rk4_drains_an_undamped_ropes_energy_steadily_where_euler_keeps_it_in_a_band() {
+    let run = |integrator| {
+        let mut rope = Rope::new(RopeParams {
+            integrator,
+            ..undamped(RopeParams::default().particles)
+        });
+        let e0 = rope.energy();
+        let mut marks = Vec::new();
+        for i in 1..=60_000 {
+            rope.step(DT, false);
+            if i % 10_000 == 0 {
+                marks.push(rope.energy() - e0);
+            }
+        }
+        marks
+    };
+    let rk4 = run(Integrator::Rk4);
+    assert!(
+        rk4.windows(2).all(|w| w[1] < w[0]),
+        "RK4 loses energy every 10 s: {rk4:?}"
+    );
+    assert!(rk4[5] < -1e-3, "{rk4:?}");
+    let euler = run(Integrator::Euler);
+    assert!(
+        euler.iter().any(|&e| e > 0.0) && euler.iter().any(|&e| e < 0.0),
+        "Euler's energy wanders both ways: {euler:?}"
+    );
 }

@@ -1,7 +1,7 @@
 //! The stepping modes' promises, checked on the simulated clock.
 
 use crate::support::*;
-use timestep_rope::simulate::{Display, DisplayConfig};
+use timestep_rope::simulate::{self, Display, DisplayConfig};
 use timestep_rope::{Mode, Rope, RopeParams, Stepper, TimingConfig};
 
 /// The frame patterns a real machine produces: common rates, timer noise and hitches.
@@ -227,4 +227,57 @@ fn interpolation_removes_the_stutter_that_fixed_steps_leave_at_59_94_hz() {
     );
     assert!(fixed.stutter_max_ms < 1.0, "{}", fixed.stutter_max_ms);
     assert_eq!(fixed.state_hash, interp.state_hash);
+}
+
+#[test]
+fn each_integrators_bound_is_right_to_the_hertz_on_a_straight_chain() {
+    // A straight, weightless chain with its fastest (longitudinal) mode nudged: the mode the
+    // bound is computed for, undisturbed by a swing's curvature.
+    use timestep_rope::rope::Integrator;
+    for integrator in Integrator::ALL {
+        let params = RopeParams {
+            integrator,
+            gravity_m_per_s2: 0.0,
+            ..RopeParams::default()
+        };
+        let limit = params.stability_limit_s();
+        let holds = (1.0 / limit).ceil();
+        let explodes = |hz: f64| {
+            let nudged = (0..params.particles)
+                .map(|i| glam::Vec2::new(i as f32 * 0.2 + if i % 2 == 1 { 1e-4 } else { 0.0 }, 0.0))
+                .collect();
+            let mut rope = timestep_rope::Rope::with_positions(params, nudged).unwrap();
+            let h = (1.0 / hz) as f32;
+            (0..(30.0 * hz) as u32).any(|_| {
+                rope.step(h, false);
+                rope.exploded()
+            })
+        };
+        assert!(
+            !explodes(holds),
+            "{integrator} at {holds} Hz (bound {limit} s)"
+        );
+        assert!(
+            explodes(holds - 1.0),
+            "{integrator} held at {} Hz",
+            holds - 1.0
+        );
+    }
+}
+
+#[test]
+fn variable_steps_with_rk4_hold_at_60_hz_and_tear_apart_below_its_bound() {
+    let mut cfg = config(DisplayConfig {
+        duration_ns: 20 * S,
+        ..display(60.0)
+    });
+    cfg.lanes = vec![timestep_rope::lane::parse_spec("variable+rk4").unwrap()];
+    let r = &simulate::run(&cfg, |_| {})[0].0;
+    assert!(!r.exploded, "RK4 at 60 Hz: stretch {}", r.max_stretch);
+    cfg.display.display_hz = 40.0;
+    let r = &simulate::run(&cfg, |_| {})[0].0;
+    assert!(r.exploded, "RK4 at 40 Hz held");
+    // Euler, on the same frames, does not hold at 60 Hz.
+    let (euler, _) = run(display(60.0), Mode::Variable);
+    assert!(euler.exploded);
 }

@@ -54,6 +54,10 @@ pub struct LaneReport {
     pub remainder_ns: i64,
     /// The lane's loop: tick, timer, rules, and the source a preset follows.
     pub policy: PolicyReport,
+    /// The integrator the rope stepped with at the end, and the longest step it can take on
+    /// this rope without diverging (the stability bound), s.
+    pub integrator: String,
+    pub stable_below_s: f64,
     /// Whether the frame times say presents are paced by a vsync (at the end of the run),
     /// the refresh rate measured while they were, and when that was first detected.
     pub vsync_detected: bool,
@@ -132,6 +136,8 @@ impl LaneReport {
             invented_ns: stepper.invented_ns(),
             remainder_ns: stepper.remainder_ns(),
             policy: PolicyReport::new(lane.policy()),
+            integrator: lane.integrator().to_string(),
+            stable_below_s: rope.params().stability_limit_s(),
             vsync_detected: vsync.vsynced(),
             refresh_estimate_hz: vsync.refresh_hz(),
             detected_after_s: vsync.detected_after_ns().map(seconds),

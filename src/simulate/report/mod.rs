@@ -27,9 +27,11 @@ pub struct ConfigReport {
     pub gravity_m_per_s2: f64,
     pub damping_per_s: f64,
     pub pin: String,
-    /// The longest frame time variable mode can integrate without the rope's fastest mode
-    /// growing (computed from the parameters, see `RopeParams::stability_limit_s`).
-    pub variable_stable_below_s: f64,
+    /// `--integrator`, and the longest step it can take without the rope's fastest mode
+    /// growing (computed from the parameters, see `RopeParams::stability_limit_s`): what
+    /// variable mode can integrate. A lane with its own integrator reports its own.
+    pub integrator: String,
+    pub stable_below_s: f64,
 
     pub display_hz: f64,
     pub vsync: bool,
@@ -89,7 +91,8 @@ impl ConfigReport {
             gravity_m_per_s2: f64_of(r.gravity_m_per_s2),
             damping_per_s: f64_of(r.damping_per_s),
             pin: r.pin.name().to_string(),
-            variable_stable_below_s: r.stability_limit_s(),
+            integrator: r.integrator.to_string(),
+            stable_below_s: r.stability_limit_s(),
 
             display_hz: d.display_hz,
             vsync: d.vsync,

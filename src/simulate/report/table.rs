@@ -66,11 +66,17 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
         c.damping_per_s,
         c.pin
     )?;
-    let limit = c.variable_stable_below_s;
-    if limit.is_finite() {
+    // The bound of every integrator in use, `--integrator`'s first.
+    let mut shown: Vec<(&str, f64)> = vec![(&c.integrator, c.stable_below_s)];
+    for lane in &report.lanes {
+        if !shown.iter().any(|(i, _)| *i == lane.integrator) {
+            shown.push((&lane.integrator, lane.stable_below_s));
+        }
+    }
+    for (integrator, limit) in shown.into_iter().filter(|(_, l)| l.is_finite()) {
         writeln!(
             out,
-            "variable steps are stable below {:.2} ms (frame rates above {:.1} Hz)",
+            "variable steps ({integrator}) are stable below {:.2} ms (frame rates above {:.1} Hz)",
             limit * 1e3,
             1.0 / limit
         )?;
