@@ -1,5 +1,5 @@
 //! One classical RK4 step of the whole chain, over the same struct-of-arrays state as
-//! `euler.rs` and with its spring pass.
+//! `euler.rs` and with its spring formula.
 //!
 //! RK4 integrates x' = v, v' = (spring + spring-damping forces)/m + g: four evaluations of the
 //! forces, at the start, twice at the midpoint and at the end, combined as (k1 + 2k2 + 2k3 +
@@ -7,32 +7,37 @@
 //! the RK4 step every velocity is multiplied by exp(−rate·h) (first-order splitting; the drag is
 //! linear and acts on each particle alone, so this is the exact solution of its part). Pins and
 //! a held particle are put back at every stage, so no stage ever sees them move. The rest rule
-//! applies to the spring offsets (in the spring pass) and to the new velocities.
+//! applies to the spring offsets (in the spring formula) and to the new velocities.
+//!
+//! Each stage is one pass: a chunk's springs are worked out in registers and turned into
+//! accelerations at once (the last spring's force carried to the next chunk), so no force array
+//! is written and read back. Stages alternate between two buffers, and the last stage writes the
+//! step's result straight into the rope: four passes in all, which matters once the rope no
+//! longer fits in cache.
 //!
 //! Like the Euler step it is compiled for baseline x86-64, AVX2 and AVX-512 with no operation
 //! reordered between them, so states are bit-identical on every build.
 
-use super::euler::{Coefficients, LANES, Outcome, State, chunks, flush, springs};
+use super::euler::{Coefficients, LANES, Outcome, State, chunks, flush, spring};
+use super::params::EXPLODE_STRETCH;
 use glam::Vec2;
 
-/// Stage state, the weighted sum of the stages' derivatives and the spring forces, each
+type Chunk = [f32; LANES];
+
+/// Two stage buffers and the weighted sum of the stages' derivatives (x, y, vx, vy each),
 /// padded like the rope's arrays: allocated once per rope, reused every step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Scratch {
-    stage: [Vec<f32>; 4],
+    stage: [[Vec<f32>; 4]; 2],
     sum: [Vec<f32>; 4],
-    fx: Vec<f32>,
-    fy: Vec<f32>,
 }
 
 impl Scratch {
     pub fn new(padded: usize) -> Scratch {
-        let zeros = || vec![0.0; padded];
+        let four = || std::array::from_fn(|_| vec![0.0; padded]);
         Scratch {
-            stage: [zeros(), zeros(), zeros(), zeros()],
-            sum: [zeros(), zeros(), zeros(), zeros()],
-            fx: zeros(),
-            fy: zeros(),
+            stage: [four(), four()],
+            sum: four(),
         }
     }
 }
@@ -45,7 +50,7 @@ pub struct Constraints<'a> {
 }
 
 impl Constraints<'_> {
-    fn apply(&self, x: &mut [f32], y: &mut [f32], u: &mut [f32], w: &mut [f32]) {
+    fn apply(&self, [x, y, u, w]: &mut [Vec<f32>; 4]) {
         let pinned = self.pins.iter().map(|&(i, p)| (i, p, Vec2::ZERO));
         for (i, p, v) in pinned.chain(self.held) {
             (x[i], y[i], u[i], w[i]) = (p.x, p.y, v.x, v.y);
@@ -53,8 +58,8 @@ impl Constraints<'_> {
     }
 }
 
-/// Takes one RK4 step of `s`'s state (the force arrays in `s` are not used; `scratch` has its
-/// own). Pins and a held particle are the caller's to restore afterwards, as with Euler.
+/// Takes one RK4 step of `s`'s state (the force arrays in `s` are not used). Pins and a held
+/// particle are the caller's to restore afterwards, as with Euler.
 #[multiversion::multiversion(targets(
     "x86_64+avx512f+avx512vl+avx512bw+avx512dq+avx2+fma",
     "x86_64+avx2+fma"
@@ -65,165 +70,194 @@ pub fn step(
     scratch: &mut Scratch,
     hold: &Constraints<'_>,
 ) -> Outcome {
-    let n = s.n;
-    let len = n.div_ceil(LANES) * LANES;
-    let Scratch { stage, sum, fx, fy } = scratch;
-    let [sx, sy, su, sw] = stage;
-    // k1, at the step's start: the forces of the state itself.
-    let (worst_bits, mut bad) = springs(
+    let Scratch { stage, sum } = scratch;
+    let [a, b] = stage;
+    let mut watch = Watch::default();
+    let base = [s.x, s.y, s.vx, s.vy];
+    // k1 at the step's start, k2 and k3 at the midpoint, k4 at the end.
+    let half = 0.5 * k.dt;
+    pass::<true>(
         k,
-        &mut State {
-            n,
-            x: s.x,
-            y: s.y,
-            vx: s.vx,
-            vy: s.vy,
-            fx,
-            fy,
-        },
+        s.n,
+        &mut watch,
+        view(&base),
+        view(&base),
+        sum,
+        a,
+        1.0,
+        half,
     );
-    let base = [&*s.x, &*s.y, &*s.vx, &*s.vy];
-    let mut next = [&mut **sx, &mut **sy, &mut **su, &mut **sw];
-    derive::<true, true>(k, len, n, (fx, fy), base, &mut next, sum, 1.0, 0.5 * k.dt);
-    hold.apply(sx, sy, su, sw);
-    // k2 and k3 at the midpoint, k4 at the end.
-    for (weight, to) in [(2.0, Some(0.5)), (2.0, Some(1.0)), (1.0, None)] {
-        let mut at = State {
-            n,
-            x: sx,
-            y: sy,
-            vx: su,
-            vy: sw,
-            fx,
-            fy,
-        };
-        bad |= springs(k, &mut at).1;
-        let mut next = [&mut **sx, &mut **sy, &mut **su, &mut **sw];
-        match to {
-            Some(c) => {
-                derive::<false, true>(k, len, n, (fx, fy), base, &mut next, sum, weight, c * k.dt)
-            }
-            None => derive::<false, false>(k, len, n, (fx, fy), base, &mut next, sum, weight, 0.0),
-        }
-        if to.is_some() {
-            hold.apply(sx, sy, su, sw);
-        }
-    }
-    bad |= finish(k, len, n, sum, s);
+    hold.apply(a);
+    pass::<false>(k, s.n, &mut watch, view(a), view(&base), sum, b, 2.0, half);
+    hold.apply(b);
+    pass::<false>(k, s.n, &mut watch, view(b), view(&base), sum, a, 2.0, k.dt);
+    hold.apply(a);
+    last(k, s.n, &mut watch, view(a), sum, base);
     Outcome {
-        worst_stretch: f32::from_bits(worst_bits),
-        diverged: bad,
+        worst_stretch: f32::from_bits(watch.worst_bits),
+        diverged: watch.bad,
     }
 }
 
-/// One stage, whose state is `stage` (the step's start, `base`, for the first): its
-/// derivative — velocity; force/m + gravity — goes into the sum (the first stage starts it;
-/// later ones add `weight` times theirs), and unless this is the last stage, `stage` becomes
-/// the next one, `base + h·derivative`. Branch-free inner loop: `FIRST` and `NEXT` are
-/// constants.
+fn view<T: AsRef<[f32]>>(arrays: &[T; 4]) -> [&[f32]; 4] {
+    arrays.each_ref().map(AsRef::as_ref)
+}
+
+/// What the passes saw: the largest stretch at the step's start (as bits, see
+/// `euler::springs`) and whether anything diverged at any stage.
+#[derive(Default)]
+struct Watch {
+    worst_bits: u32,
+    bad: bool,
+}
+
+/// The accelerations of chunk `c` of the stage `at`: each spring's force from `euler::spring`,
+/// particle i's net force f[i] − f[i−1] (f[i] the pull of spring i on particle i; `carry`
+/// holds the previous chunk's last spring), over m, plus gravity. Padding gets zero. With
+/// `START`, the stretches feed the watch's worst.
+#[inline(always)]
+fn accelerations<const START: bool>(
+    k: &Coefficients,
+    n: usize,
+    c: usize,
+    at: &[&[f32]; 4],
+    carry: &mut [f32; 2],
+    watch: &mut Watch,
+) -> (Chunk, Chunk) {
+    let springs = n.saturating_sub(1);
+    let i0 = c * LANES;
+    let here = |a: &[f32]| -> Chunk { chunks(&a[i0..i0 + LANES])[0] };
+    let ahead = |a: &[f32]| -> Chunk { chunks(&a[i0 + 1..=i0 + LANES])[0] };
+    let (ax, ay, au, aw) = (here(at[0]), here(at[1]), here(at[2]), here(at[3]));
+    let (bx, by, bu, bw) = (ahead(at[0]), ahead(at[1]), ahead(at[2]), ahead(at[3]));
+    let mut fx = [0.0; LANES];
+    let mut fy = [0.0; LANES];
+    let mut bad = false;
+    let mut worst = 0u32;
+    for l in 0..LANES {
+        let d = (bx[l] - ax[l], by[l] - ay[l]);
+        let dv = (bu[l] - au[l], bw[l] - aw[l]);
+        let (f, stretch) = spring(k, d, dv, i0 + l < springs);
+        (fx[l], fy[l]) = f;
+        bad |= stretch.is_nan() | (stretch > EXPLODE_STRETCH);
+        worst = worst.max(stretch.to_bits());
+    }
+    watch.bad |= bad;
+    if START {
+        watch.worst_bits = watch.worst_bits.max(worst);
+    }
+    let px = shifted(&fx, carry[0]);
+    let py = shifted(&fy, carry[1]);
+    let mask = |l: usize, a: f32| if i0 + l < n { a } else { 0.0 };
+    let du = zip(&fx, &px, |l, f, p| mask(l, (f - p) * k.inv_mass));
+    let dw = zip(&fy, &py, |l, f, p| {
+        mask(l, (f - p) * k.inv_mass + k.gravity)
+    });
+    *carry = [fx[LANES - 1], fy[LANES - 1]];
+    (du, dw)
+}
+
+/// Mutable chunk views of four padded arrays, cut to `len`.
+fn chunked<T: AsMut<[f32]>>(arrays: &mut [T; 4], len: usize) -> [&mut [Chunk]; 4] {
+    arrays
+        .each_mut()
+        .map(|a| a.as_mut()[..len].as_chunks_mut::<LANES>().0)
+}
+
+/// One stage but the last: the derivative of the stage `at` — velocity; acceleration — goes
+/// into the sum (the first stage, `FIRST`, starts it; later ones add `weight` times theirs) and
+/// `next` becomes `base + h·derivative`.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
-fn derive<const FIRST: bool, const NEXT: bool>(
+fn pass<const FIRST: bool>(
     k: &Coefficients,
-    len: usize,
     n: usize,
-    (fx, fy): (&[f32], &[f32]),
+    watch: &mut Watch,
+    at: [&[f32]; 4],
     base: [&[f32]; 4],
-    stage: &mut [&mut [f32]; 4],
     sum: &mut [Vec<f32>; 4],
+    next: &mut [Vec<f32>; 4],
     weight: f32,
     h: f32,
 ) {
-    let (fx_in, fx_out) = (chunks(&fx[1..=len]), chunks(&fx[..len]));
-    let (fy_in, fy_out) = (chunks(&fy[1..=len]), chunks(&fy[..len]));
+    let len = n.div_ceil(LANES) * LANES;
+    let [sx, sy, su, sw] = chunked(sum, len);
+    let [nx, ny, nu, nw] = chunked(next, len);
     let [bx, by, bu, bw] = base.map(|b| chunks(&b[..len]));
-    let [sx, sy, su, sw] = stage;
-    let (sx, sy) = (
-        sx[..len].as_chunks_mut::<LANES>().0,
-        sy[..len].as_chunks_mut::<LANES>().0,
-    );
-    let (su, sw) = (
-        su[..len].as_chunks_mut::<LANES>().0,
-        sw[..len].as_chunks_mut::<LANES>().0,
-    );
-    let [ax, ay, au, aw] = sum;
-    let (ax, ay) = (
-        ax[..len].as_chunks_mut::<LANES>().0,
-        ay[..len].as_chunks_mut::<LANES>().0,
-    );
-    let (au, aw) = (
-        au[..len].as_chunks_mut::<LANES>().0,
-        aw[..len].as_chunks_mut::<LANES>().0,
-    );
+    let (vu, vw) = (chunks(&at[2][..len]), chunks(&at[3][..len]));
+    let mut carry = [0.0; 2];
     // Each chunk is read into registers, worked on whole and written back whole: with a dozen
     // arrays in play, element-wise stores would leave the compiler unsure they do not alias.
     for c in 0..len / LANES {
-        let (vx, vy) = if FIRST {
-            (bu[c], bw[c])
-        } else {
-            (su[c], sw[c])
-        };
-        let real = |l: usize| c * LANES + l < n;
-        let du: [f32; LANES] = std::array::from_fn(|l| {
-            let a = (fx_in[c][l] - fx_out[c][l]) * k.inv_mass;
-            if real(l) { a } else { 0.0 }
-        });
-        let dw: [f32; LANES] = std::array::from_fn(|l| {
-            let a = (fy_in[c][l] - fy_out[c][l]) * k.inv_mass + k.gravity;
-            if real(l) { a } else { 0.0 }
-        });
-        let (bxc, byc, buc, bwc) = (bx[c], by[c], bu[c], bw[c]);
+        let (du, dw) = accelerations::<FIRST>(k, n, c, &at, &mut carry, watch);
+        let (u, w) = (vu[c], vw[c]);
         if FIRST {
-            (ax[c], ay[c], au[c], aw[c]) = (vx, vy, du, dw);
+            (sx[c], sy[c], su[c], sw[c]) = (u, w, du, dw);
         } else {
-            let add = |acc: [f32; LANES], d: [f32; LANES]| -> [f32; LANES] {
-                std::array::from_fn(|l| acc[l] + weight * d[l])
-            };
-            ax[c] = add(ax[c], vx);
-            ay[c] = add(ay[c], vy);
-            au[c] = add(au[c], du);
-            aw[c] = add(aw[c], dw);
+            let add = |_, acc: f32, d: f32| acc + weight * d;
+            (sx[c], sy[c]) = (zip(&sx[c], &u, add), zip(&sy[c], &w, add));
+            (su[c], sw[c]) = (zip(&su[c], &du, add), zip(&sw[c], &dw, add));
         }
-        if NEXT {
-            let ahead = |b: [f32; LANES], d: [f32; LANES]| -> [f32; LANES] {
-                std::array::from_fn(|l| b[l] + h * d[l])
-            };
-            sx[c] = ahead(bxc, vx);
-            sy[c] = ahead(byc, vy);
-            su[c] = ahead(buc, du);
-            sw[c] = ahead(bwc, dw);
-        }
+        let ahead = |_, b: f32, d: f32| b + h * d;
+        (nx[c], ny[c]) = (zip(&bx[c], &u, ahead), zip(&by[c], &w, ahead));
+        (nu[c], nw[c]) = (zip(&bu[c], &du, ahead), zip(&bw[c], &dw, ahead));
     }
 }
 
-/// The step's end: x += h/6·Σ, v = (v + h/6·Σ)·exp(−rate·h), the rest rule on v. Returns
-/// whether any position is not finite.
+/// The last stage, written straight into the rope: with Σ the sum plus this stage's
+/// derivative, x += h/6·Σ and v = (v + h/6·Σ)·exp(−rate·h), the rest rule on v. Padding keeps
+/// its state; a position that is not finite marks the step diverged.
 #[inline(always)]
-fn finish(k: &Coefficients, len: usize, n: usize, sum: &[Vec<f32>; 4], s: State<'_>) -> bool {
+fn last(
+    k: &Coefficients,
+    n: usize,
+    watch: &mut Watch,
+    at: [&[f32]; 4],
+    sum: &[Vec<f32>; 4],
+    mut base: [&mut [f32]; 4],
+) {
+    let len = n.div_ceil(LANES) * LANES;
     let sixth = k.dt / 6.0;
-    let [ax, ay, au, aw] = sum.each_ref().map(|a| chunks(&a[..len]));
-    let x = s.x[..len].as_chunks_mut::<LANES>().0;
-    let y = s.y[..len].as_chunks_mut::<LANES>().0;
-    let vx = s.vx[..len].as_chunks_mut::<LANES>().0;
-    let vy = s.vy[..len].as_chunks_mut::<LANES>().0;
-    let mut bad = false;
+    let [sx, sy, su, sw] = sum.each_ref().map(|a| chunks(&a[..len]));
+    let (vu, vw) = (chunks(&at[2][..len]), chunks(&at[3][..len]));
+    let [x, y, u, w] = chunked(&mut base, len);
+    let mut carry = [0.0; 2];
     for c in 0..len / LANES {
-        let real = |l: usize| c * LANES + l < n;
-        let (xc, yc, uc, wc) = (x[c], y[c], vx[c], vy[c]);
-        let (axc, ayc, auc, awc) = (ax[c], ay[c], au[c], aw[c]);
-        let nx: [f32; LANES] = std::array::from_fn(|l| xc[l] + sixth * axc[l]);
-        let ny: [f32; LANES] = std::array::from_fn(|l| yc[l] + sixth * ayc[l]);
-        let u: [f32; LANES] =
-            std::array::from_fn(|l| flush((uc[l] + sixth * auc[l]) * k.decay, k.floor_speed));
-        let w: [f32; LANES] =
-            std::array::from_fn(|l| flush((wc[l] + sixth * awc[l]) * k.decay, k.floor_speed));
-        x[c] = std::array::from_fn(|l| if real(l) { nx[l] } else { xc[l] });
-        y[c] = std::array::from_fn(|l| if real(l) { ny[l] } else { yc[l] });
-        vx[c] = std::array::from_fn(|l| if real(l) { u[l] } else { uc[l] });
-        vy[c] = std::array::from_fn(|l| if real(l) { w[l] } else { wc[l] });
+        let (du, dw) = accelerations::<false>(k, n, c, &at, &mut carry, watch);
+        // Σ = the sum so far plus this stage's derivative (its weight is 1).
+        let total = |_, acc: f32, d: f32| acc + d;
+        let (tx, ty) = (zip(&sx[c], &vu[c], total), zip(&sy[c], &vw[c], total));
+        let (tu, tw) = (zip(&su[c], &du, total), zip(&sw[c], &dw, total));
+        let (xc, yc, uc, wc) = (x[c], y[c], u[c], w[c]);
+        let drift = |_, p: f32, t: f32| p + sixth * t;
+        let (nx, ny) = (zip(&xc, &tx, drift), zip(&yc, &ty, drift));
+        let settle = |_, v: f32, t: f32| flush((v + sixth * t) * k.decay, k.floor_speed);
+        let (nu, nw) = (zip(&uc, &tu, settle), zip(&wc, &tw, settle));
+        let keep = |l: usize, new: f32, old: f32| if c * LANES + l < n { new } else { old };
+        (x[c], y[c]) = (zip(&nx, &xc, keep), zip(&ny, &yc, keep));
+        (u[c], w[c]) = (zip(&nu, &uc, keep), zip(&nw, &wc, keep));
+        let mut bad = false;
         for l in 0..LANES {
-            bad |= real(l) & !(nx[l].is_finite() & ny[l].is_finite());
+            bad |= (c * LANES + l < n) & !(nx[l].is_finite() & ny[l].is_finite());
         }
+        watch.bad |= bad;
     }
-    bad
+}
+
+/// `f(lane, a, b)` for every lane.
+#[inline(always)]
+fn zip(a: &Chunk, b: &Chunk, f: impl Fn(usize, f32, f32) -> f32) -> Chunk {
+    let mut out = [0.0; LANES];
+    for l in 0..LANES {
+        out[l] = f(l, a[l], b[l]);
+    }
+    out
+}
+
+/// `f` moved up one lane, `first` in lane 0.
+#[inline(always)]
+fn shifted(f: &Chunk, first: f32) -> Chunk {
+    let mut out = [first; LANES];
+    out[1..].copy_from_slice(&f[..LANES - 1]);
+    out
 }

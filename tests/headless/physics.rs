@@ -245,10 +245,11 @@ fn flush(v: f32, floor: f32) -> f32 {
     if v.abs() < floor { 0.0 } else { v }
 }
 
-/// The same step written as a plain loop over particles, operation for operation.
-fn reference_step(p: &RopeParams, pos: &mut [Vec2], vel: &mut [Vec2], dt: f32) {
+/// The pull of each spring j on particle j, in t[j + 1] (t[0] and t[n] zero), written as a
+/// plain loop, operation for operation as the rope's spring pass.
+fn reference_forces(p: &RopeParams, pos: &[Vec2], vel: &[Vec2]) -> Vec<Vec2> {
     let n = pos.len();
-    let (floor_len, floor_speed) = (p.rest_length_floor_m(), p.rest_speed_floor_m_per_s());
+    let floor_len = p.rest_length_floor_m();
     let mut t = vec![Vec2::ZERO; n + 1];
     for j in 0..n - 1 {
         let dx = flush(pos[j + 1].x - pos[j].x, floor_len);
@@ -261,14 +262,64 @@ fn reference_step(p: &RopeParams, pos: &mut [Vec2], vel: &mut [Vec2], dt: f32) {
         let pull = p.stiffness_n_per_m * (len - p.rest_length_m) + damping * inv;
         t[j + 1] = Vec2::new(ux * pull, uy * pull);
     }
+    t
+}
+
+/// The same step written as a plain loop over particles, operation for operation.
+fn reference_step(p: &RopeParams, pos: &mut [Vec2], vel: &mut [Vec2], dt: f32) {
+    let t = reference_forces(p, pos, vel);
+    let floor_speed = p.rest_speed_floor_m_per_s();
     let kick = (1.0 / p.particle_mass_kg) * dt;
     let decay = (-p.damping_per_s * dt).exp();
     let gravity_dv = -p.gravity_m_per_s2 * dt;
-    for i in 0..n {
+    for i in 0..pos.len() {
         let u = (vel[i].x + (t[i + 1].x - t[i].x) * kick) * decay;
         let w = (vel[i].y + gravity_dv + (t[i + 1].y - t[i].y) * kick) * decay;
         vel[i] = Vec2::new(flush(u, floor_speed), flush(w, floor_speed));
         pos[i] += vel[i] * dt;
+    }
+    pos[0] = Vec2::ZERO;
+    vel[0] = Vec2::ZERO;
+}
+
+/// Classical RK4 written plainly: four stages (the pin put back at each), the weighted sum,
+/// then the drag's exact decay and the rest rule, operation for operation as `rope/rk4.rs`.
+fn reference_rk4(p: &RopeParams, pos: &mut [Vec2], vel: &mut [Vec2], dt: f32) {
+    let n = pos.len();
+    let (inv_mass, gravity) = (
+        1.0 / p.particle_mass_kg,
+        Vec2::new(0.0, -p.gravity_m_per_s2),
+    );
+    let derivative = |x: &[Vec2], v: &[Vec2]| -> Vec<(Vec2, Vec2)> {
+        let t = reference_forces(p, x, v);
+        (0..n)
+            .map(|i| (v[i], (t[i + 1] - t[i]) * inv_mass + gravity))
+            .collect()
+    };
+    let mut sum = vec![(Vec2::ZERO, Vec2::ZERO); n];
+    let (mut x, mut v) = (pos.to_vec(), vel.to_vec());
+    for (stage, (weight, h)) in [(1.0, 0.5 * dt), (2.0, 0.5 * dt), (2.0, dt)]
+        .into_iter()
+        .enumerate()
+    {
+        let d = derivative(&x, &v);
+        for i in 0..n {
+            sum[i] = if stage == 0 {
+                d[i]
+            } else {
+                (sum[i].0 + weight * d[i].0, sum[i].1 + weight * d[i].1)
+            };
+            (x[i], v[i]) = (pos[i] + h * d[i].0, vel[i] + h * d[i].1);
+        }
+        (x[0], v[0]) = (pos[0], Vec2::ZERO);
+    }
+    let d = derivative(&x, &v);
+    let (sixth, decay) = (dt / 6.0, (-p.damping_per_s * dt).exp());
+    let floor = p.rest_speed_floor_m_per_s();
+    for i in 0..n {
+        pos[i] += sixth * (sum[i].0 + d[i].0);
+        let u = (vel[i] + sixth * (sum[i].1 + d[i].1)) * decay;
+        vel[i] = Vec2::new(flush(u.x, floor), flush(u.y, floor));
     }
     pos[0] = Vec2::ZERO;
     vel[0] = Vec2::ZERO;
@@ -279,23 +330,30 @@ fn the_vectorised_step_matches_a_plain_scalar_loop_bit_for_bit() {
     // Whatever instruction set the step was dispatched to (AVX-512 or AVX2 where the CPU has
     // it), the state must be the one plain IEEE arithmetic gives: fixed-step runs are
     // reproducible across machines. Sizes around the vector width, and a long rope.
-    for n in [2, 15, 16, 17, 33, 1_000] {
-        let p = RopeParams::with_particles(n);
-        let mut rope = Rope::new(p);
-        let mut pos: Vec<Vec2> = rope.positions().collect();
-        let mut vel: Vec<Vec2> = rope.velocities().collect();
-        for _ in 0..500 {
-            rope.step(DT, false);
-            reference_step(&p, &mut pos, &mut vel, DT);
+    for integrator in Integrator::ALL {
+        let reference = match integrator {
+            Integrator::Euler => reference_step,
+            Integrator::Rk4 => reference_rk4,
+        };
+        for n in [2, 15, 16, 17, 33, 1_000] {
+            let p = RopeParams {
+                integrator,
+                ..RopeParams::with_particles(n)
+            };
+            let mut rope = Rope::new(p);
+            let mut pos: Vec<Vec2> = rope.positions().collect();
+            let mut vel: Vec<Vec2> = rope.velocities().collect();
+            for _ in 0..500 {
+                rope.step(DT, false);
+                reference(&p, &mut pos, &mut vel, DT);
+            }
+            let at = format!("{integrator}, n = {n}");
+            assert!(rope.positions().eq(pos.iter().copied()), "positions, {at}");
+            assert!(
+                rope.velocities().eq(vel.iter().copied()),
+                "velocities, {at}"
+            );
         }
-        assert!(
-            rope.positions().eq(pos.iter().copied()),
-            "positions differ, n = {n}"
-        );
-        assert!(
-            rope.velocities().eq(vel.iter().copied()),
-            "velocities differ, n = {n}"
-        );
     }
 }
 

@@ -1,6 +1,7 @@
 //! The stepping modes' promises, checked on the simulated clock.
 
 use crate::support::*;
+use timestep_rope::rope::Integrator;
 use timestep_rope::simulate::{self, Display, DisplayConfig};
 use timestep_rope::{Mode, Rope, RopeParams, Stepper, TimingConfig};
 
@@ -32,7 +33,19 @@ fn patterns() -> Vec<(&'static str, DisplayConfig)> {
 /// Steps the default rope in `mode` on `display` and returns the state hash right after step
 /// `n`.
 fn hash_after_steps(mode: Mode, display: DisplayConfig, n: u64) -> u64 {
-    let mut rope = Rope::new(RopeParams::default());
+    hash_after_steps_with(Integrator::Euler, mode, display, n)
+}
+
+fn hash_after_steps_with(
+    integrator: Integrator,
+    mode: Mode,
+    display: DisplayConfig,
+    n: u64,
+) -> u64 {
+    let mut rope = Rope::new(RopeParams {
+        integrator,
+        ..RopeParams::default()
+    });
     let mut stepper = Stepper::new(TimingConfig::new(MS, 250 * MS, None).unwrap(), mode);
     let mut d = Display::new(DisplayConfig {
         duration_ns: 100 * S,
@@ -57,14 +70,20 @@ fn hash_after_steps(mode: Mode, display: DisplayConfig, n: u64) -> u64 {
 #[test]
 fn fixed_and_interpolated_reach_bit_identical_states_whatever_the_frame_pattern() {
     let n = 1_500;
-    let mut reference = Rope::new(RopeParams::default());
-    for _ in 0..n {
-        reference.step(1e-3, true);
-    }
-    let expected = reference.state_hash();
-    for mode in [Mode::Fixed, Mode::Interpolated] {
-        for (name, d) in patterns() {
-            assert_eq!(hash_after_steps(mode, d, n), expected, "{mode} on {name}");
+    for integrator in Integrator::ALL {
+        let mut reference = Rope::new(RopeParams {
+            integrator,
+            ..RopeParams::default()
+        });
+        for _ in 0..n {
+            reference.step(1e-3, true);
+        }
+        let expected = reference.state_hash();
+        for mode in [Mode::Fixed, Mode::Interpolated] {
+            for (name, d) in patterns() {
+                let hash = hash_after_steps_with(integrator, mode, d, n);
+                assert_eq!(hash, expected, "{mode} with {integrator} on {name}");
+            }
         }
     }
 }
