@@ -389,4 +389,33 @@ mod tests {
         godot.set_timer(TimerKind::Smooth);
         assert_eq!(godot.name(), "godot", "Godot's own timer is its smoother");
     }
+
+    #[test]
+    fn i_toggles_the_integrator_live_keeping_the_ropes_state_and_clock() {
+        let mut l = lane(Mode::Variable);
+        let mut now = 0;
+        // 20 ms variable steps: past Euler's bound (15.07 ms), inside RK4's (21.53 ms).
+        for _ in 0..10 {
+            now += 20 * MS;
+            l.advance(20 * MS, now);
+        }
+        let (hash, sim) = (l.rope().state_hash(), l.stepper().sim_ns());
+        l.set_integrator(l.integrator().next());
+        assert_eq!(l.integrator(), Integrator::Rk4);
+        assert_eq!(l.name(), "variable+rk4");
+        assert_eq!(l.rope().state_hash(), hash, "the rope keeps its state");
+        assert_eq!(l.stepper().sim_ns(), sim, "and the loop its clock");
+        for _ in 0..500 {
+            now += 20 * MS;
+            l.advance(20 * MS, now);
+        }
+        assert!(!l.rope().exploded(), "RK4 holds 10 s of 20 ms steps");
+        l.set_integrator(l.integrator().next());
+        assert_eq!(l.name(), "variable");
+        while !l.rope().exploded() && now < 20 * 1_000 * MS {
+            now += 20 * MS;
+            l.advance(20 * MS, now);
+        }
+        assert!(l.rope().exploded(), "Euler at 20 ms tears it apart");
+    }
 }

@@ -182,9 +182,15 @@ pub fn parse_spec(text: &str) -> Result<LaneSpec, String> {
 fn add_option(spec: &mut LaneSpec, option: &str) -> Result<(), String> {
     let preset = matches!(spec.base, Base::Preset(_));
     if let Ok(timer) = option.parse::<TimerKind>() {
-        spec.timer = Some(timer);
+        if let Some(first) = spec.timer.replace(timer) {
+            return Err(format!("one timer per lane ({first} and {option} given)"));
+        }
     } else if let Ok(integrator) = option.parse::<Integrator>() {
-        spec.integrator = Some(integrator);
+        if let Some(first) = spec.integrator.replace(integrator) {
+            return Err(format!(
+                "one integrator per lane ({first} and {option} given)"
+            ));
+        }
     } else if option == "fuzzy" || option == "fuzzy59" {
         let accumulates = spec.textbook_mode().is_some_and(Mode::accumulates);
         if !accumulates {

@@ -125,6 +125,13 @@ const BAD_INPUT: &[(&[&str], &str)] = &[
         &["simulate", "--vsync", "off", "--pacing", "adaptive"],
         "--vsync",
     ),
+    // Integrators.
+    (&["--integrator", "verlet"], "--integrator"),
+    (&["simulate", "--integrator", ""], "--integrator"),
+    (&["sweep", "--integrator", "RK5"], "--integrator"),
+    (&["simulate", "--lanes", "fixed+verlet"], "--lanes"),
+    (&["simulate", "--lanes", "fixed+rk4+euler"], "--lanes"),
+    (&["simulate", "--lanes", "fixed+raw+snap"], "--lanes"),
     // Sweeps and plots.
     (&["sweep", "--display-hz", "240..30"], "--display-hz"),
     (&["sweep", "--display-hz", ""], "--display-hz"),
