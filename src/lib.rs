@@ -11,6 +11,7 @@ pub mod interrupt;
 pub mod lane;
 pub mod plot;
 pub mod policy;
+pub mod progress;
 pub mod rope;
 pub mod simulate;
 pub mod sweep;

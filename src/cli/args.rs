@@ -212,6 +212,10 @@ pub struct SimulateArgs {
     /// Plot only the first S seconds [default: the whole run]
     #[arg(long, value_name = "S", value_parser = seconds, allow_hyphen_values = true)]
     pub plot_seconds: Option<f64>,
+    /// Say how long a long run will take and show its progress on stderr even when stderr is
+    /// not a terminal (as plain lines, one a second); on a terminal they show anyway
+    #[arg(long)]
+    pub progress: bool,
 }
 
 #[derive(Args, Debug, Clone)]

@@ -45,6 +45,8 @@ pub struct SimOutput {
     pub plot: Option<PathBuf>,
     /// How much of the run `--plot` shows, ns (None: all of it).
     pub plot_ns: Option<u64>,
+    /// `--progress`: the estimate and progress on stderr even when it is not a terminal.
+    pub progress: bool,
 }
 
 /// What `main` should do once the flags are known to be good.
@@ -153,6 +155,7 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, Strin
         dump_state: args.dump_state,
         plot: args.plot,
         plot_ns: args.plot_seconds.map(|s| (s * 1e9).round() as u64),
+        progress: args.progress,
     };
     Ok(Run::Simulate(cfg, out))
 }

@@ -1,7 +1,9 @@
 //! The `simulate` subcommand: flags in, report out.
 
-use super::{FrameRecord, Report, SimConfig, run, write_dump, write_table};
+use super::progress::Progress;
+use super::{Controls, FrameRecord, Report, SimConfig, run_with, write_dump, write_table};
 use crate::cli::SimOutput;
+use crate::interrupt::{self, EXIT_INTERRUPTED};
 use crate::plot::{self, FramePlot, FramePoint};
 use crate::timing::seconds;
 use std::fs::File;
@@ -130,14 +132,22 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
     }
     let mut plotting = args.plot.as_ref().map(|_| Plotting::new(cfg, args.plot_ns));
 
-    let runs = run(cfg, |f: &FrameRecord| {
+    interrupt::install();
+    let mut progress = Progress::start(cfg, args.progress);
+    let controls = Controls {
+        keep_positions: dump.is_some(),
+        stop: Some(interrupt::flag()),
+    };
+    let outcome = run_with(cfg, controls, |f: &FrameRecord| {
         if let Some(t) = trace.as_mut() {
             t.row(f);
         }
         if let Some(p) = plotting.as_mut() {
             p.frame(f);
         }
+        progress.frame(f);
     });
+    progress.finish();
     if let (Some(path), Some(p)) = (&args.plot, &plotting) {
         let title = format!(
             "{} Hz display, jitter ±{}, frame by frame",
@@ -155,12 +165,22 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
         return fail(format!("writing --trace failed: {e}"), 1);
     }
     if let Some(d) = dump.as_mut()
-        && let Err(e) = write_dump(d, &runs).and_then(|_| d.flush())
+        && let Err(e) = write_dump(d, &outcome.lanes).and_then(|_| d.flush())
     {
         return fail(format!("writing --dump-state failed: {e}"), 1);
     }
 
-    let report = Report::new(cfg, runs.into_iter().map(|(r, _)| r).collect());
+    let ran = outcome.lanes.len();
+    let reports = outcome.lanes.into_iter().map(|l| l.report).collect();
+    let mut report = Report::new(cfg, reports, progress.reached_ns(ran));
+    if outcome.interrupted {
+        report = report.interrupted(outcome.not_run.iter().map(ToString::to_string).collect());
+    }
+    let status = if outcome.interrupted {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    };
     let stdout = io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {
@@ -169,9 +189,9 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
         write_table(&mut out, &report, cfg)
     };
     match written.and_then(|_| out.flush()) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => status,
         // A closed pipe (`| head`) is not an error worth a message.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
         Err(e) => fail(format!("writing the report failed: {e}"), 1),
     }
 }

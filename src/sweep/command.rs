@@ -5,10 +5,10 @@ use super::output::json_row;
 use super::{Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
 use crate::interrupt::{self, EXIT_INTERRUPTED};
 use crate::plot::{self, plot_sweep};
+use crate::progress;
 use crate::simulate::{ConfigReport, peak_rss_kib};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::fs::File;
-use std::io::{self, BufWriter, IsTerminal, Write};
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -80,16 +80,8 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> ExitCode {
 
 /// Runs the configurations with a progress bar on a terminal's stderr.
 fn sweep(cfg: &SweepConfig, sink: &mut Sink<'_>) -> io::Result<Outcome> {
-    let bar = ProgressBar::with_draw_target(Some(cfg.configs()), ProgressDrawTarget::hidden());
-    if io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::stderr());
-        let style = ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:24}] {pos}/{len} configurations, ETA {eta}",
-        );
-        if let Ok(style) = style {
-            bar.set_style(style.progress_chars("=> "));
-        }
-    }
+    let template = "{elapsed_precise} [{bar:24}] {pos}/{len} configurations, ETA {eta}";
+    let bar = progress::bar(cfg.configs(), template, false);
     let outcome = run(
         cfg,
         interrupt::flag(),

@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 mod cli;
+mod long_runs;
 mod pacing;
 mod physics;
 mod policies;

@@ -1,7 +1,7 @@
 //! Helpers shared by the behaviour tests: drive the real lanes with the simulated display,
 //! exactly as `simulate` does.
 
-use timestep_rope::lane::{Lane, LaneSpec};
+use timestep_rope::lane::LaneSpec;
 use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, LaneReport, SimConfig, Stall};
 use timestep_rope::{Mode, RopeParams, TimingConfig};
 
@@ -32,7 +32,7 @@ pub fn run_mode(
     cfg: &SimConfig,
     mode: Mode,
     on_frame: impl FnMut(&FrameRecord),
-) -> (LaneReport, Lane) {
+) -> (LaneReport, Vec<glam::Vec2>) {
     let cfg = SimConfig {
         lanes: vec![LaneSpec::mode(mode)],
         ..cfg.clone()
@@ -41,7 +41,7 @@ pub fn run_mode(
     runs.remove(0)
 }
 
-pub fn run(display: DisplayConfig, mode: Mode) -> (LaneReport, Lane) {
+pub fn run(display: DisplayConfig, mode: Mode) -> (LaneReport, Vec<glam::Vec2>) {
     run_mode(&config(display), mode, |_| {})
 }
 

@@ -1,7 +1,7 @@
 //! One lane's report: what it did and how its loop is built, every figure measured on the
 //! simulated clock.
 
-use super::super::Offscreen;
+use super::super::offscreen::Offscreen;
 use super::peak_rss_kib;
 use crate::lane::{Lane, LatencyStats, StepsPerFrame};
 use crate::policy::Policy;

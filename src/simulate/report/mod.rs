@@ -7,8 +7,7 @@ mod table;
 pub use lane::{LaneReport, PolicyReport};
 pub use table::write_table;
 
-use super::{Phase, SimConfig};
-use crate::lane::Lane;
+use super::{LaneOutcome, Phase, SimConfig};
 use crate::policy::MaxSubstep;
 use crate::timing::{format_duration, seconds};
 use serde::Serialize;
@@ -58,13 +57,35 @@ pub struct ConfigReport {
 pub struct Report {
     pub config: ConfigReport,
     pub lanes: Vec<LaneReport>,
+    /// Stopped by Ctrl-C at a frame boundary: the figures cover what ran.
+    pub interrupted: bool,
+    /// How far the run got, seconds of simulated wall time: the last present of the lane
+    /// that got least far (where Ctrl-C stopped it, or the run's last frame).
+    pub simulated_s: f64,
+    /// Lanes an interrupted run never started (lanes too big to run together run one at a
+    /// time).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lanes_not_run: Vec<String>,
 }
 
 impl Report {
-    pub fn new(cfg: &SimConfig, lanes: Vec<LaneReport>) -> Self {
+    /// The report of a run that reached `simulated_ns` (its lanes' last present).
+    pub fn new(cfg: &SimConfig, lanes: Vec<LaneReport>, simulated_ns: u64) -> Self {
         Report {
             config: ConfigReport::new(cfg),
             lanes,
+            interrupted: false,
+            simulated_s: seconds(simulated_ns),
+            lanes_not_run: Vec::new(),
+        }
+    }
+
+    /// Marks the report as that of a run stopped early, with `not_run` never started.
+    pub fn interrupted(self, not_run: Vec<String>) -> Self {
+        Report {
+            interrupted: true,
+            lanes_not_run: not_run,
+            ..self
         }
     }
 
@@ -133,15 +154,15 @@ struct Dump<'a> {
 }
 
 /// `--dump-state`: each lane's final positions, in metres from particle 0.
-pub fn write_dump(out: &mut impl Write, runs: &[(LaneReport, Lane)]) -> io::Result<()> {
-    let lanes = runs
+pub fn write_dump(out: &mut impl Write, lanes: &[LaneOutcome]) -> io::Result<()> {
+    let lanes = lanes
         .iter()
-        .map(|(report, lane)| {
-            let rope = lane.rope();
-            let origin = rope.positions().next().unwrap_or_default();
+        .map(|l| {
+            let positions = l.positions.as_deref().unwrap_or_default();
+            let origin = positions.first().copied().unwrap_or_default();
             DumpLane {
-                lane: &report.lane,
-                positions: rope.positions().map(|p| (p - origin).to_array()).collect(),
+                lane: &l.report.lane,
+                positions: positions.iter().map(|&p| (p - origin).to_array()).collect(),
             }
         })
         .collect();

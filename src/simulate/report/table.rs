@@ -12,6 +12,7 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
     write_setup(out, report, cfg)?;
     writeln!(out)?;
     write_lanes(out, &report.lanes)?;
+    write_interrupted(out, report)?;
     writeln!(out)?;
     write_loops(out, &report.lanes)?;
     writeln!(out)?;
@@ -35,6 +36,22 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
     }
     writeln!(out)?;
     write_histograms(out, &report.lanes)
+}
+
+/// Under the table, when Ctrl-C stopped the run: how far it got, and what never ran.
+fn write_interrupted(out: &mut impl Write, report: &Report) -> io::Result<()> {
+    if !report.interrupted {
+        return Ok(());
+    }
+    write!(
+        out,
+        "interrupted (Ctrl-C) at {:.3} s of {} s simulated: the figures above cover what ran",
+        report.simulated_s, report.config.seconds
+    )?;
+    if !report.lanes_not_run.is_empty() {
+        write!(out, "; not run: {}", report.lanes_not_run.join(", "))?;
+    }
+    writeln!(out)
 }
 
 /// The display, the timing and the rope, and the stability bound.
