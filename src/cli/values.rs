@@ -111,14 +111,14 @@ pub(super) fn particle_count(s: &str) -> Result<usize, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{s}' is not a whole number"))?;
-    let (max, bytes) = (crate::rope::MAX_PARTICLES, crate::rope::BYTES_PER_PARTICLE);
+    let max = crate::rope::MAX_PARTICLES;
     if n < 1 {
         return Err(format!("'{s}' must be at least 1"));
     }
     if n as u64 > max as u64 {
         return Err(format!(
-            "'{s}' is above the maximum of {max} ({bytes} bytes each: {} MB of state)",
-            max * bytes / 1_000_000
+            "'{s}' is above the maximum of {max} ({})",
+            crate::rope::max_particles_cost()
         ));
     }
     Ok(n as usize)

@@ -17,6 +17,7 @@ mod stability;
 pub use integrator::Integrator;
 pub use params::{
     BYTES_PER_PARTICLE, EXPLODE_STRETCH, MAX_PARTICLES, Pin, REST_FRACTION, RopeParams,
+    max_particles_cost,
 };
 
 use crate::timing::{Mode, Step};

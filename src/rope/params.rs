@@ -50,6 +50,18 @@ pub const EXPLODE_STRETCH: f32 = 5.0;
 /// `simulate --draw` keep (8 B).
 pub const BYTES_PER_PARTICLE: usize = 40;
 
+/// Bytes RK4 adds per particle: two stage buffers and the sum (12 × 4 B, `rk4::Scratch`).
+pub const RK4_BYTES_PER_PARTICLE: usize = 48;
+
+/// What the maximum rope costs, for the error that refuses a bigger one.
+pub fn max_particles_cost() -> String {
+    let each = BYTES_PER_PARTICLE + RK4_BYTES_PER_PARTICLE;
+    format!(
+        "{BYTES_PER_PARTICLE} bytes each, {each} with rk4: up to {} MB of state",
+        MAX_PARTICLES * each / 1_000_000
+    )
+}
+
 /// The rest rule ([`RopeParams::rest_fraction`]'s default): quantities that decay towards zero
 /// are flushed to zero once they fall below this fraction of a segment (a length, or a length
 /// per second).
@@ -140,9 +152,9 @@ impl RopeParams {
         }
         if self.particles > MAX_PARTICLES {
             return Err(format!(
-                "--particles {} is more than the maximum {MAX_PARTICLES} ({BYTES_PER_PARTICLE} bytes each: {} MB of state)",
+                "--particles {} is more than the maximum {MAX_PARTICLES} ({})",
                 self.particles,
-                MAX_PARTICLES * BYTES_PER_PARTICLE / 1_000_000
+                max_particles_cost()
             ));
         }
         if self.pin == Pin::Both && self.particles < 2 {
