@@ -70,8 +70,8 @@ pub fn run_one(base: &SimConfig, hz: f64, lane: LaneSpec) -> LaneReport {
         draw: None,
         ..base.clone()
     };
-    let mut runs = simulate::run(&cfg, |_| {});
-    let mut report = runs.swap_remove(0).0;
+    let mut runs = simulate::run_with(&cfg, simulate::Controls::default(), |_| {}).lanes;
+    let mut report = runs.swap_remove(0).report;
     report.peak_rss_kib = None;
     report
 }
