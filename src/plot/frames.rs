@@ -1,7 +1,7 @@
 //! `simulate --plot`: one display, frame by frame: each lane's shown-time error, its ticks per
 //! vblank and its frame time over the run.
 
-use super::{Figure, LEGEND_WIDTH, colour, draw_legend, font, render, stroke, tidy};
+use super::{Figure, colour, font, page, render, stroke, tidy};
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -62,13 +62,11 @@ impl Figure for FramesFigure<'_> {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-        root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(self.title, font(24)).map_err(err)?;
-        let (w, _) = root.dim_in_pixel();
-        let (plots, legend) = root.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
-        draw_legend(&legend, self.plot.lanes.iter().map(|(name, _)| name))?;
-        let panels = plots.split_evenly((3, 1));
+        let panels = page(
+            root,
+            self.title,
+            self.plot.lanes.iter().map(|(name, _)| name),
+        )?;
         let t = self.range(|p| p.t_s);
         let t = (t.0.max(0.0), t.1);
         let error = self.range(|p| p.error_ms);

@@ -133,6 +133,22 @@ fn register_font() {
     });
 }
 
+/// The page both figures share: white, titled `title`, three panels stacked, and the legend
+/// of `names` in a column beside them. Returns the panels, top first.
+fn page<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+    names: impl Iterator<Item = impl AsRef<str>>,
+) -> Result<Vec<DrawingArea<DB, Shift>>, String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let root = root.titled(title, font(24)).map_err(err)?;
+    let (w, _) = root.dim_in_pixel();
+    let (plots, legend) = root.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
+    draw_legend(&legend, names)?;
+    Ok(plots.split_evenly((3, 1)))
+}
+
 /// The legend as a column of its own beside the panels (a legend inside a panel hides lines):
 /// a stroke of each lane's colour and its name.
 fn draw_legend<DB: DrawingBackend>(

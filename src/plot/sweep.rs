@@ -1,7 +1,7 @@
 //! `sweep --plot`: stutter, double updates and drift against the display rate, one line per
 //! lane, with the common display rates marked.
 
-use super::{Figure, LEGEND_WIDTH, draw_legend, font, render, stroke, tidy};
+use super::{Figure, font, page, render, stroke, tidy};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -65,13 +65,7 @@ impl Figure for SweepFigure<'_> {
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
-        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
-        root.fill(&WHITE).map_err(err)?;
-        let root = root.titled(self.title, font(24)).map_err(err)?;
-        let (w, _) = root.dim_in_pixel();
-        let (plots, legend) = root.split_horizontally(w.saturating_sub(LEGEND_WIDTH));
-        draw_legend(&legend, self.lanes.iter().map(|(name, _)| name))?;
-        let panels = plots.split_evenly((3, 1));
+        let panels = page(root, self.title, self.lanes.iter().map(|(name, _)| name))?;
         let (x0, x1) = self.x_range();
         let stutter_max = self.max_of(|p| p.stutter_rms_ms).max(0.1) * 1.05;
         self.panel(

@@ -27,12 +27,7 @@ fn a_timed_run_exits_cleanly_and_its_screenshot_shows_the_rope() {
     let shot = temp_path("shot.png");
     let shot_arg = shot.to_string_lossy().to_string();
     let mut app = Running::start("shot", &["--exit-after", "3s", "--screenshot", &shot_arg]);
-    let status = app.wait_for_exit();
-    assert!(
-        status.success(),
-        "exit status {status}; stderr:\n{}",
-        app.stderr()
-    );
+    app.assert_exits_0();
 
     let image = tiny_skia::Pixmap::load_png(&shot).expect("the screenshot is a PNG");
     let _ = std::fs::remove_file(&shot);
@@ -96,13 +91,7 @@ fn m_cycles_the_title_through_all_four_modes_2_picks_semi_fixed_and_t_its_timers
         press(&window, "t");
         wait_for_title(&window, &format!("timestep-rope — {want}"));
     }
-    press(&window, "Escape");
-    let status = app.wait_for_exit();
-    assert!(
-        status.success(),
-        "exit status {status}; stderr:\n{}",
-        app.stderr()
-    );
+    app.escape_exits_0(&window);
 }
 
 #[test]
@@ -130,13 +119,7 @@ fn reset_pause_stall_and_cap_keys_keep_it_running_and_escape_quits_with_0() {
     press(&window, "space");
     wait_for_title(&window, "timestep-rope — interpolated");
     app.assert_alive("space");
-    press(&window, "Escape");
-    let status = app.wait_for_exit();
-    assert!(
-        status.success(),
-        "exit status {status}; stderr:\n{}",
-        app.stderr()
-    );
+    app.escape_exits_0(&window);
 }
 
 #[test]
@@ -145,12 +128,7 @@ fn the_frame_log_has_a_header_and_one_row_per_frame() {
     let log = temp_path("frames.csv");
     let log_arg = log.to_string_lossy().to_string();
     let mut app = Running::start("log", &["--frame-log", &log_arg, "--exit-after", "2s"]);
-    let status = app.wait_for_exit();
-    assert!(
-        status.success(),
-        "exit status {status}; stderr:\n{}",
-        app.stderr()
-    );
+    app.assert_exits_0();
     let text = std::fs::read_to_string(&log).expect("the frame log exists");
     let _ = std::fs::remove_file(&log);
     let mut lines = text.lines();
@@ -209,12 +187,7 @@ fn c_cycles_the_pacing_and_the_frame_log_shows_it_and_the_input_latency() {
         logged("late");
         press(&window, "Escape");
     }
-    let status = app.wait_for_exit();
-    assert!(
-        status.success(),
-        "exit status {status}; stderr:\n{}",
-        app.stderr()
-    );
+    app.assert_exits_0();
     let text = std::fs::read_to_string(&log).expect("the frame log exists");
     let _ = std::fs::remove_file(&log);
     let rows: Vec<Vec<&str>> = text
@@ -243,46 +216,6 @@ fn c_cycles_the_pacing_and_the_frame_log_shows_it_and_the_input_latency() {
     );
 }
 
-/// One parsed `--frame-log` row.
-struct LogRow {
-    wall_s: f64,
-    steps: u32,
-    lane: String,
-    exploded: bool,
-}
-
-/// Parses a frame log, checking the header and that every numeric field is finite.
-fn read_frame_log(text: &str) -> Vec<LogRow> {
-    let mut lines = text.lines();
-    assert_eq!(lines.next(), Some(FRAME_LOG_HEADER));
-    lines
-        .map(|line| {
-            let f: Vec<&str> = line.split(',').collect();
-            assert_eq!(f.len(), 10, "{line}");
-            let number = |i: usize| -> f64 {
-                let v: f64 = f[i]
-                    .parse()
-                    .unwrap_or_else(|_| panic!("field {i} of {line}"));
-                assert!(v.is_finite(), "field {i} is not finite: {line}");
-                v
-            };
-            for i in [0, 1, 4, 5] {
-                number(i);
-            }
-            LogRow {
-                wall_s: number(0),
-                steps: f[3].parse().unwrap_or_else(|_| panic!("steps in {line}")),
-                lane: f[2].to_string(),
-                exploded: match f[6] {
-                    "0" => false,
-                    "1" => true,
-                    other => panic!("exploded is {other:?} in {line}"),
-                },
-            }
-        })
-        .collect()
-}
-
 #[test]
 #[ignore = "needs a display"]
 fn variable_mode_at_20_hz_explodes_shows_it_and_resets_itself() {
@@ -306,12 +239,7 @@ fn variable_mode_at_20_hz_explodes_shows_it_and_resets_itself() {
             &shot_arg,
         ],
     );
-    let status = app.wait_for_exit();
-    assert!(
-        status.success(),
-        "exit status {status}; stderr:\n{}",
-        app.stderr()
-    );
+    app.assert_exits_0();
     assert!(!app.stderr().contains("panicked"), "{}", app.stderr());
     let text = std::fs::read_to_string(&log).expect("the frame log exists");
     let _ = std::fs::remove_file(&log);
@@ -422,12 +350,7 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
         "split",
         &["--split", "--exit-after", "3s", "--screenshot", &shot_arg],
     );
-    let status = app.wait_for_exit();
-    assert!(
-        status.success(),
-        "exit status {status}; stderr:\n{}",
-        app.stderr()
-    );
+    app.assert_exits_0();
     let image = tiny_skia::Pixmap::load_png(&shot).expect("the screenshot is a PNG");
     let _ = std::fs::remove_file(&shot);
     let (w, h) = (image.width(), image.height());
@@ -470,11 +393,5 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
         &window,
         "timestep-rope — interpolated (lane 4 of 4; V: split view)",
     );
-    press(&window, "Escape");
-    let status = app.wait_for_exit();
-    assert!(
-        status.success(),
-        "exit status {status}; stderr:\n{}",
-        app.stderr()
-    );
+    app.escape_exits_0(&window);
 }

@@ -438,20 +438,7 @@ fn with_no_display_it_fails_in_one_line_without_hanging() {
             ("WAYLAND_SOCKET", None),
         ],
     );
-    let (status, took) = app.wait_for_exit_within(HANG_GUARD);
-    let stderr = app.stderr();
-    eprintln!(
-        "no display: {status} after {:.3} s: {}",
-        took.as_secs_f64(),
-        stderr.trim()
-    );
-    assert_eq!(status.code(), Some(1), "{stderr}");
-    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("no display found"), "{stderr}");
-    assert!(
-        !shot.0.exists(),
-        "an empty --screenshot file was left behind"
-    );
+    fails_in_one_line(&mut app, "no display", &["no display found"], &shot);
 }
 
 #[test]
@@ -467,17 +454,25 @@ fn with_no_gpu_adapter_it_fails_in_one_line_without_hanging() {
         &["--exit-after", "5s", "--screenshot", &shot.arg()],
         &[("WGPU_BACKEND", Some("dx12"))],
     );
+    let needles = ["no GPU adapter found", "WGPU_BACKEND=dx12"];
+    fails_in_one_line(&mut app, "no adapter (WGPU_BACKEND=dx12)", &needles, &shot);
+}
+
+/// `app` exits with status 1 within the hang guard, its stderr one line holding each of
+/// `needles`, and leaves no `shot` behind.
+fn fails_in_one_line(app: &mut Running, what: &str, needles: &[&str], shot: &TempFile) {
     let (status, took) = app.wait_for_exit_within(HANG_GUARD);
     let stderr = app.stderr();
     eprintln!(
-        "no adapter (WGPU_BACKEND=dx12): {status} after {:.3} s: {}",
+        "{what}: {status} after {:.3} s: {}",
         took.as_secs_f64(),
         stderr.trim()
     );
     assert_eq!(status.code(), Some(1), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("no GPU adapter found"), "{stderr}");
-    assert!(stderr.contains("WGPU_BACKEND=dx12"), "{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{stderr}");
+    }
     assert!(
         !shot.0.exists(),
         "an empty --screenshot file was left behind"

@@ -109,6 +109,22 @@ impl Running {
         self.wait_for_exit_within(PATIENCE).0
     }
 
+    /// Waits for the exit and checks its status is 0.
+    pub fn assert_exits_0(&mut self) {
+        let status = self.wait_for_exit();
+        assert!(
+            status.success(),
+            "exit status {status}; stderr:\n{}",
+            self.stderr()
+        );
+    }
+
+    /// Presses Escape in `window` and checks the app then exits with status 0.
+    pub fn escape_exits_0(&mut self, window: &str) {
+        press(window, "Escape");
+        self.assert_exits_0();
+    }
+
     pub fn assert_alive(&mut self, after: &str) {
         if let Some(status) = self.exited() {
             panic!(
@@ -120,12 +136,7 @@ impl Running {
 
     /// Exit status 0, no panic, no error line of ours.
     pub fn assert_clean_exit(&mut self) {
-        let status = self.wait_for_exit();
-        assert!(
-            status.success(),
-            "exit status {status}; stderr:\n{}",
-            self.stderr()
-        );
+        self.assert_exits_0();
         assert!(self.our_lines().is_empty(), "stderr:\n{}", self.stderr());
     }
 }
@@ -233,18 +244,45 @@ pub fn wait_for_frames(
 /// `steps` column.
 pub fn check_frame_log(log: &Path) -> Vec<u32> {
     let text = std::fs::read_to_string(log).expect("the frame log exists");
+    read_frame_log(&text).into_iter().map(|r| r.steps).collect()
+}
+
+/// One parsed `--frame-log` row.
+pub struct LogRow {
+    pub wall_s: f64,
+    pub steps: u32,
+    pub lane: String,
+    pub exploded: bool,
+}
+
+/// Parses a frame log, checking the header and that every numeric field is finite.
+pub fn read_frame_log(text: &str) -> Vec<LogRow> {
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some(FRAME_LOG_HEADER));
     lines
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
             assert_eq!(f.len(), 10, "{line}");
-            for i in [0, 1, 4, 5] {
-                let v: f64 = f[i].parse().unwrap_or_else(|_| panic!("field {i}: {line}"));
+            let number = |i: usize| -> f64 {
+                let v: f64 = f[i]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("field {i} of {line}"));
                 assert!(v.is_finite(), "field {i} is not finite: {line}");
+                v
+            };
+            for i in [0, 1, 4, 5] {
+                number(i);
             }
-            assert!(f[6] == "0" || f[6] == "1", "{line}");
-            f[3].parse().unwrap_or_else(|_| panic!("steps: {line}"))
+            LogRow {
+                wall_s: number(0),
+                steps: f[3].parse().unwrap_or_else(|_| panic!("steps in {line}")),
+                lane: f[2].to_string(),
+                exploded: match f[6] {
+                    "0" => false,
+                    "1" => true,
+                    other => panic!("exploded is {other:?} in {line}"),
+                },
+            }
         })
         .collect()
 }

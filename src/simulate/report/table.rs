@@ -260,13 +260,7 @@ fn name_width(lanes: &[LaneReport]) -> usize {
 
 /// One row per lane, under two header lines; the state hash last.
 fn write_lanes(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
-    let name_w = lanes
-        .iter()
-        .map(|l| l.lane.len())
-        .max()
-        .unwrap_or(0)
-        .max(12)
-        + 1;
+    let name_w = name_width(lanes);
     let row = |first: &str, cells: Vec<String>, last: &str| {
         let mut line = format!("{first:<name_w$}");
         for (c, text) in COLUMNS.iter().zip(cells) {
@@ -303,13 +297,7 @@ fn write_lanes(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
 
 /// How many frames took each number of steps, per lane (the first dozen counts).
 fn write_histograms(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
-    let name_w = lanes
-        .iter()
-        .map(|l| l.lane.len())
-        .max()
-        .unwrap_or(0)
-        .max(12)
-        + 1;
+    let name_w = name_width(lanes);
     writeln!(out, "steps per frame (steps x frames):")?;
     for l in lanes {
         let mut hist: Vec<String> = l
