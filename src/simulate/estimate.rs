@@ -59,6 +59,11 @@ impl Work {
         self.lanes.iter().map(|&(s, _)| s).sum()
     }
 
+    /// Rope steps × particles over all lanes.
+    pub fn particle_steps(&self) -> f64 {
+        self.steps() as f64 * self.particles as f64
+    }
+
     /// Seconds the work should take here: each integrator in use has its step on `rope`
     /// measured once.
     pub fn seconds_here(&self, rope: &RopeParams) -> f64 {
@@ -89,7 +94,7 @@ impl Work {
             count(self.steps() as f64),
             self.particles,
             if lanes == 1 { "" } else { "s" },
-            count(self.steps() as f64 * self.particles as f64),
+            count(self.particle_steps()),
             span(seconds),
         )
     }

@@ -10,6 +10,11 @@ use indicatif::ProgressBar;
 /// Runs shorter than this (estimated) say nothing and show no bar.
 const LONG_RUN_S: f64 = 1.0;
 
+/// Runs of fewer particle-steps than this take well under a second (here a particle-step costs
+/// 1–3 ns: at most 30 ms), so the step cost is not measured for them and a short run on a
+/// terminal starts at once instead of after the 20 ms measurement.
+const SURELY_SHORT: f64 = 1e7;
+
 /// The bar's resolution: it moves by thousandths of the run.
 const STEPS: u64 = 1_000;
 
@@ -39,6 +44,9 @@ impl Progress {
             return p;
         }
         let work = Work::of(cfg);
+        if work.particle_steps() < SURELY_SHORT {
+            return p;
+        }
         let seconds = work.seconds_here(&cfg.rope);
         if seconds < LONG_RUN_S {
             return p;
