@@ -5,9 +5,10 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use timestep_rope::draw::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene};
+use timestep_loop::{Mode, PolicyEnv};
+use timestep_rope::RopeParams;
+use timestep_rope::draw::{Arrangement, HudInfo, Overlay, Screen};
 use timestep_rope::lane::{Lane, LaneSpec};
-use timestep_rope::{Mode, RopeParams, TimingConfig};
 
 const W: u32 = 1280;
 const H: u32 = 720;
@@ -15,46 +16,38 @@ const H: u32 = 720;
 /// A lane of `particles` that has run for a second of 60 Hz frames, so it is drawn in a
 /// typical pose.
 fn swung(spec: LaneSpec, particles: usize) -> Lane {
-    let timing = TimingConfig::new(1_000_000, 250_000_000, None).unwrap();
-    let env = timestep_rope::policy::PolicyEnv::textbook(timing);
-    let mut lane = Lane::new(spec, RopeParams::with_particles(particles), &env);
+    let env = PolicyEnv::default();
+    let params = RopeParams::with_particles(particles);
+    let mut lane = Lane::new(spec, &params, &env).unwrap();
     for i in 1..=60 {
         lane.advance(16_666_667, i * 16_666_667);
     }
     lane
 }
 
-fn strip(lanes: usize) -> FrameStrip {
-    let mut strip = FrameStrip::new(300);
-    for i in 0..300 {
-        let steps = [16 + (i % 2) as u32; 4];
-        strip.push(16.0 + (i % 7) as f32 * 0.3, &steps[..lanes]);
-    }
-    strip
-}
-
-/// Draws `lanes` as the window does: the single view for one, the split view for several.
+/// Draws `lanes` as the window does (its [`Screen`]): the single view for one, the split view
+/// for several, with a full strip.
 struct Picture {
-    layout: Layout,
-    panes: LanePanes,
-    strip: FrameStrip,
-    renderer: Renderer,
+    screen: Screen,
     frame: Vec<u8>,
 }
 
 impl Picture {
     fn new(lanes: &[Lane]) -> Picture {
-        let params = lanes[0].rope().params();
-        let layout = if lanes.len() > 1 {
-            Layout::split(params, W, H, lanes.len(), true)
-        } else {
-            Layout::single(params, W, H, true)
+        let params = *lanes[0].rope().unwrap().params();
+        let arrangement = Arrangement {
+            size: (W, H),
+            lanes: lanes.len(),
+            split: lanes.len() > 1,
+            hud: true,
         };
+        let mut screen = Screen::new(&params, arrangement);
+        for i in 0..300 {
+            let steps = [16 + (i % 2) as u32; 4];
+            screen.push_frame(16_000_000 + (i % 7) * 300_000, &steps[..lanes.len()]);
+        }
         Picture {
-            layout,
-            panes: LanePanes::default(),
-            strip: strip(lanes.len()),
-            renderer: Renderer::new(),
+            screen,
             frame: vec![0u8; (W * H * 4) as usize],
         }
     }
@@ -66,15 +59,13 @@ impl Picture {
             present_mode: "Fifo (vsync)".into(),
             ..HudInfo::new(lanes)
         };
-        let panes = self.panes.build(lanes, &self.layout, None, 0);
-        let scene = Scene {
-            panes: &panes,
+        let overlay = Overlay {
             hud: Some(&hud),
-            strip: Some(&self.strip),
-            help: None,
-            banner: None,
+            strip: true,
+            ..Overlay::default()
         };
-        self.renderer.draw(black_box(&mut self.frame), W, H, &scene);
+        self.screen
+            .draw(black_box(&mut self.frame), lanes, &overlay);
     }
 }
 
@@ -113,7 +104,7 @@ fn whole_frame(c: &mut Criterion) {
         b.iter(|| {
             now += 16_666_667;
             let stats = *lane.advance(black_box(16_666_667), now);
-            picture.strip.push(16.667, &[stats.steps]);
+            picture.screen.push_frame(16_666_667, &[stats.steps]);
             picture.draw(&[&lane]);
         })
     });

@@ -5,7 +5,7 @@
 //! work on any layout; `?` is also matched by the text it types, for layouts where it is
 //! not Shift+Slash.
 
-use crate::timing::Mode;
+use timestep_loop::Mode;
 use winit::keyboard::KeyCode;
 
 /// Everything the user can ask for from the keyboard.

@@ -1,16 +1,18 @@
 //! The live window: a winit 0.30 `ApplicationHandler` around [`session::Session`].
 //!
-//! The only module that touches winit, pixels or wgpu. Each redraw: read the clock (through
-//! `FrameClock<SystemClock>`, as every timestamp here is), advance the session (every lane),
-//! draw into the frame buffer, `pre_present_notify`, present, log the frame, then sleep what
-//! the pacing asks (`timing::Pacer`: a cap, the adaptive interval, late pacing). Everything with
-//! rules in it lives in the pure modules: `bindings` (keys → actions), `session` (what actions
-//! and frames do), `pacing` (the cap keys, fps), `drag` (the mouse and its fling), `output`
-//! (frame log, screenshot, error lines); `gpu` presents.
+//! The only module that touches winit, pixels or wgpu. Each redraw runs one frame of the frame
+//! protocol (`crate::frame`) through the session, with this window as its host: the clock is
+//! `Instant` (a [`SystemClock`], as every timestamp here is), sleeps are spin_sleep's, and the
+//! present draws into pixels' buffer and presents it; then the frame is logged. Everything
+//! with rules in it lives in the pure modules: `bindings` (keys → actions), `session` (what
+//! actions and frames do), `host` (the window as a host, on any clock), `pacing` (the cap
+//! keys, fps), `drag` (the mouse and its fling), `output` (frame log, screenshot, error
+//! lines); `gpu` presents.
 
 mod bindings;
 mod drag;
 mod gpu;
+mod host;
 mod output;
 mod pacing;
 mod session;
@@ -21,13 +23,14 @@ use output::error_line;
 use session::Session;
 
 use crate::cli::WindowConfig;
-use crate::timing::{Clock, FrameClock, Pacer, Pacing, SystemClock};
 use glam::Vec2;
 use gpu::{Gpu, Presented};
-use output::{FrameLog, Screenshot};
+use host::{Present, Wall};
+use output::Outputs;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
+use timestep_loop::{Clock, SystemClock};
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, MouseButton, WindowEvent};
@@ -44,7 +47,12 @@ const FIRST_FRAME_GRACE_NS: u64 = 10_000_000_000;
 /// quit (Esc, Q, closing the window, `--exit-after`), 1 when the window or GPU fails,
 /// 2 for an unwritable output path (checked before any window opens).
 pub fn run(cfg: WindowConfig) -> ExitCode {
-    let (screenshot, frame_log) = match open_outputs(&cfg) {
+    let outputs = Outputs::open(
+        cfg.screenshot.as_deref(),
+        cfg.frame_log.as_deref(),
+        cfg.report.as_deref(),
+    );
+    let outputs = match outputs {
         Ok(outputs) => outputs,
         Err(line) => {
             eprintln!("{line}");
@@ -56,29 +64,30 @@ pub fn run(cfg: WindowConfig) -> ExitCode {
     let event_loop = match preflight() {
         Ok(event_loop) => event_loop,
         Err(line) => {
-            if let Some(s) = screenshot {
-                s.abandon();
-            }
+            outputs.abandon();
             eprintln!("{line}");
             return ExitCode::from(1);
         }
     };
+    let session = match Session::new(&cfg, START_SIZE.width, START_SIZE.height) {
+        Ok(session) => session,
+        Err(e) => {
+            eprintln!("timestep-rope: error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut app = App {
-        session: Session::new(&cfg, START_SIZE.width, START_SIZE.height),
-        clock: FrameClock::new(SystemClock::new()),
+        session,
+        clock: SpinWall(SystemClock::new()),
         vsync: cfg.vsync,
         exit_after_ns: cfg.exit_after_ns,
-        pacer: Pacer::new(cfg.pacing, None),
-        paced: cfg.pacing,
-        refresh_hz: None,
         input_at: None,
         window: None,
         gpu: None,
         titled: None,
         shift: false,
         presented: false,
-        frame_log,
-        screenshot,
+        outputs,
         status: 0,
         finished: false,
         oversize_reported: false,
@@ -88,25 +97,6 @@ pub fn run(cfg: WindowConfig) -> ExitCode {
     }
     app.finish();
     ExitCode::from(app.status)
-}
-
-/// Opens `--screenshot` and `--frame-log` before any window exists, so a path that cannot be
-/// written is one line naming its flag.
-fn open_outputs(cfg: &WindowConfig) -> Result<(Option<Screenshot>, Option<FrameLog>), String> {
-    let screenshot = cfg
-        .screenshot
-        .as_deref()
-        .map(Screenshot::open)
-        .transpose()?;
-    match cfg.frame_log.as_deref().map(FrameLog::create).transpose() {
-        Ok(log) => Ok((screenshot, log)),
-        Err(e) => {
-            if let Some(s) = screenshot {
-                s.abandon();
-            }
-            Err(e)
-        }
-    }
 }
 
 /// Checks there is a display and a usable wgpu backend, and makes the event loop; an error is
@@ -151,16 +141,59 @@ fn missing_display() -> Option<&'static str> {
     }
 }
 
+/// The window's clock: `Instant`, and spin_sleep's sleep (native, then spin).
+struct SpinWall(SystemClock);
+
+impl Wall for SpinWall {
+    fn now_ns(&mut self) -> u64 {
+        self.0.now_ns()
+    }
+    fn sleep(&mut self, ns: u64) {
+        spin_sleep::SpinSleeper::default().sleep(Duration::from_nanos(ns));
+    }
+}
+
+/// The GPU as the session's presenter, for one frame: nothing is drawn into a window that is
+/// minimised or larger than the GPU can draw, and a surface with no image skips the frame.
+struct GpuPresent<'a> {
+    gpu: &'a mut Gpu,
+    fits: bool,
+    presented: &'a mut bool,
+}
+
+impl Present for GpuPresent<'_> {
+    fn present_mode(&self) -> String {
+        self.gpu.present_mode().to_string()
+    }
+
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+        if !self.fits {
+            // Keep simulating, draw nothing, and do not spin the CPU.
+            std::thread::sleep(Duration::from_millis(10));
+            return Ok(false);
+        }
+        let (w, h) = self.gpu.size();
+        draw(self.gpu.frame_mut(), w, h);
+        match self.gpu.render()? {
+            Presented::Yes => {
+                *self.presented = true;
+                Ok(true)
+            }
+            Presented::Skipped => {
+                // The surface had no image (occluded, timed out, or out of date even after
+                // reconfiguring to the window's size): try again shortly, without spinning.
+                std::thread::sleep(Duration::from_millis(5));
+                Ok(false)
+            }
+        }
+    }
+}
+
 struct App {
     session: Session,
-    clock: FrameClock<SystemClock>,
+    clock: SpinWall,
     vsync: bool,
     exit_after_ns: Option<u64>,
-    pacer: Pacer,
-    /// The pacing the pacer was made for (a change of pacing makes a new one).
-    paced: Pacing,
-    /// The monitor's refresh rate as winit reports it.
-    refresh_hz: Option<f64>,
     /// The first key or mouse event not yet used by a frame, ns of the clock.
     input_at: Option<u64>,
     window: Option<Arc<Window>>,
@@ -170,8 +203,7 @@ struct App {
     shift: bool,
     /// Whether any frame has been presented (there is something to screenshot).
     presented: bool,
-    frame_log: Option<FrameLog>,
-    screenshot: Option<Screenshot>,
+    outputs: Outputs,
     status: u8,
     finished: bool,
     /// The window is (or was last) larger than the GPU can draw, and that has been said.
@@ -192,12 +224,17 @@ impl App {
         event_loop.exit();
     }
 
-    /// Writes the screenshot and flushes the frame log; once, at exit.
+    /// Writes the screenshot and the report and flushes the frame log; once, at exit.
     fn finish(&mut self) {
         if std::mem::replace(&mut self.finished, true) {
             return;
         }
-        if let Some(shot) = self.screenshot.take() {
+        if let Some(report) = self.outputs.report.take()
+            && let Err(e) = report.write(&self.session.reports())
+        {
+            self.fail(e);
+        }
+        if let Some(shot) = self.outputs.screenshot.take() {
             match &self.gpu {
                 Some(gpu) if self.presented => {
                     let (w, h) = gpu.size();
@@ -211,7 +248,7 @@ impl App {
                 }
             }
         }
-        if let Some(log) = &mut self.frame_log
+        if let Some(log) = &mut self.outputs.frame_log
             && let Err(e) = log.finish()
         {
             self.fail(e);
@@ -219,7 +256,7 @@ impl App {
     }
 
     fn now_ns(&mut self) -> u64 {
-        self.clock.clock_mut().now_ns()
+        self.clock.now_ns()
     }
 
     fn resize(&mut self, event_loop: &ActiveEventLoop, width: u32, height: u32) {
@@ -241,100 +278,58 @@ impl App {
         let Some(window) = self.window.clone() else {
             return;
         };
-        if self.session.take_stall() {
-            // A real stall: the loop blocks, the next frame measures it, the clamp cuts it.
-            std::thread::sleep(Duration::from_nanos(session::STALL_NS));
+        let size = window.inner_size();
+        let (w, h) = (size.width, size.height);
+        let fits = self.gpu.as_ref().is_some_and(|gpu| gpu.fits(w, h));
+        if fits {
+            self.oversize_reported = false;
+            self.resize(event_loop, w, h);
+            if self.status != 0 {
+                return; // the resize failed; the loop is exiting
+            }
+        } else if w > 0 && h > 0 && !std::mem::replace(&mut self.oversize_reported, true) {
+            // An oversized window is reported once, not every frame.
+            eprintln!(
+                "timestep-rope: warning: the window is {w}x{h}, larger than the GPU can draw; \
+                 the picture stays still until the window is smaller"
+            );
         }
-        let (measured_ns, now_ns) = self.clock.tick();
-        let pacing = self.session.pacing();
-        if pacing != self.paced {
-            self.pacer = Pacer::new(pacing, self.refresh_hz);
-            self.paced = pacing;
-        }
-        let frame_ns = self.pacer.begin(now_ns, measured_ns);
+        let Some(gpu) = &mut self.gpu else {
+            return;
+        };
+        let mut presenter = GpuPresent {
+            gpu,
+            fits,
+            presented: &mut self.presented,
+        };
         // Events that arrived before this frame began are this frame's input.
         let input_at = self.input_at.take();
-        let clock = &mut self.clock;
-        let mut report = self
+        let report = match self
             .session
-            .advance_timed(frame_ns, now_ns, &mut || clock.clock_mut().now_ns());
+            .frame(&mut self.clock, &mut presenter, input_at)
+        {
+            Ok(report) => report,
+            Err(e) => return self.fail_and_exit(event_loop, e),
+        };
         let title = self.session.title();
         if self.titled.as_ref() != Some(&title) {
             window.set_title(&title);
             self.titled = Some(title);
         }
-
-        let size = window.inner_size();
-        let (w, h) = (size.width, size.height);
-        let fits = self.gpu.as_ref().is_some_and(|gpu| gpu.fits(w, h));
-        if !fits {
-            // Minimised (0×0), or larger than the GPU can draw: keep simulating, draw nothing,
-            // and do not spin the CPU. An oversized window is reported once, not every frame.
-            if w > 0 && h > 0 && !std::mem::replace(&mut self.oversize_reported, true) {
-                eprintln!(
-                    "timestep-rope: warning: the window is {w}x{h}, larger than the GPU can \
-                     draw; the picture stays still until the window is smaller"
-                );
-            }
-            std::thread::sleep(Duration::from_millis(10));
+        if report.frame.shown.is_none() {
             return;
         }
-        self.oversize_reported = false;
-        self.resize(event_loop, w, h);
-        if self.status != 0 {
-            return; // the resize failed; the loop is exiting
-        }
-        let Some(gpu) = &mut self.gpu else {
-            return;
-        };
-        let (w, h) = gpu.size();
-        let present_mode = gpu.present_mode().to_string();
-        self.session.draw(gpu.frame_mut(), w, h, &present_mode);
-        match gpu.render() {
-            Ok(Presented::Yes) => self.presented = true,
-            Ok(Presented::Skipped) => {
-                // The surface had no image (occluded, timed out, or out of date even after
-                // reconfiguring to the window's size): try again shortly, without spinning.
-                std::thread::sleep(Duration::from_millis(5));
-                return;
-            }
-            Err(e) => {
-                self.fail_and_exit(event_loop, e);
-                return;
-            }
-        }
-        let presented_at = self.now_ns();
-        if let Some(at) = input_at {
-            let latency = presented_at.saturating_sub(at);
-            self.session.input_shown(latency);
-            for row in &mut report.rows {
-                row.input_ms = Some(latency as f64 / 1e6);
-            }
-        }
-        if let Some(log) = &mut self.frame_log
+        if let Some(log) = &mut self.outputs.frame_log
             && let Err(e) = report.rows.iter().try_for_each(|row| log.row(row))
         {
             self.fail_and_exit(event_loop, e);
-            return;
         }
-        self.pace(presented_at);
     }
 
     /// A key or mouse event happened now: the next frame uses it.
     fn input(&mut self) {
         let now = self.now_ns();
         self.input_at.get_or_insert(now);
-    }
-
-    /// Sleeps (native, then spin) what the pacing asks now that the frame is done, and tells
-    /// the HUD what the pacer measured.
-    fn pace(&mut self, now_ns: u64) {
-        let wait = self.pacer.end(now_ns);
-        self.session
-            .set_pacing_status(self.pacer.interval_ns(), self.pacer.missed());
-        if wait > 0 {
-            spin_sleep::SpinSleeper::default().sleep(Duration::from_nanos(wait));
-        }
     }
 }
 
@@ -367,11 +362,10 @@ impl ApplicationHandler for App {
             .and_then(|m| m.refresh_rate_millihertz())
             .map(|mhz| f64::from(mhz) / 1000.0);
         self.session.set_refresh_hint(refresh_hz);
-        self.refresh_hz = refresh_hz;
-        self.pacer = Pacer::new(self.paced, refresh_hz);
         self.window = Some(window);
         // Setting up took a while; that is not a frame.
-        self.clock.tick();
+        let now = self.now_ns();
+        self.session.restart_clock(now);
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
@@ -442,7 +436,7 @@ impl ApplicationHandler for App {
         if let Some(limit) = self.exit_after_ns {
             let now = self.now_ns();
             // A screenshot needs a frame: wait for the first one (within reason).
-            let frame_ready = self.presented || self.screenshot.is_none();
+            let frame_ready = self.presented || self.outputs.screenshot.is_none();
             if now >= limit && (frame_ready || now >= limit.saturating_add(FIRST_FRAME_GRACE_NS)) {
                 event_loop.exit();
                 return;

@@ -176,6 +176,80 @@ impl Screenshot {
     }
 }
 
+/// `--report`: opened at start to prove it is writable; at exit it gets every lane's report,
+/// the same JSON object per lane as `simulate --json` gives.
+#[derive(Debug)]
+pub struct ReportFile {
+    path: PathBuf,
+    file: File,
+}
+
+impl ReportFile {
+    pub fn create(path: &Path) -> Result<ReportFile, String> {
+        let file = File::create(path).map_err(|e| open_error("--report", path, e))?;
+        Ok(ReportFile {
+            path: path.to_owned(),
+            file,
+        })
+    }
+
+    /// Writes `{"lanes": [...]}`.
+    pub fn write(self, lanes: &[crate::lane::LaneReport]) -> Result<(), String> {
+        let what = format!("writing --report {}", self.path.display());
+        let mut out = BufWriter::new(self.file);
+        serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "lanes": lanes }))
+            .map_err(|e| error_line(&what, &e))?;
+        writeln!(out)
+            .and_then(|()| out.flush())
+            .map_err(|e| error_line(&what, &e))
+    }
+}
+
+/// Everything the window writes, opened before the window exists, so a path that cannot be
+/// written is one line naming its flag.
+#[derive(Debug, Default)]
+pub struct Outputs {
+    pub screenshot: Option<Screenshot>,
+    pub frame_log: Option<FrameLog>,
+    pub report: Option<ReportFile>,
+}
+
+impl Outputs {
+    /// Opens each output asked for; on a failure, what was opened is abandoned.
+    pub fn open(
+        screenshot: Option<&Path>,
+        frame_log: Option<&Path>,
+        report: Option<&Path>,
+    ) -> Result<Outputs, String> {
+        let mut out = Outputs {
+            screenshot: screenshot.map(Screenshot::open).transpose()?,
+            ..Outputs::default()
+        };
+        let rest = frame_log
+            .map(FrameLog::create)
+            .transpose()
+            .and_then(|log| Ok((log, report.map(ReportFile::create).transpose()?)));
+        match rest {
+            Ok((log, report)) => {
+                out.frame_log = log;
+                out.report = report;
+                Ok(out)
+            }
+            Err(e) => {
+                out.abandon();
+                Err(e)
+            }
+        }
+    }
+
+    /// No window will ever fill them: leave no empty screenshot behind.
+    pub fn abandon(self) {
+        if let Some(s) = self.screenshot {
+            s.abandon();
+        }
+    }
+}
+
 /// PNG bytes of an RGBA8 buffer.
 pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
     let size = tiny_skia::IntSize::from_wh(width, height)

@@ -3,13 +3,13 @@
 
 use super::values::*;
 use crate::lane::LaneSpec;
-use crate::policy::MaxSubstep;
 use crate::rope::{Integrator, Pin, RopeParams};
 use crate::simulate::{Phase, RenderCost, Stall};
 use crate::sweep::DEFAULT_RATES;
-use crate::timing::{Mode, Pacing, TimingConfig, parse_duration, parse_period};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use timestep_loop::MaxSubstep;
+use timestep_loop::{ConfigError, Mode, Pacing, TimingConfig, parse_duration, parse_period};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -79,9 +79,17 @@ pub struct CommonArgs {
 pub struct LaneList(pub Vec<LaneSpec>);
 
 impl CommonArgs {
-    /// The timing settings, checked together (the clamp must be at least dt).
+    /// The timing settings, checked together (the clamp must be at least dt); an error names
+    /// the flag it is about.
     pub fn timing(&self) -> Result<TimingConfig, String> {
-        TimingConfig::new(self.dt, self.clamp, self.max_steps)
+        TimingConfig::textbook(self.dt, self.clamp, self.max_steps).map_err(|e| {
+            let flag = match e {
+                ConfigError::ZeroTick => "--dt",
+                ConfigError::ClampBelowTick { .. } => "--clamp",
+                _ => "--max-steps",
+            };
+            format!("{flag}: {e}")
+        })
     }
 
     pub fn rope(&self) -> Result<RopeParams, String> {
@@ -133,6 +141,10 @@ pub struct WindowArgs {
     /// Write one CSV row per frame: wall time, frame ms, steps, alpha, mode, drift
     #[arg(long, value_name = "FILE.csv")]
     pub frame_log: Option<PathBuf>,
+    /// At exit, write every lane's report as JSON: the books simulate keeps (stutter, drift,
+    /// per-vblank counters, latency, pacing), kept on the window's own clock
+    #[arg(long, value_name = "FILE.json")]
+    pub report: Option<PathBuf>,
 }
 
 /// Which modes `simulate --mode` runs.
@@ -240,6 +252,10 @@ pub struct SweepArgs {
     /// Worker threads [default: one per core]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_hyphen_values = true)]
     pub threads: Option<u16>,
+    /// Step a rope in every configuration too, for its figures (energy, stretch, explosions,
+    /// state hash); without it a sweep measures timing only, which is the same either way
+    #[arg(long)]
+    pub physics: bool,
 }
 
 /// `sweep --display-hz`: the rates, ascending and distinct.

@@ -8,13 +8,13 @@ pub use args::*;
 
 use crate::draw::MAX_PANES;
 use crate::lane::LaneSpec;
-use crate::policy::MaxSubstep;
 use crate::rope::RopeParams;
 use crate::simulate::{DisplayConfig, SimConfig};
 use crate::sweep::{MAX_CONFIGS, SweepConfig, SweepOutput};
-use crate::timing::{Mode, Pacing, TimingConfig};
 use clap::Parser;
 use std::path::PathBuf;
+use timestep_loop::{MaxSubstep, PolicyEnv};
+use timestep_loop::{Mode, Pacing, TimingConfig};
 
 /// Highest display or cap rate accepted, Hz.
 pub const MAX_HZ: f64 = 10_000.0;
@@ -34,6 +34,21 @@ pub struct WindowConfig {
     pub exit_after_ns: Option<u64>,
     pub screenshot: Option<PathBuf>,
     pub frame_log: Option<PathBuf>,
+    /// `--report`: every lane's report at exit.
+    pub report: Option<PathBuf>,
+}
+
+impl WindowConfig {
+    /// What the lanes know of the window: the flags, and the display's refresh rate as the OS
+    /// reports it, once known.
+    pub fn env(&self, refresh_hint_hz: Option<f64>) -> PolicyEnv {
+        PolicyEnv {
+            timing: self.timing,
+            max_substep: self.max_substep,
+            vsync_requested: self.vsync,
+            refresh_hint_hz,
+        }
+    }
 }
 
 /// Where `simulate` writes what it measured.
@@ -125,6 +140,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         exit_after_ns: args.exit_after,
         screenshot: args.screenshot,
         frame_log: args.frame_log,
+        report: args.report,
     })
 }
 
@@ -148,6 +164,7 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, Strin
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
         draw: args.draw,
+        physics: true,
     };
     let out = SimOutput {
         json: args.json,
@@ -185,6 +202,7 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
         draw: None,
+        physics: args.physics,
     };
     let cfg = SweepConfig {
         base,
@@ -269,7 +287,7 @@ mod tests {
         ]);
         match run {
             Ok(Run::Simulate(cfg, _)) => {
-                assert_eq!(cfg.timing.dt_ns, 500_000);
+                assert_eq!(cfg.timing.tick_ns(), 500_000);
                 assert_eq!(
                     cfg.display.stalls,
                     vec![Stall {

@@ -3,10 +3,10 @@
 
 use super::{LaneList, MAX_DRAW_SIDE, MAX_HZ, MAX_SECONDS, ModeChoice, RateList};
 use crate::lane::parse_lanes;
-use crate::policy::MaxSubstep;
 use crate::rope::{Integrator, Pin};
 use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
-use crate::timing::{Mode, Pacing, format_duration, one_of, parse_duration};
+use timestep_loop::MaxSubstep;
+use timestep_loop::{Mode, Pacing, format_duration, one_of, parse_duration};
 
 pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, String> {
     if s.trim().eq_ignore_ascii_case("off") {
@@ -32,7 +32,7 @@ pub(super) fn parse_size(s: &str) -> Result<(u32, u32), String> {
 }
 
 pub(super) fn positive_duration(s: &str) -> Result<u64, String> {
-    match parse_duration(s)? {
+    match parse_duration(s).map_err(|e| e.to_string())? {
         0 => Err(format!("'{s}' must be greater than zero")),
         ns => Ok(ns),
     }
@@ -40,6 +40,7 @@ pub(super) fn positive_duration(s: &str) -> Result<u64, String> {
 
 pub(super) fn parse_mode(s: &str) -> Result<Mode, String> {
     s.parse()
+        .map_err(|e: timestep_loop::UnknownName| e.to_string())
 }
 
 pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
@@ -129,7 +130,8 @@ pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
         let points = rest
             .split("..")
             .map(parse_duration)
-            .collect::<Result<Vec<u64>, String>>()?;
+            .collect::<Result<Vec<u64>, _>>()
+            .map_err(|e| e.to_string())?;
         return Ramp::new(&points).map(RenderCost::Ramp).ok_or_else(|| {
             format!(
                 "'{s}' is not ramp:A..B[..C...] with 2 to {MAX_RAMP_POINTS} points \
@@ -138,9 +140,12 @@ pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
         });
     }
     let Some((lo, hi)) = s.trim().split_once("..") else {
-        return parse_duration(s).map(RenderCost::Fixed);
+        return parse_duration(s)
+            .map(RenderCost::Fixed)
+            .map_err(|e| e.to_string());
     };
-    let (lo, hi) = (parse_duration(lo)?, parse_duration(hi)?);
+    let duration = |t: &str| parse_duration(t).map_err(|e| e.to_string());
+    let (lo, hi) = (duration(lo)?, duration(hi)?);
     if lo > hi {
         return Err(format!(
             "'{s}': the minimum {} is above the maximum {}",
@@ -154,13 +159,14 @@ pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
 /// `--pacing`: vsync, cap:HZ, adaptive or late.
 pub(super) fn parse_pacing(s: &str) -> Result<Pacing, String> {
     s.parse()
+        .map_err(|e: timestep_loop::PacingError| e.to_string())
 }
 
 pub(super) fn parse_phase(s: &str) -> Result<Phase, String> {
     if s.trim().eq_ignore_ascii_case("random") {
         return Ok(Phase::Random);
     }
-    parse_duration(s).map(Phase::At)
+    parse_duration(s).map(Phase::At).map_err(|e| e.to_string())
 }
 
 pub(super) fn parse_stall(s: &str) -> Result<Stall, String> {

@@ -4,15 +4,14 @@ use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
 use super::text::{self, GLYPH};
 use crate::lane::Lane;
-use crate::rope::Integrator;
-use crate::timing::{Mode, Pacing, format_duration};
+use crate::rope::{Integrator, Rope};
+use timestep_loop::{Mode, Pacer, Pacing, TimingConfig, format_duration, millis};
 
 /// The numbers the HUD shows; every one is measured by the caller.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct HudInfo {
-    pub dt_ns: u64,
-    pub clamp_ns: u64,
-    pub max_steps: u32,
+    /// The tick, clamp and cap, when every lane shown shares them.
+    pub timing: Option<TimingConfig>,
     pub particles: usize,
     /// Measured frames per second (smoothed by the caller).
     pub fps: f64,
@@ -60,8 +59,8 @@ impl LaneRow {
             alpha: lane.last().alpha,
             drift_ms: lane.drift_ms(),
             dropped_ms: lane.stepper().dropped_ns() as f64 * 1e-6,
-            energy_j: lane.rope().energy(),
-            exploded: lane.rope().exploded(),
+            energy_j: lane.rope().map_or(0.0, Rope::energy),
+            exploded: lane.rope().is_some_and(Rope::exploded),
         }
     }
 }
@@ -72,7 +71,7 @@ pub fn tick_summary(lane: &Lane) -> String {
     if p.mode == Mode::Variable {
         return format!("1 step/frame {}{}", lane.timer(), integrator_suffix(lane));
     }
-    let ms = p.timing.dt_ns as f64 * 1e-6;
+    let ms = millis(p.timing.tick_ns());
     let mut tick = format!("{ms:.3}");
     while tick.ends_with('0') {
         tick.pop();
@@ -90,8 +89,8 @@ pub fn tick_summary(lane: &Lane) -> String {
 /// " rk4" when the lane integrates with RK4 (Euler, the default, goes unsaid).
 fn integrator_suffix(lane: &Lane) -> String {
     match lane.integrator() {
-        Integrator::Euler => String::new(),
-        other => format!(" {other}"),
+        Some(Integrator::Rk4) => " rk4".into(),
+        _ => String::new(),
     }
 }
 
@@ -170,18 +169,12 @@ impl HudInfo {
     /// mode).
     pub fn new(lanes: &[&Lane]) -> HudInfo {
         // dt, clamp and cap are shown when every lane shares them (presets bring their own).
+        let key = |c: &TimingConfig| (c.tick_ns(), c.clamp_ns(), c.max_steps());
         let cfg = lanes.first().map(|l| *l.stepper().config());
-        let shared = cfg.filter(|c| {
-            lanes.iter().all(|l| {
-                let o = l.stepper().config();
-                (o.dt_ns, o.clamp_ns, o.max_steps) == (c.dt_ns, c.clamp_ns, c.max_steps)
-            })
-        });
+        let shared = cfg.filter(|c| lanes.iter().all(|l| key(l.stepper().config()) == key(c)));
         HudInfo {
-            dt_ns: shared.map_or(0, |c| c.dt_ns),
-            clamp_ns: shared.map_or(0, |c| c.clamp_ns),
-            max_steps: shared.map_or(0, |c| c.max_steps),
-            particles: lanes.first().map_or(0, |l| l.rope().len()),
+            timing: shared,
+            particles: lanes.first().and_then(|l| l.rope()).map_or(0, Rope::len),
             lanes: lanes.iter().map(|l| LaneRow::of(l)).collect(),
             ..HudInfo::default()
         }
@@ -257,18 +250,14 @@ impl HudInfo {
     /// dt, clamp and cap when the lanes share them ("-" where they do not; "none" for no
     /// clamp or cap), and the particles.
     fn timing_rows(&self) -> [Row; 4] {
-        let or_dash = |ns: u64, text: String| if ns == 0 { "-".to_string() } else { text };
-        let clamp = match self.clamp_ns {
-            u64::MAX => "none".to_string(),
-            ns => or_dash(ns, format_duration(ns)),
-        };
-        let cap = match self.max_steps {
-            u32::MAX => "none".to_string(),
-            0 => "-".to_string(),
-            n => n.to_string(),
-        };
+        let dash = || "-".to_string();
+        let none = || "none".to_string();
+        let t = self.timing.as_ref();
+        let dt = t.map_or_else(dash, |t| format_duration(t.tick_ns()));
+        let clamp = t.map_or_else(dash, |t| t.clamp_ns().map_or_else(none, format_duration));
+        let cap = t.map_or_else(dash, |t| t.max_steps().map_or_else(none, |n| n.to_string()));
         [
-            Row::new("dt", or_dash(self.dt_ns, format_duration(self.dt_ns))),
+            Row::new("dt", dt),
             Row::new("clamp", clamp),
             Row::new("max steps", cap),
             Row::new("particles", self.particles.to_string()),
@@ -318,16 +307,16 @@ fn signed(v: f64, decimals: usize) -> String {
 }
 
 /// The pacing row: `vsync`, `cap 59.94 fps`, `adaptive 22.0ms 1 miss`, `late 16.8ms`.
-pub fn pacing_summary(pacing: Pacing, interval_ns: Option<u64>, missed: u64) -> String {
-    let ms = interval_ns.map_or(String::new(), |ns| {
-        format!(" {}ms", num(ns as f64 / 1e6, 1))
-    });
-    let misses = match missed {
+pub fn pacing_summary(pacer: &Pacer) -> String {
+    let ms = pacer
+        .interval_ns()
+        .map_or(String::new(), |ns| format!(" {}ms", num(millis(ns), 1)));
+    let misses = match pacer.missed() {
         0 => String::new(),
         1 => " 1 miss".into(),
         n => format!(" {n} misses"),
     };
-    match pacing {
+    match pacer.pacing() {
         Pacing::Vsync => "vsync".into(),
         Pacing::Cap(hz) => format!("cap {} fps{misses}", trim(hz, 2)),
         Pacing::Adaptive => format!("adaptive{ms}{misses}"),
@@ -471,9 +460,7 @@ mod tests {
 
     fn info() -> HudInfo {
         HudInfo {
-            dt_ns: 1_000_000,
-            clamp_ns: 250_000_000,
-            max_steps: 250,
+            timing: Some(TimingConfig::default()),
             particles: 20,
             fps: 60.0,
             frame_ms: 16.667,
@@ -553,9 +540,9 @@ mod tests {
             vsync: "123456789.00 Hz".into(),
         };
         let mut hud = HudInfo {
-            dt_ns: u64::MAX,
-            clamp_ns: u64::MAX,
-            max_steps: u32::MAX,
+            timing: TimingConfig::new(timestep_loop::MAX_DURATION_NS)
+                .and_then(|t| t.with_clamp(u64::MAX))
+                .ok(),
             particles: usize::MAX,
             fps: f64::INFINITY,
             frame_ms: f64::NAN,

@@ -5,9 +5,10 @@
 use super::hud::{tick_summary, vsync_summary};
 use super::{Layout, Pane, PaneLabel, RopeLook};
 use crate::lane::Lane;
-use crate::timing::seconds;
+use crate::rope::Rope;
 use crate::watch::Watch;
 use glam::Vec2;
+use timestep_loop::seconds;
 
 /// Scratch for the shown positions, kept between frames so building panes does not allocate.
 #[derive(Debug, Default)]
@@ -28,9 +29,9 @@ impl LanePanes {
     ) -> Vec<Pane<'a>> {
         let n = lanes.len().min(layout.areas.len());
         self.shown.resize_with(n, Vec::new);
-        if let Some(lane) = lanes.first() {
+        if let Some(rope) = lanes.first().and_then(|l| l.rope()) {
             self.pinned.clear();
-            self.pinned.extend(lane.rope().pinned_indices());
+            self.pinned.extend(rope.pinned_indices());
         }
         for (out, lane) in self.shown.iter_mut().zip(lanes) {
             lane.shown(out);
@@ -51,7 +52,7 @@ impl LanePanes {
                     positions,
                     pinned,
                     grabbed,
-                    exploded: lane.rope().exploded(),
+                    exploded: lane.rope().is_some_and(Rope::exploded),
                 },
                 view: layout.views[i],
                 area: layout.areas[i],
@@ -88,7 +89,7 @@ fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
         detail,
         policy: format!("{}  {}", tick_summary(lane), vsync_summary(lane)),
         colour: index,
-        exploded: lane.rope().exploded(),
+        exploded: lane.rope().is_some_and(Rope::exploded),
         focused,
     }
 }

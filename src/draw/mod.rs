@@ -24,6 +24,7 @@ mod pane;
 #[cfg(test)]
 mod preview;
 mod rope;
+mod screen;
 mod strip;
 mod text;
 mod view;
@@ -33,6 +34,7 @@ pub use hud::{HudInfo, LaneRow, pacing_summary, text_scale};
 pub use lanes::{LanePanes, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES};
 pub use pane::{Pane, PaneLabel};
+pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
 pub use view::View;
 

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::rope::{Pin, Rope, RopeParams};
-use crate::timing::Mode;
+use timestep_loop::Mode;
 
 fn save(name: &str, buf: Vec<u8>, w: u32, h: u32) {
     let size = tiny_skia::IntSize::from_wh(w, h).unwrap();
@@ -59,9 +59,7 @@ fn strip() -> FrameStrip {
 
 fn hud(particles: usize) -> HudInfo {
     HudInfo {
-        dt_ns: 1_000_000,
-        clamp_ns: 250_000_000,
-        max_steps: 250,
+        timing: Some(timestep_loop::TimingConfig::default()),
         particles,
         fps: 59.94,
         frame_ms: 16.683,

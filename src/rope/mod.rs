@@ -20,7 +20,6 @@ pub use params::{
     max_particles_cost,
 };
 
-use crate::timing::{Mode, Step};
 use glam::Vec2;
 
 /// A particle held by the mouse: it follows `target` and carries `velocity` (the drag's), so
@@ -253,13 +252,6 @@ impl Rope {
             .map(|(i, _)| i)
     }
 
-    /// Takes one step the stepper asked for. Every caller — the window, `simulate`, the
-    /// benches — steps through here, so a step of `dt_ns` is the same `f32` everywhere and
-    /// their states agree bit for bit.
-    pub fn apply(&mut self, step: Step) {
-        self.step(step.dt_s(), step.last);
-    }
-
     /// The integrator the next steps use.
     pub fn integrator(&self) -> Integrator {
         self.params.integrator
@@ -325,19 +317,6 @@ impl Rope {
         if !self.max_stretch.is_finite() {
             self.max_stretch = f32::MAX;
         }
-    }
-
-    /// The positions to show in `mode`, written into `out` (resized to fit): in interpolated
-    /// mode `previous.lerp(current, alpha)`, otherwise the current state. Never changes the
-    /// rope.
-    pub fn shown<'a>(&self, mode: Mode, alpha: f64, out: &'a mut Vec<Vec2>) -> &'a [Vec2] {
-        if mode.blends() {
-            self.blend_into(alpha as f32, out);
-        } else {
-            out.clear();
-            out.extend(self.positions());
-        }
-        out
     }
 
     /// Writes `previous.lerp(current, alpha)` into `out` (resized to fit). Never changes the rope.

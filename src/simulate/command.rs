@@ -5,11 +5,11 @@ use super::{Controls, FrameRecord, Report, SimConfig, run_with, write_dump, writ
 use crate::cli::SimOutput;
 use crate::interrupt::{self, EXIT_INTERRUPTED};
 use crate::plot::{self, FramePlot, FramePoint};
-use crate::timing::seconds;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use timestep_loop::seconds;
 
 /// Creates the file a flag names, if it names one; an error names the flag.
 fn open(flag: &str, path: Option<&Path>) -> Result<Option<BufWriter<File>>, String> {
@@ -42,8 +42,9 @@ impl Trace {
     fn row(&mut self, f: &FrameRecord) {
         if self.result.is_ok() {
             let starts: Vec<String> = f
-                .step_starts_ns()
-                .map(|ns| format!("{:.9}", seconds(ns)))
+                .step_starts_ns
+                .iter()
+                .map(|&ns| format!("{:.9}", seconds(ns)))
                 .collect();
             self.result = writeln!(
                 self.out,
@@ -137,6 +138,7 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
     let controls = Controls {
         keep_positions: dump.is_some(),
         stop: Some(interrupt::flag()),
+        step_starts: trace.is_some(),
     };
     let outcome = run_with(cfg, controls, |f: &FrameRecord| {
         if let Some(t) = trace.as_mut() {
@@ -147,12 +149,16 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
         }
         progress.frame(f);
     });
+    let outcome = match outcome {
+        Ok(o) => o,
+        Err(e) => return fail(format!("--lanes: {e}"), 2),
+    };
     progress.finish();
     if let (Some(path), Some(p)) = (&args.plot, &plotting) {
         let title = format!(
             "{} Hz display, jitter ±{}, frame by frame",
             cfg.display.display_hz,
-            crate::timing::format_duration(cfg.display.jitter_ns)
+            timestep_loop::format_duration(cfg.display.jitter_ns)
         );
         if let Err(e) = plot::plot_frames(path, &title, &p.plot) {
             return fail(

@@ -1,7 +1,7 @@
 //! `--render-cost`: how long each frame takes to render on the simulated machine.
 
-use crate::timing::format_duration;
 use std::fmt;
+use timestep_loop::format_duration;
 
 /// Most points a ramp may pass through.
 pub const MAX_RAMP_POINTS: usize = 8;

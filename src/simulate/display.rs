@@ -1,7 +1,9 @@
 //! The simulated display and timer.
 
 use super::RenderCost;
-use crate::timing::Pacing;
+use crate::frame::{FrameDone, Host, Shown};
+use crate::lane::{Lane, Vblank};
+use timestep_loop::Pacing;
 
 /// One long frame injected into the simulated display (`--stall AT:DURATION`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,7 +78,7 @@ pub struct Display {
     start_ns: u64,
     /// The last vblank a frame was presented at (index); at most one present per vblank.
     last_vblank: u64,
-    /// The previous timer reading (monotonic, noisy).
+    /// The last timer reading (monotonic, noisy).
     last_read_ns: u64,
     stalls_fired: Vec<bool>,
     rng: fastrand::Rng,
@@ -123,36 +125,30 @@ impl Display {
         (k as f64 * self.period_ns).round() as u64
     }
 
-    /// Starts a frame: reads the timer and returns the measured frame time, or `None` once the
-    /// configured duration has passed.
-    pub fn begin_frame(&mut self) -> Option<u64> {
-        if self.now_ns - self.start_ns >= self.cfg.duration_ns {
-            return None;
-        }
-        Some(self.read())
+    /// When the run started (the phase), ns.
+    pub fn start_ns(&self) -> u64 {
+        self.start_ns
     }
 
-    /// Reads the timer: the time since the previous reading, as the noisy timer measures it.
-    fn read(&mut self) -> u64 {
+    /// Whether the configured duration has passed: no frame starts after that.
+    pub fn finished(&self) -> bool {
+        self.now_ns - self.start_ns >= self.cfg.duration_ns
+    }
+
+    /// Reads the timer: the time now as the noisy timer measures it, never behind its last
+    /// reading.
+    pub fn read_ns(&mut self) -> u64 {
         let j = self.cfg.jitter_ns as i64;
         let noise = if j == 0 { 0 } else { self.rng.i64(-j..=j) };
         let reading = self
             .now_ns
             .saturating_add_signed(noise)
             .max(self.last_read_ns);
-        let frame = reading - self.last_read_ns;
         self.last_read_ns = reading;
-        frame
+        reading
     }
 
-    /// The loop sleeps `ns` (MonoGame waiting for a whole step) and reads the timer again:
-    /// returns what the timer measured since its last reading.
-    pub fn wait(&mut self, ns: u64) -> u64 {
-        self.now_ns = self.now_ns.saturating_add(ns.max(1));
-        self.read()
-    }
-
-    /// The loop sleeps `ns` (its pacing), without reading the timer.
+    /// The loop sleeps `ns`.
     pub fn sleep(&mut self, ns: u64) {
         self.now_ns = self.now_ns.saturating_add(ns);
     }
@@ -214,18 +210,49 @@ impl Display {
     }
 }
 
+impl Host for Display {
+    fn now_ns(&mut self) -> u64 {
+        self.now_ns
+    }
+    fn read_ns(&mut self) -> u64 {
+        Display::read_ns(self)
+    }
+    fn sleep(&mut self, ns: u64) {
+        Display::sleep(self, ns);
+    }
+    /// Steps run back to back from the frame's start, `--step-cost` each.
+    fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
+        start_ns + index * self.cfg.step_cost_ns
+    }
+    fn present(&mut self, _frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
+        let ticks = lanes
+            .iter()
+            .zip(ran)
+            .filter(|(_, ran)| **ran)
+            .map(|(lane, _)| lane.last().steps)
+            .sum();
+        let shown = Display::present(self, ticks);
+        let period_ns = self.period_ns;
+        Some(Shown {
+            at_ns: shown.at_ns,
+            vblank: shown.vblank.map(|index| Vblank { index, period_ns }),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// Frame times and present times of `n` frames that do no work.
     fn frames(cfg: DisplayConfig, n: usize) -> Vec<(u64, u64)> {
         let mut d = Display::new(cfg);
+        let mut last = d.start_ns();
         let mut out = Vec::new();
-        while let Some(f) = d.begin_frame() {
-            out.push((f, d.present(0).at_ns));
-            if out.len() == n {
-                break;
-            }
+        while !d.finished() && out.len() < n {
+            let reading = d.read_ns();
+            out.push((reading - last, d.present(0).at_ns));
+            last = reading;
         }
         out
     }
@@ -317,7 +344,7 @@ mod tests {
             ..Default::default()
         };
         let mut d = Display::new(cfg);
-        assert_eq!(d.begin_frame(), Some(0));
+        assert_eq!(d.read_ns(), 4_000_000);
         // Starting 4 ms in, 3 ticks of 1 ms: ready at 7 ms, shown at the 10 ms vblank.
         assert_eq!(
             d.present(3),
@@ -327,7 +354,6 @@ mod tests {
             }
         );
         // 12 ticks: 12 ms of work misses the 20 ms vblank.
-        d.begin_frame();
         assert_eq!(d.present(12).vblank, Some(3));
     }
 

@@ -8,8 +8,8 @@
 
 use super::SimConfig;
 use crate::rope::{Integrator, Rope, RopeParams};
-use crate::timing::Mode;
 use std::time::{Duration, Instant};
+use timestep_loop::Mode;
 
 /// The particles the step cost is measured with, at most: beyond it the cost per particle is
 /// flat (docs/PERFORMANCE.md), so a longer rope's is scaled up from this one's.
@@ -35,9 +35,9 @@ impl Work {
         let lanes = cfg
             .lanes
             .iter()
-            .map(|spec| {
-                let policy = spec.policy(&env);
-                let ticks = ns / u128::from(policy.timing.dt_ns.max(1));
+            .filter_map(|spec| {
+                let policy = spec.looped.policy(&env).ok()?;
+                let ticks = ns / u128::from(policy.timing.tick_ns());
                 let steps = match policy.mode {
                     Mode::Variable => frames,
                     Mode::SemiFixed => ticks + frames,
@@ -45,7 +45,7 @@ impl Work {
                         ticks * u128::from(policy.substeps_per_tick())
                     }
                 };
-                (steps, spec.integrator.unwrap_or(cfg.rope.integrator))
+                Some((steps, spec.integrator.unwrap_or(cfg.rope.integrator)))
             })
             .collect();
         Work {
@@ -149,11 +149,11 @@ mod tests {
     use super::*;
     use crate::lane::parse_spec;
     use crate::simulate::DisplayConfig;
-    use crate::timing::TimingConfig;
+    use timestep_loop::TimingConfig;
 
     fn config(dt_ns: u64, seconds: u64, lanes: &str) -> SimConfig {
         SimConfig {
-            timing: TimingConfig::new(dt_ns, 250_000_000, None).unwrap(),
+            timing: TimingConfig::textbook(dt_ns, 250_000_000, None).unwrap_or_default(),
             rope: RopeParams::default(),
             display: DisplayConfig {
                 display_hz: 60.0,
@@ -163,6 +163,7 @@ mod tests {
             lanes: lanes.split(',').map(|l| parse_spec(l).unwrap()).collect(),
             max_substep: Default::default(),
             draw: None,
+            physics: true,
         }
     }
 

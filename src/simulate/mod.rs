@@ -19,18 +19,18 @@ mod run;
 pub use command::main;
 pub use cost::{MAX_RAMP_POINTS, Ramp, RenderCost};
 pub use display::{Display, DisplayConfig, Phase, Presented, Stall};
-pub use report::{ConfigReport, LaneReport, PolicyReport, peak_rss_kib};
+pub use report::ConfigReport;
 pub use run::{Controls, LaneOutcome, Outcome, run, run_with};
 
 use report::{Report, write_dump, write_table};
 
 use crate::lane::LaneSpec;
-use crate::policy::{MaxSubstep, PolicyEnv};
 use crate::rope::RopeParams;
-use crate::timing::TimingConfig;
+use timestep_loop::TimingConfig;
+use timestep_loop::{MaxSubstep, PolicyEnv};
 
 /// One presented frame of one lane, as traced by `--trace`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct FrameRecord {
     /// The lane's index in [`SimConfig::lanes`].
     pub lane: usize,
@@ -47,13 +47,9 @@ pub struct FrameRecord {
     /// back to back from then, `step_cost_ns` each.
     pub start_ns: u64,
     pub step_cost_ns: u64,
-}
-
-impl FrameRecord {
-    /// When each of this frame's steps started, ns of simulated wall time.
-    pub fn step_starts_ns(&self) -> impl Iterator<Item = u64> + '_ {
-        (0..u64::from(self.steps)).map(|i| self.start_ns + i * self.step_cost_ns)
-    }
+    /// When each of this frame's steps started, ns of simulated wall time (kept only when
+    /// [`Controls::step_starts`] asks).
+    pub step_starts_ns: Vec<u64>,
 }
 
 /// Everything one `simulate` run needs, validated.
@@ -67,6 +63,8 @@ pub struct SimConfig {
     pub max_substep: MaxSubstep,
     /// `--draw WIDTHxHEIGHT`: rasterise every presented frame off-screen and time it.
     pub draw: Option<(u32, u32)>,
+    /// Step a rope in every lane (a sweep measures timing without one unless `--physics`).
+    pub physics: bool,
 }
 
 impl SimConfig {

@@ -1,21 +1,17 @@
-//! `simulate --draw`: every presented frame rasterised off-screen with the window's drawing
-//! code (same `Renderer`, layout, HUD and strip) — one lane as the single view, several as the
-//! split view — timed on the real clock.
+//! `simulate --draw`: every presented frame rasterised off-screen with the window's drawing code
+//! (the same [`Screen`], HUD and strip) — one lane as the single view, several as the split
+//! view — timed on the real clock.
 
-use crate::draw::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene, explosion_banner};
+use crate::draw::{Arrangement, HudInfo, Overlay, Screen, explosion_banner};
+use crate::lane::DrawReport;
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use std::time::Instant;
 
 /// An off-screen frame and what drawing into it has cost so far.
 pub struct Offscreen {
-    width: u32,
-    height: u32,
     frame: Vec<u8>,
-    renderer: Renderer,
-    layout: Layout,
-    panes: LanePanes,
-    strip: FrameStrip,
+    screen: Screen,
     draws: u64,
     total_ns: u128,
     max_ns: u128,
@@ -26,19 +22,15 @@ pub struct Offscreen {
 
 impl Offscreen {
     pub fn new(params: &RopeParams, lanes: usize, (width, height): (u32, u32)) -> Self {
-        let layout = if lanes > 1 {
-            Layout::split(params, width, height, lanes, true)
-        } else {
-            Layout::single(params, width, height, true)
+        let arrangement = Arrangement {
+            size: (width, height),
+            lanes,
+            split: lanes > 1,
+            hud: true,
         };
         Offscreen {
-            width,
-            height,
             frame: vec![0; width as usize * height as usize * 4],
-            renderer: Renderer::new(),
-            layout,
-            panes: LanePanes::default(),
-            strip: FrameStrip::new(300),
+            screen: Screen::new(params, arrangement),
             draws: 0,
             total_ns: 0,
             max_ns: 0,
@@ -55,7 +47,7 @@ impl Offscreen {
         };
         let frame_ns = first.last().measured_ns;
         let steps: Vec<u32> = lanes.iter().map(|l| l.last().steps).collect();
-        self.strip.push(frame_ns as f32 * 1e-6, &steps);
+        self.screen.push_frame(frame_ns, &steps);
         let hud = HudInfo {
             fps: display_hz,
             frame_ms: frame_ns as f64 * 1e-6,
@@ -65,39 +57,36 @@ impl Offscreen {
         let banner = (lanes.len() == 1)
             .then(|| explosion_banner(first))
             .flatten();
-        let panes = self.panes.build(lanes, &self.layout, None, 0);
-        for (count, pane) in self.nonfinite_frames.iter_mut().zip(&panes) {
-            if !pane.rope.positions.iter().all(|p| p.is_finite()) {
+        let overlay = Overlay {
+            hud: Some(&hud),
+            strip: true,
+            banner: banner.as_deref(),
+            ..Overlay::default()
+        };
+        self.screen.draw(&mut self.frame, lanes, &overlay);
+        for (i, count) in self.nonfinite_frames.iter_mut().enumerate() {
+            if !self.screen.drawn(i).iter().all(|p| p.is_finite()) {
                 *count += 1;
             }
         }
-        let scene = Scene {
-            panes: &panes,
-            hud: Some(&hud),
-            strip: Some(&self.strip),
-            help: None,
-            banner: banner.as_deref(),
-        };
-        self.renderer
-            .draw(&mut self.frame, self.width, self.height, &scene);
         let ns = start.elapsed().as_nanos();
         self.draws += 1;
         self.total_ns += ns;
         self.max_ns = self.max_ns.max(ns);
     }
 
-    /// Mean and max draw time, ms.
-    pub fn draw_ms(&self) -> (f64, f64) {
+    /// What drawing has cost so far (mean and max, ms), and how many frames would have drawn
+    /// a non-finite position of lane `i`.
+    pub fn report(&self, i: usize) -> DrawReport {
         let mean = if self.draws == 0 {
             0.0
         } else {
             self.total_ns as f64 / self.draws as f64
         };
-        (mean * 1e-6, self.max_ns as f64 * 1e-6)
-    }
-
-    /// How many frames would have drawn a non-finite position of lane `i`.
-    pub fn nonfinite_frames(&self, i: usize) -> u64 {
-        self.nonfinite_frames.get(i).copied().unwrap_or(0)
+        DrawReport {
+            draw_ms_mean: mean * 1e-6,
+            draw_ms_max: self.max_ns as f64 * 1e-6,
+            draw_nonfinite_frames: self.nonfinite_frames.get(i).copied().unwrap_or(0),
+        }
     }
 }

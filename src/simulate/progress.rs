@@ -4,8 +4,8 @@
 use super::estimate::Work;
 use super::{FrameRecord, SimConfig};
 use crate::progress;
-use crate::timing::format_duration;
 use indicatif::ProgressBar;
+use timestep_loop::format_duration;
 
 /// Runs shorter than this (estimated) say nothing and show no bar.
 const LONG_RUN_S: f64 = 1.0;

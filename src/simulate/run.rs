@@ -6,12 +6,14 @@
 //! either way, and ends in the same state: the lanes share nothing.
 
 use super::offscreen::Offscreen;
-use super::{Display, FrameRecord, LaneReport, SimConfig};
-use crate::lane::{Lane, LaneSpec, Vblank};
-use crate::timing::Pacer;
+use super::{Display, FrameRecord, SimConfig};
+use crate::frame::{FrameDone, Frames};
+use crate::lane::LaneReport;
+use crate::lane::{Lane, LaneSpec};
 use glam::Vec2;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
+use timestep_loop::{ConfigError, Pacer};
 
 /// Lanes whose ropes hold this many particles together run in lockstep; beyond it, one at a
 /// time.
@@ -25,6 +27,8 @@ pub struct Controls<'a> {
     pub keep_positions: bool,
     /// Checked at every frame boundary: once it is set, the run stops there.
     pub stop: Option<&'a AtomicBool>,
+    /// Keep each step's start time (`--trace` writes them).
+    pub step_starts: bool,
 }
 
 /// What one lane did.
@@ -48,16 +52,21 @@ pub struct Outcome {
 
 /// Runs every lane of `cfg` and reports each with its final positions. `on_frame` sees every
 /// presented frame (for `--trace`). See [`run_with`].
-pub fn run(cfg: &SimConfig, on_frame: impl FnMut(&FrameRecord)) -> Vec<(LaneReport, Vec<Vec2>)> {
+pub fn run(
+    cfg: &SimConfig,
+    on_frame: impl FnMut(&FrameRecord),
+) -> Result<Vec<(LaneReport, Vec<Vec2>)>, ConfigError> {
     let controls = Controls {
         keep_positions: true,
         stop: None,
+        step_starts: true,
     };
-    run_with(cfg, controls, on_frame)
+    let outcome = run_with(cfg, controls, on_frame)?;
+    Ok(outcome
         .lanes
         .into_iter()
         .map(|l| (l.report, l.positions.unwrap_or_default()))
-        .collect()
+        .collect())
 }
 
 /// Runs the lanes of `cfg` in the order given, batch by batch (see [`batches`]); `on_frame`
@@ -67,7 +76,7 @@ pub fn run_with(
     cfg: &SimConfig,
     controls: Controls<'_>,
     mut on_frame: impl FnMut(&FrameRecord),
-) -> Outcome {
+) -> Result<Outcome, ConfigError> {
     let stopped = || controls.stop.is_some_and(|s| s.load(Ordering::Relaxed));
     let mut outcome = Outcome {
         lanes: Vec::with_capacity(cfg.lanes.len()),
@@ -79,11 +88,11 @@ pub fn run_with(
             outcome.not_run.extend_from_slice(&cfg.lanes[batch]);
             continue;
         }
-        let (lanes, interrupted) = run_batch(cfg, batch, &stopped, &mut on_frame, controls);
+        let (lanes, interrupted) = run_batch(cfg, batch, &stopped, &mut on_frame, controls)?;
         outcome.lanes.extend(lanes);
         outcome.interrupted = interrupted;
     }
-    outcome
+    Ok(outcome)
 }
 
 /// The lanes run together: all of them with `--draw` or when their ropes are small together
@@ -105,12 +114,12 @@ fn run_batch(
     stopped: &impl Fn() -> bool,
     on_frame: &mut impl FnMut(&FrameRecord),
     controls: Controls<'_>,
-) -> (Vec<LaneOutcome>, bool) {
+) -> Result<(Vec<LaneOutcome>, bool), ConfigError> {
     let first = batch.start;
-    let mut lanes: Vec<Running> = cfg.lanes[batch]
+    let mut lanes = cfg.lanes[batch]
         .iter()
-        .map(|&spec| Running::new(cfg, spec))
-        .collect();
+        .map(|&spec| Running::new(cfg, spec, controls))
+        .collect::<Result<Vec<Running>, ConfigError>>()?;
     let mut offscreen = cfg
         .draw
         .map(|size| Offscreen::new(&cfg.rope, lanes.len(), size));
@@ -120,128 +129,92 @@ fn run_batch(
             interrupted = true;
             break;
         }
-        for r in &mut lanes {
-            r.frame_ns = r.begin();
+        let mut any = false;
+        for (i, r) in lanes.iter_mut().enumerate() {
+            if let Some(done) = r.frame() {
+                any = true;
+                on_frame(&record(
+                    first + i,
+                    &r.lane[0],
+                    &done,
+                    cfg.display.step_cost_ns,
+                ));
+            }
         }
-        if lanes.iter().all(|r| r.frame_ns.is_none()) {
+        if !any {
             break;
         }
         if let Some(o) = offscreen.as_mut() {
-            let shown: Vec<&Lane> = lanes.iter().map(|r| &r.lane).collect();
+            let shown: Vec<&Lane> = lanes.iter().map(|r| &r.lane[0]).collect();
             o.draw(&shown, cfg.display.display_hz);
-        }
-        for (i, r) in lanes.iter_mut().enumerate() {
-            if let Some(frame_ns) = r.frame_ns {
-                let start_ns = r.start_ns;
-                let at_ns = r.present();
-                let step_cost_ns = cfg.display.step_cost_ns;
-                let index = first + i;
-                on_frame(&record(
-                    index,
-                    &r.lane,
-                    frame_ns,
-                    at_ns,
-                    start_ns,
-                    step_cost_ns,
-                ));
-            }
         }
     }
     let done = lanes
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
-            let mut report = LaneReport::new(&r.lane);
-            report.add_pacing(&r.pacer);
-            if let Some(o) = &offscreen {
-                report.add_drawing(o, i);
-            }
+            let lane = &r.lane[0];
+            let drawing = offscreen.as_ref().map(|o| o.report(i));
+            let report = LaneReport::new(lane, r.frames.pacer(), drawing);
             let positions = controls
                 .keep_positions
-                .then(|| r.lane.rope().positions().collect());
+                .then(|| lane.rope().map(|rope| rope.positions().collect()))
+                .flatten();
             LaneOutcome { report, positions }
         })
         .collect();
-    (done, interrupted)
+    Ok((done, interrupted))
 }
 
-/// A lane, its own copy of the simulated display, and its loop's pacing.
+/// A lane on its own copy of the simulated display, with its loop's pacing.
 struct Running {
-    lane: Lane,
+    /// The one lane (a slice, as frames run lanes).
+    lane: [Lane; 1],
     display: Display,
-    pacer: Pacer,
-    /// This frame's measured frame time, once begun; `None` when the run is over.
-    frame_ns: Option<u64>,
-    /// When this frame started (and sampled input), ns.
-    start_ns: u64,
+    frames: Frames,
 }
 
 impl Running {
-    fn new(cfg: &SimConfig, spec: LaneSpec) -> Running {
-        Running {
-            lane: Lane::new(spec, cfg.rope, &cfg.env()),
-            display: Display::new(cfg.display.clone()),
-            pacer: Pacer::new(cfg.display.pacing, Some(cfg.display.display_hz)),
-            frame_ns: None,
-            start_ns: 0,
-        }
+    fn new(
+        cfg: &SimConfig,
+        spec: LaneSpec,
+        controls: Controls<'_>,
+    ) -> Result<Running, ConfigError> {
+        let mut lane = if cfg.physics {
+            Lane::new(spec, &cfg.rope, &cfg.env())?
+        } else {
+            Lane::timing_only(spec, &cfg.env())?
+        };
+        lane.keep_step_starts(controls.step_starts);
+        let display = Display::new(cfg.display.clone());
+        let mut frames = Frames::new(Pacer::new(cfg.display.pacing, Some(cfg.display.display_hz)));
+        frames.anchor(display.start_ns());
+        Ok(Running {
+            lane: [lane],
+            display,
+            frames,
+        })
     }
 
-    /// Starts a frame: reads the timer, lets the pacing decide the frame time, waits for a
-    /// tick if the loop does, and steps. `None` once the run is over.
-    fn begin(&mut self) -> Option<u64> {
-        let measured = self.display.begin_frame()?;
-        let frame_ns = self.pacer.begin(self.display.now_ns(), measured);
-        let frame_ns = self.wait_for_tick(frame_ns);
-        self.start_ns = self.display.now_ns();
-        self.lane.advance(frame_ns, self.start_ns);
-        Some(frame_ns)
-    }
-
-    /// Presents the frame, records it, and sleeps what the pacing asks.
-    fn present(&mut self) -> u64 {
-        let shown = self.display.present(self.lane.last().steps);
-        let period_ns = self.display.period_ns();
-        let vblank = shown.vblank.map(|index| Vblank { index, period_ns });
-        self.lane.presented(shown.at_ns, vblank, self.start_ns);
-        let wait = self.pacer.end(self.display.now_ns());
-        self.display.sleep(wait);
-        shown.at_ns
-    }
-
-    /// MonoGame's loop does not run a frame before a whole tick is due: it sleeps and reads the
-    /// clock again. Returns the frame's whole measured time.
-    fn wait_for_tick(&mut self, mut frame_ns: u64) -> u64 {
-        loop {
-            let due = self.lane.due_in_ns(frame_ns);
-            if due == 0 {
-                return frame_ns;
-            }
-            frame_ns += self.display.wait(due);
-        }
+    /// One frame, unless the run is over.
+    fn frame(&mut self) -> Option<FrameDone> {
+        (!self.display.finished()).then(|| self.frames.run(&mut self.display, &mut self.lane))
     }
 }
 
-/// The trace's record of the frame `lane` just presented at `present_ns`, begun at
-/// `start_ns` with steps of `step_cost_ns` each.
-fn record(
-    index: usize,
-    lane: &Lane,
-    frame_ns: u64,
-    present_ns: u64,
-    start_ns: u64,
-    step_cost_ns: u64,
-) -> FrameRecord {
+/// The trace's record of the frame `lane` just ran and presented.
+fn record(index: usize, lane: &Lane, done: &FrameDone, step_cost_ns: u64) -> FrameRecord {
     let last = lane.last();
     FrameRecord {
-        start_ns,
+        start_ns: done.start_ns,
         step_cost_ns,
         lane: index,
-        frame: lane.metrics().frames() - 1,
-        present_ns,
-        frame_ns,
+        frame: lane.record().metrics().frames().saturating_sub(1),
+        present_ns: done.shown.map_or(done.start_ns, |s| s.at_ns),
+        frame_ns: done.frame_ns,
         steps: last.steps,
         alpha: last.alpha,
         shown_ns: last.shown_ns,
+        step_starts_ns: lane.record().step_starts().to_vec(),
     }
 }

@@ -4,9 +4,10 @@
 use super::output::json_row;
 use super::{Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
 use crate::interrupt::{self, EXIT_INTERRUPTED};
+use crate::lane::peak_rss_kib;
 use crate::plot::{self, plot_sweep};
 use crate::progress;
-use crate::simulate::{ConfigReport, peak_rss_kib};
+use crate::simulate::ConfigReport;
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
@@ -184,7 +185,7 @@ fn plot_title(cfg: &SweepConfig) -> String {
         cfg.rates.len(),
         cfg.base.lanes.len(),
         d.duration_ns as f64 / 1e9,
-        crate::timing::format_duration(d.jitter_ns),
+        timestep_loop::format_duration(d.jitter_ns),
         ConfigReport::new(&cfg.base).render_cost,
         d.seed
     )

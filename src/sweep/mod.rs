@@ -14,11 +14,13 @@ pub use command::{SweepOutput, main};
 pub use output::{Summary, csv_header, csv_row};
 pub use rates::{DEFAULT_RATES, MAX_CONFIGS, parse_rates};
 
+use crate::lane::LaneReport;
 use crate::lane::LaneSpec;
-use crate::simulate::{self, DisplayConfig, LaneReport, SimConfig};
+use crate::simulate::{self, DisplayConfig, SimConfig};
 use rayon::prelude::*;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
+use timestep_loop::ConfigError;
 
 /// Everything a sweep needs, validated.
 #[derive(Clone, Debug)]
@@ -60,7 +62,7 @@ pub struct Outcome {
 /// One configuration, exactly as `simulate --display-hz hz --lanes lane` runs it. The
 /// process's peak memory is left out (it depends on what else ran), so a row is the same
 /// whatever ran beside it.
-pub fn run_one(base: &SimConfig, hz: f64, lane: LaneSpec) -> LaneReport {
+pub fn run_one(base: &SimConfig, hz: f64, lane: LaneSpec) -> Result<LaneReport, ConfigError> {
     let cfg = SimConfig {
         display: DisplayConfig {
             display_hz: hz,
@@ -70,10 +72,10 @@ pub fn run_one(base: &SimConfig, hz: f64, lane: LaneSpec) -> LaneReport {
         draw: None,
         ..base.clone()
     };
-    let mut runs = simulate::run_with(&cfg, simulate::Controls::default(), |_| {}).lanes;
+    let mut runs = simulate::run_with(&cfg, simulate::Controls::default(), |_| {})?.lanes;
     let mut report = runs.swap_remove(0).report;
     report.peak_rss_kib = None;
-    report
+    Ok(report)
 }
 
 /// Runs every configuration of `cfg` (rate by rate, each lane in turn) on a pool of
@@ -101,7 +103,7 @@ pub fn run(
     let mut start = 0;
     while start < total && !outcome.interrupted {
         let end = (start + batch).min(total);
-        let rows: Vec<Option<Row>> = pool.install(|| {
+        let rows: Vec<Option<Result<Row, ConfigError>>> = pool.install(|| {
             (start..end)
                 .into_par_iter()
                 .map(|i| {
@@ -111,18 +113,18 @@ pub fn run(
                     let (rate, lane) = ((i / lanes as u64) as usize, (i % lanes as u64) as usize);
                     let hz = cfg.rates[rate];
                     let report = run_one(&cfg.base, hz, cfg.base.lanes[lane]);
-                    Some(Row {
+                    Some(report.map(|report| Row {
                         display_hz: hz,
                         lane,
                         report,
-                    })
+                    }))
                 })
                 .collect()
         });
         for row in rows {
             match row {
                 Some(row) => {
-                    sink(row)?;
+                    sink(row.map_err(io::Error::other)?)?;
                     outcome.done += 1;
                 }
                 None => outcome.interrupted = true,

@@ -106,12 +106,12 @@ impl Summary {
         self.kept[row.lane].push(Kept {
             point: SweepPoint {
                 hz: row.display_hz,
-                stutter_rms_ms: r.stutter_rms_ms,
-                double_updates_per_min: r.double_updates as f64 / minutes,
-                drift_ms: r.drift_ms,
+                stutter_rms_ms: r.shown.stutter_rms_ms,
+                double_updates_per_min: r.vblanks.double_updates as f64 / minutes,
+                drift_ms: r.shown.drift_ms,
             },
-            beat_predicted_s: r.beat_period_predicted_s,
-            beat_measured_s: r.beat_period_measured_s,
+            beat_predicted_s: r.vblanks.beat_period_predicted_s,
+            beat_measured_s: r.vblanks.beat_period_measured_s,
         });
     }
 

@@ -3,10 +3,11 @@
 //! and the trace says when each step ran.
 
 use crate::support::*;
-use timestep_rope::Mode;
+use timestep_loop::Mode;
+use timestep_loop::Pacing;
+use timestep_rope::lane::LaneReport;
 use timestep_rope::lane::LaneSpec;
-use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, LaneReport, Ramp, RenderCost};
-use timestep_rope::timing::Pacing;
+use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, Ramp, RenderCost};
 
 fn run_paced(display: DisplayConfig, lanes: &[Mode]) -> Vec<LaneReport> {
     let cfg = simulate::SimConfig {
@@ -14,6 +15,7 @@ fn run_paced(display: DisplayConfig, lanes: &[Mode]) -> Vec<LaneReport> {
         ..config(display)
     };
     simulate::run(&cfg, |_| {})
+        .unwrap()
         .into_iter()
         .map(|(r, _)| r)
         .collect()
@@ -35,7 +37,7 @@ fn adaptive_pacing_settles_just_above_a_20_ms_render_and_then_misses_nothing() {
         adaptive(RenderCost::Fixed(20 * MS), 5),
         &[Mode::Interpolated],
     )[0];
-    let interval = settle.render_interval_ms.unwrap();
+    let interval = settle.pacing.render_interval_ms.unwrap();
     assert!(
         (20.0..=25.0).contains(&interval),
         "{interval} ms for a 20 ms render"
@@ -45,12 +47,16 @@ fn adaptive_pacing_settles_just_above_a_20_ms_render_and_then_misses_nothing() {
         &[Mode::Interpolated],
     )[0];
     assert_eq!(
-        longer.missed_intervals, settle.missed_intervals,
+        longer.pacing.missed_intervals, settle.pacing.missed_intervals,
         "no miss after settling"
     );
     // Handed the time between expected presents, the blend lands on the present exactly.
-    assert!(longer.stutter_rms_ms < 1e-3, "{}", longer.stutter_rms_ms);
-    assert_eq!(longer.pacing, "adaptive");
+    assert!(
+        longer.shown.stutter_rms_ms < 1e-3,
+        "{}",
+        longer.shown.stutter_rms_ms
+    );
+    assert_eq!(longer.pacing.pacing, "adaptive");
 }
 
 #[test]
@@ -61,10 +67,10 @@ fn adaptive_pacing_follows_a_ramp_up_and_back_down() {
         ..config(adaptive(RenderCost::Ramp(ramp), 30))
     };
     let mut frames: Vec<FrameRecord> = Vec::new();
-    let runs = simulate::run(&cfg, |f| frames.push(*f));
+    let runs = simulate::run(&cfg, |f| frames.push(f.clone())).unwrap();
     let r = &runs[0].0;
     assert_eq!(
-        r.missed_intervals, 0,
+        r.pacing.missed_intervals, 0,
         "a slow ramp is followed, never overrun"
     );
     // Frame lengths rise with the cost to the middle of the run and fall back after.
@@ -78,7 +84,10 @@ fn adaptive_pacing_follows_a_ramp_up_and_back_down() {
         "{early} {middle} {late}"
     );
     assert!((25 * MS..=30 * MS).contains(&middle), "{middle}");
-    assert!(r.render_interval_ms.unwrap() < 7.0, "back down at the end");
+    assert!(
+        r.pacing.render_interval_ms.unwrap() < 7.0,
+        "back down at the end"
+    );
 }
 
 #[test]
@@ -95,7 +104,7 @@ fn late_pacing_reads_input_later_than_vsync_at_60_hz_with_a_4_ms_frame() {
     // Plain vsync samples input right after the last vblank and shows it at the next one.
     assert!((v.mean - 16.67).abs() < 0.1, "{v:?}");
     assert!(l.mean < v.mean - 3.0, "late {l:?} against vsync {v:?}");
-    assert_eq!(late.render_interval_ms, Some(16.806723));
+    assert_eq!(late.pacing.render_interval_ms, Some(16.806723));
 }
 
 #[test]
@@ -107,13 +116,13 @@ fn interpolation_costs_at_most_one_tick_of_latency_over_fixed_on_the_same_frames
             duration_ns: 20 * S,
             ..Default::default()
         });
-        cfg.timing = timestep_rope::TimingConfig::new(tick, 250 * MS, None).unwrap();
-        cfg.max_substep = timestep_rope::policy::MaxSubstep::Set(MS);
+        cfg.timing = timestep_loop::TimingConfig::textbook(tick, 250 * MS, None).unwrap();
+        cfg.max_substep = timestep_loop::MaxSubstep::Set(MS);
         cfg.lanes = vec![
             LaneSpec::mode(Mode::Fixed),
             LaneSpec::mode(Mode::Interpolated),
         ];
-        let runs = simulate::run(&cfg, |_| {});
+        let runs = simulate::run(&cfg, |_| {}).unwrap();
         let (f, i) = (runs[0].0.latency_ms.unwrap(), runs[1].0.latency_ms.unwrap());
         let tick_ms = tick as f64 / 1e6;
         assert!(
@@ -136,9 +145,9 @@ fn the_trace_says_when_each_step_ran_back_to_back_at_the_start_of_its_frame() {
         })
     };
     let mut frames: Vec<FrameRecord> = Vec::new();
-    simulate::run(&cfg, |f| frames.push(*f));
+    simulate::run(&cfg, |f| frames.push(f.clone())).unwrap();
     let f = &frames[10];
-    let starts: Vec<u64> = f.step_starts_ns().collect();
+    let starts: Vec<u64> = f.step_starts_ns.clone();
     assert_eq!(starts.len(), f.steps as usize);
     assert_eq!(starts[0], f.start_ns);
     assert!(starts.windows(2).all(|w| w[1] - w[0] == 50_000));

@@ -3,24 +3,27 @@
 //! each preset's own rule, and vsync detection.
 
 use crate::support::*;
+use timestep_loop::MaxSubstep;
+use timestep_loop::TimingConfig;
+use timestep_rope::RopeParams;
+use timestep_rope::lane::LaneReport;
 use timestep_rope::lane::parse_lanes;
-use timestep_rope::policy::MaxSubstep;
-use timestep_rope::simulate::{self, DisplayConfig, LaneReport, RenderCost, SimConfig};
-use timestep_rope::{RopeParams, TimingConfig};
+use timestep_rope::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 
 /// `lanes` on `display`, ticking at `dt_ns`, with a 2-particle rope (the timing is under test)
 /// and 1 ms substeps; each lane's report and its ticks per frame.
 fn run_lanes(display: DisplayConfig, dt_ns: u64, lanes: &str) -> Vec<(LaneReport, Vec<u32>)> {
     let cfg = SimConfig {
-        timing: TimingConfig::new(dt_ns, 250 * MS, None).unwrap(),
+        timing: TimingConfig::textbook(dt_ns, 250 * MS, None).unwrap(),
         rope: RopeParams::with_particles(2),
         display,
         lanes: parse_lanes(lanes).unwrap(),
         max_substep: MaxSubstep::Set(MS),
         draw: None,
+        physics: true,
     };
     let mut steps = vec![Vec::new(); cfg.lanes.len()];
-    let runs = simulate::run(&cfg, |f| steps[f.lane].push(f.steps));
+    let runs = simulate::run(&cfg, |f| steps[f.lane].push(f.steps)).unwrap();
     runs.into_iter().map(|(r, _)| r).zip(steps).collect()
 }
 
@@ -41,8 +44,8 @@ const TICK_60HZ: u64 = 16_666_667;
 #[test]
 fn monitorsim_a_plain_accumulator_double_updates_a_quarter_of_the_vblanks_at_60_hz() {
     let runs = run_lanes(monitorsim(60.0), TICK_60HZ, "fixed,fixed+snap,fixed+fuzzy");
-    let doubles: Vec<u64> = runs.iter().map(|(r, _)| r.double_updates).collect();
-    let vblanks = runs[0].0.frames;
+    let doubles: Vec<u64> = runs.iter().map(|(r, _)| r.vblanks.double_updates).collect();
+    let vblanks = runs[0].0.shown.frames;
     // MonitorSim: 2,535 in 10,002 vsyncs (a coin flip per vblank when the tick is the period).
     let quarter = doubles[0] as f64 / vblanks as f64;
     assert!((0.2..0.3).contains(&quarter), "{doubles:?} of {vblanks}");
@@ -60,7 +63,7 @@ fn monitorsim_at_59_94_hz_fuzzy_leaves_about_ten_and_snapping_none() {
         TICK_60HZ,
         "fixed,fixed+fuzzy,fixed+snap,fixed+fuzzy59",
     );
-    let doubles: Vec<u64> = runs.iter().map(|(r, _)| r.double_updates).collect();
+    let doubles: Vec<u64> = runs.iter().map(|(r, _)| r.vblanks.double_updates).collect();
     assert!(
         doubles[0] > 0 && doubles[0] <= 40,
         "a few dozen at most: {doubles:?}"
@@ -72,15 +75,19 @@ fn monitorsim_at_59_94_hz_fuzzy_leaves_about_ten_and_snapping_none() {
     assert_eq!(doubles[2], 0, "{doubles:?}");
     // 59-61 never double-updates; it lets the game run slow instead (59.94/60 of real time).
     assert_eq!(doubles[3], 0, "{doubles:?}");
-    let speed = runs[3].0.game_speed;
+    let speed = runs[3].0.shown.game_speed;
     assert!((speed - 59.94 / 60.0).abs() < 0.002, "{speed}");
 }
 
 #[test]
 fn monitorsim_at_50_hz_a_60_hz_game_double_updates_every_fifth_vblank() {
     let runs = run_lanes(monitorsim(50.0), TICK_60HZ, "fixed");
-    assert_eq!(runs[0].0.double_updates, 1_666);
-    assert!(runs[0].0.pattern.contains("11112"), "{}", runs[0].0.pattern);
+    assert_eq!(runs[0].0.vblanks.double_updates, 1_666);
+    assert!(
+        runs[0].0.vblanks.pattern.contains("11112"),
+        "{}",
+        runs[0].0.vblanks.pattern
+    );
 }
 
 #[test]
@@ -89,14 +96,14 @@ fn irregular_frames_count_ticks_outside_floor_and_ceil_and_loops_that_step_the_f
     // frame is one tick long); variable and semi-fixed step the frame itself.
     let runs = run_lanes(monitorsim(60.0), TICK_60HZ, "fixed,variable,semi-fixed");
     let (fixed, _) = &runs[0];
-    assert!(fixed.irregular_frames > 0);
+    assert!(fixed.vblanks.irregular_frames > 0);
     assert_eq!(
-        fixed.irregular_frames,
-        fixed.zero_step_frames + fixed.double_updates,
+        fixed.vblanks.irregular_frames,
+        fixed.vblanks.zero_step_frames + fixed.vblanks.double_updates,
         "at one tick per vblank, every 0 or 2 is irregular and nothing else is"
     );
-    assert_eq!(runs[1].0.irregular_frames, 0);
-    assert_eq!(runs[2].0.irregular_frames, 0);
+    assert_eq!(runs[1].0.vblanks.irregular_frames, 0);
+    assert_eq!(runs[2].0.vblanks.irregular_frames, 0);
 }
 
 #[test]
@@ -144,14 +151,14 @@ fn godot_runs_at_most_8_ticks_a_frame_and_drops_the_rest_of_a_stall() {
     };
     let runs = run_lanes(display, MS, "godot");
     let (r, steps) = &runs[0];
-    assert_eq!(r.max_steps_per_vblank, 8);
+    assert_eq!(r.vblanks.max_steps_per_vblank, 8);
     assert_eq!(steps.iter().max(), Some(&8));
     assert!(
-        r.dropped_ns > 800 * MS,
+        r.books.dropped_ns > 800 * MS,
         "about 52 ticks: {} ns",
-        r.dropped_ns
+        r.books.dropped_ns
     );
-    assert_eq!(r.dropped_ns % TICK_60HZ, 0, "whole ticks");
+    assert_eq!(r.books.dropped_ns % TICK_60HZ, 0, "whole ticks");
 }
 
 #[test]
@@ -163,16 +170,16 @@ fn bevy_clamps_a_frame_to_250_ms_and_runs_at_most_16_ticks_of_64_hz() {
     };
     let runs = run_lanes(display, MS, "bevy,unity,game-loop");
     let (bevy, unity, game_loop) = (&runs[0].0, &runs[1].0, &runs[2].0);
-    assert_eq!(bevy.max_steps_per_vblank, 16);
+    assert_eq!(bevy.vblanks.max_steps_per_vblank, 16);
     // The stall makes one frame of exactly 1 s (it ends on a vblank): everything past 250 ms
     // is dropped.
     let stall_frame = 1_000 * MS;
-    assert_eq!(bevy.dropped_ns, stall_frame - 250 * MS);
+    assert_eq!(bevy.books.dropped_ns, stall_frame - 250 * MS);
     // Unity: past a third of a second, dropped; up to 17 fixed steps of 20 ms.
-    assert_eq!(unity.dropped_ns, stall_frame - 333_333_300);
-    assert!(unity.max_steps_per_vblank >= 16);
+    assert_eq!(unity.books.dropped_ns, stall_frame - 333_333_300);
+    assert!(unity.vblanks.max_steps_per_vblank >= 16);
     // game-loop: its max_frame_time of 0.1 s.
-    assert_eq!(game_loop.dropped_ns, stall_frame - 100 * MS);
+    assert_eq!(game_loop.books.dropped_ns, stall_frame - 100 * MS);
 }
 
 #[test]
@@ -188,13 +195,13 @@ fn monogame_runs_no_frame_without_a_tick_and_paces_a_144_hz_display_by_its_own_c
         steps[1..].iter().all(|&n| n >= 1),
         "every frame after the first ticks"
     );
-    assert_eq!(r.zero_step_frames, 0);
+    assert_eq!(r.vblanks.zero_step_frames, 0);
     // Its sleep-and-retry waits out 2 or 3 vblanks of 6.9 ms per 16.7 ms tick.
     assert!(
-        r.skipped_vblanks > r.frames,
+        r.vblanks.skipped_vblanks > r.shown.frames,
         "{} skipped in {} frames",
-        r.skipped_vblanks,
-        r.frames
+        r.vblanks.skipped_vblanks,
+        r.shown.frames
     );
 }
 
@@ -210,7 +217,7 @@ fn glaiel_resyncs_an_accumulator_past_eight_frames_instead_of_catching_up() {
     };
     let runs = run_lanes(display, MS, "glaiel,fixed+snap");
     for (r, _) in &runs {
-        assert!(r.dropped_ns > 0, "{}: nothing resynced", r.lane);
+        assert!(r.books.dropped_ns > 0, "{}: nothing resynced", r.lane);
         assert_eq!(r.policy.resync_over_frames, Some(8));
     }
 }
@@ -224,13 +231,13 @@ fn vsync_is_detected_within_seconds_with_timer_noise_and_not_without_vsync() {
             ..display(hz)
         };
         let r = &run_lanes(display, MS, "fixed")[0].0;
-        assert!(r.vsync_detected, "{hz} Hz");
+        assert!(r.vsync.vsync_detected, "{hz} Hz");
         assert!(
-            r.detected_after_s.unwrap_or(99.0) < 3.0,
+            r.vsync.detected_after_s.unwrap_or(99.0) < 3.0,
             "{hz}: {:?}",
-            r.detected_after_s
+            r.vsync.detected_after_s
         );
-        let est = r.refresh_estimate_hz.unwrap_or(0.0);
+        let est = r.vsync.refresh_estimate_hz.unwrap_or(0.0);
         assert!((est - hz).abs() < 0.05, "{hz} Hz estimated at {est}");
     }
     let display = DisplayConfig {
@@ -240,7 +247,10 @@ fn vsync_is_detected_within_seconds_with_timer_noise_and_not_without_vsync() {
         ..display(60.0)
     };
     let r = &run_lanes(display, MS, "fixed")[0].0;
-    assert!(!r.vsync_detected && r.detected_after_s.is_none(), "{r:?}");
+    assert!(
+        !r.vsync.vsync_detected && r.vsync.detected_after_s.is_none(),
+        "{r:?}"
+    );
 }
 
 #[test]
@@ -274,6 +284,10 @@ fn every_preset_reports_the_numbers_its_source_documents() {
     for (r, _) in &runs {
         assert!(r.policy.source.is_some(), "{} cites no source", r.lane);
         assert_eq!(r.policy.max_substep_s, Some(0.001));
-        assert!(!r.exploded, "{} exploded with 1 ms substeps", r.lane);
+        assert!(
+            !physics(r).exploded,
+            "{} exploded with 1 ms substeps",
+            r.lane
+        );
     }
 }

@@ -1,10 +1,10 @@
 //! Property tests: the duration parser and the stepper under arbitrary input.
 
 use proptest::prelude::*;
-use timestep_rope::timing::{format_duration, parse_duration};
-use timestep_rope::{Mode, Stepper, TimingConfig};
+use timestep_loop::{Mode, Stepper, TimingConfig};
+use timestep_loop::{format_duration, parse_duration};
 
-const MAX_NS: u64 = timestep_rope::timing::MAX_DURATION_NS;
+const MAX_NS: u64 = timestep_loop::MAX_DURATION_NS;
 
 fn mode() -> impl Strategy<Value = Mode> {
     prop::sample::select(Mode::ALL.to_vec())
@@ -57,7 +57,7 @@ proptest! {
         modes in prop::collection::vec(mode(), 1..4),
     ) {
         let clamp = dt * clamp_steps;
-        let cfg = TimingConfig::new(dt, clamp, cap).unwrap();
+        let cfg = TimingConfig::textbook(dt, clamp, cap).unwrap();
         let mut s = Stepper::new(cfg, modes[0]);
         for (i, &frame) in frames.iter().enumerate() {
             s.set_mode(modes[i % modes.len()]);
@@ -71,7 +71,7 @@ proptest! {
                 assert!(st.dt_ns > 0);
             });
             prop_assert_eq!(taken, f.steps);
-            prop_assert!(f.steps <= cfg.max_steps);
+            prop_assert!(f.steps <= cfg.max_steps().unwrap_or(u32::MAX));
             prop_assert!((0.0..1.0).contains(&f.alpha), "alpha {}", f.alpha);
             prop_assert!(f.clamped_ns <= clamp);
             prop_assert_eq!(s.consumed_ns() + s.dropped_ns() + s.accumulator_ns(), s.measured_ns());
@@ -92,11 +92,11 @@ proptest! {
         frames in prop::collection::vec(any::<u64>(), 1..50),
         mode in mode(),
     ) {
-        let cfg = TimingConfig::new(1_000_000, 250_000_000, None).unwrap();
+        let cfg = TimingConfig::textbook(1_000_000, 250_000_000, None).unwrap();
         let mut s = Stepper::new(cfg, mode);
         for frame in frames {
             let f = s.advance(frame, |_| {});
-            prop_assert!(f.steps <= cfg.max_steps);
+            prop_assert!(f.steps <= cfg.max_steps().unwrap_or(u32::MAX));
             prop_assert!((0.0..1.0).contains(&f.alpha));
         }
     }

@@ -1,9 +1,10 @@
 //! The stepping modes' promises, checked on the simulated clock.
 
 use crate::support::*;
+use timestep_loop::{Mode, Stepper, TimingConfig};
 use timestep_rope::rope::Integrator;
-use timestep_rope::simulate::{self, Display, DisplayConfig};
-use timestep_rope::{Mode, Rope, RopeParams, Stepper, TimingConfig};
+use timestep_rope::simulate::{self, DisplayConfig};
+use timestep_rope::{Rope, RopeParams};
 
 /// The frame patterns a real machine produces: common rates, timer noise and hitches.
 fn patterns() -> Vec<(&'static str, DisplayConfig)> {
@@ -46,25 +47,24 @@ fn hash_after_steps_with(
         integrator,
         ..RopeParams::default()
     });
-    let mut stepper = Stepper::new(TimingConfig::new(MS, 250 * MS, None).unwrap(), mode);
-    let mut d = Display::new(DisplayConfig {
+    let mut stepper = Stepper::new(TimingConfig::textbook(MS, 250 * MS, None).unwrap(), mode);
+    let mut hash = None;
+    let display = DisplayConfig {
         duration_ns: 100 * S,
         ..display
-    });
-    let mut hash = None;
-    while hash.is_none() {
-        let frame = d.begin_frame().expect("the display ran out before n steps");
+    };
+    each_frame(display, |frame| {
         stepper.advance(frame, |s| {
             if hash.is_none() {
-                rope.apply(s);
+                rope.step(s.dt_s(), s.last);
                 if rope.steps() == n {
                     hash = Some(rope.state_hash());
                 }
             }
         });
-        d.present(0);
-    }
-    hash.unwrap()
+        hash.is_none()
+    });
+    hash.expect("the display ran out before n steps")
 }
 
 #[test]
@@ -101,8 +101,8 @@ fn variable_and_semi_fixed_states_depend_on_the_display() {
                 },
                 mode,
             );
-            assert!(!report.exploded);
-            report.state_hash
+            assert!(!physics(&report).exploded);
+            physics(&report).state_hash.clone()
         });
         assert_ne!(a, b, "{mode} should depend on the frame pattern");
         // And unlike fixed steps, not even the states after the same number of steps agree.
@@ -133,34 +133,34 @@ fn fixed_at_59_94_hz_for_an_hour_takes_exactly_floor_of_consumed_over_dt_steps()
     };
     let mut last_present = 0;
     let (report, _) = run_mode(&cfg, Mode::Fixed, |f| last_present = f.present_ns);
-    let measured_ns = (report.wall_time_s * 1e9).round() as u64;
-    assert_eq!(report.dropped_ms, 0.0);
+    let measured_ns = (report.shown.wall_time_s * 1e9).round() as u64;
+    assert_eq!(report.shown.dropped_ms, 0.0);
     assert_eq!(
-        report.steps,
+        report.shown.steps,
         measured_ns / MS,
         "steps == floor(consumed / dt)"
     );
     assert!(
-        report.drift_ms.abs() < 1.0,
+        report.shown.drift_ms.abs() < 1.0,
         "drift {} ms must stay below dt",
-        report.drift_ms
+        report.shown.drift_ms
     );
     assert!(last_present >= 3_599 * S);
-    assert!(report.frames > 215_000);
+    assert!(report.shown.frames > 215_000);
 }
 
 #[test]
 fn the_stepper_never_loses_or_invents_time() {
     // consumed + dropped + accumulator == measured, after every frame, in every mode.
     for mode in Mode::ALL {
-        let mut s = Stepper::new(TimingConfig::new(MS, 50 * MS, Some(20)).unwrap(), mode);
-        let mut d = Display::new(DisplayConfig {
+        let mut s = Stepper::new(TimingConfig::textbook(MS, 50 * MS, Some(20)).unwrap(), mode);
+        let d = DisplayConfig {
             jitter_ns: 5 * MS,
             stalls: vec![stall(S, 400 * MS)],
             duration_ns: 3 * S,
             ..display(59.94)
-        });
-        while let Some(frame) = d.begin_frame() {
+        };
+        each_frame(d, |frame| {
             let f = s.advance(frame, |st| assert!(st.dt_ns <= 50 * MS));
             assert!(f.steps <= 20);
             assert!((0.0..1.0).contains(&f.alpha));
@@ -168,8 +168,8 @@ fn the_stepper_never_loses_or_invents_time() {
                 s.consumed_ns() + s.dropped_ns() + s.accumulator_ns(),
                 s.measured_ns()
             );
-            d.present(0);
-        }
+            true
+        });
     }
 }
 
@@ -184,19 +184,19 @@ fn a_five_second_stall_advances_the_simulation_by_at_most_the_clamp() {
         let mut stall_frame = None;
         let (report, _) = run_mode(&config(d), mode, |f| {
             if f.frame_ns > S {
-                stall_frame = Some(*f);
+                stall_frame = Some(f.clone());
             }
         });
         let f = stall_frame.expect("the stall shows up as one long frame");
         assert!(u64::from(f.steps) * MS <= 250 * MS || mode == Mode::Variable);
-        let dropped_ns = (report.dropped_ms * 1e6).round() as u64;
+        let dropped_ns = (report.shown.dropped_ms * 1e6).round() as u64;
         assert_eq!(
             dropped_ns,
             f.frame_ns - 250 * MS,
             "{mode}: everything past the clamp is dropped"
         );
-        let sim_ns = (report.sim_time_s * 1e9).round() as u64;
-        let wall_ns = (report.wall_time_s * 1e9).round() as u64;
+        let sim_ns = (report.shown.sim_time_s * 1e9).round() as u64;
+        let wall_ns = (report.shown.wall_time_s * 1e9).round() as u64;
         assert!(wall_ns - sim_ns >= dropped_ns, "{mode}");
         assert!(wall_ns - sim_ns < dropped_ns + MS, "{mode}");
     }
@@ -205,9 +205,13 @@ fn a_five_second_stall_advances_the_simulation_by_at_most_the_clamp() {
 #[test]
 fn variable_steps_hold_the_default_rope_at_75_hz_and_break_it_at_60_hz() {
     let (at75, _) = run(display(75.0), Mode::Variable);
-    assert!(!at75.exploded, "75 Hz: max stretch {}", at75.max_stretch);
+    assert!(
+        !physics(&at75).exploded,
+        "75 Hz: max stretch {}",
+        physics(&at75).max_stretch
+    );
     let (at60, _) = run(display(60.0), Mode::Variable);
-    assert!(at60.exploded, "60 Hz should fall apart");
+    assert!(physics(&at60).exploded, "60 Hz should fall apart");
     // The computed stability limit sits between the two frame times.
     let limit = RopeParams::default().stability_limit_s();
     assert!(1.0 / 75.0 < limit && limit < 1.0 / 60.0, "{limit}");
@@ -220,11 +224,11 @@ fn fixed_and_interpolated_hold_from_30_to_240_hz() {
     ] {
         for mode in [Mode::Fixed, Mode::Interpolated, Mode::SemiFixed] {
             let (r, _) = run(display(hz), mode);
-            assert!(!r.exploded, "{mode} at {hz} Hz exploded");
+            assert!(!physics(&r).exploded, "{mode} at {hz} Hz exploded");
             assert!(
-                r.max_stretch < 2.0,
+                physics(&r).max_stretch < 2.0,
                 "{mode} at {hz} Hz stretched {}",
-                r.max_stretch
+                physics(&r).max_stretch
             );
         }
     }
@@ -236,16 +240,24 @@ fn interpolation_removes_the_stutter_that_fixed_steps_leave_at_59_94_hz() {
     let (interp, _) = run(display(59.94), Mode::Interpolated);
     // Interpolated: the shown time advances exactly as the display's (to rounding of the
     // vblank times to whole nanoseconds).
-    assert!(interp.stutter_max_ms < 1e-5, "{}", interp.stutter_max_ms);
-    assert!(interp.stutter_rms_ms < fixed.stutter_rms_ms / 1_000.0);
+    assert!(
+        interp.shown.stutter_max_ms < 1e-5,
+        "{}",
+        interp.shown.stutter_max_ms
+    );
+    assert!(interp.shown.stutter_rms_ms < fixed.shown.stutter_rms_ms / 1_000.0);
     // Fixed: 16 or 17 whole steps for a 16.683 ms frame, so it jumps by a fraction of dt.
     assert!(
-        fixed.stutter_rms_ms > 0.1 && fixed.stutter_rms_ms < 1.0,
+        fixed.shown.stutter_rms_ms > 0.1 && fixed.shown.stutter_rms_ms < 1.0,
         "{}",
-        fixed.stutter_rms_ms
+        fixed.shown.stutter_rms_ms
     );
-    assert!(fixed.stutter_max_ms < 1.0, "{}", fixed.stutter_max_ms);
-    assert_eq!(fixed.state_hash, interp.state_hash);
+    assert!(
+        fixed.shown.stutter_max_ms < 1.0,
+        "{}",
+        fixed.shown.stutter_max_ms
+    );
+    assert_eq!(physics(&fixed).state_hash, physics(&interp).state_hash);
 }
 
 #[test]
@@ -291,12 +303,16 @@ fn variable_steps_with_rk4_hold_at_60_hz_and_tear_apart_below_its_bound() {
         ..display(60.0)
     });
     cfg.lanes = vec![timestep_rope::lane::parse_spec("variable+rk4").unwrap()];
-    let r = &simulate::run(&cfg, |_| {})[0].0;
-    assert!(!r.exploded, "RK4 at 60 Hz: stretch {}", r.max_stretch);
+    let r = &simulate::run(&cfg, |_| {}).unwrap()[0].0;
+    assert!(
+        !physics(r).exploded,
+        "RK4 at 60 Hz: stretch {}",
+        physics(r).max_stretch
+    );
     cfg.display.display_hz = 40.0;
-    let r = &simulate::run(&cfg, |_| {})[0].0;
-    assert!(r.exploded, "RK4 at 40 Hz held");
+    let r = &simulate::run(&cfg, |_| {}).unwrap()[0].0;
+    assert!(physics(r).exploded, "RK4 at 40 Hz held");
     // Euler, on the same frames, does not hold at 60 Hz.
     let (euler, _) = run(display(60.0), Mode::Variable);
-    assert!(euler.exploded);
+    assert!(physics(&euler).exploded);
 }

@@ -1,9 +1,11 @@
 //! Helpers shared by the behaviour tests: drive the real lanes with the simulated display,
 //! exactly as `simulate` does.
 
+use timestep_loop::{Mode, TimingConfig};
+use timestep_rope::RopeParams;
+use timestep_rope::lane::LaneReport;
 use timestep_rope::lane::LaneSpec;
-use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, LaneReport, SimConfig, Stall};
-use timestep_rope::{Mode, RopeParams, TimingConfig};
+use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, SimConfig, Stall};
 
 pub const MS: u64 = 1_000_000;
 pub const S: u64 = 1_000_000_000;
@@ -18,12 +20,28 @@ pub fn display(hz: f64) -> DisplayConfig {
 /// The default timing and rope on `display`, with every mode as a lane.
 pub fn config(display: DisplayConfig) -> SimConfig {
     SimConfig {
-        timing: TimingConfig::new(MS, 250 * MS, None).unwrap(),
+        timing: TimingConfig::textbook(MS, 250 * MS, None).unwrap(),
         rope: RopeParams::default(),
         display,
         lanes: LaneSpec::every_mode(),
         max_substep: Default::default(),
         draw: None,
+        physics: true,
+    }
+}
+
+/// The frame times `display` gives a loop that does no work, as its timer measures them, until
+/// `frame` says to stop (returns `false`) or the display's time runs out.
+pub fn each_frame(display: DisplayConfig, mut frame: impl FnMut(u64) -> bool) {
+    let mut d = simulate::Display::new(display);
+    let mut last = d.start_ns();
+    while !d.finished() {
+        let reading = d.read_ns();
+        if !frame(reading - last) {
+            return;
+        }
+        last = reading;
+        d.present(0);
     }
 }
 
@@ -37,7 +55,7 @@ pub fn run_mode(
         lanes: vec![LaneSpec::mode(mode)],
         ..cfg.clone()
     };
-    let mut runs = simulate::run(&cfg, on_frame);
+    let mut runs = simulate::run(&cfg, on_frame).unwrap();
     runs.remove(0)
 }
 
@@ -47,4 +65,12 @@ pub fn run(display: DisplayConfig, mode: Mode) -> (LaneReport, Vec<glam::Vec2>) 
 
 pub fn stall(at_ns: u64, duration_ns: u64) -> Stall {
     Stall { at_ns, duration_ns }
+}
+
+/// A lane's rope figures, which every `simulate` lane has.
+pub fn physics(r: &LaneReport) -> &timestep_rope::lane::PhysicsReport {
+    match &r.physics {
+        Some(p) => p,
+        None => panic!("{} ran without a rope", r.lane),
+    }
 }

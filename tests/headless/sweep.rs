@@ -6,11 +6,12 @@ use crate::support::*;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use timestep_loop::MaxSubstep;
+use timestep_loop::TimingConfig;
+use timestep_rope::RopeParams;
 use timestep_rope::lane::{LaneSpec, parse_lanes};
-use timestep_rope::policy::MaxSubstep;
 use timestep_rope::simulate::{self, DisplayConfig, Phase, RenderCost, SimConfig};
 use timestep_rope::sweep::{self, SweepConfig};
-use timestep_rope::{RopeParams, TimingConfig};
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_timestep-rope"));
@@ -31,7 +32,7 @@ fn temp(name: &str) -> PathBuf {
 
 fn base(lanes: &str, seconds: u64) -> SimConfig {
     SimConfig {
-        timing: TimingConfig::new(MS, 250 * MS, None).unwrap(),
+        timing: TimingConfig::textbook(MS, 250 * MS, None).unwrap(),
         rope: RopeParams::with_particles(4),
         display: DisplayConfig {
             jitter_ns: 300_000,
@@ -43,6 +44,7 @@ fn base(lanes: &str, seconds: u64) -> SimConfig {
         lanes: parse_lanes(lanes).unwrap(),
         max_substep: MaxSubstep::Default,
         draw: None,
+        physics: true,
     }
 }
 
@@ -76,7 +78,11 @@ fn a_sweeps_row_for_a_rate_is_what_simulate_reports_for_that_rate() {
             },
             ..cfg.base.clone()
         };
-        for (lane, (mut expected, _)) in simulate::run(&together, |_| {}).into_iter().enumerate() {
+        for (lane, (mut expected, _)) in simulate::run(&together, |_| {})
+            .unwrap()
+            .into_iter()
+            .enumerate()
+        {
             expected.peak_rss_kib = None;
             let row = &rows[i * cfg.base.lanes.len() + lane];
             assert_eq!((row.display_hz, row.lane), (hz, lane));
@@ -129,23 +135,23 @@ fn the_beat_measured_is_the_one_predicted_from_the_refresh_and_tick_rates() {
     ];
     for (hz, tick, predicted) in cases {
         let cfg = SimConfig {
-            timing: TimingConfig::new(tick, 250 * MS, None).unwrap(),
+            timing: TimingConfig::textbook(tick, 250 * MS, None).unwrap(),
             display: DisplayConfig {
                 display_hz: hz,
                 duration_ns: 200 * S,
                 ..Default::default()
             },
-            lanes: vec![LaneSpec::mode(timestep_rope::Mode::Fixed)],
+            lanes: vec![LaneSpec::mode(timestep_loop::Mode::Fixed)],
             max_substep: MaxSubstep::Set(MS),
             ..base("fixed", 1)
         };
-        let r = &simulate::run(&cfg, |_| {})[0].0;
-        let p = r.beat_period_predicted_s.unwrap();
+        let r = &simulate::run(&cfg, |_| {}).unwrap()[0].0;
+        let p = r.vblanks.beat_period_predicted_s.unwrap();
         assert!(
             (p - predicted).abs() < predicted * 1e-3,
             "{hz} Hz predicted {p}"
         );
-        let m = r.beat_period_measured_s.unwrap();
+        let m = r.vblanks.beat_period_measured_s.unwrap();
         assert!(
             (m - p).abs() < p * 0.1,
             "{hz} Hz: measured {m}, predicted {p}"

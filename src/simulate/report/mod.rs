@@ -1,23 +1,22 @@
 //! What `simulate` prints: a table (`table.rs`), or one JSON object of the config and one
 //! report per lane (`lane.rs`); and the `--dump-state` file.
 
-mod lane;
 mod table;
 
-pub use lane::{LaneReport, PolicyReport};
 pub use table::write_table;
 
 use super::{LaneOutcome, Phase, SimConfig};
-use crate::policy::MaxSubstep;
-use crate::timing::{format_duration, seconds};
+use crate::lane::LaneReport;
 use serde::Serialize;
 use std::io::{self, Write};
+use timestep_loop::MaxSubstep;
+use timestep_loop::{format_duration, seconds};
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConfigReport {
     pub dt_s: f64,
-    pub clamp_s: f64,
-    pub max_steps: u32,
+    pub clamp_s: Option<f64>,
+    pub max_steps: Option<u32>,
     pub particles: usize,
     pub particle_mass_kg: f64,
     pub stiffness_n_per_m: f64,
@@ -101,9 +100,9 @@ impl ConfigReport {
         let d = &cfg.display;
         let s = seconds;
         ConfigReport {
-            dt_s: s(cfg.timing.dt_ns),
-            clamp_s: s(cfg.timing.clamp_ns),
-            max_steps: cfg.timing.max_steps,
+            dt_s: s(cfg.timing.tick_ns()),
+            clamp_s: cfg.timing.clamp_ns().map(s),
+            max_steps: cfg.timing.max_steps(),
             particles: r.particles,
             particle_mass_kg: f64_of(r.particle_mass_kg),
             stiffness_n_per_m: f64_of(r.stiffness_n_per_m),
@@ -173,11 +172,4 @@ pub fn write_dump(out: &mut impl Write, lanes: &[LaneOutcome]) -> io::Result<()>
 /// An `f32` parameter as the decimal the user would write (0.05, not 0.05000000074505806).
 fn f64_of(x: f32) -> f64 {
     x.to_string().parse().unwrap_or(f64::from(x))
-}
-
-/// The process's peak resident set size, from /proc/self/status (Linux); None elsewhere.
-pub fn peak_rss_kib() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
 }

@@ -1,10 +1,11 @@
 //! `simulate`'s readable table: what was simulated, one row per lane, each lane's loop and its
 //! vblank counters, the drawing times if any, and each lane's steps-per-frame histogram.
 
-use super::{LaneReport, Report};
+use super::Report;
+use crate::lane::{LaneReport, PhysicsReport};
 use crate::simulate::SimConfig;
-use crate::timing::format_duration;
 use std::io::{self, Write};
+use timestep_loop::format_duration;
 
 /// The readable table: what was simulated, then one row per lane, the drawing times if any,
 /// and each lane's steps-per-frame histogram.
@@ -29,8 +30,9 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
             "off-screen drawing of {what} at {w}x{h} (real time per frame):"
         )?;
         if let Some(l) = report.lanes.first()
-            && let (Some(mean), Some(max)) = (l.draw_ms_mean, l.draw_ms_max)
+            && let Some(d) = l.drawing
         {
+            let (mean, max) = (d.draw_ms_mean, d.draw_ms_max);
             writeln!(out, "  mean {mean:.3} ms, max {max:.3} ms")?;
         }
     }
@@ -73,9 +75,11 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
     writeln!(
         out,
         "dt {}, clamp {}, at most {} steps/frame; rope: {} particles of {} kg, k {} N/m, rest {} m, drag {}/s, pin {}",
-        format_duration(cfg.timing.dt_ns),
-        format_duration(cfg.timing.clamp_ns),
-        c.max_steps,
+        format_duration(cfg.timing.tick_ns()),
+        cfg.timing.clamp_ns().map_or("none".into(), format_duration),
+        cfg.timing
+            .max_steps()
+            .map_or("any".into(), |n| n.to_string()),
         c.particles,
         c.particle_mass_kg,
         c.stiffness_n_per_m,
@@ -85,9 +89,9 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
     )?;
     // The bound of every integrator in use, `--integrator`'s first.
     let mut shown: Vec<(&str, f64)> = vec![(&c.integrator, c.stable_below_s)];
-    for lane in &report.lanes {
-        if !shown.iter().any(|(i, _)| *i == lane.integrator) {
-            shown.push((&lane.integrator, lane.stable_below_s));
+    for p in report.lanes.iter().filter_map(|l| l.physics.as_ref()) {
+        if !shown.iter().any(|(i, _)| *i == p.integrator) {
+            shown.push((&p.integrator, p.stable_below_s));
         }
     }
     for (integrator, limit) in shown.into_iter().filter(|(_, l)| l.is_finite()) {
@@ -117,14 +121,14 @@ const COLUMNS: [Column; 10] = [
         sub: "",
         width: 7,
         right: true,
-        cell: |l| l.frames.to_string(),
+        cell: |l| l.shown.frames.to_string(),
     },
     Column {
         head: "steps",
         sub: "",
         width: 9,
         right: true,
-        cell: |l| l.steps.to_string(),
+        cell: |l| l.shown.steps.to_string(),
     },
     Column {
         head: "steps/frame",
@@ -132,7 +136,7 @@ const COLUMNS: [Column; 10] = [
         width: 16,
         right: false,
         cell: |l| {
-            let s = &l.steps_per_frame;
+            let s = &l.shown.steps_per_frame;
             format!("{}/{:.2}/{}", s.min, s.mean, s.max)
         },
     },
@@ -141,55 +145,71 @@ const COLUMNS: [Column; 10] = [
         sub: "",
         width: 9,
         right: true,
-        cell: |l| format!("{:.3}", l.sim_time_s),
+        cell: |l| format!("{:.3}", l.shown.sim_time_s),
     },
     Column {
         head: "drift ms",
         sub: "",
         width: 9,
         right: true,
-        cell: |l| fixed3(l.drift_ms),
+        cell: |l| fixed3(l.shown.drift_ms),
     },
     Column {
         head: "dropped ms",
         sub: "",
         width: 11,
         right: true,
-        cell: |l| format!("{:.1}", l.dropped_ms),
+        cell: |l| format!("{:.1}", l.shown.dropped_ms),
     },
     Column {
         head: "stutter ms",
         sub: "rms / max",
         width: 17,
         right: false,
-        cell: |l| format!("{:.4} / {:.4}", l.stutter_rms_ms, l.stutter_max_ms),
+        cell: |l| {
+            format!(
+                "{:.4} / {:.4}",
+                l.shown.stutter_rms_ms, l.shown.stutter_max_ms
+            )
+        },
     },
     Column {
         head: "energy J",
         sub: "start -> end",
         width: 23,
         right: false,
-        cell: |l| format!("{:.4} -> {:.4}", l.energy_start_j, l.energy_end_j),
+        cell: |l| {
+            physics(l, |p| {
+                format!("{:.4} -> {:.4}", p.energy_start_j, p.energy_end_j)
+            })
+        },
     },
     Column {
         head: "stretch",
         sub: "max",
         width: 8,
         right: true,
-        cell: |l| format!("{:.3}", l.max_stretch),
+        cell: |l| physics(l, |p| format!("{:.3}", p.max_stretch)),
     },
     Column {
         head: "exploded",
         sub: "",
         width: 17,
         right: false,
-        cell: |l| match (l.exploded_at_s, l.explosions) {
-            (Some(t), 1) => format!("at {t:.2}s"),
-            (Some(t), n) => format!("{n}x, 1st {t:.2}s"),
-            _ => "no".to_string(),
+        cell: |l| {
+            physics(l, |p| match (p.exploded_at_s, p.explosions) {
+                (Some(t), 1) => format!("at {t:.2}s"),
+                (Some(t), n) => format!("{n}x, 1st {t:.2}s"),
+                _ => "no".to_string(),
+            })
         },
     },
 ];
+
+/// A rope's figure, or "-" for a lane without one.
+fn physics(l: &LaneReport, cell: impl Fn(&PhysicsReport) -> String) -> String {
+    l.physics.as_ref().map_or_else(|| "-".into(), cell)
+}
 
 /// `x` to three places, never as "-0.000" (a drift of -1 ns is no drift at this precision).
 fn fixed3(x: f64) -> String {
@@ -218,29 +238,31 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
         "per vblank", "doubles", "irregular", "skipped", "zero-tick", "max", "vsync detected"
     )?;
     for l in lanes {
-        let vsync = match (l.vsync_detected, l.refresh_estimate_hz, l.detected_after_s) {
+        let v = &l.vsync;
+        let vsync = match (v.vsync_detected, v.refresh_estimate_hz, v.detected_after_s) {
             (true, Some(hz), Some(after)) => format!("yes, {hz:.2} Hz at {after:.1}s"),
             (false, _, Some(after)) => format!("lost (found at {after:.1}s)"),
             _ => "no".into(),
         };
-        let tail: String = if l.pattern.contains(',') {
-            let counts: Vec<&str> = l.pattern.split(',').collect();
+        let pattern = &l.vblanks.pattern;
+        let tail: String = if pattern.contains(',') {
+            let counts: Vec<&str> = pattern.split(',').collect();
             counts[counts.len().saturating_sub(20)..].join(",")
         } else {
-            l.pattern
+            pattern
                 .chars()
-                .skip(l.pattern.len().saturating_sub(60))
+                .skip(pattern.len().saturating_sub(60))
                 .collect()
         };
         writeln!(
             out,
             "{:<name_w$}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{tail}",
             l.lane,
-            l.double_updates,
-            l.irregular_frames,
-            l.skipped_vblanks,
-            l.zero_step_frames,
-            l.max_steps_per_vblank,
+            l.vblanks.double_updates,
+            l.vblanks.irregular_frames,
+            l.vblanks.skipped_vblanks,
+            l.vblanks.zero_step_frames,
+            l.vblanks.max_steps_per_vblank,
             vsync
         )?;
     }
@@ -290,7 +312,8 @@ fn write_lanes(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
     )?;
     for l in lanes {
         let cells = COLUMNS.iter().map(|c| (c.cell)(l)).collect();
-        writeln!(out, "{}", row(&l.lane, cells, &l.state_hash))?;
+        let hash = l.physics.as_ref().map_or("-", |p| p.state_hash.as_str());
+        writeln!(out, "{}", row(&l.lane, cells, hash))?;
     }
     Ok(())
 }
@@ -301,6 +324,7 @@ fn write_histograms(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()
     writeln!(out, "steps per frame (steps x frames):")?;
     for l in lanes {
         let mut hist: Vec<String> = l
+            .shown
             .steps_histogram
             .iter()
             .map(|(k, v)| format!("{k}x{v}"))

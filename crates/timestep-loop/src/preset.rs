@@ -1,45 +1,52 @@
 //! Real engines' loops as data: each preset fixes the tick, the clamp, the step cap and what
 //! happens to the excess, the step rule, the timer and what is shown, as the engine's own source
 //! (or, for Unity, its documentation) says, in the version named. Each preset's one rule of its
-//! own lives where its state does: Godot's jitter fix in `timing/jitter.rs`, its delta smoother
-//! in `timing/smooth.rs`, MonoGame's sleep-and-retry and Glaiel's resync in the stepper,
-//! Glaiel's snapping in `timing/timer.rs`.
+//! own lives where its state does: Godot's jitter fix in `jitter.rs`, its delta smoother in
+//! `smooth.rs`, MonoGame's sleep-and-retry and Glaiel's resync in the stepper, Glaiel's
+//! snapping in `timer.rs`.
 //!
 //! Unreal is left out: its loop (`UEngine::UpdateTimeAndHandleMaxTickRate`) could be read only
 //! through a third-party mirror, not from Epic's own source or documentation.
 
-use super::{Policy, PolicyEnv};
-use crate::timing::{ClampOn, Mode, StepRule, TimerKind, TimingConfig, one_of};
+use crate::config::{ClampOn, ConfigError, StepRule, TimingConfig};
+use crate::mode::Mode;
+use crate::named::{Named, UnknownName, parse_named};
+use crate::policy::{Policy, PolicyEnv};
+use crate::timer::TimerKind;
 use std::fmt;
 use std::str::FromStr;
 
-/// An engine (or article) whose loop a lane runs.
+/// An engine (or article) whose loop a [`crate::Loop`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {
+    /// Godot 4: 60 ticks, jitter fix, delta smoothing, at most 8 ticks a frame.
     Godot,
+    /// Bevy: `Time<Fixed>` at 64 Hz, deltas clamped at 250 ms.
     Bevy,
+    /// Unity: `FixedUpdate` at 50 Hz, Maximum Allowed Timestep 1/3 s.
     Unity,
+    /// MonoGame: 60 Hz fixed step that waits for a whole tick, accumulator clamped at 500 ms.
     MonoGame,
+    /// The `game-loop` crate: 60 updates a second, frames clamped at 0.1 s.
     GameLoop,
+    /// Tyler Glaiel's FrameTimingControl: snapping timer, resync, blended.
     Glaiel,
 }
 
 /// One preset's numbers and rules.
 struct Rules {
     tick_ns: u64,
-    clamp_ns: u64,
-    clamp_on: ClampOn,
-    max_steps: u32,
+    /// The clamp and what it limits, if any.
+    clamp: Option<(u64, ClampOn)>,
+    max_steps: Option<u32>,
     rule: StepRule,
     wait_for_tick: bool,
     timer: TimerKind,
     blends: bool,
 }
 
-const NO_CLAMP: u64 = u64::MAX;
-const NO_CAP: u32 = u32::MAX;
-
 impl Preset {
+    /// Every preset, in the order the `presets` group lists them.
     pub const ALL: [Preset; 6] = [
         Preset::Godot,
         Preset::Bevy,
@@ -49,6 +56,7 @@ impl Preset {
         Preset::Glaiel,
     ];
 
+    /// The name a user types.
     pub fn name(self) -> &'static str {
         match self {
             Preset::Godot => "godot",
@@ -97,9 +105,8 @@ impl Preset {
     fn rules(self) -> Rules {
         let base = Rules {
             tick_ns: 16_666_667,
-            clamp_ns: NO_CLAMP,
-            clamp_on: ClampOn::Delta,
-            max_steps: NO_CAP,
+            clamp: None,
+            max_steps: None,
             rule: StepRule::Whole,
             wait_for_tick: false,
             timer: TimerKind::Raw,
@@ -109,7 +116,7 @@ impl Preset {
             // physics_ticks_per_second 60 (step 1.0/60 s), max_physics_steps_per_frame 8,
             // physics_jitter_fix 0.5, delta_smoothing on (it works only with vsync enabled).
             Preset::Godot => Rules {
-                max_steps: 8,
+                max_steps: Some(8),
                 rule: StepRule::JitterFix { permille: 500 },
                 timer: TimerKind::Smooth,
                 ..base
@@ -117,27 +124,26 @@ impl Preset {
             // Time<Fixed> default 15,625 µs; Time<Virtual> max_delta 250 ms.
             Preset::Bevy => Rules {
                 tick_ns: 15_625_000,
-                clamp_ns: 250_000_000,
+                clamp: Some((250_000_000, ClampOn::Delta)),
                 ..base
             },
             // fixedDeltaTime 0.02 s; maximumDeltaTime 0.3333333 s.
             Preset::Unity => Rules {
                 tick_ns: 20_000_000,
-                clamp_ns: 333_333_300,
+                clamp: Some((333_333_300, ClampOn::Delta)),
                 ..base
             },
             // TargetElapsedTime 166,667 × 100 ns; MaxElapsedTime 500 ms, clamping the
             // accumulator; IsFixedTimeStep: wait for a whole step before running a frame.
             Preset::MonoGame => Rules {
                 tick_ns: 16_666_700,
-                clamp_ns: 500_000_000,
-                clamp_on: ClampOn::Accumulator,
+                clamp: Some((500_000_000, ClampOn::Accumulator)),
                 wait_for_tick: true,
                 ..base
             },
             // updates_per_second 60 (step 1/60 s in f64), max_frame_time 0.1 s.
             Preset::GameLoop => Rules {
-                clamp_ns: 100_000_000,
+                clamp: Some((100_000_000, ClampOn::Delta)),
                 ..base
             },
             // desired = cps / 60 truncated (16,666,666 ns at cps 1e9); the snapping timer and
@@ -151,8 +157,9 @@ impl Preset {
         }
     }
 
-    /// The preset's policy, with the lane's options: `timer` and `blend` override its own,
-    /// `tick_ns` its tick, `jitter_permille` Godot's jitter fix.
+    /// The preset's policy in `env`, with a loop's options: `timer` and `blend` override its
+    /// own, `tick_ns` its tick, `jitter_permille` Godot's jitter fix. A tick longer than the
+    /// preset's clamp is refused: no frame could ever hold one.
     pub fn policy(
         self,
         env: &PolicyEnv,
@@ -160,32 +167,43 @@ impl Preset {
         blend: bool,
         tick_ns: Option<u64>,
         jitter_permille: Option<u32>,
-    ) -> Policy {
+    ) -> Result<Policy, ConfigError> {
         let r = self.rules();
         let rule = match (r.rule, jitter_permille) {
             (StepRule::JitterFix { .. }, Some(permille)) => StepRule::JitterFix { permille },
             (rule, _) => rule,
         };
-        let timer = timer.unwrap_or(r.timer);
-        let timing = TimingConfig {
-            dt_ns: tick_ns.unwrap_or(r.tick_ns),
-            clamp_ns: r.clamp_ns,
-            clamp_on: r.clamp_on,
-            max_steps: r.max_steps,
-            rule,
-            wait_for_tick: r.wait_for_tick,
+        let mut timing = TimingConfig::new(tick_ns.unwrap_or(r.tick_ns))?.with_rule(rule)?;
+        timing = match r.clamp {
+            Some((ns, ClampOn::Delta)) => timing.with_clamp(ns)?,
+            Some((ns, ClampOn::Accumulator)) => timing.with_accumulator_clamp(ns)?,
+            None => timing,
         };
-        Policy {
+        if let Some(n) = r.max_steps {
+            timing = timing.with_max_steps(n)?;
+        }
+        if r.wait_for_tick {
+            timing = timing.waiting_for_tick();
+        }
+        Ok(Policy {
             mode: if r.blends || blend {
                 Mode::Interpolated
             } else {
                 Mode::Fixed
             },
             timing,
-            timer,
-            max_substep_ns: env.max_substep.for_lane(true),
+            timer: timer.unwrap_or(r.timer),
+            max_substep_ns: env.max_substep.for_loop(true),
             preset: Some(self),
-        }
+        })
+    }
+}
+
+impl Named for Preset {
+    const ALL: &'static [Preset] = &Preset::ALL;
+    const WHAT: &'static str = "preset";
+    fn name(self) -> &'static str {
+        Preset::name(self)
     }
 }
 
@@ -196,17 +214,9 @@ impl fmt::Display for Preset {
 }
 
 impl FromStr for Preset {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        Preset::ALL
-            .into_iter()
-            .find(|p| p.name() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown preset '{s}' (expected {})",
-                    one_of(Preset::ALL.map(Preset::name))
-                )
-            })
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_named(s)
     }
 }
 
@@ -215,40 +225,53 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_preset_has_the_numbers_its_source_documents() {
-        let env = PolicyEnv::textbook(TimingConfig::new(1_000_000, 250_000_000, None).unwrap());
+    fn each_preset_has_the_numbers_its_source_documents() -> Result<(), ConfigError> {
+        let env = PolicyEnv::default();
         let p = |preset: Preset| preset.policy(&env, None, false, None, None);
-        let godot = p(Preset::Godot);
-        assert_eq!(
-            (godot.timing.dt_ns, godot.timing.cap()),
-            (16_666_667, Some(8))
-        );
-        assert_eq!(godot.timing.rule, StepRule::JitterFix { permille: 500 });
+        let godot = p(Preset::Godot)?;
+        let t = godot.timing;
+        assert_eq!((t.tick_ns(), t.max_steps()), (16_666_667, Some(8)));
+        assert_eq!(t.rule(), StepRule::JitterFix { permille: 500 });
         assert_eq!((godot.timer, godot.mode), (TimerKind::Smooth, Mode::Fixed));
-        let bevy = p(Preset::Bevy);
+        let bevy = p(Preset::Bevy)?.timing;
         assert_eq!(
-            (bevy.timing.dt_ns, bevy.timing.clamp()),
+            (bevy.tick_ns(), bevy.clamp_ns()),
             (15_625_000, Some(250_000_000))
         );
-        assert_eq!(bevy.timing.cap(), None);
-        let unity = p(Preset::Unity);
+        assert_eq!(bevy.max_steps(), None);
+        let unity = p(Preset::Unity)?.timing;
         assert_eq!(
-            (unity.timing.dt_ns, unity.timing.clamp()),
+            (unity.tick_ns(), unity.clamp_ns()),
             (20_000_000, Some(333_333_300))
         );
-        let mono = p(Preset::MonoGame);
-        assert_eq!(mono.timing.dt_ns, 166_667 * 100);
-        assert_eq!(mono.timing.clamp_on, ClampOn::Accumulator);
-        assert!(mono.timing.wait_for_tick);
-        let gl = p(Preset::GameLoop);
-        assert_eq!(gl.timing.clamp(), Some(100_000_000));
-        let glaiel = p(Preset::Glaiel);
+        let mono = p(Preset::MonoGame)?.timing;
+        assert_eq!(mono.tick_ns(), 166_667 * 100);
+        assert_eq!(mono.clamp_on(), ClampOn::Accumulator);
+        assert!(mono.waits_for_tick());
+        assert_eq!(p(Preset::GameLoop)?.timing.clamp_ns(), Some(100_000_000));
+        let glaiel = p(Preset::Glaiel)?;
         assert_eq!(
             (glaiel.timer, glaiel.mode),
             (TimerKind::Snap, Mode::Interpolated)
         );
         // Every preset substeps its tick at 1 ms by default: 17 substeps of a 60 Hz tick.
         assert_eq!(godot.substeps_per_tick(), 17);
-        assert_eq!(bevy.substeps_per_tick(), 16);
+        assert_eq!(p(Preset::Bevy)?.substeps_per_tick(), 16);
+        Ok(())
+    }
+
+    #[test]
+    fn a_tick_longer_than_the_presets_clamp_is_refused() {
+        let env = PolicyEnv::default();
+        let tick = |preset: Preset, ns| preset.policy(&env, None, false, Some(ns), None);
+        assert!(matches!(
+            tick(Preset::Bevy, 300_000_000),
+            Err(ConfigError::ClampBelowTick { .. })
+        ));
+        assert!(tick(Preset::Bevy, 250_000_000).is_ok());
+        assert!(tick(Preset::GameLoop, 200_000_000).is_err());
+        assert!(tick(Preset::MonoGame, 600_000_000).is_err());
+        // Godot has no clamp: any tick will do.
+        assert!(tick(Preset::Godot, 2_000_000_000).is_ok());
     }
 }

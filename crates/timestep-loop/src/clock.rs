@@ -1,12 +1,12 @@
-//! Where frame times come from. The window reads [`SystemClock`], the one clock a lane's time
-//! ever comes from (`simulate --draw` and the benches also read `Instant`, but only to time
-//! their own drawing, never to step anything); `simulate` uses its simulated display, and
-//! the tests a `ManualClock`.
+//! Where frame times come from: a [`Clock`] read once a frame, turned into frame times by a
+//! [`FrameClock`]. A game reads [`SystemClock`] (`std::time::Instant`); a test or a simulation
+//! moves a [`ManualClock`] itself, so everything downstream can be checked on exact times.
 
 use std::time::Instant;
 
 /// A monotonic clock reading in nanoseconds since the clock's own start.
 pub trait Clock {
+    /// The time now, ns since the clock's own start.
     fn now_ns(&mut self) -> u64;
 }
 
@@ -17,6 +17,7 @@ pub struct SystemClock {
 }
 
 impl SystemClock {
+    /// A clock that starts now.
     pub fn new() -> Self {
         SystemClock {
             start: Instant::now(),
@@ -36,14 +37,14 @@ impl Clock for SystemClock {
     }
 }
 
-/// A clock that moves only when told to.
-#[cfg(test)]
+/// A clock that moves only when told to: for tests, and for loops driven by a simulated or
+/// recorded clock.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ManualClock {
+    /// What [`Clock::now_ns`] returns.
     pub now_ns: u64,
 }
 
-#[cfg(test)]
 impl Clock for ManualClock {
     fn now_ns(&mut self) -> u64 {
         self.now_ns
@@ -59,6 +60,7 @@ pub struct FrameClock<C: Clock> {
 }
 
 impl<C: Clock> FrameClock<C> {
+    /// Starts measuring from `clock`'s reading now.
     pub fn new(mut clock: C) -> Self {
         let last_ns = clock.now_ns();
         FrameClock { clock, last_ns }
@@ -72,6 +74,7 @@ impl<C: Clock> FrameClock<C> {
         (frame, now)
     }
 
+    /// The clock itself (to read it between frames, or move a [`ManualClock`]).
     pub fn clock_mut(&mut self) -> &mut C {
         &mut self.clock
     }

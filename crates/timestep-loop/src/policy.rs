@@ -1,23 +1,24 @@
-//! Loop policies: everything that decides how a lane turns measured frame times into ticks and
+//! Loop policies: everything that decides how a loop turns measured frame times into ticks and
 //! what it shows — the tick, the timer (delta filter), the clamp, the step rule, the cap and what
-//! happens to the excess, and whether it blends. A textbook mode takes them from the flags; an
-//! engine preset fixes them as that engine does (`preset.rs`, each citing its source).
+//! happens to the excess, and whether it blends. A textbook mode takes them from its
+//! [`PolicyEnv`]; an engine preset fixes them as that engine does (`preset.rs`, each citing its
+//! source).
 //!
-//! A policy whose tick is longer than the rope can take (this stiff rope is stable only below
-//! 15 ms) integrates each tick as equal substeps no longer than `--max-substep`: a tick is still
-//! one step of the policy, and counted as one.
+//! A policy whose tick is longer than the simulation can take (a stiff spring may be stable only
+//! below a few milliseconds) integrates each tick as equal substeps no longer than its maximum
+//! substep: a tick is still one step of the policy, and counted as one.
 
-mod preset;
-
-pub use preset::Preset;
-
-use crate::timing::{Mode, StepRule, TimerKind, TimingConfig, format_duration};
+use crate::config::{StepRule, TimingConfig};
+use crate::mode::Mode;
+use crate::preset::Preset;
+use crate::timer::TimerKind;
+use crate::units::{NS_PER_MS, format_duration};
 use std::fmt;
 
-/// The default longest substep for presets, ns (1 ms: the rope's own default step).
-pub const DEFAULT_MAX_SUBSTEP_NS: u64 = 1_000_000;
+/// The default longest substep for presets, ns (1 ms).
+pub const DEFAULT_MAX_SUBSTEP_NS: u64 = NS_PER_MS;
 
-/// `--max-substep`: the longest single integration step a tick may take.
+/// The longest single integration step a tick may take.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum MaxSubstep {
     /// Not given: presets substep at 1 ms; the textbook modes do not substep.
@@ -25,17 +26,17 @@ pub enum MaxSubstep {
     Default,
     /// `off`: nothing substeps (what the raw tick does to this stiff rope).
     Off,
-    /// Every lane substeps at this length.
+    /// Every loop substeps at this length, ns.
     Set(u64),
 }
 
 impl MaxSubstep {
     /// The substep length for a preset (`preset`) or a textbook mode.
-    pub fn for_lane(self, preset: bool) -> Option<u64> {
+    pub fn for_loop(self, preset: bool) -> Option<u64> {
         match self {
             MaxSubstep::Default => preset.then_some(DEFAULT_MAX_SUBSTEP_NS),
             MaxSubstep::Off => None,
-            MaxSubstep::Set(ns) => Some(ns),
+            MaxSubstep::Set(ns) => (ns > 0).then_some(ns),
         }
     }
 }
@@ -51,6 +52,7 @@ pub enum Fuzzy {
 }
 
 impl Fuzzy {
+    /// The name a user types.
     pub fn name(self) -> &'static str {
         match self {
             Fuzzy::Window62 => "fuzzy",
@@ -76,11 +78,12 @@ impl Fuzzy {
     }
 }
 
-/// What a lane needs to know of the run to build its policy.
+/// What a loop needs to know of its surroundings to build its policy.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PolicyEnv {
-    /// The textbook loop's `--dt`, `--clamp` and `--max-steps`.
+    /// The textbook modes' tick, clamp and step cap (presets bring their own).
     pub timing: TimingConfig,
+    /// How long one integration step may be.
     pub max_substep: MaxSubstep,
     /// Whether the loop asks for vsync (Godot's smoother works only then).
     pub vsync_requested: bool,
@@ -100,23 +103,34 @@ impl PolicyEnv {
     }
 }
 
-/// A lane's whole rule set, resolved.
+impl Default for PolicyEnv {
+    /// [`TimingConfig::default`]'s textbook loop, vsync requested, no hint.
+    fn default() -> Self {
+        PolicyEnv::textbook(TimingConfig::default())
+    }
+}
+
+/// A loop's whole rule set, resolved. Every field holds a checked value: a policy is built by
+/// [`crate::LoopSpec::policy`] or [`Preset::policy`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     /// How the stepper steps: variable, semi-fixed, or one of the accumulating modes (fixed,
     /// interpolated: whether it blends).
     pub mode: Mode,
+    /// The tick, clamp, cap and step rule.
     pub timing: TimingConfig,
+    /// What it does to a measured frame time first.
     pub timer: TimerKind,
-    /// The longest integration step a tick may take, if it substeps.
+    /// The longest integration step a tick may take, ns, if it substeps.
     pub max_substep_ns: Option<u64>,
+    /// The engine it follows, if any.
     pub preset: Option<Preset>,
 }
 
 impl Policy {
-    /// Substeps per tick (1 when the tick fits, or the lane does not substep).
+    /// Substeps per tick (1 when the tick fits, or the loop does not substep).
     pub fn substeps_per_tick(&self) -> u64 {
-        substeps(self.timing.dt_ns, self.max_substep_ns)
+        substeps(self.timing.tick_ns(), self.max_substep_ns)
     }
 
     /// The step rule as the report and the HUD say it.
@@ -126,9 +140,9 @@ impl Policy {
             Mode::SemiFixed => return "steps of min(rest of frame, tick)".into(),
             Mode::Fixed | Mode::Interpolated => {}
         }
-        match self.timing.rule {
+        match self.timing.rule() {
             StepRule::Whole => "whole ticks".into(),
-            StepRule::Fuzzy { consume_ns, .. } if consume_ns > self.timing.dt_ns => {
+            StepRule::Fuzzy { consume_ns, .. } if consume_ns > self.timing.tick_ns() => {
                 "fuzzy 59-61".into()
             }
             StepRule::Fuzzy { .. } => "fuzzy 60-62".into(),
@@ -144,18 +158,18 @@ impl fmt::Display for Policy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let t = &self.timing;
         if self.mode != Mode::Variable {
-            write!(f, "tick {}", format_duration(t.dt_ns))?;
+            write!(f, "tick {}", format_duration(t.tick_ns()))?;
             if self.substeps_per_tick() > 1 {
                 write!(f, " in {} substeps", self.substeps_per_tick())?;
             }
             f.write_str(", ")?;
         }
         write!(f, "{} timer, {}", self.timer, self.rule_name())?;
-        match t.clamp() {
+        match t.clamp_ns() {
             Some(c) => write!(f, ", clamp {}", format_duration(c))?,
             None => write!(f, ", no clamp")?,
         }
-        match t.cap() {
+        match t.max_steps() {
             Some(c) => write!(f, ", cap {c}")?,
             None => write!(f, ", no cap")?,
         }
@@ -169,6 +183,12 @@ impl fmt::Display for Policy {
 }
 
 /// Equal substeps no longer than `max_ns` for a step of `dt_ns` (1 without a maximum).
+///
+/// ```
+/// // A 60 Hz tick integrated in steps of at most 1 ms takes 17 of them.
+/// assert_eq!(timestep_loop::substeps(16_666_667, Some(1_000_000)), 17);
+/// assert_eq!(timestep_loop::substeps(16_666_667, None), 1);
+/// ```
 pub fn substeps(dt_ns: u64, max_ns: Option<u64>) -> u64 {
     match max_ns {
         Some(m) if m > 0 => dt_ns.div_ceil(m).max(1),

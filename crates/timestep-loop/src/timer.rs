@@ -12,22 +12,28 @@
 //!   periods.
 //! - `smooth` is Godot's DeltaSmoother ([`super::smooth`]).
 
-use super::smooth::DeltaSmoother;
-use super::vsync::VsyncDetector;
+use crate::named::{Named, UnknownName, next_named, parse_named};
+use crate::smooth::DeltaSmoother;
+use crate::vsync::VsyncDetector;
 use std::fmt;
 use std::str::FromStr;
 
-/// Which timer a lane uses.
+/// Which timer a loop uses: what it does to the measured frame time before the stepper sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TimerKind {
+    /// The frame time as measured.
     Raw,
+    /// Glaiel's snap to whole refresh periods and mean of four.
     Snap,
+    /// Godot's DeltaSmoother.
     Smooth,
 }
 
 impl TimerKind {
+    /// Every timer, in the order the window's `T` cycles them.
     pub const ALL: [TimerKind; 3] = [TimerKind::Raw, TimerKind::Snap, TimerKind::Smooth];
 
+    /// The name a user types.
     pub fn name(self) -> &'static str {
         match self {
             TimerKind::Raw => "raw",
@@ -38,8 +44,15 @@ impl TimerKind {
 
     /// The next timer in the order raw → snap → smooth → raw (the window's `T`).
     pub fn next(self) -> TimerKind {
-        let i = TimerKind::ALL.iter().position(|&t| t == self).unwrap_or(0);
-        TimerKind::ALL[(i + 1) % TimerKind::ALL.len()]
+        next_named(self)
+    }
+}
+
+impl Named for TimerKind {
+    const ALL: &'static [TimerKind] = &TimerKind::ALL;
+    const WHAT: &'static str = "timer";
+    fn name(self) -> &'static str {
+        TimerKind::name(self)
     }
 }
 
@@ -50,18 +63,16 @@ impl fmt::Display for TimerKind {
 }
 
 impl FromStr for TimerKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        TimerKind::ALL
-            .into_iter()
-            .find(|t| t.name() == s)
-            .ok_or_else(|| format!("unknown timer '{s}'"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_named(s)
     }
 }
 
-/// How many ticks a delta may span before it counts as one (FrameTimingControl's "ignore
-/// extra-slow frames"), and how many refresh periods a snap target may be.
-const SNAP_FRAMES: u64 = 8;
+/// How many refresh periods a delta may span before it counts as one (FrameTimingControl's
+/// "ignore extra-slow frames"), how many a snap target may be, and how many an accumulator may
+/// hold before the snapping timer's resync empties it.
+pub const SNAP_FRAMES: u64 = 8;
 /// A delta this close to a whole number of periods is snapped to it, ns (0.2 ms).
 const SNAP_TOLERANCE_NS: u64 = 200_000;
 /// Deltas averaged after snapping.
@@ -107,7 +118,7 @@ impl Snap {
     }
 }
 
-/// A lane's timer, with the state it keeps.
+/// A loop's timer, with the state it keeps.
 #[derive(Clone, Debug)]
 pub struct Timer {
     kind: TimerKind,
@@ -125,6 +136,7 @@ impl Timer {
         }
     }
 
+    /// Which timer this is.
     pub fn kind(&self) -> TimerKind {
         self.kind
     }

@@ -21,14 +21,50 @@ use std::collections::VecDeque;
 use std::fmt;
 use std::str::FromStr;
 
-/// How the loop paces its frames (`--pacing`).
+/// How a loop paces its frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Pacing {
+    /// No waiting of its own: presents wait for the display.
     Vsync,
+    /// Frames start one period of this rate (Hz) apart.
     Cap(f64),
+    /// Seed 001's adaptive render interval.
     Adaptive,
+    /// bevy_framepace: sleep at the end of each frame so input is read as late as possible.
     Late,
 }
+
+/// The fastest cap a pacing may hold, Hz.
+pub const MAX_CAP_HZ: f64 = 10_000.0;
+
+/// Why a pacing could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PacingError {
+    /// `cap:` followed by something that is not a number.
+    NotARate(String),
+    /// A cap outside (0, [`MAX_CAP_HZ`]].
+    CapOutOfRange(String),
+    /// None of the pacings.
+    Unknown(String),
+}
+
+impl fmt::Display for PacingError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PacingError::NotARate(s) => write!(f, "'{s}' is not cap:HZ with a rate in Hz"),
+            PacingError::CapOutOfRange(s) => {
+                write!(f, "{s} must be above 0 and at most {MAX_CAP_HZ} Hz")
+            }
+            PacingError::Unknown(s) => write!(
+                f,
+                "unknown pacing '{s}' (expected {})",
+                Pacing::NAMES.join(", ")
+            ),
+        }
+    }
+}
+
+impl std::error::Error for PacingError {}
 
 /// Frames the adaptive interval remembers when it shrinks.
 const RECENT: usize = 60;
@@ -37,6 +73,7 @@ const RECENT: usize = 60;
 const ON_TIME_NS: u64 = 2_000_000;
 
 impl Pacing {
+    /// The pacings as a user types them.
     pub const NAMES: [&'static str; 4] = ["vsync", "cap:HZ", "adaptive", "late"];
 
     /// The next pacing for the window's key: vsync → adaptive → late → vsync (a cap is left
@@ -62,15 +99,13 @@ impl fmt::Display for Pacing {
 }
 
 impl FromStr for Pacing {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Pacing, String> {
+    type Err = PacingError;
+    fn from_str(s: &str) -> Result<Pacing, PacingError> {
         let s = s.trim().to_ascii_lowercase();
         if let Some(hz) = s.strip_prefix("cap:") {
-            let hz: f64 = hz
-                .parse()
-                .map_err(|_| format!("'{hz}' in '{s}' is not a rate in Hz"))?;
-            if !(hz.is_finite() && hz > 0.0 && hz <= 10_000.0) {
-                return Err(format!("cap:{hz} must be above 0 and at most 10000 Hz"));
+            let hz: f64 = hz.parse().map_err(|_| PacingError::NotARate(s.clone()))?;
+            if !(hz.is_finite() && hz > 0.0 && hz <= MAX_CAP_HZ) {
+                return Err(PacingError::CapOutOfRange(s));
             }
             return Ok(Pacing::Cap(hz));
         }
@@ -78,10 +113,7 @@ impl FromStr for Pacing {
             "vsync" => Ok(Pacing::Vsync),
             "adaptive" => Ok(Pacing::Adaptive),
             "late" => Ok(Pacing::Late),
-            _ => Err(format!(
-                "unknown pacing '{s}' (expected {})",
-                Pacing::NAMES.join(", ")
-            )),
+            _ => Err(PacingError::Unknown(s)),
         }
     }
 }
@@ -138,6 +170,7 @@ impl Pacer {
         }
     }
 
+    /// The pacing it keeps.
     pub fn pacing(&self) -> Pacing {
         self.pacing
     }
@@ -270,6 +303,7 @@ mod tests {
             "sometimes"
                 .parse::<Pacing>()
                 .unwrap_err()
+                .to_string()
                 .contains("adaptive")
         );
         assert_eq!(Pacing::Vsync.next().next().next(), Pacing::Vsync);

@@ -1,5 +1,6 @@
 //! The four textbook stepping modes, in the order the window cycles them.
 
+use crate::named::{Named, UnknownName, next_named, parse_named};
 use std::fmt;
 use std::str::FromStr;
 
@@ -28,11 +29,10 @@ impl Mode {
 
     /// The next mode in the cycle variable → semi-fixed → fixed → interpolated → variable.
     pub fn next(self) -> Mode {
-        let i = Mode::ALL.iter().position(|&m| m == self).unwrap_or(0);
-        Mode::ALL[(i + 1) % Mode::ALL.len()]
+        next_named(self)
     }
 
-    /// The flag spelling: `variable`, `semi-fixed`, `fixed`, `interpolated`.
+    /// The name a user types: `variable`, `semi-fixed`, `fixed`, `interpolated`.
     pub fn name(self) -> &'static str {
         match self {
             Mode::Variable => "variable",
@@ -53,13 +53,11 @@ impl Mode {
     }
 }
 
-/// `"a, b, c or d"`: the names a flag accepts, for its error message.
-pub fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    let names: Vec<&str> = names.into_iter().collect();
-    match names.split_last() {
-        None => String::new(),
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+impl Named for Mode {
+    const ALL: &'static [Mode] = &Mode::ALL;
+    const WHAT: &'static str = "mode";
+    fn name(self) -> &'static str {
+        Mode::name(self)
     }
 }
 
@@ -70,15 +68,9 @@ impl fmt::Display for Mode {
 }
 
 impl FromStr for Mode {
-    type Err = String;
+    type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Mode::ALL
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| {
-                let names = one_of(Mode::ALL.map(Mode::name));
-                format!("unknown mode '{s}' (expected {names})")
-            })
+        parse_named(s)
     }
 }
 
@@ -105,7 +97,7 @@ mod tests {
             ]
         );
         assert_eq!("semi-fixed".parse::<Mode>(), Ok(Mode::SemiFixed));
-        let err = "wobbly".parse::<Mode>().unwrap_err();
+        let err = "wobbly".parse::<Mode>().unwrap_err().to_string();
         assert!(err.ends_with("(expected variable, semi-fixed, fixed or interpolated)"));
     }
 

@@ -46,6 +46,7 @@ pub struct DeltaSmoother {
 }
 
 impl DeltaSmoother {
+    /// A smoother for a loop that did (or did not) ask for vsync.
     pub fn new(vsync_requested: bool) -> DeltaSmoother {
         DeltaSmoother {
             vsync_requested,

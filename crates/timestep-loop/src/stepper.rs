@@ -1,9 +1,14 @@
 //! The stepper: a frame's measured time in, the steps to integrate out, with every
 //! nanosecond accounted for.
+//!
+//! Two ways to drive it, as games do. **Push**: [`Stepper::advance`] calls a closure for every
+//! step. **Pull**: [`Stepper::begin_frame`], then [`Stepper::next_step`] until it returns `None`
+//! (bevy_time's `Time<Fixed>::expend` in a `while` loop). Push is pull in a loop, so the two
+//! cannot differ.
 
-use super::config::{ClampOn, StepRule, TimingConfig};
-use super::jitter::JitterFix;
-use super::mode::Mode;
+use crate::config::{ClampOn, StepRule, TimingConfig};
+use crate::jitter::JitterFix;
+use crate::mode::Mode;
 
 /// One step the caller must integrate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -12,16 +17,25 @@ pub struct Step {
     pub dt_ns: u64,
     /// True for the last step of the frame: only its starting state is needed for blending.
     pub last: bool,
+    /// Equal substeps the step is integrated in (1: whole). A [`crate::Loop`] whose policy
+    /// caps the integration step sets it; the stepper alone always says 1.
+    pub substeps: u64,
 }
 
 impl Step {
-    /// The step's length in seconds, as the rope integrates it (correctly rounded to `f32`).
+    /// The whole step's length in seconds, correctly rounded to `f32`.
     pub fn dt_s(&self) -> f32 {
         (self.dt_ns as f64 * 1e-9) as f32
     }
+
+    /// One substep's length in seconds, correctly rounded to `f32` (the whole step when there
+    /// is one substep): integrate [`Step::substeps`] of these.
+    pub fn substep_s(&self) -> f32 {
+        (self.dt_ns as f64 / self.substeps.max(1) as f64 * 1e-9) as f32
+    }
 }
 
-/// What one frame did, returned by [`Stepper::advance`].
+/// What one frame did, returned by [`Stepper::advance`] (and [`Stepper::last_frame`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameStats {
     /// The frame time as measured, before the clamp.
@@ -53,9 +67,28 @@ pub struct FrameStats {
 /// differences that matter for a measuring tool: time thrown away by the clamp, the step cap or
 /// a resync is counted in [`Stepper::dropped_ns`] rather than lost silently, and the books
 /// balance after every frame: `measured + invented == consumed + dropped + remainder`.
+///
+/// ```
+/// use timestep_loop::{Mode, Stepper, TimingConfig};
+/// // bevy_time's test: 7 s at a 2 s step is 3 steps and 1 s left.
+/// let cfg = TimingConfig::textbook(2_000_000_000, 10_000_000_000, None)?;
+/// let mut stepper = Stepper::new(cfg, Mode::Fixed);
+/// stepper.begin_frame(7_000_000_000);
+/// let mut steps = 0;
+/// while let Some(step) = stepper.next_step() {
+///     assert_eq!(step.dt_ns, 2_000_000_000);
+///     steps += 1;
+/// }
+/// assert_eq!(steps, 3);
+/// assert_eq!(stepper.accumulator_ns(), 1_000_000_000);
+/// assert_eq!(stepper.last_frame().alpha, 0.5);
+/// # Ok::<(), timestep_loop::ConfigError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Stepper {
     config: TimingConfig,
+    /// The step cap, with none as `u32::MAX` (a frame cannot hold that many steps anyway).
+    cap: u32,
     mode: Mode,
     accumulator_ns: u64,
     /// Godot's jitter fix, when that is the rule: it keeps its own accumulator.
@@ -72,25 +105,59 @@ pub struct Stepper {
     consumed_total_ns: u64,
     dropped_total_ns: u64,
     invented_total_ns: u64,
+    /// The frame being stepped, between [`Stepper::begin_frame`] and its last step.
+    open: Option<OpenFrame>,
+    /// What the last finished frame did.
+    last: FrameStats,
+}
+
+/// How the open frame's steps are decided, one at a time.
+#[derive(Clone, Copy, Debug)]
+enum Plan {
+    /// Variable: one step of everything there is.
+    Once { done: bool },
+    /// Semi-fixed: steps of `min(rest, tick)` until nothing is left.
+    Slivers,
+    /// A number of ticks decided up front (whole ticks; the jitter fix), each taken out of the
+    /// accumulator (`take`) or not (the jitter fix keeps its own).
+    Count { left: u64, take: bool },
+    /// Glaiel's fuzzy window.
+    Fuzzy { above_ns: u64, consume_ns: u64 },
+}
+
+/// A frame between its start and its last step.
+#[derive(Clone, Copy, Debug)]
+struct OpenFrame {
+    measured_ns: u64,
+    clamped_ns: u64,
+    /// Dropped on the way in (the clamp, a resync).
+    admitted_dropped_ns: u64,
+    plan: Plan,
+    steps: u32,
+    consumed: u64,
+    dropped: u64,
+    invented: u64,
+    /// Whole ticks the cap cut, ns.
+    cut: Option<u64>,
 }
 
 /// What happened to a frame's time on its way in.
 #[derive(Clone, Copy, Default)]
 struct Admitted {
-    /// Time the rule may tick with (for the jitter fix, which keeps its own accumulator).
-    ns: u64,
     clamped_ns: u64,
     dropped_ns: u64,
 }
 
 impl Stepper {
+    /// A stepper for `config`, stepping in `mode`, at time zero.
     pub fn new(config: TimingConfig, mode: Mode) -> Self {
-        let jitter = match config.rule {
-            StepRule::JitterFix { permille } => Some(JitterFix::new(config.dt_ns, permille)),
+        let jitter = match config.rule() {
+            StepRule::JitterFix { permille } => Some(JitterFix::new(config.tick_ns(), permille)),
             _ => None,
         };
         Stepper {
             config,
+            cap: config.max_steps().unwrap_or(u32::MAX),
             mode,
             accumulator_ns: 0,
             jitter,
@@ -102,12 +169,16 @@ impl Stepper {
             consumed_total_ns: 0,
             dropped_total_ns: 0,
             invented_total_ns: 0,
+            open: None,
+            last: FrameStats::default(),
         }
     }
 
+    /// The settings it steps by.
     pub fn config(&self) -> &TimingConfig {
         &self.config
     }
+    /// The mode it steps in.
     pub fn mode(&self) -> Mode {
         self.mode
     }
@@ -120,6 +191,7 @@ impl Stepper {
     pub fn set_resync(&mut self, over_ns: Option<u64>) {
         self.resync_over_ns = over_ns;
     }
+    /// Measured time waiting in the accumulator, ns.
     pub fn accumulator_ns(&self) -> u64 {
         self.accumulator_ns
     }
@@ -135,6 +207,7 @@ impl Stepper {
     pub fn sim_ns(&self) -> u64 {
         self.sim_ns
     }
+    /// Steps taken so far.
     pub fn steps_total(&self) -> u64 {
         self.steps_total
     }
@@ -154,80 +227,238 @@ impl Stepper {
     pub fn invented_ns(&self) -> u64 {
         self.invented_total_ns
     }
+    /// What the last finished frame did.
+    pub fn last_frame(&self) -> &FrameStats {
+        &self.last
+    }
 
     /// How long the loop should wait before running a frame of `frame_ns`, ns: above zero only
     /// for MonoGame's rule, while less than a tick has accumulated (the loop sleeps, reads the
     /// clock again and adds what it measured).
     pub fn due_in_ns(&self, frame_ns: u64) -> u64 {
-        if !(self.config.wait_for_tick && self.mode.accumulates()) {
+        if !(self.config.waits_for_tick() && self.mode.accumulates()) {
             return 0;
         }
         let have = self.accumulator_ns.saturating_add(frame_ns);
-        self.config.dt_ns.saturating_sub(have)
+        self.config.tick_ns().saturating_sub(have)
     }
 
     /// Advances by one frame of `frame_ns` measured time, calling `step` for every step to take,
     /// in order. Returns what the frame did.
     pub fn advance(&mut self, frame_ns: u64, mut step: impl FnMut(Step)) -> FrameStats {
+        self.begin_frame(frame_ns);
+        while let Some(s) = self.next_step() {
+            step(s);
+        }
+        self.last
+    }
+
+    /// Starts a frame of `frame_ns` measured time; take its steps with
+    /// [`Stepper::next_step`]. A frame whose steps were not all taken ends here: the ticks it
+    /// had left stay in the accumulator (under the jitter fix, which has already counted them
+    /// out of its own, they are dropped), so the books still balance.
+    pub fn begin_frame(&mut self, frame_ns: u64) {
+        if let Some(open) = self.open.take() {
+            self.close(open);
+        }
         let admitted = self.admit(frame_ns);
-        // Every step goes through `take` so the bookkeeping cannot differ between modes.
-        let mut frame = FrameCount::default();
-        let cut_ns = match self.mode {
-            Mode::Variable => self.steps_variable(&mut frame, &mut step),
-            Mode::SemiFixed => self.steps_semi_fixed(&mut frame, &mut step),
-            Mode::Fixed | Mode::Interpolated => match self.config.rule {
-                StepRule::Whole => self.steps_fixed(&mut frame, &mut step),
+        let mut cut = None;
+        let plan = match self.mode {
+            Mode::Variable => Plan::Once { done: false },
+            Mode::SemiFixed => Plan::Slivers,
+            Mode::Fixed | Mode::Interpolated => match self.config.rule() {
+                StepRule::Whole => {
+                    // The spiral-of-death guard: whole ticks past the cap are cut; the sub-tick
+                    // remainder is kept so alpha stays continuous.
+                    let tick = self.config.tick_ns();
+                    let whole = self.accumulator_ns / tick;
+                    let n = whole.min(u64::from(self.cap));
+                    if whole > n {
+                        cut = Some((whole - n) * tick);
+                        self.accumulator_ns -= (whole - n) * tick;
+                    }
+                    Plan::Count {
+                        left: n,
+                        take: true,
+                    }
+                }
                 StepRule::Fuzzy {
                     above_ns,
                     consume_ns,
-                } => self.steps_fuzzy(above_ns, consume_ns, &mut frame, &mut step),
-                StepRule::JitterFix { .. } => self.steps_jitter(admitted.ns, &mut frame, &mut step),
+                } => Plan::Fuzzy {
+                    above_ns,
+                    consume_ns,
+                },
+                StepRule::JitterFix { .. } => {
+                    // Godot's jitter fix decides the ticks; the cap then drops whole ticks past
+                    // it, as `Main::iteration` does (Godot 4.3 `main/main.cpp` 4031-4035).
+                    let wanted = self
+                        .jitter
+                        .as_mut()
+                        .map_or(0, |j| j.advance(admitted.clamped_ns));
+                    let n = wanted.min(u64::from(self.cap));
+                    cut = (wanted > n).then(|| (wanted - n) * self.config.tick_ns());
+                    Plan::Count {
+                        left: n,
+                        take: false,
+                    }
+                }
             },
         };
-        let dropped = admitted.dropped_ns + frame.dropped + cut_ns.unwrap_or(0);
-        let (alpha, shown_ns) = self.shown();
-
-        // Frame times that come from a clock cannot sum past u64::MAX ns (584 years); anything
-        // else saturates instead of wrapping, and the stepper never panics on its input.
-        self.steps_total += u64::from(frame.steps);
-        self.measured_total_ns = self.measured_total_ns.saturating_add(frame_ns);
-        self.consumed_total_ns = self.consumed_total_ns.saturating_add(frame.consumed);
-        self.dropped_total_ns = self.dropped_total_ns.saturating_add(dropped);
-        self.invented_total_ns = self.invented_total_ns.saturating_add(frame.invented);
-
-        FrameStats {
+        self.open = Some(OpenFrame {
             measured_ns: frame_ns,
             clamped_ns: admitted.clamped_ns,
-            steps: frame.steps,
-            consumed_ns: frame.consumed,
+            admitted_dropped_ns: admitted.dropped_ns,
+            plan,
+            steps: 0,
+            consumed: 0,
+            dropped: 0,
+            invented: 0,
+            cut,
+        });
+    }
+
+    /// The open frame's next step, or `None` once it has none left (the frame is then finished:
+    /// [`Stepper::last_frame`] says what it did). `None` too when no frame is open.
+    pub fn next_step(&mut self) -> Option<Step> {
+        let mut open = self.open.take()?;
+        let step = match open.plan {
+            Plan::Once { done } => self.once(&mut open, done),
+            Plan::Slivers => self.sliver(&mut open),
+            Plan::Count { left, take } => self.counted(&mut open, left, take),
+            Plan::Fuzzy {
+                above_ns,
+                consume_ns,
+            } => self.fuzzy(&mut open, above_ns, consume_ns),
+        };
+        match step {
+            Some(s) => {
+                self.open = Some(open);
+                Some(s)
+            }
+            None => {
+                self.close(open);
+                None
+            }
+        }
+    }
+
+    /// Variable: one step of everything available (the clamped frame plus any remainder left
+    /// by a previous fixed mode). A zero-length frame takes no step. Never capped.
+    fn once(&mut self, open: &mut OpenFrame, done: bool) -> Option<Step> {
+        let all = self.accumulator_ns;
+        if done || all == 0 {
+            return None;
+        }
+        open.plan = Plan::Once { done: true };
+        Some(self.take(open, all, true))
+    }
+
+    /// Semi-fixed: steps of `min(remaining, dt)` until the frame is used up; at the cap, the
+    /// rest is cut.
+    fn sliver(&mut self, open: &mut OpenFrame) -> Option<Step> {
+        if self.accumulator_ns == 0 {
+            return None;
+        }
+        if open.steps == self.cap {
+            open.cut = Some(std::mem::take(&mut self.accumulator_ns));
+            return None;
+        }
+        let h = self.accumulator_ns.min(self.config.tick_ns());
+        let last = h == self.accumulator_ns || open.steps + 1 == self.cap;
+        Some(self.take(open, h, last))
+    }
+
+    /// One of the ticks decided when the frame began.
+    fn counted(&mut self, open: &mut OpenFrame, left: u64, take: bool) -> Option<Step> {
+        if left == 0 {
+            return None;
+        }
+        open.plan = Plan::Count {
+            left: left - 1,
+            take,
+        };
+        let tick = self.config.tick_ns();
+        let step = self.tick(open, tick, left == 1);
+        if take {
+            self.accumulator_ns -= tick;
+        }
+        Some(step)
+    }
+
+    /// Glaiel's fuzzy window: a tick while the accumulator is above `above`, each taking
+    /// `consume` off it and never leaving it below zero. Time a tick had without measuring it
+    /// is counted as invented; time a tick consumed beyond its own length, as dropped.
+    fn fuzzy(&mut self, open: &mut OpenFrame, above: u64, consume: u64) -> Option<Step> {
+        if self.accumulator_ns <= above {
+            return None;
+        }
+        let tick = self.config.tick_ns();
+        if open.steps == self.cap {
+            let cut = self.accumulator_ns - self.accumulator_ns % tick;
+            self.accumulator_ns -= cut;
+            open.cut = Some(cut);
+            return None;
+        }
+        let after = self.accumulator_ns.saturating_sub(consume);
+        open.invented += consume.saturating_sub(self.accumulator_ns);
+        open.dropped += consume.saturating_sub(tick);
+        let last = after <= above || open.steps + 1 == self.cap;
+        let step = self.tick(open, tick, last);
+        self.accumulator_ns = after;
+        Some(step)
+    }
+
+    /// Finishes a frame: its figures, and the running totals.
+    fn close(&mut self, open: OpenFrame) {
+        let mut cut = open.cut;
+        if let Plan::Count { left, take: false } = open.plan
+            && left > 0
+        {
+            // A jitter-fix frame left undrained: its ticks are gone from the fix's own books.
+            cut = Some(cut.unwrap_or(0) + left * self.config.tick_ns());
+        }
+        let dropped = open.admitted_dropped_ns + open.dropped + cut.unwrap_or(0);
+        let (alpha, shown_ns) = self.shown();
+        // Frame times that come from a clock cannot sum past u64::MAX ns (584 years); anything
+        // else saturates instead of wrapping, and the stepper never panics on its input.
+        self.steps_total += u64::from(open.steps);
+        self.measured_total_ns = self.measured_total_ns.saturating_add(open.measured_ns);
+        self.consumed_total_ns = self.consumed_total_ns.saturating_add(open.consumed);
+        self.dropped_total_ns = self.dropped_total_ns.saturating_add(dropped);
+        self.invented_total_ns = self.invented_total_ns.saturating_add(open.invented);
+        self.last = FrameStats {
+            measured_ns: open.measured_ns,
+            clamped_ns: open.clamped_ns,
+            steps: open.steps,
+            consumed_ns: open.consumed,
             dropped_ns: dropped,
-            invented_ns: frame.invented,
+            invented_ns: open.invented,
             alpha,
             shown_ns,
-            capped: cut_ns.is_some(),
-        }
+            capped: cut.is_some(),
+        };
     }
 
     /// The frame's time in: clamped (the delta, or the accumulator), then resynced if the
     /// accumulator holds too many ticks. The jitter fix takes the clamped time itself.
     fn admit(&mut self, frame_ns: u64) -> Admitted {
-        let cfg = self.config;
-        let clamped = match cfg.clamp_on {
-            ClampOn::Delta => frame_ns.min(cfg.clamp_ns),
+        let clamp = self.config.clamp_ns().unwrap_or(u64::MAX);
+        let clamped = match self.config.clamp_on() {
+            ClampOn::Delta => frame_ns.min(clamp),
             ClampOn::Accumulator => frame_ns,
         };
         let mut dropped = frame_ns - clamped;
         if self.jitter.is_some() && self.mode.accumulates() {
             return Admitted {
-                ns: clamped,
                 clamped_ns: clamped,
                 dropped_ns: dropped,
             };
         }
         self.accumulator_ns = self.accumulator_ns.saturating_add(clamped);
-        if cfg.clamp_on == ClampOn::Accumulator && self.accumulator_ns > cfg.clamp_ns {
-            dropped += self.accumulator_ns - cfg.clamp_ns;
-            self.accumulator_ns = cfg.clamp_ns;
+        if self.config.clamp_on() == ClampOn::Accumulator && self.accumulator_ns > clamp {
+            dropped += self.accumulator_ns - clamp;
+            self.accumulator_ns = clamp;
         }
         if let Some(limit) = self.resync_over_ns
             && self.mode.accumulates()
@@ -236,101 +467,9 @@ impl Stepper {
             dropped += std::mem::take(&mut self.accumulator_ns);
         }
         Admitted {
-            ns: clamped,
             clamped_ns: clamped,
             dropped_ns: dropped,
         }
-    }
-
-    /// One step of everything available (the clamped frame plus any remainder left by a
-    /// previous fixed mode). A zero-length frame takes no step. Never capped.
-    fn steps_variable(
-        &mut self,
-        frame: &mut FrameCount,
-        step: &mut impl FnMut(Step),
-    ) -> Option<u64> {
-        let all = self.accumulator_ns;
-        if all > 0 {
-            self.take(frame, all, true, step);
-        }
-        None
-    }
-
-    /// Steps of `min(remaining, dt)` until the frame is used up; at the cap, the rest is cut
-    /// (returned).
-    fn steps_semi_fixed(
-        &mut self,
-        frame: &mut FrameCount,
-        step: &mut impl FnMut(Step),
-    ) -> Option<u64> {
-        let cfg = self.config;
-        while self.accumulator_ns > 0 {
-            if frame.steps == cfg.max_steps {
-                return Some(std::mem::take(&mut self.accumulator_ns));
-            }
-            let h = self.accumulator_ns.min(cfg.dt_ns);
-            let last = h == self.accumulator_ns || frame.steps + 1 == cfg.max_steps;
-            self.take(frame, h, last, step);
-        }
-        None
-    }
-
-    /// Whole dt steps while the accumulator holds one. The spiral-of-death guard: whole steps
-    /// past the cap are cut (returned); the sub-dt remainder is kept so alpha stays continuous.
-    fn steps_fixed(&mut self, frame: &mut FrameCount, step: &mut impl FnMut(Step)) -> Option<u64> {
-        let cfg = self.config;
-        let whole = self.accumulator_ns / cfg.dt_ns;
-        let n = whole.min(u64::from(cfg.max_steps));
-        let cut = (whole > n).then(|| (whole - n) * cfg.dt_ns);
-        self.accumulator_ns -= cut.unwrap_or(0);
-        for i in 0..n {
-            self.take(frame, cfg.dt_ns, i + 1 == n, step);
-        }
-        cut
-    }
-
-    /// Glaiel's fuzzy window: a tick while the accumulator is above `above`, each taking
-    /// `consume` off it and never leaving it below zero. Time a tick had without measuring it
-    /// is counted as invented; time a tick consumed beyond its own length, as dropped.
-    fn steps_fuzzy(
-        &mut self,
-        above: u64,
-        consume: u64,
-        frame: &mut FrameCount,
-        step: &mut impl FnMut(Step),
-    ) -> Option<u64> {
-        let cfg = self.config;
-        while self.accumulator_ns > above {
-            if frame.steps == cfg.max_steps {
-                let cut = self.accumulator_ns - self.accumulator_ns % cfg.dt_ns;
-                self.accumulator_ns -= cut;
-                return Some(cut);
-            }
-            let after = self.accumulator_ns.saturating_sub(consume);
-            frame.invented += consume.saturating_sub(self.accumulator_ns);
-            frame.dropped += consume.saturating_sub(cfg.dt_ns);
-            let last = after <= above || frame.steps + 1 == cfg.max_steps;
-            self.tick(frame, cfg.dt_ns, last, step);
-            self.accumulator_ns = after;
-        }
-        None
-    }
-
-    /// Godot's jitter fix decides the ticks for the frame's `ns`; the cap then drops whole
-    /// ticks past it, as `Main::iteration` does (Godot 4.3 `main/main.cpp` 4031-4035).
-    fn steps_jitter(
-        &mut self,
-        ns: u64,
-        frame: &mut FrameCount,
-        step: &mut impl FnMut(Step),
-    ) -> Option<u64> {
-        let cfg = self.config;
-        let wanted = self.jitter.as_mut().map_or(0, |j| j.advance(ns));
-        let n = wanted.min(u64::from(cfg.max_steps));
-        for i in 0..n {
-            self.tick(frame, cfg.dt_ns, i + 1 == n, step);
-        }
-        (wanted > n).then(|| (wanted - n) * cfg.dt_ns)
     }
 
     /// Alpha and the simulation time of the state shown: in accumulating modes the time past
@@ -344,7 +483,7 @@ impl Stepper {
             Some(j) => j.accum_ns().max(0) as u64,
             None => self.accumulator_ns,
         };
-        let alpha = past_ns as f64 / self.config.dt_ns as f64;
+        let alpha = past_ns as f64 / self.config.tick_ns() as f64;
         if self.mode.blends() {
             (alpha, self.prev_sim_ns + past_ns)
         } else {
@@ -353,39 +492,24 @@ impl Stepper {
     }
 
     /// A step of `dt_ns` taken out of the accumulator.
-    fn take(
-        &mut self,
-        frame: &mut FrameCount,
-        dt_ns: u64,
-        last: bool,
-        step: &mut impl FnMut(Step),
-    ) {
-        self.tick(frame, dt_ns, last, step);
+    fn take(&mut self, open: &mut OpenFrame, dt_ns: u64, last: bool) -> Step {
+        let step = self.tick(open, dt_ns, last);
         self.accumulator_ns -= dt_ns;
+        step
     }
 
     /// A step of `dt_ns` of simulated time (the accumulator is the caller's to adjust).
-    fn tick(
-        &mut self,
-        frame: &mut FrameCount,
-        dt_ns: u64,
-        last: bool,
-        step: &mut impl FnMut(Step),
-    ) {
-        step(Step { dt_ns, last });
+    fn tick(&mut self, open: &mut OpenFrame, dt_ns: u64, last: bool) -> Step {
         self.prev_sim_ns = self.sim_ns;
         self.sim_ns += dt_ns;
-        frame.steps += 1;
-        frame.consumed += dt_ns;
+        open.steps += 1;
+        open.consumed += dt_ns;
+        Step {
+            dt_ns,
+            last,
+            substeps: 1,
+        }
     }
-}
-
-#[derive(Default)]
-struct FrameCount {
-    steps: u32,
-    consumed: u64,
-    dropped: u64,
-    invented: u64,
 }
 
 #[cfg(test)]
@@ -395,7 +519,7 @@ mod tests {
     const MS: u64 = 1_000_000;
 
     fn stepper(mode: Mode, dt: u64, clamp: u64, cap: Option<u32>) -> Stepper {
-        Stepper::new(TimingConfig::new(dt, clamp, cap).unwrap(), mode)
+        Stepper::new(TimingConfig::textbook(dt, clamp, cap).unwrap(), mode)
     }
 
     fn advance(s: &mut Stepper, frame: u64) -> (FrameStats, Vec<Step>) {
@@ -423,7 +547,8 @@ mod tests {
             steps,
             vec![Step {
                 dt_ns: 16_666_667,
-                last: true
+                last: true,
+                substeps: 1
             }]
         );
         assert_eq!(f.alpha, 0.0);
@@ -488,17 +613,6 @@ mod tests {
         );
     }
 
-    #[test]
-    fn config_rejects_a_zero_dt_a_clamp_below_dt_and_a_zero_cap() {
-        assert!(TimingConfig::new(0, MS, None).is_err());
-        assert!(TimingConfig::new(MS, MS / 2, None).is_err());
-        assert!(TimingConfig::new(MS, MS, Some(0)).is_err());
-        assert_eq!(
-            TimingConfig::new(MS, 250 * MS, None).unwrap().max_steps,
-            250
-        );
-    }
-
     fn books_balance(s: &Stepper) {
         let left = i128::from(s.measured_ns()) + i128::from(s.invented_ns());
         let right =
@@ -517,13 +631,14 @@ mod tests {
 
     #[test]
     fn a_fuzzy_window_ticks_on_a_slightly_short_frame_and_counts_the_time_it_invented() {
-        let cfg = TimingConfig {
-            rule: StepRule::Fuzzy {
-                above_ns: TICK * 60 / 62,
-                consume_ns: TICK,
-            },
-            ..TimingConfig::new(TICK, 250 * MS, None).unwrap()
-        };
+        let cfg = TimingConfig::textbook(TICK, 250 * MS, None)
+            .and_then(|c| {
+                c.with_rule(StepRule::Fuzzy {
+                    above_ns: TICK * 60 / 62,
+                    consume_ns: TICK,
+                })
+            })
+            .unwrap();
         let mut s = with(cfg, Mode::Fixed);
         // 16.5 ms is short of a tick but above 1/62 s: one tick, and 0.17 ms invented.
         let (f, _) = advance(&mut s, 16_500_000);
@@ -540,13 +655,14 @@ mod tests {
     fn a_slow_fuzzy_window_drops_what_each_tick_consumes_beyond_itself() {
         // 59-61: tick while acc > 1/61 s, take 1/59 s: one tick per 59.94 Hz frame, so the game
         // runs at the display's rate (59.94/60).
-        let cfg = TimingConfig {
-            rule: StepRule::Fuzzy {
-                above_ns: TICK * 60 / 61,
-                consume_ns: TICK * 60 / 59,
-            },
-            ..TimingConfig::new(TICK, 250 * MS, None).unwrap()
-        };
+        let cfg = TimingConfig::textbook(TICK, 250 * MS, None)
+            .and_then(|c| {
+                c.with_rule(StepRule::Fuzzy {
+                    above_ns: TICK * 60 / 61,
+                    consume_ns: TICK * 60 / 59,
+                })
+            })
+            .unwrap();
         let mut s = with(cfg, Mode::Fixed);
         for _ in 0..600 {
             let (f, _) = advance(&mut s, 16_683_350);
@@ -562,14 +678,10 @@ mod tests {
 
     #[test]
     fn monogame_clamps_the_accumulator_and_waits_for_a_whole_tick() {
-        let cfg = TimingConfig {
-            dt_ns: 16_666_700,
-            clamp_ns: 500 * MS,
-            clamp_on: ClampOn::Accumulator,
-            max_steps: u32::MAX,
-            rule: StepRule::Whole,
-            wait_for_tick: true,
-        };
+        let cfg = TimingConfig::new(16_666_700)
+            .and_then(|c| c.with_accumulator_clamp(500 * MS))
+            .unwrap()
+            .waiting_for_tick();
         let mut s = with(cfg, Mode::Fixed);
         assert_eq!(s.due_in_ns(10 * MS), 6_666_700, "sleep until a tick is due");
         assert_eq!(s.due_in_ns(17 * MS), 0);
@@ -583,11 +695,7 @@ mod tests {
 
     #[test]
     fn an_accumulator_past_its_resync_limit_is_emptied_and_the_time_dropped() {
-        let cfg = TimingConfig {
-            clamp_ns: u64::MAX,
-            max_steps: u32::MAX,
-            ..TimingConfig::new(TICK, TICK, None).unwrap()
-        };
+        let cfg = TimingConfig::new(TICK).unwrap();
         let mut s = with(cfg, Mode::Fixed);
         s.set_resync(Some(8 * TICK));
         let (f, _) = advance(&mut s, 8 * TICK);
@@ -603,12 +711,10 @@ mod tests {
 
     #[test]
     fn the_jitter_fix_never_loses_time_and_the_cap_drops_whole_ticks() {
-        let cfg = TimingConfig {
-            rule: StepRule::JitterFix { permille: 500 },
-            clamp_ns: u64::MAX,
-            max_steps: 8,
-            ..TimingConfig::new(TICK, TICK, None).unwrap()
-        };
+        let cfg = TimingConfig::new(TICK)
+            .and_then(|c| c.with_rule(StepRule::JitterFix { permille: 500 }))
+            .and_then(|c| c.with_max_steps(8))
+            .unwrap();
         let mut s = with(cfg, Mode::Interpolated);
         for _ in 0..100 {
             advance(&mut s, 6_944_444);
@@ -624,5 +730,61 @@ mod tests {
             f.dropped_ns / TICK
         );
         books_balance(&s);
+    }
+
+    #[test]
+    fn pull_and_push_step_alike_in_every_mode_and_rule() {
+        let frames = [
+            16_683_350u64,
+            3_000_000,
+            40_000_000,
+            0,
+            16_600_000,
+            1_000_000_000,
+            7_000,
+        ];
+        let rules = [
+            StepRule::Whole,
+            StepRule::Fuzzy {
+                above_ns: TICK * 60 / 61,
+                consume_ns: TICK * 60 / 59,
+            },
+            StepRule::JitterFix { permille: 500 },
+        ];
+        for mode in Mode::ALL {
+            for rule in rules {
+                let cfg = TimingConfig::textbook(TICK, 250 * MS, Some(8))
+                    .and_then(|c| c.with_rule(rule))
+                    .unwrap();
+                let (mut push, mut pull) = (with(cfg, mode), with(cfg, mode));
+                for &f in &frames {
+                    let (pushed, pushed_steps) = advance(&mut push, f);
+                    pull.begin_frame(f);
+                    let mut pulled_steps = Vec::new();
+                    while let Some(s) = pull.next_step() {
+                        pulled_steps.push(s);
+                    }
+                    assert_eq!(pushed_steps, pulled_steps, "{mode} {rule:?}");
+                    assert_eq!(&pushed, pull.last_frame(), "{mode} {rule:?}");
+                    books_balance(&pull);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_frame_left_undrained_keeps_its_ticks_for_the_next_and_the_books_balance() {
+        let mut s = stepper(Mode::Fixed, 10 * MS, 250 * MS, None);
+        s.begin_frame(35 * MS);
+        assert!(s.next_step().is_some());
+        s.begin_frame(10 * MS);
+        assert_eq!(s.last_frame().steps, 1);
+        let mut n = 0;
+        while s.next_step().is_some() {
+            n += 1;
+        }
+        assert_eq!(n, 3, "the two ticks left over and this frame's one");
+        books_balance(&s);
+        assert_eq!(s.next_step(), None, "no frame open");
     }
 }

@@ -1,0 +1,90 @@
+//! Named choices: one rule for reading every enum a user picks by name (a mode, a timer, a
+//! preset, ...). Names are matched after trimming, ignoring ASCII case, and a miss says which
+//! names there are.
+
+use std::fmt;
+
+/// An enum a user picks by name.
+pub trait Named: Copy + 'static {
+    /// Every value, in the order they are listed (and cycled, where they cycle).
+    const ALL: &'static [Self];
+    /// What the values are, for messages: "mode", "timer", "preset".
+    const WHAT: &'static str;
+    /// The name a user types.
+    fn name(self) -> &'static str;
+}
+
+/// A name that is none of a [`Named`] enum's names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownName {
+    /// What was being chosen ("mode", "timer", ...).
+    pub what: &'static str,
+    /// What was given.
+    pub given: String,
+    /// The names there are, as a list for a message ("a, b or c").
+    pub expected: String,
+}
+
+impl fmt::Display for UnknownName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown {} '{}' (expected {})",
+            self.what, self.given, self.expected
+        )
+    }
+}
+
+impl std::error::Error for UnknownName {}
+
+/// Reads a value of `T` from its name: trimmed, ASCII case ignored.
+///
+/// ```
+/// use timestep_loop::{Mode, parse_named};
+/// assert_eq!(parse_named::<Mode>(" Semi-Fixed "), Ok(Mode::SemiFixed));
+/// let e = parse_named::<Mode>("wobbly").unwrap_err();
+/// assert_eq!(
+///     e.to_string(),
+///     "unknown mode 'wobbly' (expected variable, semi-fixed, fixed or interpolated)"
+/// );
+/// ```
+pub fn parse_named<T: Named>(text: &str) -> Result<T, UnknownName> {
+    let wanted = text.trim();
+    T::ALL
+        .iter()
+        .copied()
+        .find(|v| v.name().eq_ignore_ascii_case(wanted))
+        .ok_or_else(|| UnknownName {
+            what: T::WHAT,
+            given: wanted.to_string(),
+            expected: one_of(T::ALL.iter().map(|v| v.name())),
+        })
+}
+
+/// The value after `value` in `T::ALL`, wrapping round (how the window's keys cycle).
+pub fn next_named<T: Named + PartialEq>(value: T) -> T {
+    let i = T::ALL.iter().position(|&v| v == value).unwrap_or(0);
+    T::ALL[(i + 1) % T::ALL.len()]
+}
+
+/// `"a, b, c or d"`: a list of names for a message.
+pub fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_read_as_a_sentence() {
+        assert_eq!(one_of([]), "");
+        assert_eq!(one_of(["a"]), "a");
+        assert_eq!(one_of(["a", "b", "c"]), "a, b or c");
+    }
+}

@@ -1,0 +1,332 @@
+//! Units: every conversion between nanoseconds, milliseconds, seconds and hertz lives here, and
+//! durations as people type them: `1ms`, `0.5ms`, `250ms`, `0.25s`, `500us`, `0.001` (seconds),
+//! or a rate, `60hz`.
+//!
+//! Time is kept in whole nanoseconds (`u64`) everywhere in this crate. Text is parsed with
+//! integer arithmetic straight to nanoseconds, so `0.001` is exactly 1,000,000 ns and never
+//! 999,999 through a float.
+
+use std::fmt;
+
+/// Nanoseconds in a millisecond.
+pub const NS_PER_MS: u64 = 1_000_000;
+/// Nanoseconds in a second.
+pub const NS_PER_S: u64 = 1_000_000_000;
+
+/// The largest duration accepted anywhere: one year. Longer values are almost surely typos and
+/// would overflow sums of nanoseconds.
+pub const MAX_DURATION_NS: u64 = 365 * 24 * 3600 * NS_PER_S;
+
+/// Nanoseconds as seconds, correctly rounded (60 s prints as 60, not 60.00000000000001).
+pub fn seconds(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
+/// Nanoseconds as milliseconds, correctly rounded (16,806,723 ns is 16.806723 ms).
+pub fn millis(ns: u64) -> f64 {
+    ns as f64 / 1e6
+}
+
+/// Signed nanoseconds as milliseconds, correctly rounded.
+pub fn millis_signed(ns: i128) -> f64 {
+    ns as f64 / 1e6
+}
+
+/// Seconds as whole nanoseconds, to the nearest (negative and non-finite values give 0).
+pub fn ns_from_seconds(s: f64) -> u64 {
+    if s.is_finite() && s > 0.0 {
+        (s * 1e9).round() as u64
+    } else {
+        0
+    }
+}
+
+/// One period of `hz` in whole nanoseconds, to the nearest (at least 1); `None` unless `hz` is
+/// finite and above zero.
+pub fn period_ns(hz: f64) -> Option<u64> {
+    (hz.is_finite() && hz > 0.0).then(|| ((1e9 / hz).round() as u64).max(1))
+}
+
+/// The rate of a period of `ns` nanoseconds, Hz.
+pub fn hz_of_period(ns: u64) -> f64 {
+    1e9 / ns.max(1) as f64
+}
+
+/// Why a duration or rate could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DurationError {
+    /// Not a number with a unit this crate knows.
+    NotADuration(String),
+    /// Not a rate like `60hz`.
+    NotARate(String),
+    /// A negative value.
+    Negative(String),
+    /// Finer than a nanosecond.
+    TooFine(String),
+    /// Longer than a year (see [`MAX_DURATION_NS`]).
+    TooLong(String),
+    /// A rate of zero.
+    ZeroRate(String),
+    /// A rate so fast its period is under a nanosecond.
+    TooFast(String),
+    /// A rate with more digits than one needs.
+    TooManyDigits(String),
+}
+
+impl fmt::Display for DurationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DurationError::NotADuration(t) => write!(
+                f,
+                "'{t}' is not a duration (use e.g. 1ms, 0.5ms, 250ms, 0.25s, 500us or 0.001)"
+            ),
+            DurationError::NotARate(t) => {
+                write!(f, "'{t}' is not a rate (use e.g. 60hz or 59.94hz)")
+            }
+            DurationError::Negative(t) => write!(f, "'{t}' is negative; it must be positive"),
+            DurationError::TooFine(t) => write!(f, "'{t}' is finer than the 1 ns resolution"),
+            DurationError::TooLong(t) => write!(f, "'{t}' is too long (at most one year)"),
+            DurationError::ZeroRate(t) => write!(f, "'{t}' is zero; a rate must be above 0 Hz"),
+            DurationError::TooFast(t) => write!(f, "'{t}' is too fast: a period under 1 ns"),
+            DurationError::TooManyDigits(t) => {
+                write!(f, "'{t}' has more digits than a rate needs")
+            }
+        }
+    }
+}
+
+impl std::error::Error for DurationError {}
+
+/// Parses a duration into whole nanoseconds. Units: `ns`, `us` (or `µs`), `ms`, `s`; a bare
+/// number means seconds. Negative, non-finite, sub-nanosecond and over-a-year values are errors.
+///
+/// ```
+/// use timestep_loop::parse_duration;
+/// assert_eq!(parse_duration("0.5ms"), Ok(500_000));
+/// assert_eq!(parse_duration("0.001"), Ok(1_000_000));
+/// assert!(parse_duration("-1ms").is_err());
+/// ```
+pub fn parse_duration(text: &str) -> Result<u64, DurationError> {
+    let s = text.trim();
+    let split = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+        .unwrap_or(s.len());
+    let (number, unit) = (&s[..split], s[split..].trim());
+    let not = || DurationError::NotADuration(text.to_string());
+    let scale: u64 = match unit {
+        "" | "s" => NS_PER_S,
+        "ms" => NS_PER_MS,
+        "us" | "µs" => 1_000,
+        "ns" => 1,
+        _ => return Err(not()),
+    };
+    if number.starts_with('-') {
+        return Err(DurationError::Negative(text.to_string()));
+    }
+    let number = number.strip_prefix('+').unwrap_or(number);
+    let (whole, frac) = number.split_once('.').unwrap_or((number, ""));
+    if (whole.is_empty() && frac.is_empty()) || !all_digits(whole) || !all_digits(frac) {
+        return Err(not());
+    }
+    let too_long = || DurationError::TooLong(text.to_string());
+    let whole_ns = if whole.is_empty() {
+        0
+    } else {
+        whole
+            .parse::<u64>()
+            .ok()
+            .and_then(|w| w.checked_mul(scale))
+            .ok_or_else(too_long)?
+    };
+    // The fraction: digits beyond the unit's resolution must be zero.
+    let mut frac_ns: u64 = 0;
+    let mut place = scale;
+    for (i, b) in frac.bytes().enumerate() {
+        place /= 10;
+        if place == 0 {
+            if frac.as_bytes()[i..].iter().any(|&b| b != b'0') {
+                return Err(DurationError::TooFine(text.to_string()));
+            }
+            break;
+        }
+        frac_ns += u64::from(b - b'0') * place;
+    }
+    let ns = whole_ns.checked_add(frac_ns).ok_or_else(too_long)?;
+    if ns > MAX_DURATION_NS {
+        return Err(too_long());
+    }
+    Ok(ns)
+}
+
+fn all_digits(d: &str) -> bool {
+    d.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// Parses a period: a duration (see [`parse_duration`]) or a rate, `60hz` or `59.94hz`, which
+/// is one period of that rate to the nearest whole nanosecond (60hz is 16,666,667 ns). The
+/// rate is read as an exact decimal, so no float rounding creeps in.
+///
+/// ```
+/// use timestep_loop::parse_period;
+/// assert_eq!(parse_period("60hz"), Ok(16_666_667));
+/// assert_eq!(parse_period("64Hz"), Ok(15_625_000));
+/// assert_eq!(parse_period("20ms"), Ok(20_000_000));
+/// ```
+pub fn parse_period(text: &str) -> Result<u64, DurationError> {
+    let s = text.trim();
+    let Some(rate) = s
+        .strip_suffix("hz")
+        .or_else(|| s.strip_suffix("Hz"))
+        .or_else(|| s.strip_suffix("HZ"))
+    else {
+        return parse_duration(text);
+    };
+    let rate = rate.trim();
+    let owned = || text.to_string();
+    let (whole, frac) = rate.split_once('.').unwrap_or((rate, ""));
+    if rate.starts_with('-') {
+        return Err(DurationError::Negative(owned()));
+    }
+    if (whole.is_empty() && frac.is_empty()) || !all_digits(whole) || !all_digits(frac) {
+        return Err(DurationError::NotARate(owned()));
+    }
+    if frac.len() > 9 || whole.len() > 12 {
+        return Err(DurationError::TooManyDigits(owned()));
+    }
+    // rate = num / 10^frac_len; period = 1e9 / rate = 1e9 · 10^frac_len / num.
+    let num: u128 = format!("{whole}{frac}")
+        .parse()
+        .map_err(|_| DurationError::NotARate(owned()))?;
+    if num == 0 {
+        return Err(DurationError::ZeroRate(owned()));
+    }
+    let scaled: u128 = u128::from(NS_PER_S) * 10u128.pow(frac.len() as u32);
+    let period = (scaled + num / 2) / num;
+    if period == 0 {
+        return Err(DurationError::TooFast(owned()));
+    }
+    if period > u128::from(MAX_DURATION_NS) {
+        return Err(DurationError::TooLong(owned()));
+    }
+    Ok(period as u64)
+}
+
+/// Formats nanoseconds the way a user would type them: `1ms`, `0.5ms`, `250ms`, `1.5s`, `500us`.
+///
+/// ```
+/// use timestep_loop::format_duration;
+/// assert_eq!(format_duration(16_683_000), "16.683ms");
+/// assert_eq!(format_duration(500_000), "500us");
+/// ```
+pub fn format_duration(ns: u64) -> String {
+    let (scale, unit) = if ns >= NS_PER_S {
+        (NS_PER_S, "s")
+    } else if ns >= NS_PER_MS {
+        (NS_PER_MS, "ms")
+    } else if ns >= 1_000 {
+        (1_000, "us")
+    } else {
+        (1, "ns")
+    };
+    let whole = ns / scale;
+    let frac = ns % scale;
+    if frac == 0 {
+        return format!("{whole}{unit}");
+    }
+    let width = scale.ilog10() as usize;
+    let digits = format!("{frac:0width$}");
+    format!("{whole}.{}{unit}", digits.trim_end_matches('0'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rate_is_one_period_to_the_nearest_nanosecond() {
+        assert_eq!(parse_period("60hz"), Ok(16_666_667));
+        assert_eq!(parse_period("59.94hz"), Ok(16_683_350));
+        assert_eq!(parse_period("64Hz"), Ok(15_625_000));
+        assert_eq!(parse_period("50hz"), Ok(20_000_000));
+        assert_eq!(parse_period("16.667ms"), Ok(16_667_000));
+        assert_eq!(parse_period("1ms"), Ok(1_000_000));
+        for bad in [
+            "0hz",
+            "-60hz",
+            "hz",
+            "sixtyhz",
+            "2e9hz",
+            "0.000000001hz",
+            "1.2.3hz",
+        ] {
+            assert!(parse_period(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_documented_spellings_parse_exactly() {
+        assert_eq!(parse_duration("1ms"), Ok(1_000_000));
+        assert_eq!(parse_duration("0.5ms"), Ok(500_000));
+        assert_eq!(parse_duration("250ms"), Ok(250_000_000));
+        assert_eq!(parse_duration("0.25s"), Ok(250_000_000));
+        assert_eq!(parse_duration("500us"), Ok(500_000));
+        assert_eq!(parse_duration("500µs"), Ok(500_000));
+        assert_eq!(parse_duration("0.001"), Ok(1_000_000));
+        assert_eq!(parse_duration("2"), Ok(2_000_000_000));
+        assert_eq!(parse_duration(".5s"), Ok(500_000_000));
+        assert_eq!(parse_duration("16.683ms"), Ok(16_683_000));
+        assert_eq!(parse_duration("0"), Ok(0));
+    }
+
+    #[test]
+    fn garbage_negative_and_absurd_values_are_errors_that_quote_the_value() {
+        for bad in [
+            "",
+            "abc",
+            "-1ms",
+            "1 parsec",
+            "nan",
+            "inf",
+            "1..2ms",
+            "1e-3",
+            "ms",
+            ".",
+            "0.5ns",
+            "99999999999999999999",
+            "400days",
+            "40000000s",
+        ] {
+            let e = parse_duration(bad).expect_err(bad);
+            assert!(e.to_string().contains(&format!("'{bad}'")), "{e}");
+        }
+    }
+
+    #[test]
+    fn formatting_round_trips() {
+        for ns in [
+            1,
+            999,
+            1_000,
+            500_000,
+            1_000_000,
+            1_500_000,
+            250_000_000,
+            1_250_000_000,
+        ] {
+            assert_eq!(parse_duration(&format_duration(ns)), Ok(ns));
+        }
+        assert_eq!(format_duration(500_000), "500us");
+        assert_eq!(format_duration(16_683_000), "16.683ms");
+    }
+
+    #[test]
+    fn periods_and_rates_convert_both_ways() {
+        assert_eq!(period_ns(60.0), Some(16_666_667));
+        assert_eq!(period_ns(0.0), None);
+        assert_eq!(period_ns(f64::NAN), None);
+        assert_eq!(hz_of_period(20_000_000), 50.0);
+        assert_eq!(ns_from_seconds(0.25), 250_000_000);
+        assert_eq!(millis(1_500_000), 1.5);
+        assert_eq!(seconds(60 * NS_PER_S), 60.0);
+    }
+}

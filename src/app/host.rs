@@ -1,0 +1,222 @@
+//! The window as a host of the frame protocol (`crate::frame`): its clock and sleep are a
+//! [`Wall`], its present draws the session's screen into a [`Present`]er's buffer and shows it.
+//! Both are traits so that the very same host runs on a scripted clock in the tests; the winit
+//! handler in `app/mod.rs` supplies `Instant`, spin_sleep and the GPU.
+
+use super::pacing::FpsMeter;
+use crate::draw::{HudInfo, Overlay, Screen, explosion_banner};
+use crate::frame::{FrameDone, Host, Shown};
+use crate::lane::{Lane, Vblank};
+use std::collections::VecDeque;
+
+/// The window's clock: what it reads, and how it sleeps.
+pub trait Wall {
+    /// The time now, ns since the window's clock started.
+    fn now_ns(&mut self) -> u64;
+    /// Sleeps `ns`.
+    fn sleep(&mut self, ns: u64);
+}
+
+/// Where the window's frames are drawn and shown.
+pub trait Present {
+    /// The present mode in use, as the HUD says it.
+    fn present_mode(&self) -> String;
+    /// Draws with `draw` (given the buffer, its width and height) and shows the result.
+    /// `Ok(false)`: nothing could be shown this time (minimised, occluded, too large).
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String>;
+}
+
+/// What the window measures of itself, beside the lanes' books: frames per second, the last
+/// frame time, and input latency from event to present.
+#[derive(Clone, Debug, Default)]
+pub struct Meter {
+    pub fps: FpsMeter,
+    pub last_frame_ns: u64,
+    /// Input latencies, event to present, ns: the most recent [`INPUT_MEAN_OF`].
+    pub input_latency: VecDeque<u64>,
+}
+
+/// Inputs the HUD's mean latency is taken over.
+pub const INPUT_MEAN_OF: usize = 30;
+
+impl Meter {
+    /// An input (key or mouse) reached the screen `ns` after it happened.
+    pub fn input_shown(&mut self, ns: u64) {
+        if self.input_latency.len() == INPUT_MEAN_OF {
+            self.input_latency.pop_front();
+        }
+        self.input_latency.push_back(ns);
+    }
+
+    /// The HUD's input row: the last latency and the mean of the recent ones.
+    pub fn input_summary(&self) -> String {
+        let Some(&last) = self.input_latency.back() else {
+            return String::new();
+        };
+        let sum: u64 = self.input_latency.iter().sum();
+        let mean = sum as f64 / self.input_latency.len() as f64;
+        format!("{:.1} ms, mean {:.1}", last as f64 / 1e6, mean / 1e6)
+    }
+}
+
+/// Vblank numbers for presents whose vblank the window cannot ask the display for: each
+/// present is a whole number of refresh periods (at least one) after the last one, the number
+/// nearest to the time measured between them. Without vsync there are none: each present
+/// counts as its own vblank, as in `simulate --vsync off`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VblankCounter {
+    period_ns: Option<f64>,
+    last: Option<(u64, u64)>,
+}
+
+impl VblankCounter {
+    /// Counts vblanks of a display at `refresh_hz` when presents wait for them (`vsync`).
+    pub fn new(refresh_hz: Option<f64>, vsync: bool) -> VblankCounter {
+        let period_ns = refresh_hz
+            .filter(|hz| vsync && hz.is_finite() && *hz > 0.0)
+            .map(|hz| 1e9 / hz);
+        VblankCounter {
+            period_ns,
+            last: None,
+        }
+    }
+
+    /// The vblank a present measured at `at_ns` landed on.
+    pub fn at(&mut self, at_ns: u64) -> Option<Vblank> {
+        let period_ns = self.period_ns?;
+        let index = match self.last {
+            None => 1,
+            Some((index, then)) => {
+                let periods = (at_ns.saturating_sub(then) as f64 / period_ns).round();
+                index + (periods as u64).max(1)
+            }
+        };
+        self.last = Some((index, at_ns));
+        Some(Vblank { index, period_ns })
+    }
+}
+
+/// What the window shows: which lanes, and what is drawn over them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ViewState {
+    /// The lane the keys act on, and the one the single view shows.
+    pub focus: usize,
+    /// Every lane side by side, or the focused one alone.
+    pub split: bool,
+    pub show_hud: bool,
+    pub show_help: bool,
+}
+
+impl ViewState {
+    /// The lanes on screen, by index: all of them in the split view, the focused one otherwise.
+    pub fn shown(&self, lanes: usize) -> Vec<usize> {
+        if self.split {
+            (0..lanes).collect()
+        } else {
+            vec![self.focus.min(lanes.saturating_sub(1))]
+        }
+    }
+}
+
+/// The HUD's numbers, all measured: the lanes shown, and what the window measured itself.
+pub fn hud_info(
+    shown: &[&Lane],
+    meter: &Meter,
+    paused: bool,
+    pacing: String,
+    present_mode: String,
+) -> HudInfo {
+    let mut hud = HudInfo {
+        fps: meter.fps.fps(),
+        frame_ms: meter.last_frame_ns as f64 * 1e-6,
+        paused,
+        pacing,
+        input: meter.input_summary(),
+        present_mode,
+        ..HudInfo::new(shown)
+    };
+    if paused {
+        for row in &mut hud.lanes {
+            row.steps = 0;
+        }
+    }
+    hud
+}
+
+/// One frame's window host: the session's screen and meter, a wall clock and a presenter.
+pub struct WindowHost<'a, W: Wall, P: Present> {
+    pub wall: &'a mut W,
+    pub presenter: &'a mut P,
+    pub screen: &'a mut Screen,
+    pub meter: &'a mut Meter,
+    pub vblanks: &'a mut VblankCounter,
+    pub view: ViewState,
+    /// The particle the mouse holds, in every rope.
+    pub grabbed: Option<usize>,
+    pub help: &'a [String],
+    /// The pacing line of the HUD.
+    pub pacing: String,
+    /// A presenter's failure, for the caller to report.
+    pub error: Option<String>,
+}
+
+impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
+    fn now_ns(&mut self) -> u64 {
+        self.wall.now_ns()
+    }
+    fn sleep(&mut self, ns: u64) {
+        if ns > 0 {
+            self.wall.sleep(ns);
+        }
+    }
+    fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
+        self.meter.fps.push(frame.frame_ns);
+        self.meter.last_frame_ns = frame.frame_ns;
+        let shown: Vec<usize> = self.view.shown(lanes.len());
+        let steps: Vec<u32> = shown
+            .iter()
+            .map(|&i| if ran[i] { lanes[i].last().steps } else { 0 })
+            .collect();
+        let starts: Vec<&[u64]> = shown
+            .iter()
+            .map(|&i| lanes[i].record().step_starts())
+            .collect();
+        self.screen.push_frame(frame.frame_ns, &steps);
+        self.screen.push_step_starts(frame.start_ns, &starts);
+        let shown_lanes: Vec<&Lane> = shown.iter().map(|&i| &lanes[i]).collect();
+        let hud = self.view.show_hud.then(|| {
+            let pacing = std::mem::take(&mut self.pacing);
+            let mode = self.presenter.present_mode();
+            hud_info(&shown_lanes, self.meter, frame.paused, pacing, mode)
+        });
+        let banner = (!self.view.split)
+            .then(|| shown_lanes.first().and_then(|l| explosion_banner(l)))
+            .flatten();
+        let overlay = Overlay {
+            hud: hud.as_ref(),
+            strip: self.view.show_hud,
+            help: self.view.show_help.then_some(self.help),
+            banner: banner.as_deref(),
+            grabbed: self.grabbed,
+            focused: if self.view.split { self.view.focus } else { 0 },
+        };
+        let screen = &mut *self.screen;
+        let drawn = self
+            .presenter
+            .present(&mut |buffer, _, _| screen.draw(buffer, &shown_lanes, &overlay));
+        match drawn {
+            Ok(true) => {
+                let at_ns = self.wall.now_ns();
+                Some(Shown {
+                    at_ns,
+                    vblank: self.vblanks.at(at_ns),
+                })
+            }
+            Ok(false) => None,
+            Err(e) => {
+                self.error = Some(e);
+                None
+            }
+        }
+    }
+}

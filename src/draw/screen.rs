@@ -1,0 +1,134 @@
+//! A screen: what the window and `simulate --draw` both show of their lanes, and what drawing
+//! keeps between frames — the layout (one pane, or the split view), the renderer's scratch, the
+//! panes' shown positions, and the frame strip.
+
+use super::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene};
+use crate::lane::Lane;
+use crate::rope::RopeParams;
+use glam::Vec2;
+
+/// Frames the strip keeps.
+const STRIP_FRAMES: usize = 300;
+
+/// How the lanes are arranged: one pane, or one pane each side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrangement {
+    /// Buffer size, pixels.
+    pub size: (u32, u32),
+    /// Lanes shown.
+    pub lanes: usize,
+    /// One pane per lane (the split view), or the first lane alone.
+    pub split: bool,
+    /// Whether the HUD is shown (the rope may use its column when it is not).
+    pub hud: bool,
+}
+
+/// What is drawn over the panes this frame.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overlay<'a> {
+    pub hud: Option<&'a HudInfo>,
+    pub strip: bool,
+    pub help: Option<&'a [String]>,
+    pub banner: Option<&'a str>,
+    /// The particle the mouse holds, in every rope.
+    pub grabbed: Option<usize>,
+    /// The pane of the lane the keys act on.
+    pub focused: usize,
+}
+
+/// A screen's layout and what drawing keeps between frames.
+#[derive(Debug)]
+pub struct Screen {
+    params: RopeParams,
+    arrangement: Arrangement,
+    layout: Layout,
+    renderer: Renderer,
+    panes: LanePanes,
+    strip: FrameStrip,
+}
+
+impl Screen {
+    /// A screen for ropes of `params`, arranged as `arrangement` says.
+    pub fn new(params: &RopeParams, arrangement: Arrangement) -> Screen {
+        Screen {
+            params: *params,
+            layout: layout(params, arrangement),
+            arrangement,
+            renderer: Renderer::new(),
+            panes: LanePanes::default(),
+            strip: FrameStrip::new(STRIP_FRAMES),
+        }
+    }
+
+    /// Arranges the lanes anew (a resize, the split view toggled, the HUD hidden); the strip
+    /// starts over when the lanes shown change.
+    pub fn arrange(&mut self, arrangement: Arrangement) {
+        if arrangement == self.arrangement {
+            return;
+        }
+        if (arrangement.lanes, arrangement.split)
+            != (self.arrangement.lanes, self.arrangement.split)
+        {
+            self.strip.clear();
+        }
+        self.arrangement = arrangement;
+        self.layout = layout(&self.params, arrangement);
+    }
+
+    /// How the lanes are arranged.
+    pub fn arrangement(&self) -> Arrangement {
+        self.arrangement
+    }
+
+    /// Where each pane is.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// A frame of `frame_ns` in which lane i (of those shown) took `steps[i]` steps.
+    pub fn push_frame(&mut self, frame_ns: u64, steps: &[u32]) {
+        self.strip.push(frame_ns as f32 * 1e-6, steps);
+    }
+
+    /// When the frame that started at `start_ns` ran its steps: lane i's began at
+    /// `step_starts[i]`, ns (the strip's wall-time row).
+    pub fn push_step_starts(&mut self, start_ns: u64, step_starts: &[&[u64]]) {
+        self.strip.step_times.push(start_ns, step_starts);
+    }
+
+    /// Draws `lanes` (one per pane) and `overlay` into `frame`, an RGBA8 buffer of the
+    /// arrangement's size.
+    pub fn draw(&mut self, frame: &mut [u8], lanes: &[&Lane], overlay: &Overlay) {
+        let panes = self
+            .panes
+            .build(lanes, &self.layout, overlay.grabbed, overlay.focused);
+        let scene = Scene {
+            panes: &panes,
+            hud: overlay.hud,
+            strip: overlay.strip.then_some(&self.strip),
+            help: overlay.help,
+            banner: overlay.banner,
+        };
+        let (w, h) = self.arrangement.size;
+        self.renderer.draw(frame, w, h, &scene);
+    }
+
+    /// The positions the last [`Screen::draw`] handed to the renderer for pane `i`.
+    pub fn drawn(&self, i: usize) -> &[Vec2] {
+        self.panes.shown(i)
+    }
+
+    /// The frame strip.
+    pub fn strip(&self) -> &FrameStrip {
+        &self.strip
+    }
+}
+
+fn layout(params: &RopeParams, a: Arrangement) -> Layout {
+    let (w, h) = a.size;
+    if a.split && a.lanes > 1 {
+        Layout::split(params, w, h, a.lanes, a.hud)
+    } else {
+        Layout::single(params, w, h, a.hud)
+    }
+}

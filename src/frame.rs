@@ -1,0 +1,189 @@
+//! The frame protocol, written once for every host: wait as the loops ask (an engine's own
+//! wait, then nothing else until the pacing's sleep at the end), read the clock, advance every
+//! lane, present, record what each lane showed and when it reached the screen, then sleep what
+//! the pacing asks.
+//!
+//! Only the [`Host`] differs, and it supplies the clock, the sleep and the present: the
+//! simulated display (`simulate`, `sweep`), the window (winit and pixels), and a replayed
+//! capture. A host with several lanes feeds them all the same frame times; a lane whose engine
+//! waits for a whole tick (MonoGame) while others are ready sits that frame out, and is handed
+//! the time it missed with its next frame.
+
+use crate::lane::{Lane, Vblank};
+use timestep_loop::Pacer;
+
+/// Where frames get their time, their waits and their presents.
+pub trait Host {
+    /// The time now, ns: when a frame starts, a wait ends, a frame reaches the screen.
+    fn now_ns(&mut self) -> u64;
+    /// What the loop's timer reads now, ns (monotonic): frame times are differences of these.
+    /// A real clock reads the time itself; a simulated one may be noisy.
+    fn read_ns(&mut self) -> u64 {
+        self.now_ns()
+    }
+    /// Waits `ns`.
+    fn sleep(&mut self, ns: u64);
+    /// When a lane's `index`-th step of the frame that started at `start_ns` begins, ns (asked
+    /// only where step start times are kept). A real host reads its clock; a simulated one
+    /// adds its step cost.
+    fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
+        let _ = (start_ns, index);
+        self.now_ns()
+    }
+    /// Shows the frame just run: `ran[i]` says whether lane i stepped this frame. Returns when
+    /// it became visible, or `None` when nothing was shown.
+    fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown>;
+}
+
+/// A presented frame: when it became visible, and at which vblank when presents wait for them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shown {
+    pub at_ns: u64,
+    pub vblank: Option<Vblank>,
+}
+
+/// What one frame did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameDone {
+    /// When the frame started stepping (its input sampled), ns.
+    pub start_ns: u64,
+    /// The frame time handed to the lanes that ran (a lane that sat frames out gets theirs
+    /// too), ns.
+    pub frame_ns: u64,
+    /// When it reached the screen, if it did.
+    pub shown: Option<Shown>,
+    /// Whether the frame was paused (no lane stepped).
+    pub paused: bool,
+}
+
+/// One host's frames: its pacing, its last timer reading, and what each lane has not yet been
+/// handed.
+#[derive(Clone, Debug)]
+pub struct Frames {
+    pacer: Pacer,
+    last_read_ns: Option<u64>,
+    /// Per lane: time of frames it sat out, to be handed to it with its next one.
+    pending_ns: Vec<u64>,
+    ran: Vec<bool>,
+    paused: bool,
+    /// Time spent paused, ns: the lanes' divergence watches are handed the time less this, so
+    /// a paused explosion's countdown holds.
+    paused_ns: u64,
+}
+
+impl Frames {
+    /// Frames paced by `pacer`; the first frame is measured from the first reading, unless
+    /// [`Frames::anchor`] says otherwise.
+    pub fn new(pacer: Pacer) -> Frames {
+        Frames {
+            pacer,
+            last_read_ns: None,
+            pending_ns: Vec::new(),
+            ran: Vec::new(),
+            paused: false,
+            paused_ns: 0,
+        }
+    }
+
+    /// The next frame is measured from this timer reading.
+    pub fn anchor(&mut self, read_ns: u64) {
+        self.last_read_ns = Some(read_ns);
+    }
+
+    /// Paces with `pacer` from now on.
+    pub fn set_pacer(&mut self, pacer: Pacer) {
+        self.pacer = pacer;
+    }
+
+    /// The pacing and what it measured.
+    pub fn pacer(&self) -> &Pacer {
+        &self.pacer
+    }
+
+    /// Pauses or resumes: a paused frame's time is discarded, so resuming is not one giant
+    /// frame, and no lane steps or records.
+    pub fn set_paused(&mut self, paused: bool) {
+        self.paused = paused;
+    }
+
+    /// Whether frames are paused.
+    pub fn paused(&self) -> bool {
+        self.paused
+    }
+
+    /// Whether lane `i` stepped in the last frame.
+    pub fn ran(&self, i: usize) -> bool {
+        self.ran.get(i).copied().unwrap_or(false)
+    }
+
+    /// Runs one frame of `lanes` on `host`.
+    pub fn run<H: Host>(&mut self, host: &mut H, lanes: &mut [Lane]) -> FrameDone {
+        self.pending_ns.resize(lanes.len(), 0);
+        self.ran.resize(lanes.len(), false);
+        let measured = self.read(host);
+        let mut frame_ns = self.pacer.begin(host.now_ns(), measured);
+        if !self.paused {
+            frame_ns += self.wait_for_a_tick(host, lanes, frame_ns);
+        }
+        let start_ns = host.now_ns();
+        if self.paused {
+            self.paused_ns = self.paused_ns.saturating_add(frame_ns);
+        }
+        let live_ns = start_ns.saturating_sub(self.paused_ns);
+        for (i, lane) in lanes.iter_mut().enumerate() {
+            let handed = self.pending_ns[i].saturating_add(frame_ns);
+            self.ran[i] = !self.paused && lane.due_in_ns(handed) == 0;
+            if self.ran[i] {
+                self.pending_ns[i] = 0;
+                lane.advance_timed(handed, live_ns, &mut |k| host.step_time_ns(start_ns, k));
+            } else {
+                if !self.paused {
+                    self.pending_ns[i] = handed;
+                }
+                lane.hold(live_ns);
+            }
+        }
+        let mut done = FrameDone {
+            start_ns,
+            frame_ns,
+            shown: None,
+            paused: self.paused,
+        };
+        done.shown = host.present(&done, lanes, &self.ran);
+        if let Some(shown) = done.shown {
+            for (lane, _) in lanes.iter_mut().zip(&self.ran).filter(|(_, ran)| **ran) {
+                lane.presented(shown.at_ns, shown.vblank, start_ns);
+            }
+        }
+        let wait = self.pacer.end(host.now_ns());
+        host.sleep(wait);
+        done
+    }
+
+    /// The time since the last reading, ns.
+    fn read<H: Host>(&mut self, host: &mut H) -> u64 {
+        let reading = host.read_ns();
+        let last = self.last_read_ns.replace(reading).unwrap_or(reading);
+        reading.saturating_sub(last)
+    }
+
+    /// MonoGame's loop does not run a frame before a whole tick is due: it sleeps and reads
+    /// the clock again. With several lanes the host waits only while none is ready. Returns
+    /// the time measured while waiting.
+    fn wait_for_a_tick<H: Host>(&mut self, host: &mut H, lanes: &[Lane], frame_ns: u64) -> u64 {
+        let mut waited = 0;
+        loop {
+            let due = lanes
+                .iter()
+                .zip(&self.pending_ns)
+                .map(|(lane, pending)| lane.due_in_ns(pending + frame_ns + waited))
+                .min()
+                .unwrap_or(0);
+            if due == 0 {
+                return waited;
+            }
+            host.sleep(due.max(1));
+            waited += self.read(host);
+        }
+    }
+}

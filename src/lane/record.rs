@@ -1,0 +1,80 @@
+//! What a lane records of its presented frames: smoothness and steps ([`Metrics`]), MonitorSim's
+//! per-vblank counters ([`Vblanks`]), input latency ([`Latency`]), and when this frame's steps
+//! began.
+
+use super::{Latency, Metrics, Vblanks};
+use timestep_loop::Loop;
+
+/// Where a presented frame landed: the vblank it was shown at and the display's period, when
+/// presents wait for vblanks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Vblank {
+    /// The vblank's number (only differences between them matter).
+    pub index: u64,
+    /// The refresh period, ns.
+    pub period_ns: f64,
+}
+
+/// A lane's books of what it showed.
+#[derive(Clone, Debug, Default)]
+pub struct Record {
+    metrics: Metrics,
+    vblanks: Vblanks,
+    latency: Latency,
+    /// When each of this frame's steps began (kept only when asked for), ns.
+    pub(super) step_starts: Vec<u64>,
+    pub(super) keep_step_starts: bool,
+}
+
+impl Record {
+    /// The frame `looped` just ran, whose input was sampled at `input_ns`, became visible at
+    /// `present_ns` (at `vblank`, when presents wait for vblanks).
+    pub fn presented(
+        &mut self,
+        looped: &Loop,
+        present_ns: u64,
+        vblank: Option<Vblank>,
+        input_ns: u64,
+    ) {
+        let last = looped.last_frame();
+        self.metrics.push(present_ns, last.shown_ns, last.steps);
+        let behind = looped.stepper().sim_ns().saturating_sub(last.shown_ns);
+        self.latency.frame(input_ns, last.steps, present_ns, behind);
+        let tick = looped.policy().timing.tick_ns() as f64;
+        let (index, expected) = match vblank {
+            Some(v) => {
+                let span = self.vblanks.span_to(v.index);
+                (Some(v.index), span as f64 * v.period_ns / tick)
+            }
+            None => (None, last.measured_ns as f64 / tick),
+        };
+        // A loop that steps the frame time itself (variable, semi-fixed) has no tick to fall
+        // out of rhythm with.
+        let expected = if looped.mode().accumulates() {
+            if let Some(v) = vblank {
+                self.vblanks.set_beat(v.period_ns, tick);
+            }
+            expected
+        } else {
+            f64::from(last.steps)
+        };
+        self.vblanks.record(index, last.steps, expected);
+    }
+
+    /// Steps, stutter and drift of the presented frames.
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+    /// MonitorSim's per-vblank counters and the beat.
+    pub fn vblanks(&self) -> &Vblanks {
+        &self.vblanks
+    }
+    /// Input latency so far.
+    pub fn latency(&self) -> &Latency {
+        &self.latency
+    }
+    /// When each of the last frame's steps began, where kept, ns.
+    pub fn step_starts(&self) -> &[u64] {
+        &self.step_starts
+    }
+}

@@ -1,0 +1,315 @@
+//! One lane's report: what it did and how its loop is built, every figure measured — on the
+//! simulated clock in `simulate` and `sweep`, on the window's own clock in the window.
+
+use super::{Lane, LatencyStats, StepsPerFrame, Vblanks, World};
+use serde::Serialize;
+use timestep_loop::{
+    ClampOn, Pacer, Policy, SNAP_FRAMES, Stepper, TimerKind, VsyncDetector, millis, millis_signed,
+    seconds,
+};
+
+/// What one lane did, every figure measured (on the simulated clock in `simulate`, on the
+/// window's own clock in the window). Built in one go by [`LaneReport::new`]; its groups are
+/// flattened, so the JSON object and a sweep's CSV row have the same flat fields.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LaneReport {
+    /// The lane as given to `--lanes` (or `--mode`).
+    pub lane: String,
+    pub mode: String,
+    #[serde(flatten)]
+    pub shown: ShownReport,
+    #[serde(flatten)]
+    pub books: Books,
+    /// The lane's loop: tick, timer, rules, and the source a preset follows.
+    pub policy: PolicyReport,
+    #[serde(flatten)]
+    pub vsync: VsyncReport,
+    #[serde(flatten)]
+    pub vblanks: VblankReport,
+    /// From the moment a frame samples input to the present that first shows its effect
+    /// (a blending lane's lag behind its newest state counted), ms; null if nothing was shown.
+    pub latency_ms: Option<LatencyStats>,
+    #[serde(flatten)]
+    pub pacing: PacingReport,
+    /// The rope's figures; absent for a lane that measured timing only.
+    #[serde(flatten)]
+    pub physics: Option<PhysicsReport>,
+    /// With `--draw`: what drawing cost.
+    #[serde(flatten)]
+    pub drawing: Option<DrawReport>,
+    /// The process's peak resident memory so far (Linux: VmHWM), KiB; null where unknown.
+    pub peak_rss_kib: Option<u64>,
+}
+
+/// What the presented frames showed (see `lane::Metrics`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShownReport {
+    pub frames: u64,
+    pub steps: u64,
+    /// Simulation time advanced.
+    pub sim_time_s: f64,
+    /// Timer time handed to the stepper (the sum of measured frame times).
+    pub wall_time_s: f64,
+    /// (S_last − S_0) − (P_last − P_0): shown simulation time against presented wall time.
+    pub drift_ms: f64,
+    /// Time lost to the clamp and the step cap.
+    pub dropped_ms: f64,
+    pub stutter_rms_ms: f64,
+    pub stutter_max_ms: f64,
+    pub steps_per_frame: StepsPerFrame,
+    /// Frames per number of steps taken, e.g. {"16": 310, "17": 290}.
+    pub steps_histogram: std::collections::BTreeMap<String, u64>,
+    /// Simulation time over measured time: 1 keeps time, below 1 is slow motion (the clamp,
+    /// the cap, a resync or a slow fuzzy window dropped time).
+    pub game_speed: f64,
+}
+
+/// The stepper's books, in whole nanoseconds: measured + invented = consumed + dropped +
+/// remainder (the remainder can be negative under Godot's jitter fix, which carries a deficit).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Books {
+    pub measured_ns: u64,
+    pub consumed_ns: u64,
+    pub dropped_ns: u64,
+    pub invented_ns: u64,
+    pub remainder_ns: i64,
+}
+
+/// Whether the frame times say presents are paced by a vsync (at the end of the run), the
+/// refresh rate measured while they were, and when that was first detected.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VsyncReport {
+    pub vsync_detected: bool,
+    pub refresh_estimate_hz: Option<f64>,
+    pub detected_after_s: Option<f64>,
+}
+
+/// MonitorSim's counters (see `lane::Vblanks`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VblankReport {
+    pub double_updates: u64,
+    pub irregular_frames: u64,
+    pub skipped_vblanks: u64,
+    pub zero_step_frames: u64,
+    pub max_steps_per_vblank: u32,
+    /// Ticks per vblank for the last 240 vblanks.
+    pub pattern: String,
+    /// Frames whose tick count was not the nearest whole number to refresh period ÷ tick.
+    pub off_beat_frames: u64,
+    /// For a fixed tick on a vsynced display: the time between off-beat frames predicted from
+    /// the refresh and tick rates alone, and the one measured, s (null: no beat).
+    pub beat_period_predicted_s: Option<f64>,
+    pub beat_period_measured_s: Option<f64>,
+}
+
+/// The loop's pacing, its render interval at the end (adaptive; the period of a cap or of
+/// late pacing; null under vsync), and how many frames overran it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PacingReport {
+    pub pacing: String,
+    pub render_interval_ms: Option<f64>,
+    pub missed_intervals: u64,
+}
+
+/// The rope's figures.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PhysicsReport {
+    pub energy_start_j: f64,
+    pub energy_end_j: f64,
+    /// The longest spring length / rest length seen, across resets.
+    pub max_stretch: f64,
+    /// Whether the rope diverged at any time.
+    pub exploded: bool,
+    /// Wall time at which the rope first diverged.
+    pub exploded_at_s: Option<f64>,
+    /// How many times it diverged (an exploded rope is reset after 2 s).
+    pub explosions: u64,
+    /// Whether the rope is exploded at the end of the run.
+    pub exploded_at_end: bool,
+    /// The integrator the rope stepped with at the end, and the longest step it can take on
+    /// this rope without diverging (the stability bound), s.
+    pub integrator: String,
+    pub stable_below_s: f64,
+    /// FNV-1a of the final positions' and velocities' bits, hex.
+    pub state_hash: String,
+}
+
+/// `--draw`'s figures: the real time one off-screen frame took to draw (mean and max, ms;
+/// every lane together, with several) and the frames of this lane whose positions held a NaN
+/// or infinity (checked before drawing; must be 0).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct DrawReport {
+    pub draw_ms_mean: f64,
+    pub draw_ms_max: f64,
+    pub draw_nonfinite_frames: u64,
+}
+
+impl LaneReport {
+    /// Everything `lane` recorded, with its loop's `pacer` and what drawing it cost.
+    pub fn new(lane: &Lane, pacer: &Pacer, drawing: Option<DrawReport>) -> Self {
+        LaneReport {
+            lane: lane.name(),
+            mode: lane.mode().name().to_string(),
+            shown: ShownReport::new(lane),
+            books: Books::new(lane.stepper()),
+            policy: PolicyReport::new(lane.policy()),
+            vsync: VsyncReport::new(lane.vsync()),
+            vblanks: VblankReport::new(lane.record().vblanks()),
+            latency_ms: lane.record().latency().stats(),
+            pacing: PacingReport::new(pacer),
+            physics: lane.world().map(PhysicsReport::new),
+            drawing,
+            peak_rss_kib: peak_rss_kib(),
+        }
+    }
+}
+
+impl ShownReport {
+    fn new(lane: &Lane) -> Self {
+        let (stepper, metrics) = (lane.stepper(), lane.record().metrics());
+        ShownReport {
+            frames: metrics.frames(),
+            steps: stepper.steps_total(),
+            sim_time_s: seconds(stepper.sim_ns()),
+            wall_time_s: seconds(stepper.measured_ns()),
+            // `+ 0.0` turns -0.0 into 0.0, so a table never shows "-0.000".
+            drift_ms: millis_signed(metrics.drift_ns()) + 0.0,
+            dropped_ms: millis(stepper.dropped_ns()),
+            stutter_rms_ms: metrics.stutter_rms_ns() * 1e-6,
+            stutter_max_ms: millis(metrics.stutter_max_ns()),
+            steps_per_frame: metrics.steps_per_frame(),
+            steps_histogram: metrics
+                .histogram()
+                .iter()
+                .map(|(k, v)| (k.to_string(), *v))
+                .collect(),
+            game_speed: stepper.consumed_ns() as f64 / stepper.measured_ns().max(1) as f64,
+        }
+    }
+}
+
+impl Books {
+    fn new(stepper: &Stepper) -> Self {
+        Books {
+            measured_ns: stepper.measured_ns(),
+            consumed_ns: stepper.consumed_ns(),
+            dropped_ns: stepper.dropped_ns(),
+            invented_ns: stepper.invented_ns(),
+            remainder_ns: stepper.remainder_ns(),
+        }
+    }
+}
+
+impl VsyncReport {
+    fn new(v: &VsyncDetector) -> Self {
+        VsyncReport {
+            vsync_detected: v.vsynced(),
+            refresh_estimate_hz: v.refresh_hz(),
+            detected_after_s: v.detected_after_ns().map(seconds),
+        }
+    }
+}
+
+impl VblankReport {
+    fn new(v: &Vblanks) -> Self {
+        VblankReport {
+            double_updates: v.double_updates(),
+            irregular_frames: v.irregular_frames(),
+            skipped_vblanks: v.skipped_vblanks(),
+            zero_step_frames: v.zero_step_frames(),
+            max_steps_per_vblank: v.max_steps_per_vblank(),
+            pattern: v.pattern(),
+            off_beat_frames: v.off_beat_frames(),
+            beat_period_predicted_s: v.predicted_beat_s(),
+            beat_period_measured_s: v.measured_beat_s(),
+        }
+    }
+}
+
+impl PacingReport {
+    fn new(pacer: &Pacer) -> Self {
+        PacingReport {
+            pacing: pacer.pacing().to_string(),
+            render_interval_ms: pacer.interval_ns().map(millis),
+            missed_intervals: pacer.missed(),
+        }
+    }
+}
+
+impl PhysicsReport {
+    fn new(world: &World) -> Self {
+        let (rope, watch) = (world.rope(), world.watch_state());
+        PhysicsReport {
+            energy_start_j: world.energy_start_j(),
+            energy_end_j: rope.energy(),
+            max_stretch: f64::from(world.max_stretch()),
+            exploded: watch.explosions() > 0,
+            exploded_at_s: watch.first_at_ns().map(seconds),
+            explosions: watch.explosions(),
+            exploded_at_end: rope.exploded(),
+            integrator: world.integrator().to_string(),
+            stable_below_s: rope.params().stability_limit_s(),
+            state_hash: format!("{:016x}", rope.state_hash()),
+        }
+    }
+}
+
+/// A lane's loop, as its report states it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PolicyReport {
+    /// All of it in one line.
+    pub summary: String,
+    pub tick_s: f64,
+    pub timer: String,
+    pub step_rule: String,
+    /// The clamp, s (null: none), and whether it limits a frame's delta or the accumulator.
+    pub clamp_s: Option<f64>,
+    pub clamp_on: &'static str,
+    /// The step cap (null: none); whole ticks past it are dropped.
+    pub max_steps: Option<u32>,
+    /// Glaiel's resync, with his snapping timer: an accumulator past this many frames (refresh
+    /// periods) is emptied (null: never).
+    pub resync_over_frames: Option<u64>,
+    /// MonoGame: a frame waits until a whole tick is due.
+    pub waits_for_tick: bool,
+    /// "latest" or "blend".
+    pub shows: &'static str,
+    /// The longest integration step, s (null: the tick is integrated whole), and how many a
+    /// tick takes.
+    pub max_substep_s: Option<f64>,
+    pub substeps_per_tick: u64,
+    /// The engine source (file and version) a preset follows (null for the textbook modes).
+    pub source: Option<&'static str>,
+}
+
+impl PolicyReport {
+    pub fn new(p: &Policy) -> PolicyReport {
+        let s = seconds;
+        let t = &p.timing;
+        PolicyReport {
+            summary: p.to_string(),
+            tick_s: s(t.tick_ns()),
+            timer: p.timer.to_string(),
+            step_rule: p.rule_name(),
+            clamp_s: t.clamp_ns().map(s),
+            clamp_on: match t.clamp_on() {
+                ClampOn::Delta => "delta",
+                ClampOn::Accumulator => "accumulator",
+            },
+            max_steps: t.max_steps(),
+            resync_over_frames: (p.timer == TimerKind::Snap).then_some(SNAP_FRAMES),
+            waits_for_tick: t.waits_for_tick(),
+            shows: if p.mode.blends() { "blend" } else { "latest" },
+            max_substep_s: p.max_substep_ns.map(s),
+            substeps_per_tick: p.substeps_per_tick(),
+            source: p.preset.map(|preset| preset.source()),
+        }
+    }
+}
+
+/// The process's peak resident set size, from /proc/self/status (Linux); None elsewhere.
+pub fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}

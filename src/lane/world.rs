@@ -1,0 +1,108 @@
+//! A lane's world: the rope its loop steps, the divergence watch that resets an exploded rope,
+//! and the figures kept across resets.
+
+use crate::rope::{Integrator, Rope, RopeParams};
+use crate::watch::{ExplosionWatch, Watch};
+use timestep_loop::Step;
+
+/// A rope and what happens to it when it diverges.
+#[derive(Clone, Debug)]
+pub struct World {
+    rope: Rope,
+    watch: ExplosionWatch,
+    /// What the divergence watch said on the last frame.
+    watched: Watch,
+    energy_start_j: f64,
+    /// The largest stretch over every life of the rope (a reset starts a new one).
+    max_stretch: f32,
+    /// `--integrator`'s choice, which a lane's `+rk4` / `+euler` overrides.
+    base_integrator: Integrator,
+}
+
+impl World {
+    /// A rope of `params`, stepped with `integrator` if given, else `params`' own.
+    pub fn new(params: &RopeParams, integrator: Option<Integrator>) -> World {
+        let rope = Rope::new(RopeParams {
+            integrator: integrator.unwrap_or(params.integrator),
+            ..*params
+        });
+        World {
+            energy_start_j: rope.energy(),
+            rope,
+            watch: ExplosionWatch::default(),
+            watched: Watch::Fine,
+            max_stretch: 1.0,
+            base_integrator: params.integrator,
+        }
+    }
+
+    /// Integrates one of the loop's steps, in its equal substeps. Only the first substep of a
+    /// frame's last step saves the state the blend starts from.
+    pub fn integrate(&mut self, step: Step) {
+        let h = step.substep_s();
+        for i in 0..step.substeps.max(1) {
+            self.rope.step(h, step.last && i == 0);
+        }
+    }
+
+    /// The divergence watch at `now_ns` (wall time): an exploded rope is shown for a while,
+    /// then reset.
+    pub fn watch(&mut self, now_ns: u64) {
+        self.watched = self.watch.check(self.rope.exploded(), now_ns);
+        if self.watched == Watch::ResetNow {
+            self.reset();
+        }
+    }
+
+    /// The one reset rule, for an explosion and for the user's R alike: the rope goes back to
+    /// its starting line, at rest, and the pending explosion is forgotten. The loop's clock
+    /// carries on — simulated time, the accumulator and the books — because it belongs to the
+    /// loop, not to the rope: restarting it would show up as a jump in the shown time, i.e. as
+    /// stutter and drift that the loop never made.
+    pub fn reset(&mut self) {
+        self.max_stretch = self.max_stretch.max(self.rope.max_stretch());
+        self.rope.reset();
+        self.watch.clear();
+        self.watched = Watch::Fine;
+    }
+
+    /// Steps with `integrator` from now on, or `--integrator`'s with `None`; the state carries
+    /// on.
+    pub fn set_integrator(&mut self, integrator: Option<Integrator>) {
+        self.rope
+            .set_integrator(integrator.unwrap_or(self.base_integrator));
+    }
+
+    /// The integrator the rope steps with.
+    pub fn integrator(&self) -> Integrator {
+        self.rope.integrator()
+    }
+    /// `--integrator`'s choice.
+    pub fn base_integrator(&self) -> Integrator {
+        self.base_integrator
+    }
+    /// The rope.
+    pub fn rope(&self) -> &Rope {
+        &self.rope
+    }
+    /// The rope, to hold a particle.
+    pub fn rope_mut(&mut self) -> &mut Rope {
+        &mut self.rope
+    }
+    /// The explosion watch.
+    pub fn watch_state(&self) -> &ExplosionWatch {
+        &self.watch
+    }
+    /// What the divergence watch said on the last frame.
+    pub fn watched(&self) -> Watch {
+        self.watched
+    }
+    /// The rope's energy when the lane started, J.
+    pub fn energy_start_j(&self) -> f64 {
+        self.energy_start_j
+    }
+    /// The largest spring stretch over the whole run, across resets.
+    pub fn max_stretch(&self) -> f32 {
+        self.max_stretch.max(self.rope.max_stretch())
+    }
+}
