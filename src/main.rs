@@ -1,21 +1,27 @@
 use std::process::ExitCode;
 use timestep_rope::cli::{self, Run};
+use timestep_rope::messages::{self, Failure};
+use timestep_rope::{app, simulate, sweep};
 
 fn main() -> ExitCode {
-    let run = match cli::parse(std::env::args_os()) {
-        Ok(run) => run,
-        Err((msg, status)) => {
-            if status == 0 {
-                print!("{msg}");
-            } else {
-                eprintln!("{msg}");
-            }
-            return ExitCode::from(status as u8);
+    match run() {
+        Ok(status) => status,
+        Err(failure) => {
+            messages::error(&failure.message);
+            ExitCode::from(failure.status)
         }
-    };
-    match run {
-        Run::Window(cfg) => timestep_rope::app::run(cfg),
-        Run::Simulate(cfg, out) => timestep_rope::simulate::main(&cfg, &out),
-        Run::Sweep(cfg, out) => timestep_rope::sweep::main(&cfg, &out),
+    }
+}
+
+/// Parses the command line and runs what it asks for; a failure is said once, by `main`.
+fn run() -> Result<ExitCode, Failure> {
+    match cli::parse(std::env::args_os())? {
+        Run::Help(text) => {
+            print!("{text}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Run::Window(cfg) => app::run(cfg),
+        Run::Simulate(cfg, out) => simulate::main(&cfg, &out),
+        Run::Sweep(cfg, out) => sweep::main(&cfg, &out),
     }
 }

@@ -2,6 +2,7 @@
 //! a terminal; with `--progress` and no terminal, the same text as plain lines, one a second,
 //! for logs and for tests; otherwise nothing.
 
+use crate::messages;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
@@ -66,7 +67,7 @@ impl TermLike for Lines {
             *last = Some(Instant::now());
         }
         let mut err = io::stderr().lock();
-        writeln!(err, "timestep-rope: {}", s.trim_end())?;
+        writeln!(err, "{}", messages::note_text(s))?;
         err.flush()
     }
     fn clear_line(&self) -> io::Result<()> {

@@ -11,6 +11,7 @@ use crate::draw::View;
 use crate::rope::{Grab, Rope};
 use glam::Vec2;
 use std::collections::VecDeque;
+use timestep_loop::seconds;
 
 /// How close (in screen pixels) a press must be to a particle to grab it.
 pub const GRAB_RADIUS_PX: f32 = 20.0;
@@ -165,7 +166,7 @@ impl DragVelocity {
         ) else {
             return Vec2::ZERO;
         };
-        let v = (end - begin) / (window as f32 * 1e-9);
+        let v = (end - begin) / seconds(window) as f32;
         if v.is_finite() { v } else { Vec2::ZERO }
     }
 }
@@ -174,7 +175,7 @@ impl DragVelocity {
 mod tests {
     use super::*;
 
-    const MS: u64 = 1_000_000;
+    use timestep_loop::NS_PER_MS as MS;
 
     fn close(a: Vec2, b: Vec2) -> bool {
         (a - b).length() < 1e-3

@@ -9,7 +9,7 @@
 //! the surface to it, so the next frame acquires at the right size. Unpatched, a resize in
 //! between hung the window for good (parasyte/pixels#460).
 
-use super::output::error_line;
+use crate::messages::chain;
 use pixels::wgpu;
 use pixels::{Pixels, PixelsBuilder, SurfaceTexture};
 use std::sync::{Arc, Mutex};
@@ -77,7 +77,7 @@ fn no_adapter_line(wgpu_backend: Option<&str>) -> String {
         None => "Vulkan, Metal, DX12 or GL".to_string(),
     };
     format!(
-        "timestep-rope: no GPU adapter found: wgpu found no device for this window through \
+        "no GPU adapter found: wgpu found no device for this window through \
          {searched} (install your GPU driver, or Mesa's software one: mesa-vulkan-drivers), \
          or use 'timestep-rope simulate' for the numbers"
     )
@@ -99,7 +99,7 @@ pub fn backend_problem(wgpu_backend: Option<&str>) -> Option<String> {
         .map(|&(_, name)| name)
         .collect();
     Some(format!(
-        "timestep-rope: no GPU adapter found: WGPU_BACKEND={env} selects no graphics backend \
+        "no GPU adapter found: WGPU_BACKEND={env} selects no graphics backend \
          this build can use (it has: {}); unset WGPU_BACKEND, or use 'timestep-rope simulate' \
          for the numbers",
         have.join(", ")
@@ -152,7 +152,7 @@ impl Gpu {
                 pixels::Error::AdapterNotFound => {
                     no_adapter_line(std::env::var("WGPU_BACKEND").ok().as_deref())
                 }
-                e => error_line("cannot set up the GPU (pixels)", &e),
+                e => chain("cannot set up the GPU (pixels)", &e),
             })?;
 
         let device_error = Arc::new(Mutex::new(None));
@@ -161,7 +161,7 @@ impl Gpu {
             .device()
             .on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
                 if let Ok(mut first) = slot.lock() {
-                    first.get_or_insert_with(|| error_line("GPU error", &e));
+                    first.get_or_insert_with(|| chain("GPU error", &e));
                 }
             }));
 
@@ -209,10 +209,10 @@ impl Gpu {
     pub fn resize(&mut self, width: u32, height: u32) -> Result<(), String> {
         self.pixels
             .resize_surface(width, height)
-            .map_err(|e| error_line(&format!("resizing the surface to {width}x{height}"), &e))?;
+            .map_err(|e| chain(&format!("resizing the surface to {width}x{height}"), &e))?;
         self.pixels
             .resize_buffer(width, height)
-            .map_err(|e| error_line(&format!("resizing the buffer to {width}x{height}"), &e))?;
+            .map_err(|e| chain(&format!("resizing the buffer to {width}x{height}"), &e))?;
         self.fx.resize(&self.pixels, width, height);
         self.width = width;
         self.height = height;
@@ -237,7 +237,7 @@ impl Gpu {
         let presented = match rendered {
             Ok(()) => Presented::Yes,
             Err(pixels::Error::Surface(_)) => Presented::Skipped,
-            Err(e) => return Err(error_line("presenting the frame (pixels.render_with)", &e)),
+            Err(e) => return Err(chain("presenting the frame (pixels.render_with)", &e)),
         };
         self.take_device_error().map_or(Ok(presented), Err)
     }

@@ -8,6 +8,7 @@ use crate::draw::{HudInfo, Overlay, Screen, explosion_banner};
 use crate::frame::{FrameDone, Host, Shown};
 use crate::lane::{Lane, Vblank};
 use std::collections::VecDeque;
+use timestep_loop::{millis, millis_f, period_ns_f};
 
 /// The window's clock: what it reads, and how it sleeps.
 pub trait Wall {
@@ -55,7 +56,7 @@ impl Meter {
         };
         let sum: u64 = self.input_latency.iter().sum();
         let mean = sum as f64 / self.input_latency.len() as f64;
-        format!("{:.1} ms, mean {:.1}", last as f64 / 1e6, mean / 1e6)
+        format!("{:.1} ms, mean {:.1}", millis(last), millis_f(mean))
     }
 }
 
@@ -74,7 +75,7 @@ impl VblankCounter {
     pub fn new(refresh_hz: Option<f64>, vsync: bool) -> VblankCounter {
         let period_ns = refresh_hz
             .filter(|hz| vsync && hz.is_finite() && *hz > 0.0)
-            .map(|hz| 1e9 / hz);
+            .map(period_ns_f);
         VblankCounter {
             period_ns,
             last: None,
@@ -128,7 +129,7 @@ pub fn hud_info(
 ) -> HudInfo {
     let mut hud = HudInfo {
         fps: meter.fps.fps(),
-        frame_ms: meter.last_frame_ns as f64 * 1e-6,
+        frame_ms: millis(meter.last_frame_ns),
         paused,
         pacing,
         input: meter.input_summary(),

@@ -19,18 +19,21 @@ mod session;
 
 use bindings::lookup;
 use gpu::backend_problem;
-use output::error_line;
 use session::Session;
 
-use crate::cli::WindowConfig;
+use crate::lane::LaneSpec;
+use crate::messages::{self, Failure, chain};
+use crate::rope::RopeParams;
 use glam::Vec2;
 use gpu::{Gpu, Presented};
 use host::{Present, Wall};
 use output::Outputs;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 use timestep_loop::{Clock, SystemClock};
+use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, MouseButton, WindowEvent};
@@ -38,42 +41,66 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{Key, PhysicalKey};
 use winit::window::{Window, WindowId};
 
+/// The window, ready to run: every flag checked and converted.
+#[derive(Clone, Debug)]
+pub struct WindowConfig {
+    pub timing: TimingConfig,
+    pub rope: RopeParams,
+    /// 1 to [`crate::draw::MAX_PANES`] lanes; more than one starts in the split view.
+    pub lanes: Vec<LaneSpec>,
+    pub max_substep: MaxSubstep,
+    pub vsync: bool,
+    pub pacing: Pacing,
+    pub exit_after_ns: Option<u64>,
+    pub screenshot: Option<PathBuf>,
+    pub frame_log: Option<PathBuf>,
+    /// `--report`: every lane's report at exit.
+    pub report: Option<PathBuf>,
+}
+
+impl WindowConfig {
+    /// What the lanes know of the window: the flags, and the display's refresh rate as the OS
+    /// reports it, once known.
+    pub fn env(&self, refresh_hint_hz: Option<f64>) -> PolicyEnv {
+        PolicyEnv {
+            timing: self.timing,
+            max_substep: self.max_substep,
+            vsync_requested: self.vsync,
+            refresh_hint_hz,
+        }
+    }
+}
+
 /// The window's starting size in logical pixels.
 const START_SIZE: LogicalSize<u32> = LogicalSize::new(1280, 800);
 /// How long past `--exit-after` to wait for a first frame when `--screenshot` needs one.
 const FIRST_FRAME_GRACE_NS: u64 = 10_000_000_000;
 
 /// Runs the window until the user quits. Returns the process exit status: 0 for a normal
-/// quit (Esc, Q, closing the window, `--exit-after`), 1 when the window or GPU fails,
-/// 2 for an unwritable output path (checked before any window opens).
-pub fn run(cfg: WindowConfig) -> ExitCode {
+/// quit (Esc, Q, closing the window, `--exit-after`); a failure is an unwritable output path
+/// (status 2, checked before any window opens), or the window or GPU failing (status 1; said
+/// as it happens, while the window winds down).
+pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
     let outputs = Outputs::open(
         cfg.screenshot.as_deref(),
         cfg.frame_log.as_deref(),
         cfg.report.as_deref(),
     );
-    let outputs = match outputs {
-        Ok(outputs) => outputs,
-        Err(line) => {
-            eprintln!("{line}");
-            return ExitCode::from(2);
-        }
-    };
+    let outputs = outputs.map_err(Failure::usage)?;
     // From here on a failure is the machine's, not the flags' (status 1); the screenshot
     // file opened above is removed again, since no frame will ever fill it.
+    let session = match Session::new(&cfg, START_SIZE.width, START_SIZE.height) {
+        Ok(session) => session,
+        Err(e) => {
+            outputs.abandon();
+            return Err(Failure::usage(e));
+        }
+    };
     let event_loop = match preflight() {
         Ok(event_loop) => event_loop,
         Err(line) => {
             outputs.abandon();
-            eprintln!("{line}");
-            return ExitCode::from(1);
-        }
-    };
-    let session = match Session::new(&cfg, START_SIZE.width, START_SIZE.height) {
-        Ok(session) => session,
-        Err(e) => {
-            eprintln!("timestep-rope: error: {e}");
-            return ExitCode::from(2);
+            return Err(Failure::machine(line));
         }
     };
     let mut app = App {
@@ -93,10 +120,10 @@ pub fn run(cfg: WindowConfig) -> ExitCode {
         oversize_reported: false,
     };
     if let Err(e) = event_loop.run_app(&mut app) {
-        app.fail(error_line("the event loop failed", &e));
+        app.fail(chain("the event loop failed", &e));
     }
     app.finish();
-    ExitCode::from(app.status)
+    Ok(ExitCode::from(app.status))
 }
 
 /// Checks there is a display and a usable wgpu backend, and makes the event loop; an error is
@@ -104,7 +131,7 @@ pub fn run(cfg: WindowConfig) -> ExitCode {
 fn preflight() -> Result<EventLoop<()>, String> {
     let no_display = |why: &str| {
         format!(
-            "timestep-rope: no display found ({why}): run it under a desktop, or headless with \
+            "no display found ({why}): run it under a desktop, or headless with \
              xvfb-run -a timestep-rope, or use 'timestep-rope simulate' for the numbers"
         )
     };
@@ -117,7 +144,7 @@ fn preflight() -> Result<EventLoop<()>, String> {
         return Err(problem);
     }
     EventLoop::new().map_err(|e| {
-        let why = error_line("winit", &e).replace("timestep-rope: ", "");
+        let why = chain("winit", &e);
         no_display(&why)
     })
 }
@@ -214,8 +241,8 @@ impl App {
     /// A fatal error: one line, exit status 1 (the first error wins).
     fn fail(&mut self, message: String) {
         if self.status == 0 {
-            eprintln!("{message}");
-            self.status = 1;
+            messages::error(&message);
+            self.status = messages::EXIT_FAILURE;
         }
     }
 
@@ -244,7 +271,7 @@ impl App {
                 }
                 _ => {
                     shot.abandon();
-                    self.fail("timestep-rope: no frame was shown, so no --screenshot".into());
+                    self.fail("no frame was shown, so no --screenshot".into());
                 }
             }
         }
@@ -289,10 +316,10 @@ impl App {
             }
         } else if w > 0 && h > 0 && !std::mem::replace(&mut self.oversize_reported, true) {
             // An oversized window is reported once, not every frame.
-            eprintln!(
-                "timestep-rope: warning: the window is {w}x{h}, larger than the GPU can draw; \
-                 the picture stays still until the window is smaller"
-            );
+            messages::warning(&format!(
+                "the window is {w}x{h}, larger than the GPU can draw; the picture stays still \
+                 until the window is smaller"
+            ));
         }
         let Some(gpu) = &mut self.gpu else {
             return;
@@ -345,7 +372,7 @@ impl ApplicationHandler for App {
         let window = match event_loop.create_window(attributes) {
             Ok(w) => Arc::new(w),
             Err(e) => {
-                return self.fail_and_exit(event_loop, error_line("cannot open a window", &e));
+                return self.fail_and_exit(event_loop, chain("cannot open a window", &e));
             }
         };
         let size = window.inner_size();

@@ -1,35 +1,15 @@
-//! What the window writes to disk: the per-frame CSV log and the exit screenshot, plus the
-//! one-line error formatting every failure goes through.
+//! What the window writes to disk: the per-frame CSV log, the exit screenshot and the report.
 //!
 //! Both files are opened before the window exists, so a path that cannot be written is a
 //! one-line error naming its flag (exit 2) instead of a window that fails at the end.
 
-use std::error::Error;
+use crate::messages::chain;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Seek, Write};
 use std::path::{Path, PathBuf};
 
-/// `timestep-rope: <what>: <error>: <its source>: ...` — the whole chain on one line, as
-/// pixels' `log_error` does.
-pub fn error_line(what: &str, err: &dyn Error) -> String {
-    let mut line = format!("timestep-rope: {what}: {err}");
-    let mut source = err.source();
-    while let Some(e) = source {
-        let text = e.to_string();
-        if !line.ends_with(&text) {
-            line.push_str(": ");
-            line.push_str(&text);
-        }
-        source = e.source();
-    }
-    line.replace('\n', " ")
-}
-
 fn open_error(flag: &str, path: &Path, err: std::io::Error) -> String {
-    format!(
-        "timestep-rope: error: {flag} {}: cannot write: {err}",
-        path.display()
-    )
+    format!("{flag} {}: cannot write: {err}", path.display())
 }
 
 /// One frame of the log.
@@ -125,7 +105,7 @@ impl FrameLog {
     }
 
     fn write_error(&self, e: &std::io::Error) -> String {
-        error_line(&format!("writing --frame-log {}", self.path.display()), e)
+        chain(&format!("writing --frame-log {}", self.path.display()), e)
     }
 }
 
@@ -159,12 +139,10 @@ impl Screenshot {
     pub fn write(mut self, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
         let png = encode_png(rgba, width, height)?;
         let what = format!("writing --screenshot {}", self.path.display());
-        self.file.set_len(0).map_err(|e| error_line(&what, &e))?;
-        self.file.rewind().map_err(|e| error_line(&what, &e))?;
-        self.file
-            .write_all(&png)
-            .map_err(|e| error_line(&what, &e))?;
-        self.file.flush().map_err(|e| error_line(&what, &e))
+        self.file.set_len(0).map_err(|e| chain(&what, &e))?;
+        self.file.rewind().map_err(|e| chain(&what, &e))?;
+        self.file.write_all(&png).map_err(|e| chain(&what, &e))?;
+        self.file.flush().map_err(|e| chain(&what, &e))
     }
 
     /// No frame was ever shown: leave no empty file behind.
@@ -198,10 +176,10 @@ impl ReportFile {
         let what = format!("writing --report {}", self.path.display());
         let mut out = BufWriter::new(self.file);
         serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "lanes": lanes }))
-            .map_err(|e| error_line(&what, &e))?;
+            .map_err(|e| chain(&what, &e))?;
         writeln!(out)
             .and_then(|()| out.flush())
-            .map_err(|e| error_line(&what, &e))
+            .map_err(|e| chain(&what, &e))
     }
 }
 
@@ -253,20 +231,20 @@ impl Outputs {
 /// PNG bytes of an RGBA8 buffer.
 pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
     let size = tiny_skia::IntSize::from_wh(width, height)
-        .ok_or_else(|| format!("timestep-rope: cannot encode a {width}x{height} screenshot"))?;
+        .ok_or_else(|| format!("cannot encode a {width}x{height} screenshot"))?;
     let mut data = rgba.to_vec();
     for px in data.chunks_exact_mut(4) {
         px[3] = 255;
     }
     let pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(|| {
         format!(
-            "timestep-rope: screenshot buffer of {} bytes does not match {width}x{height}",
+            "screenshot buffer of {} bytes does not match {width}x{height}",
             rgba.len()
         )
     })?;
     pixmap
         .encode_png()
-        .map_err(|e| error_line("encoding --screenshot", &e))
+        .map_err(|e| chain("encoding --screenshot", &e))
 }
 
 #[cfg(test)]
@@ -300,27 +278,6 @@ mod tests {
         assert_eq!(row.csv().split(',').count(), 10);
         assert_eq!(FrameRow::HEADER.split(',').count(), 10);
         assert!(FrameRow::HEADER.starts_with("wall_s,frame_ms,lane"));
-    }
-
-    #[test]
-    fn error_lines_walk_the_sources_on_one_line() {
-        #[derive(Debug)]
-        struct Outer(std::io::Error);
-        impl std::fmt::Display for Outer {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("render failed")
-            }
-        }
-        impl Error for Outer {
-            fn source(&self) -> Option<&(dyn Error + 'static)> {
-                Some(&self.0)
-            }
-        }
-        let e = Outer(std::io::Error::other("device lost\nreally"));
-        assert_eq!(
-            error_line("pixels.render", &e),
-            "timestep-rope: pixels.render: render failed: device lost really"
-        );
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! The caps the live `[` `]` keys step through, and the HUD's fps meter. How long to sleep is
 //! decided by `timing::Pacer`; the window does the sleeping (spin_sleep).
 
+use timestep_loop::seconds;
+
 /// The caps `[` and `]` step through, in order; `None` is "off" (uncapped).
 pub const FPS_CAPS: [Option<f64>; 7] = [
     None,
@@ -56,7 +58,7 @@ impl FpsMeter {
         self.window_ns += frame_ns;
         let full = self.window_ns >= Self::WINDOW_NS;
         if (full || !self.settled) && self.window_ns > 0 {
-            self.fps = f64::from(self.window_frames) * 1e9 / self.window_ns as f64;
+            self.fps = f64::from(self.window_frames) / seconds(self.window_ns);
         }
         if full {
             self.settled = true;
@@ -74,7 +76,7 @@ impl FpsMeter {
 mod tests {
     use super::*;
 
-    const MS: u64 = 1_000_000;
+    use timestep_loop::NS_PER_MS as MS;
 
     #[test]
     fn the_cap_keys_step_through_the_list_and_back() {

@@ -7,12 +7,12 @@
 //! Every lane is fed the same measured frame times and the same hand, so every difference on
 //! screen between lanes comes from the loop alone.
 
+use super::WindowConfig;
 use super::bindings::{Action, help_lines};
 use super::drag::Hand;
 use super::host::{Meter, Present, VblankCounter, ViewState, Wall, WindowHost};
 use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up};
-use crate::cli::WindowConfig;
 use crate::draw::{Arrangement, Screen, pacing_summary};
 use crate::frame::{FrameDone, Frames};
 use crate::lane::{Lane, LaneReport, LaneSpec};

@@ -5,7 +5,7 @@ use crate::rope::{Pin, RopeParams};
 use crate::watch::RESET_AFTER_NS;
 use timestep_loop::{Pacing, TimingConfig};
 
-const MS: u64 = 1_000_000;
+use timestep_loop::NS_PER_MS as MS;
 
 /// A clock the test sets: a frame reads it where the test put it, and a sleep moves it on.
 /// With `tick_ns`, every reading also moves it on that much.

@@ -53,10 +53,10 @@ pub struct CommonArgs {
     #[arg(long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, allow_hyphen_values = true, global = true)]
     pub particles: usize,
     /// Which ends are pinned: one (particle 0) or both
-    #[arg(long, value_name = "one|both", default_value = "one", value_parser = parse_pin, global = true)]
+    #[arg(long, value_name = "one|both", default_value = "one", value_parser = named::<Pin>, global = true)]
     pub pin: Pin,
     /// How the rope is integrated: euler (semi-implicit) or rk4
-    #[arg(long, value_name = "euler|rk4", default_value = "euler", value_parser = parse_integrator, global = true)]
+    #[arg(long, value_name = "euler|rk4", default_value = "euler", value_parser = named::<Integrator>, global = true)]
     pub integrator: Integrator,
     /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
     #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
@@ -116,7 +116,7 @@ pub struct WindowArgs {
     #[command(flatten)]
     pub common: CommonArgs,
     /// Mode to start in [default: interpolated]
-    #[arg(long, value_name = "MODE", value_parser = parse_mode)]
+    #[arg(long, value_name = "MODE", value_parser = named::<Mode>)]
     pub mode: Option<Mode>,
     /// Start in the split view: the four modes side by side (--lanes variable,semi-fixed,fixed,interpolated)
     #[arg(long)]

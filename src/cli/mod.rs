@@ -6,102 +6,62 @@ mod values;
 
 pub use args::*;
 
+use crate::app::WindowConfig;
 use crate::draw::MAX_PANES;
 use crate::lane::LaneSpec;
-use crate::rope::RopeParams;
-use crate::simulate::{DisplayConfig, SimConfig};
+use crate::messages::Failure;
+use crate::simulate::{DisplayConfig, SimConfig, SimOutput};
 use crate::sweep::{MAX_CONFIGS, SweepConfig, SweepOutput};
 use clap::Parser;
-use std::path::PathBuf;
-use timestep_loop::{MaxSubstep, PolicyEnv};
-use timestep_loop::{Mode, Pacing, TimingConfig};
+use timestep_loop::ns_from_seconds;
+use timestep_loop::{Mode, Pacing};
 
-/// Highest display or cap rate accepted, Hz.
-pub const MAX_HZ: f64 = 10_000.0;
 /// Longest `simulate --seconds`: 30 simulated days.
 pub const MAX_SECONDS: f64 = 30.0 * 86_400.0;
-
-/// The window, ready to run: every flag checked and converted.
-#[derive(Clone, Debug)]
-pub struct WindowConfig {
-    pub timing: TimingConfig,
-    pub rope: RopeParams,
-    /// 1 to [`MAX_PANES`] lanes; more than one starts in the split view.
-    pub lanes: Vec<LaneSpec>,
-    pub max_substep: MaxSubstep,
-    pub vsync: bool,
-    pub pacing: Pacing,
-    pub exit_after_ns: Option<u64>,
-    pub screenshot: Option<PathBuf>,
-    pub frame_log: Option<PathBuf>,
-    /// `--report`: every lane's report at exit.
-    pub report: Option<PathBuf>,
-}
-
-impl WindowConfig {
-    /// What the lanes know of the window: the flags, and the display's refresh rate as the OS
-    /// reports it, once known.
-    pub fn env(&self, refresh_hint_hz: Option<f64>) -> PolicyEnv {
-        PolicyEnv {
-            timing: self.timing,
-            max_substep: self.max_substep,
-            vsync_requested: self.vsync,
-            refresh_hint_hz,
-        }
-    }
-}
-
-/// Where `simulate` writes what it measured.
-#[derive(Clone, Debug, Default)]
-pub struct SimOutput {
-    pub json: bool,
-    pub trace: Option<PathBuf>,
-    pub dump_state: Option<PathBuf>,
-    pub plot: Option<PathBuf>,
-    /// How much of the run `--plot` shows, ns (None: all of it).
-    pub plot_ns: Option<u64>,
-    /// `--progress`: the estimate and progress on stderr even when it is not a terminal.
-    pub progress: bool,
-}
 
 /// What `main` should do once the flags are known to be good.
 #[derive(Debug)]
 pub enum Run {
+    /// Print this (help or version text) on stdout, and exit 0.
+    Help(String),
     Window(WindowConfig),
     Simulate(SimConfig, SimOutput),
     Sweep(SweepConfig, SweepOutput),
 }
 
-/// Parses and validates the command line. `Err((message, status))`: print the message (one
-/// line for errors; help and version text as clap renders it) and exit with the status.
-pub fn parse<I, T>(args: I) -> Result<Run, (String, i32)>
+/// Parses and validates the command line: what to run, or a one-line error naming the flag
+/// (exit status 2).
+pub fn parse<I, T>(args: I) -> Result<Run, Failure>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let cli = Cli::try_parse_from(args).map_err(|e| {
-        use clap::error::ErrorKind;
-        match e.kind() {
+    use clap::error::ErrorKind;
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => match e.kind() {
             ErrorKind::DisplayHelp
             | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => (e.render().to_string(), 0),
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+                return Ok(Run::Help(e.render().to_string()));
+            }
             _ => {
                 let text = e.render().to_string();
                 let line = text
                     .lines()
                     .find(|l| !l.trim().is_empty())
                     .unwrap_or("error");
-                (format!("timestep-rope: {}", line.trim()), 2)
+                let line = line.trim();
+                return Err(Failure::usage(line.strip_prefix("error: ").unwrap_or(line)));
             }
-        }
-    })?;
-    let bad = |msg: String| (format!("timestep-rope: error: {msg}"), 2);
+        },
+    };
     let run = match cli.command {
         None => window_config(cli.window).map(Run::Window),
         Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim),
         Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep),
     };
-    run.map_err(bad)
+    run.map_err(Failure::usage)
 }
 
 /// The window's flags, checked together and converted.
@@ -171,7 +131,7 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, Strin
         trace: args.trace,
         dump_state: args.dump_state,
         plot: args.plot,
-        plot_ns: args.plot_seconds.map(|s| (s * 1e9).round() as u64),
+        plot_ns: args.plot_seconds.map(ns_from_seconds),
         progress: args.progress,
     };
     Ok(Run::Simulate(cfg, out))
@@ -236,7 +196,7 @@ fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayCo
         pacing: args.pacing,
         stalls: args.stall.clone(),
         phase: args.phase,
-        duration_ns: (seconds * 1e9).round() as u64,
+        duration_ns: ns_from_seconds(seconds),
         seed: args.seed,
     })
 }
@@ -246,12 +206,12 @@ mod tests {
     use super::*;
     use crate::simulate::Stall;
 
-    fn err(args: &[&str]) -> (String, i32) {
+    fn err(args: &[&str]) -> (String, u8) {
         let mut v = vec!["timestep-rope"];
         v.extend_from_slice(args);
         match parse(v) {
             Ok(run) => panic!("{args:?} parsed: {run:?}"),
-            Err(e) => e,
+            Err(e) => (crate::messages::error_text(&e.message), e.status),
         }
     }
 
@@ -308,7 +268,7 @@ mod tests {
             Ok(Run::Window(cfg)) => cfg.lanes,
             Ok(Run::Simulate(cfg, _)) => cfg.lanes,
             Ok(Run::Sweep(cfg, _)) => cfg.base.lanes,
-            Err(e) => panic!("{args:?}: {e:?}"),
+            other => panic!("{args:?}: {other:?}"),
         };
         lanes.iter().map(ToString::to_string).collect()
     }

@@ -1,12 +1,12 @@
 //! Value parsers for the flags: each turns one typed value into what the run uses, or one
 //! line saying what is wrong with it (clap adds the flag's name).
 
-use super::{LaneList, MAX_DRAW_SIDE, MAX_HZ, MAX_SECONDS, ModeChoice, RateList};
+use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
 use crate::lane::parse_lanes;
-use crate::rope::{Integrator, Pin};
 use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
+use timestep_loop::MAX_HZ;
 use timestep_loop::MaxSubstep;
-use timestep_loop::{Mode, Pacing, format_duration, one_of, parse_duration};
+use timestep_loop::{Mode, Named, Pacing, format_duration, one_of, parse_duration, parse_named};
 
 pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, String> {
     if s.trim().eq_ignore_ascii_case("off") {
@@ -38,27 +38,19 @@ pub(super) fn positive_duration(s: &str) -> Result<u64, String> {
     }
 }
 
-pub(super) fn parse_mode(s: &str) -> Result<Mode, String> {
-    s.parse()
-        .map_err(|e: timestep_loop::UnknownName| e.to_string())
+/// Any named choice: a mode, an integrator, a pin.
+pub(super) fn named<T: Named>(s: &str) -> Result<T, String> {
+    parse_named(s).map_err(|e| e.to_string())
 }
 
 pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
     if s.trim().eq_ignore_ascii_case("all") {
         return Ok(ModeChoice::All);
     }
-    s.parse().map(ModeChoice::One).map_err(|_| {
+    parse_named(s).map(ModeChoice::One).map_err(|_| {
         let names = Mode::ALL.map(Mode::name).into_iter().chain(["all"]);
         format!("unknown mode '{s}' (expected {})", one_of(names))
     })
-}
-
-pub(super) fn parse_integrator(s: &str) -> Result<Integrator, String> {
-    s.parse()
-}
-
-pub(super) fn parse_pin(s: &str) -> Result<Pin, String> {
-    s.parse()
 }
 
 pub(super) fn parse_float(s: &str) -> Result<f64, String> {

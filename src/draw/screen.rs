@@ -6,6 +6,7 @@ use super::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene};
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use glam::Vec2;
+use timestep_loop::millis;
 
 /// Frames the strip keeps.
 const STRIP_FRAMES: usize = 300;
@@ -87,7 +88,7 @@ impl Screen {
 
     /// A frame of `frame_ns` in which lane i (of those shown) took `steps[i]` steps.
     pub fn push_frame(&mut self, frame_ns: u64, steps: &[u32]) {
-        self.strip.push(frame_ns as f32 * 1e-6, steps);
+        self.strip.push(millis(frame_ns) as f32, steps);
     }
 
     /// When the frame that started at `start_ns` ran its steps: lane i's began at

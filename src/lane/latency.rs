@@ -3,6 +3,7 @@
 //! blending lane shows the past by `t_current − t_shown` (up to one tick), which is counted.
 
 use std::collections::BTreeMap;
+use timestep_loop::{millis, millis_f};
 
 /// Latencies are kept in bins this wide, ns (p99 is exact to this).
 const BIN_NS: u64 = 10_000;
@@ -64,9 +65,9 @@ impl Latency {
             .map_or(0, |(bin, _)| *bin);
         let p99_ns = ((p99_bin + 1) * BIN_NS).min(self.max_ns);
         Some(LatencyStats {
-            mean: self.sum_ns as f64 / self.count as f64 / 1e6,
-            p99: p99_ns as f64 / 1e6,
-            max: self.max_ns as f64 / 1e6,
+            mean: millis_f(self.sum_ns as f64 / self.count as f64),
+            p99: millis(p99_ns),
+            max: millis(self.max_ns),
         })
     }
 }
@@ -75,7 +76,7 @@ impl Latency {
 mod tests {
     use super::*;
 
-    const MS: u64 = 1_000_000;
+    use timestep_loop::NS_PER_MS as MS;
 
     #[test]
     fn input_waits_for_a_frame_that_ticks_and_blending_adds_how_far_behind_it_shows() {

@@ -266,7 +266,7 @@ mod tests {
     use super::*;
     use crate::watch::RESET_AFTER_NS;
 
-    const MS: u64 = 1_000_000;
+    use timestep_loop::NS_PER_MS as MS;
 
     fn lane(mode: Mode) -> Lane {
         Lane::new(

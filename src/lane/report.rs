@@ -4,8 +4,8 @@
 use super::{Lane, LatencyStats, StepsPerFrame, Vblanks, World};
 use serde::Serialize;
 use timestep_loop::{
-    ClampOn, Pacer, Policy, SNAP_FRAMES, Stepper, TimerKind, VsyncDetector, millis, millis_signed,
-    seconds,
+    ClampOn, Pacer, Policy, SNAP_FRAMES, Stepper, TimerKind, VsyncDetector, millis, millis_f,
+    millis_signed, seconds,
 };
 
 /// What one lane did, every figure measured (on the simulated clock in `simulate`, on the
@@ -175,7 +175,7 @@ impl ShownReport {
             // `+ 0.0` turns -0.0 into 0.0, so a table never shows "-0.000".
             drift_ms: millis_signed(metrics.drift_ns()) + 0.0,
             dropped_ms: millis(stepper.dropped_ns()),
-            stutter_rms_ms: metrics.stutter_rms_ns() * 1e-6,
+            stutter_rms_ms: millis_f(metrics.stutter_rms_ns()),
             stutter_max_ms: millis(metrics.stutter_max_ns()),
             steps_per_frame: metrics.steps_per_frame(),
             steps_histogram: metrics

@@ -1,6 +1,8 @@
 //! Tyler Glaiel's MonitorSim counters, per vblank, and the beat: how often a fixed tick falls
 //! out of step with the refresh, predicted and measured.
 
+use timestep_loop::seconds_f;
+
 /// How many vblanks the pattern keeps.
 pub const PATTERN_VBLANKS: usize = 240;
 
@@ -76,7 +78,7 @@ impl Vblanks {
         let (period, tick) = self.beat?;
         let r = period / tick;
         let off = (r - r.round()).abs();
-        (off > 1e-6).then(|| period / off * 1e-9)
+        (off > 1e-6).then(|| seconds_f(period / off))
     }
 
     /// The beat period measured: the vblanks run over, in seconds, per frame whose tick count
@@ -85,7 +87,7 @@ impl Vblanks {
         let (period, _) = self.beat?;
         let span = self.last? - self.first?;
         (self.off_beat_frames > 0)
-            .then(|| span as f64 * period / self.off_beat_frames as f64 * 1e-9)
+            .then(|| seconds_f(span as f64 * period / self.off_beat_frames as f64))
     }
 
     /// Frames whose tick count was off the nearest whole number to the ticks they should hold.

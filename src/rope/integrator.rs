@@ -2,7 +2,9 @@
 
 use std::fmt;
 use std::str::FromStr;
+use timestep_loop::{Named, UnknownName, next_named, parse_named};
 
+/// How the rope is integrated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Integrator {
     /// Semi-implicit (symplectic) Euler: one force evaluation a step, energy kept in a band.
@@ -13,8 +15,10 @@ pub enum Integrator {
 }
 
 impl Integrator {
+    /// Both, in the order `I` toggles them.
     pub const ALL: [Integrator; 2] = [Integrator::Euler, Integrator::Rk4];
 
+    /// The name a user types.
     pub fn name(self) -> &'static str {
         match self {
             Integrator::Euler => "euler",
@@ -24,10 +28,15 @@ impl Integrator {
 
     /// The other one (the window's `I`).
     pub fn next(self) -> Integrator {
-        match self {
-            Integrator::Euler => Integrator::Rk4,
-            Integrator::Rk4 => Integrator::Euler,
-        }
+        next_named(self)
+    }
+}
+
+impl Named for Integrator {
+    const ALL: &'static [Integrator] = &Integrator::ALL;
+    const WHAT: &'static str = "integrator";
+    fn name(self) -> &'static str {
+        Integrator::name(self)
     }
 }
 
@@ -38,12 +47,8 @@ impl fmt::Display for Integrator {
 }
 
 impl FromStr for Integrator {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let s = s.trim().to_ascii_lowercase();
-        Integrator::ALL
-            .into_iter()
-            .find(|i| i.name() == s)
-            .ok_or_else(|| format!("unknown integrator '{s}' (expected euler or rk4)"))
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_named(s)
     }
 }

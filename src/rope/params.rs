@@ -4,6 +4,7 @@ use super::Integrator;
 use glam::Vec2;
 use std::fmt;
 use std::str::FromStr;
+use timestep_loop::{Named, UnknownName, parse_named};
 
 /// Which ends of the rope are fixed in place. Particle 0 is always pinned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,6 +16,10 @@ pub enum Pin {
 }
 
 impl Pin {
+    /// Both, as `--pin` lists them.
+    pub const ALL: [Pin; 2] = [Pin::One, Pin::Both];
+
+    /// The name a user types.
     pub fn name(self) -> &'static str {
         match self {
             Pin::One => "one",
@@ -29,14 +34,18 @@ impl fmt::Display for Pin {
     }
 }
 
+impl Named for Pin {
+    const ALL: &'static [Pin] = &Pin::ALL;
+    const WHAT: &'static str = "pin";
+    fn name(self) -> &'static str {
+        Pin::name(self)
+    }
+}
+
 impl FromStr for Pin {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "one" => Ok(Pin::One),
-            "both" => Ok(Pin::Both),
-            _ => Err(format!("unknown pin '{s}' (expected one or both)")),
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Self, UnknownName> {
+        parse_named(s)
     }
 }
 

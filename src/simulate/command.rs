@@ -1,15 +1,17 @@
 //! The `simulate` subcommand: flags in, report out.
 
+use super::SimOutput;
 use super::progress::Progress;
 use super::{Controls, FrameRecord, Report, SimConfig, run_with, write_dump, write_table};
-use crate::cli::SimOutput;
 use crate::interrupt::{self, EXIT_INTERRUPTED};
+use crate::messages::Failure;
 use crate::plot::{self, FramePlot, FramePoint};
 use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::process::ExitCode;
 use timestep_loop::seconds;
+use timestep_loop::{millis, millis_signed};
 
 /// Creates the file a flag names, if it names one; an error names the flag.
 fn open(flag: &str, path: Option<&Path>) -> Result<Option<BufWriter<File>>, String> {
@@ -52,7 +54,7 @@ impl Trace {
                 self.lanes[f.lane],
                 f.frame,
                 seconds(f.present_ns),
-                f.frame_ns as f64 * 1e-6,
+                millis(f.frame_ns),
                 f.steps,
                 f.alpha,
                 seconds(f.shown_ns),
@@ -102,34 +104,30 @@ impl Plotting {
         let error_ns = (f.shown_ns as i128 - s0 as i128) - i128::from(t_ns);
         self.plot.lanes[f.lane].1.push(FramePoint {
             t_s: seconds(t_ns),
-            error_ms: error_ns as f64 * 1e-6,
+            error_ms: millis_signed(error_ns),
             ticks: f.steps,
-            frame_ms: f.frame_ns as f64 * 1e-6,
+            frame_ms: millis(f.frame_ns),
         });
     }
 }
 
 /// Runs `simulate`. Files named by flags are opened before anything runs, so a bad path
 /// fails at once with status 2.
-pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
-    let fail = |msg: String, code: u8| {
-        eprintln!("timestep-rope: error: {msg}");
-        ExitCode::from(code)
-    };
+pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     // Opened before anything runs, in order; the first bad path stops everything.
     let mut trace = match open("--trace", args.trace.as_deref()) {
         Ok(t) => t.map(|out| Trace::new(out, cfg)),
-        Err(e) => return fail(e, 2),
+        Err(e) => return Err(Failure::usage(e)),
     };
     let mut dump = match open("--dump-state", args.dump_state.as_deref()) {
         Ok(d) => d,
-        Err(e) => return fail(e, 2),
+        Err(e) => return Err(Failure::usage(e)),
     };
 
     if let Some(p) = &args.plot
         && let Err(e) = plot::check_path(p)
     {
-        return fail(format!("--plot: {e}"), 2);
+        return Err(Failure::usage(format!("--plot: {e}")));
     }
     let mut plotting = args.plot.as_ref().map(|_| Plotting::new(cfg, args.plot_ns));
 
@@ -151,7 +149,7 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
     });
     let outcome = match outcome {
         Ok(o) => o,
-        Err(e) => return fail(format!("--lanes: {e}"), 2),
+        Err(e) => return Err(Failure::usage(format!("--lanes: {e}"))),
     };
     progress.finish();
     if let (Some(path), Some(p)) = (&args.plot, &plotting) {
@@ -161,19 +159,21 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
             timestep_loop::format_duration(cfg.display.jitter_ns)
         );
         if let Err(e) = plot::plot_frames(path, &title, &p.plot) {
-            return fail(
-                format!("writing --plot '{}' failed: {e}", path.display()),
-                1,
-            );
+            return Err(Failure::machine(format!(
+                "writing --plot '{}' failed: {e}",
+                path.display()
+            )));
         }
     }
     if let Some(Err(e)) = trace.map(Trace::finish) {
-        return fail(format!("writing --trace failed: {e}"), 1);
+        return Err(Failure::machine(format!("writing --trace failed: {e}")));
     }
     if let Some(d) = dump.as_mut()
         && let Err(e) = write_dump(d, &outcome.lanes).and_then(|_| d.flush())
     {
-        return fail(format!("writing --dump-state failed: {e}"), 1);
+        return Err(Failure::machine(format!(
+            "writing --dump-state failed: {e}"
+        )));
     }
 
     let ran = outcome.lanes.len();
@@ -195,9 +195,9 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> ExitCode {
         write_table(&mut out, &report, cfg)
     };
     match written.and_then(|_| out.flush()) {
-        Ok(()) => status,
+        Ok(()) => Ok(status),
         // A closed pipe (`| head`) is not an error worth a message.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
-        Err(e) => fail(format!("writing the report failed: {e}"), 1),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(status),
+        Err(e) => Err(Failure::machine(format!("writing the report failed: {e}"))),
     }
 }

@@ -4,6 +4,7 @@ use super::RenderCost;
 use crate::frame::{FrameDone, Host, Shown};
 use crate::lane::{Lane, Vblank};
 use timestep_loop::Pacing;
+use timestep_loop::period_ns_f;
 
 /// One long frame injected into the simulated display (`--stall AT:DURATION`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,7 +90,7 @@ pub struct Display {
 
 impl Display {
     pub fn new(cfg: DisplayConfig) -> Self {
-        let period_ns = 1e9 / cfg.display_hz;
+        let period_ns = period_ns_f(cfg.display_hz);
         let mut rng = fastrand::Rng::with_seed(cfg.seed);
         let render_rng = fastrand::Rng::with_seed(cfg.seed ^ 0x5eed_0f7e_4de4);
         let start_ns = match cfg.phase {

@@ -10,6 +10,7 @@ use super::SimConfig;
 use crate::rope::{Integrator, Rope, RopeParams};
 use std::time::{Duration, Instant};
 use timestep_loop::Mode;
+use timestep_loop::seconds;
 
 /// The particles the step cost is measured with, at most: beyond it the cost per particle is
 /// flat (docs/PERFORMANCE.md), so a longer rope's is scaled up from this one's.
@@ -31,7 +32,7 @@ impl Work {
     pub fn of(cfg: &SimConfig) -> Work {
         let env = cfg.env();
         let ns = u128::from(cfg.display.duration_ns);
-        let frames = (ns as f64 * cfg.display.display_hz / 1e9).ceil() as u128;
+        let frames = (seconds(cfg.display.duration_ns) * cfg.display.display_hz).ceil() as u128;
         let lanes = cfg
             .lanes
             .iter()

@@ -26,6 +26,7 @@ use report::{Report, write_dump, write_table};
 
 use crate::lane::LaneSpec;
 use crate::rope::RopeParams;
+use std::path::PathBuf;
 use timestep_loop::TimingConfig;
 use timestep_loop::{MaxSubstep, PolicyEnv};
 
@@ -50,6 +51,19 @@ pub struct FrameRecord {
     /// When each of this frame's steps started, ns of simulated wall time (kept only when
     /// [`Controls::step_starts`] asks).
     pub step_starts_ns: Vec<u64>,
+}
+
+/// Where `simulate` writes what it measured.
+#[derive(Clone, Debug, Default)]
+pub struct SimOutput {
+    pub json: bool,
+    pub trace: Option<PathBuf>,
+    pub dump_state: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+    /// How much of the run `--plot` shows, ns (None: all of it).
+    pub plot_ns: Option<u64>,
+    /// `--progress`: the estimate and progress on stderr even when it is not a terminal.
+    pub progress: bool,
 }
 
 /// Everything one `simulate` run needs, validated.

@@ -7,6 +7,7 @@ use crate::lane::DrawReport;
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use std::time::Instant;
+use timestep_loop::{millis, millis_f};
 
 /// An off-screen frame and what drawing into it has cost so far.
 pub struct Offscreen {
@@ -50,7 +51,7 @@ impl Offscreen {
         self.screen.push_frame(frame_ns, &steps);
         let hud = HudInfo {
             fps: display_hz,
-            frame_ms: frame_ns as f64 * 1e-6,
+            frame_ms: millis(frame_ns),
             present_mode: "simulated".into(),
             ..HudInfo::new(lanes)
         };
@@ -84,8 +85,8 @@ impl Offscreen {
             self.total_ns as f64 / self.draws as f64
         };
         DrawReport {
-            draw_ms_mean: mean * 1e-6,
-            draw_ms_max: self.max_ns as f64 * 1e-6,
+            draw_ms_mean: millis_f(mean),
+            draw_ms_max: millis_f(self.max_ns as f64),
             draw_nonfinite_frames: self.nonfinite_frames.get(i).copied().unwrap_or(0),
         }
     }

@@ -3,6 +3,7 @@
 
 use super::estimate::Work;
 use super::{FrameRecord, SimConfig};
+use crate::messages;
 use crate::progress;
 use indicatif::ProgressBar;
 use timestep_loop::format_duration;
@@ -51,7 +52,7 @@ impl Progress {
         if seconds < LONG_RUN_S {
             return p;
         }
-        eprintln!("timestep-rope: {}", work.line(seconds));
+        messages::note(&work.line(seconds));
         let template = "{elapsed_precise} [{bar:24}] {percent:>3}% of {msg} simulated, ETA {eta}";
         let bar = progress::bar(STEPS, template, force);
         let run = format_duration(cfg.display.duration_ns);

@@ -5,6 +5,7 @@ use super::output::json_row;
 use super::{Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
 use crate::interrupt::{self, EXIT_INTERRUPTED};
 use crate::lane::peak_rss_kib;
+use crate::messages::{self, Failure};
 use crate::plot::{self, plot_sweep};
 use crate::progress;
 use crate::simulate::ConfigReport;
@@ -13,6 +14,7 @@ use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use timestep_loop::seconds;
 
 /// Where a sweep writes.
 #[derive(Clone, Debug, Default)]
@@ -23,22 +25,22 @@ pub struct SweepOutput {
     pub plot: Option<PathBuf>,
 }
 
-fn fail(msg: String, code: u8) -> ExitCode {
-    eprintln!("timestep-rope: error: {msg}");
-    ExitCode::from(code)
-}
-
 /// Runs a sweep. `--csv` and `--plot` are checked (and created) before anything runs.
-pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> ExitCode {
+pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
     if let Some(p) = &out.plot
         && let Err(e) = plot::check_path(p)
     {
-        return fail(format!("--plot: {e}"), 2);
+        return Err(Failure::usage(format!("--plot: {e}")));
     }
     let csv = match &out.csv {
         Some(p) => match File::create(p) {
             Ok(f) => Some(BufWriter::new(f)),
-            Err(e) => return fail(format!("cannot write --csv '{}': {e}", p.display()), 2),
+            Err(e) => {
+                return Err(Failure::usage(format!(
+                    "cannot write --csv '{}': {e}",
+                    p.display()
+                )));
+            }
         },
         None => None,
     };
@@ -59,24 +61,27 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> ExitCode {
         .and_then(|o| sink.end(cfg, o, started).map(|()| o));
     let outcome = match outcome {
         Ok(o) => o,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return ExitCode::SUCCESS,
-        Err(e) => return fail(format!("writing the sweep failed: {e}"), 1),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) => return Err(Failure::machine(format!("writing the sweep failed: {e}"))),
     };
     if let Some(p) = &out.plot {
         let title = plot_title(cfg);
         if let Err(e) = plot_sweep(p, &title, &sink.summary.series()) {
-            return fail(format!("writing --plot '{}' failed: {e}", p.display()), 1);
+            return Err(Failure::machine(format!(
+                "writing --plot '{}' failed: {e}",
+                p.display()
+            )));
         }
     }
     if outcome.interrupted {
-        eprintln!(
-            "timestep-rope: interrupted after {} of {} configurations; what finished is written",
+        messages::note(&format!(
+            "interrupted after {} of {} configurations; what finished is written",
             outcome.done,
             cfg.configs()
-        );
-        return ExitCode::from(EXIT_INTERRUPTED);
+        ));
+        return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
-    ExitCode::SUCCESS
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Runs the configurations with a progress bar on a terminal's stderr.
@@ -184,7 +189,7 @@ fn plot_title(cfg: &SweepConfig) -> String {
         "{} display rates ({lo}-{hi} Hz) × {} lanes, {} s each, jitter ±{}, render {}, seed {}",
         cfg.rates.len(),
         cfg.base.lanes.len(),
-        d.duration_ns as f64 / 1e9,
+        seconds(d.duration_ns),
         timestep_loop::format_duration(d.jitter_ns),
         ConfigReport::new(&cfg.base).render_cost,
         d.seed

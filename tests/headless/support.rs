@@ -7,8 +7,8 @@ use timestep_rope::lane::LaneReport;
 use timestep_rope::lane::LaneSpec;
 use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, SimConfig, Stall};
 
-pub const MS: u64 = 1_000_000;
-pub const S: u64 = 1_000_000_000;
+pub use timestep_loop::NS_PER_MS as MS;
+pub use timestep_loop::NS_PER_S as S;
 
 pub fn display(hz: f64) -> DisplayConfig {
     DisplayConfig {

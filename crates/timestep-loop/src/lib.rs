@@ -61,7 +61,7 @@ pub use game_loop::Loop;
 pub use jitter::{CONTROL_STEPS, JitterFix};
 pub use mode::Mode;
 pub use named::{Named, UnknownName, next_named, one_of, parse_named};
-pub use pacing::{MAX_CAP_HZ, Pacer, Pacing, PacingError};
+pub use pacing::{Pacer, Pacing, PacingError};
 pub use policy::{DEFAULT_MAX_SUBSTEP_NS, Fuzzy, MaxSubstep, Policy, PolicyEnv, substeps};
 pub use preset::Preset;
 pub use smooth::DeltaSmoother;
@@ -69,7 +69,8 @@ pub use spec::{Base, Entry, LoopSpec, SpecError, SpecErrorKind, split_list};
 pub use stepper::{FrameStats, Step, Stepper};
 pub use timer::{SNAP_FRAMES, Timer, TimerKind};
 pub use units::{
-    DurationError, MAX_DURATION_NS, NS_PER_MS, NS_PER_S, format_duration, hz_of_period, millis,
-    millis_signed, ns_from_seconds, parse_duration, parse_period, period_ns, seconds,
+    DurationError, MAX_DURATION_NS, MAX_HZ, NS_PER_MS, NS_PER_S, format_duration, hz_of_period,
+    millis, millis_f, millis_signed, ns_from_seconds, parse_duration, parse_period, period_ns,
+    period_ns_f, seconds, seconds_f,
 };
 pub use vsync::VsyncDetector;

@@ -17,6 +17,7 @@
 //!   of (refresh − 0.5 Hz), and the previous frame's oversleep (lateness only) is fed back for one
 //!   frame: `sleep = limit − (work + oversleep)`.
 
+use crate::units::MAX_HZ;
 use std::collections::VecDeque;
 use std::fmt;
 use std::str::FromStr;
@@ -34,15 +35,12 @@ pub enum Pacing {
     Late,
 }
 
-/// The fastest cap a pacing may hold, Hz.
-pub const MAX_CAP_HZ: f64 = 10_000.0;
-
 /// Why a pacing could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PacingError {
     /// `cap:` followed by something that is not a number.
     NotARate(String),
-    /// A cap outside (0, [`MAX_CAP_HZ`]].
+    /// A cap outside (0, [`MAX_HZ`]].
     CapOutOfRange(String),
     /// None of the pacings.
     Unknown(String),
@@ -53,7 +51,7 @@ impl fmt::Display for PacingError {
         match self {
             PacingError::NotARate(s) => write!(f, "'{s}' is not cap:HZ with a rate in Hz"),
             PacingError::CapOutOfRange(s) => {
-                write!(f, "{s} must be above 0 and at most {MAX_CAP_HZ} Hz")
+                write!(f, "{s} must be above 0 and at most {MAX_HZ} Hz")
             }
             PacingError::Unknown(s) => write!(
                 f,
@@ -104,7 +102,7 @@ impl FromStr for Pacing {
         let s = s.trim().to_ascii_lowercase();
         if let Some(hz) = s.strip_prefix("cap:") {
             let hz: f64 = hz.parse().map_err(|_| PacingError::NotARate(s.clone()))?;
-            if !(hz.is_finite() && hz > 0.0 && hz <= MAX_CAP_HZ) {
+            if !(hz.is_finite() && hz > 0.0 && hz <= MAX_HZ) {
                 return Err(PacingError::CapOutOfRange(s));
             }
             return Ok(Pacing::Cap(hz));

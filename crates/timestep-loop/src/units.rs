@@ -17,6 +17,9 @@ pub const NS_PER_S: u64 = 1_000_000_000;
 /// would overflow sums of nanoseconds.
 pub const MAX_DURATION_NS: u64 = 365 * 24 * 3600 * NS_PER_S;
 
+/// The fastest rate anything is given at, Hz (a display, a cap): faster is surely a typo.
+pub const MAX_HZ: f64 = 10_000.0;
+
 /// Nanoseconds as seconds, correctly rounded (60 s prints as 60, not 60.00000000000001).
 pub fn seconds(ns: u64) -> f64 {
     ns as f64 / 1e9
@@ -25,6 +28,21 @@ pub fn seconds(ns: u64) -> f64 {
 /// Nanoseconds as milliseconds, correctly rounded (16,806,723 ns is 16.806723 ms).
 pub fn millis(ns: u64) -> f64 {
     ns as f64 / 1e6
+}
+
+/// A fractional number of nanoseconds (a mean, a period) as milliseconds.
+pub fn millis_f(ns: f64) -> f64 {
+    ns / 1e6
+}
+
+/// A fractional number of nanoseconds (a mean, a period) as seconds.
+pub fn seconds_f(ns: f64) -> f64 {
+    ns / 1e9
+}
+
+/// One period of `hz`, in (fractional) nanoseconds: 59.94 Hz is 16,683,350.0166... ns.
+pub fn period_ns_f(hz: f64) -> f64 {
+    1e9 / hz
 }
 
 /// Signed nanoseconds as milliseconds, correctly rounded.

@@ -1,0 +1,128 @@
+//! Everything the program says on stderr goes through here, so the program's name is written
+//! in one place: errors (`timestep-rope: error: ...`), warnings and notes. A [`Failure`] is an
+//! error on its way up to `main`, which says it once and exits with its status.
+
+use std::fmt;
+
+/// The program's name, as every line on stderr starts.
+pub const PROGRAM: &str = "timestep-rope";
+
+/// The exit status of bad input: a flag, a value or a file (nothing was started).
+pub const EXIT_USAGE: u8 = 2;
+/// The exit status of a failure of the machine: no display, the GPU, a write that failed.
+pub const EXIT_FAILURE: u8 = 1;
+
+/// An error on its way to `main`: a one-line message (without the program's name) and the
+/// exit status it ends the program with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub message: String,
+    pub status: u8,
+}
+
+impl Failure {
+    /// Bad input: exit status 2.
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            status: EXIT_USAGE,
+        }
+    }
+
+    /// The machine failed: exit status 1.
+    pub fn machine(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            status: EXIT_FAILURE,
+        }
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The line an error is said in.
+pub fn error_text(message: &str) -> String {
+    format!("{PROGRAM}: error: {}", one_line(message))
+}
+
+/// Says an error.
+pub fn error(message: &str) {
+    eprintln!("{}", error_text(message));
+}
+
+/// Says a warning: something is wrong, and the program carries on.
+pub fn warning(message: &str) {
+    eprintln!("{PROGRAM}: warning: {}", one_line(message));
+}
+
+/// Says something worth knowing (what a long run will cost, that a run was interrupted).
+pub fn note(message: &str) {
+    eprintln!("{}", note_text(message));
+}
+
+/// The line a note is said in.
+pub fn note_text(message: &str) -> String {
+    format!("{PROGRAM}: {}", one_line(message))
+}
+
+/// `message` on one line: line breaks become spaces.
+fn one_line(message: &str) -> String {
+    message.trim_end().replace(['\n', '\r'], " ")
+}
+
+/// `<what>: <error>: <its source>: ...` — the whole chain of an error on one line, as pixels'
+/// `log_error` does (a source that repeats the end of the line is left out).
+pub fn chain(what: &str, err: &dyn std::error::Error) -> String {
+    let mut line = format!("{what}: {err}");
+    let mut source = err.source();
+    while let Some(e) = source {
+        let text = e.to_string();
+        if !line.ends_with(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        source = e.source();
+    }
+    one_line(&line)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_line_starts_with_the_program_and_stays_one_line() {
+        assert_eq!(
+            error_text("--dt: bad\nvalue"),
+            "timestep-rope: error: --dt: bad value"
+        );
+        assert_eq!(note_text("run"), "timestep-rope: run");
+        assert_eq!(Failure::usage("x").status, 2);
+        assert_eq!(Failure::machine("x").status, 1);
+    }
+
+    #[test]
+    fn an_error_chain_is_walked_on_one_line() {
+        #[derive(Debug)]
+        struct Outer(std::io::Error);
+        impl fmt::Display for Outer {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("render failed")
+            }
+        }
+        impl std::error::Error for Outer {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        let e = Outer(std::io::Error::other("device lost\nreally"));
+        assert_eq!(
+            chain("pixels.render", &e),
+            "pixels.render: render failed: device lost really"
+        );
+    }
+}
