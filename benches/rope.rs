@@ -363,8 +363,137 @@ fn integrators(c: &mut Criterion) {
     group.finish();
 }
 
+/// A whole `simulate --mode fixed` run of the default rope over ten simulated minutes at
+/// 60 Hz — the frame protocol, the loop, the books and the rope — ours against the textbook
+/// structure stepped by the very same loop: a timing-only lane keeps the same time and books,
+/// and its host steps the textbook rope at the start of every tick. The ratio of the two is
+/// the whole run's; the step alone's is `rope_step/16`.
+fn whole_run(c: &mut Criterion) {
+    use timestep_loop::{Mode, Pacer, Pacing, PolicyEnv, TimingConfig};
+    use timestep_rope::frame::{FrameDone, Frames, Host, Shown};
+    use timestep_rope::lane::{Lane, LaneSpec};
+    use timestep_rope::simulate::{self, Display, DisplayConfig, SimConfig};
+
+    /// The simulated display, with a textbook rope stepped as each tick begins.
+    struct Textbook {
+        display: Display,
+        rope: textbook::Rope,
+    }
+    impl Host for Textbook {
+        fn now_ns(&mut self) -> u64 {
+            Host::now_ns(&mut self.display)
+        }
+        fn read_ns(&mut self) -> u64 {
+            Host::read_ns(&mut self.display)
+        }
+        fn sleep(&mut self, ns: u64) {
+            Host::sleep(&mut self.display, ns);
+        }
+        fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
+            self.rope.step(DT);
+            start_ns + index
+        }
+        fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
+            Host::present(&mut self.display, frame, lanes, ran)
+        }
+    }
+
+    let cfg = SimConfig {
+        timing: TimingConfig::default(),
+        rope: RopeParams::default(),
+        display: DisplayConfig {
+            duration_ns: 600 * timestep_loop::NS_PER_S,
+            ..DisplayConfig::default()
+        },
+        lanes: vec![LaneSpec::mode(Mode::Fixed)],
+        max_substep: Default::default(),
+        draw: None,
+        physics: true,
+    };
+    let mut group = c.benchmark_group("whole_run");
+    group.sample_size(10);
+    group.bench_function("ours/fixed 600 s", |b| {
+        b.iter(|| simulate::run(&cfg, |_| {}).unwrap())
+    });
+    group.bench_function("textbook/fixed 600 s", |b| {
+        b.iter(|| {
+            let mut lane = Lane::timing_only(cfg.lanes[0], &cfg.env()).unwrap();
+            lane.keep_step_starts(true);
+            let display = Display::new(cfg.display.clone());
+            let mut frames = Frames::new(Pacer::new(Pacing::Vsync, Some(60.0)));
+            frames.anchor(display.start_ns());
+            let rope = textbook::Rope::like(&Rope::new(cfg.rope));
+            let mut host = Textbook { display, rope };
+            let mut lanes = [lane];
+            while !host.display.finished() {
+                frames.run(&mut host, &mut lanes);
+            }
+            let _ = PolicyEnv::default();
+            black_box(host.rope.particles.len())
+        })
+    });
+    group.finish();
+}
+
+/// What a sweep costs with and without a rope in every configuration, in one run: 2 display
+/// rates × the ten default lanes × 60 s, one thread.
+fn sweep_rope(c: &mut Criterion) {
+    use std::sync::atomic::AtomicBool;
+    use timestep_loop::TimingConfig;
+    use timestep_rope::lane::LaneSpec;
+    use timestep_rope::simulate::{DisplayConfig, SimConfig};
+    use timestep_rope::sweep::{self, SweepConfig};
+
+    let lanes = [LaneSpec::every_mode(), LaneSpec::every_preset()].concat();
+    let base = SimConfig {
+        timing: TimingConfig::default(),
+        rope: RopeParams::default(),
+        display: DisplayConfig {
+            duration_ns: 60 * timestep_loop::NS_PER_S,
+            ..DisplayConfig::default()
+        },
+        lanes,
+        max_substep: Default::default(),
+        draw: None,
+        physics: false,
+    };
+    let mut group = c.benchmark_group("sweep_60s_x2_rates_x10_lanes");
+    group.sample_size(10);
+    for physics in [true, false] {
+        let cfg = SweepConfig {
+            base: SimConfig {
+                physics,
+                ..base.clone()
+            },
+            rates: vec![60.0, 144.0],
+            threads: Some(1),
+        };
+        let name = if physics { "with rope" } else { "timing only" };
+        group.bench_function(name, |b| {
+            b.iter(|| {
+                let never = AtomicBool::new(false);
+                let mut rows = 0;
+                sweep::run(
+                    &cfg,
+                    &never,
+                    |_| {},
+                    |_| {
+                        rows += 1;
+                        Ok(())
+                    },
+                )
+                .unwrap();
+                rows
+            })
+        });
+    }
+    group.finish();
+}
+
 fn benches(c: &mut Criterion) {
     check_same_physics();
+    whole_run(c);
+    sweep_rope(c);
     rope_step(c);
     rest_rule(c);
     scaling(c);

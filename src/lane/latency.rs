@@ -9,6 +9,8 @@ use timestep_loop::{millis, millis_f};
 const BIN_NS: u64 = 10_000;
 /// Input samples waiting for a tick, at most (a lane that never ticks keeps the oldest).
 const MAX_PENDING: usize = 4096;
+/// Bins counted in a flat array (latencies under 1 s); longer ones in a map.
+const FLAT_BINS: u64 = 100_000;
 
 /// Mean, 99th percentile and maximum, ms.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
@@ -24,8 +26,10 @@ pub struct Latency {
     count: u64,
     sum_ns: u128,
     max_ns: u64,
-    /// Latencies by bin of [`BIN_NS`].
-    bins: BTreeMap<u64, u64>,
+    /// Latencies by bin of [`BIN_NS`]: under [`FLAT_BINS`] by index (grown as needed), the
+    /// rest in a map.
+    flat: Vec<u64>,
+    long: BTreeMap<u64, u64>,
 }
 
 impl Latency {
@@ -38,12 +42,27 @@ impl Latency {
         if ticks == 0 {
             return;
         }
-        for input in std::mem::take(&mut self.pending) {
-            let ns = present_ns.saturating_sub(input).saturating_add(behind_ns);
+        for i in 0..self.pending.len() {
+            let ns = present_ns
+                .saturating_sub(self.pending[i])
+                .saturating_add(behind_ns);
             self.count += 1;
             self.sum_ns += u128::from(ns);
             self.max_ns = self.max_ns.max(ns);
-            *self.bins.entry(ns / BIN_NS).or_default() += 1;
+            self.bin(ns / BIN_NS);
+        }
+        self.pending.clear();
+    }
+
+    fn bin(&mut self, bin: u64) {
+        if bin < FLAT_BINS {
+            let i = bin as usize;
+            if i >= self.flat.len() {
+                self.flat.resize(i + 1, 0);
+            }
+            self.flat[i] += 1;
+        } else {
+            *self.long.entry(bin).or_default() += 1;
         }
     }
 
@@ -55,14 +74,15 @@ impl Latency {
         }
         let rank = (self.count * 99).div_ceil(100);
         let mut seen = 0;
-        let p99_bin = self
-            .bins
-            .iter()
+        let flat = self.flat.iter().enumerate().map(|(b, n)| (b as u64, *n));
+        let long = self.long.iter().map(|(b, n)| (*b, *n));
+        let p99_bin = flat
+            .chain(long)
             .find(|(_, n)| {
-                seen += **n;
+                seen += n;
                 seen >= rank
             })
-            .map_or(0, |(bin, _)| *bin);
+            .map_or(0, |(bin, _)| bin);
         let p99_ns = ((p99_bin + 1) * BIN_NS).min(self.max_ns);
         Some(LatencyStats {
             mean: millis_f(self.sum_ns as f64 / self.count as f64),

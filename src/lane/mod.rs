@@ -137,14 +137,18 @@ impl Lane {
     ) -> &FrameStats {
         self.record.step_starts.clear();
         self.looped.begin_frame(frame_ns);
+        if self.world.is_none() && !self.record.keep_step_starts {
+            return self.looped.finish_frame();
+        }
         let mut taken = 0;
-        while let Some(step) = self.looped.next_step() {
+        while let Some(run) = self.looped.next_run() {
             if self.record.keep_step_starts {
-                self.record.step_starts.push(step_time(taken));
+                let starts = (taken..taken + run.count).map(&mut *step_time);
+                self.record.step_starts.extend(starts);
             }
-            taken += 1;
+            taken += run.count;
             if let Some(world) = &mut self.world {
-                world.integrate(step);
+                world.integrate(run);
             }
         }
         if let Some(world) = &mut self.world {

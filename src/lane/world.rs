@@ -3,7 +3,7 @@
 
 use crate::rope::{Integrator, Rope, RopeParams};
 use crate::watch::{ExplosionWatch, Watch};
-use timestep_loop::Step;
+use timestep_loop::StepRun;
 
 /// A rope and what happens to it when it diverges.
 #[derive(Clone, Debug)]
@@ -36,12 +36,16 @@ impl World {
         }
     }
 
-    /// Integrates one of the loop's steps, in its equal substeps. Only the first substep of a
-    /// frame's last step saves the state the blend starts from.
-    pub fn integrate(&mut self, step: Step) {
-        let h = step.substep_s();
-        for i in 0..step.substeps.max(1) {
-            self.rope.step(h, step.last && i == 0);
+    /// Integrates a run of the loop's steps, each in its equal substeps. Only the first
+    /// substep of a frame's last step saves the state the blend starts from.
+    pub fn integrate(&mut self, run: StepRun) {
+        let h = run.step.substep_s();
+        let substeps = run.step.substeps.max(1);
+        for i in 0..run.count {
+            let last = run.step.last && i + 1 == run.count;
+            for j in 0..substeps {
+                self.rope.step(h, last && j == 0);
+            }
         }
     }
 

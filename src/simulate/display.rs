@@ -4,7 +4,7 @@ use super::RenderCost;
 use crate::frame::{FrameDone, Host, Shown};
 use crate::lane::{Lane, Vblank};
 use timestep_loop::Pacing;
-use timestep_loop::period_ns_f;
+use timestep_loop::{fast, period_ns_f};
 
 /// One long frame injected into the simulated display (`--stall AT:DURATION`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -123,7 +123,7 @@ impl Display {
 
     /// The time of vblank `k`, computed from `k` each time so fractional rates never drift.
     fn vblank_ns(&self, k: u64) -> u64 {
-        (k as f64 * self.period_ns).round() as u64
+        fast::round(k as f64 * self.period_ns) as u64
     }
 
     /// When the run started (the phase), ns.
@@ -169,7 +169,7 @@ impl Display {
                 vblank: None,
             };
         }
-        let mut k = (ready as f64 / self.period_ns).ceil() as u64;
+        let mut k = fast::ceil(ready as f64 / self.period_ns) as u64;
         // Guard the float division at exact vblank times.
         while k > 0 && self.vblank_ns(k - 1) >= ready {
             k -= 1;

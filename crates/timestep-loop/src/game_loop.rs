@@ -7,7 +7,7 @@ use crate::config::ConfigError;
 use crate::mode::Mode;
 use crate::policy::{Policy, PolicyEnv, substeps};
 use crate::spec::LoopSpec;
-use crate::stepper::{FrameStats, Step, Stepper};
+use crate::stepper::{FrameStats, Step, StepRun, Stepper};
 use crate::timer::{Timer, TimerKind};
 use crate::vsync::VsyncDetector;
 
@@ -138,6 +138,25 @@ impl Loop {
         })
     }
 
+    /// The frame's next steps that are alike (a fixed frame's ticks come as one run), with
+    /// their substeps; `None` once the frame has none left.
+    pub fn next_run(&mut self) -> Option<StepRun> {
+        let max = self.policy.max_substep_ns;
+        self.stepper.next_run().map(|r| StepRun {
+            step: Step {
+                substeps: substeps(r.step.dt_ns, max),
+                ..r.step
+            },
+            ..r
+        })
+    }
+
+    /// Takes the frame's remaining steps without handing them out (to keep time with nothing
+    /// to step), and finishes it.
+    pub fn finish_frame(&mut self) -> &FrameStats {
+        self.stepper.finish_frame()
+    }
+
     /// What the last finished frame did: steps, alpha, the time shown.
     pub fn last_frame(&self) -> &FrameStats {
         self.stepper.last_frame()
@@ -225,7 +244,11 @@ mod tests {
     #[test]
     fn steps_carry_the_policys_substeps() -> Result<(), ConfigError> {
         // Bevy's 15.625 ms tick in substeps of at most 1 ms: 16 of them.
-        let mut bevy = Loop::new(LoopSpec::preset(Preset::Bevy), &PolicyEnv::default())?;
+        let env = PolicyEnv {
+            max_substep: crate::MaxSubstep::Set(MS),
+            ..PolicyEnv::default()
+        };
+        let mut bevy = Loop::new(LoopSpec::preset(Preset::Bevy), &env)?;
         let mut seen = Vec::new();
         bevy.advance(40 * MS, |s| seen.push((s.dt_ns, s.substeps)));
         assert_eq!(seen, [(15_625_000, 16), (15_625_000, 16)]);

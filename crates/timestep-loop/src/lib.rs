@@ -39,6 +39,11 @@
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
 
+/// The crate README's examples, run as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
+
 mod clock;
 mod config;
 mod game_loop;
@@ -66,7 +71,7 @@ pub use policy::{DEFAULT_MAX_SUBSTEP_NS, Fuzzy, MaxSubstep, Policy, PolicyEnv, s
 pub use preset::Preset;
 pub use smooth::DeltaSmoother;
 pub use spec::{Base, Entry, LoopSpec, SpecError, SpecErrorKind, split_list};
-pub use stepper::{FrameStats, Step, Stepper};
+pub use stepper::{FrameStats, Step, StepRun, Stepper};
 pub use timer::{SNAP_FRAMES, Timer, TimerKind};
 pub use units::{
     DurationError, MAX_DURATION_NS, MAX_HZ, NS_PER_MS, NS_PER_S, format_duration, hz_of_period,
@@ -74,3 +79,8 @@ pub use units::{
     period_ns_f, seconds, seconds_f,
 };
 pub use vsync::VsyncDetector;
+
+/// Rounding without a library call, bit for bit as the standard library's.
+pub mod fast {
+    pub use crate::units::{ceil, round};
+}

@@ -104,9 +104,13 @@ impl PolicyEnv {
 }
 
 impl Default for PolicyEnv {
-    /// [`TimingConfig::default`]'s textbook loop, vsync requested, no hint.
+    /// [`TimingConfig::default`]'s textbook loop, ticks integrated whole, vsync requested, no
+    /// hint.
     fn default() -> Self {
-        PolicyEnv::textbook(TimingConfig::default())
+        PolicyEnv {
+            max_substep: MaxSubstep::Off,
+            ..PolicyEnv::textbook(TimingConfig::default())
+        }
     }
 }
 

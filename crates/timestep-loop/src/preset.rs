@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn each_preset_has_the_numbers_its_source_documents() -> Result<(), ConfigError> {
-        let env = PolicyEnv::default();
+        let env = PolicyEnv::textbook(TimingConfig::default());
         let p = |preset: Preset| preset.policy(&env, None, false, None, None);
         let godot = p(Preset::Godot)?;
         let t = godot.timing;

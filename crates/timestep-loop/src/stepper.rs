@@ -31,7 +31,32 @@ impl Step {
     /// One substep's length in seconds, correctly rounded to `f32` (the whole step when there
     /// is one substep): integrate [`Step::substeps`] of these.
     pub fn substep_s(&self) -> f32 {
-        (self.dt_ns as f64 / self.substeps.max(1) as f64 * 1e-9) as f32
+        if self.substeps <= 1 {
+            // The same number: dividing by 1.0 is exact.
+            return self.dt_s();
+        }
+        (self.dt_ns as f64 / self.substeps as f64 * 1e-9) as f32
+    }
+}
+
+/// Steps in a row that are alike: `count` steps of `step.dt_ns`, each in `step.substeps`
+/// substeps; only the last of them may be the frame's last (`step.last`). How a caller that
+/// steps a world takes a frame's fixed ticks without asking for each one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepRun {
+    /// The steps' length and substeps, and whether the run ends the frame.
+    pub step: Step,
+    /// How many.
+    pub count: u64,
+}
+
+impl StepRun {
+    /// The run's steps one by one.
+    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
+        (0..self.count).map(|i| Step {
+            last: self.step.last && i + 1 == self.count,
+            ..self.step
+        })
     }
 }
 
@@ -106,7 +131,9 @@ pub struct Stepper {
     dropped_total_ns: u64,
     invented_total_ns: u64,
     /// The frame being stepped, between [`Stepper::begin_frame`] and its last step.
-    open: Option<OpenFrame>,
+    frame: OpenFrame,
+    /// Whether `frame` is open.
+    open: bool,
     /// What the last finished frame did.
     last: FrameStats,
 }
@@ -169,7 +196,18 @@ impl Stepper {
             consumed_total_ns: 0,
             dropped_total_ns: 0,
             invented_total_ns: 0,
-            open: None,
+            frame: OpenFrame {
+                measured_ns: 0,
+                clamped_ns: 0,
+                admitted_dropped_ns: 0,
+                plan: Plan::Once { done: true },
+                steps: 0,
+                consumed: 0,
+                dropped: 0,
+                invented: 0,
+                cut: None,
+            },
+            open: false,
             last: FrameStats::default(),
         }
     }
@@ -258,8 +296,8 @@ impl Stepper {
     /// had left stay in the accumulator (under the jitter fix, which has already counted them
     /// out of its own, they are dropped), so the books still balance.
     pub fn begin_frame(&mut self, frame_ns: u64) {
-        if let Some(open) = self.open.take() {
-            self.close(open);
+        if self.open {
+            self.close();
         }
         let admitted = self.admit(frame_ns);
         let mut cut = None;
@@ -305,7 +343,8 @@ impl Stepper {
                 }
             },
         };
-        self.open = Some(OpenFrame {
+        self.open = true;
+        self.frame = OpenFrame {
             measured_ns: frame_ns,
             clamped_ns: admitted.clamped_ns,
             admitted_dropped_ns: admitted.dropped_ns,
@@ -315,71 +354,96 @@ impl Stepper {
             dropped: 0,
             invented: 0,
             cut,
-        });
+        };
     }
 
     /// The open frame's next step, or `None` once it has none left (the frame is then finished:
     /// [`Stepper::last_frame`] says what it did). `None` too when no frame is open.
     pub fn next_step(&mut self) -> Option<Step> {
-        let mut open = self.open.take()?;
-        let step = match open.plan {
-            Plan::Once { done } => self.once(&mut open, done),
-            Plan::Slivers => self.sliver(&mut open),
-            Plan::Count { left, take } => self.counted(&mut open, left, take),
+        if !self.open {
+            return None;
+        }
+        let step = match self.frame.plan {
+            Plan::Once { done } => self.once(done),
+            Plan::Slivers => self.sliver(),
+            Plan::Count { left, take } => self.counted(left, take),
             Plan::Fuzzy {
                 above_ns,
                 consume_ns,
-            } => self.fuzzy(&mut open, above_ns, consume_ns),
+            } => self.fuzzy(above_ns, consume_ns),
         };
-        match step {
-            Some(s) => {
-                self.open = Some(open);
-                Some(s)
-            }
-            None => {
-                self.close(open);
-                None
-            }
+        if step.is_none() {
+            self.close();
         }
+        step
+    }
+
+    /// The open frame's next steps that are alike (a fixed frame's ticks come as one run), or
+    /// `None` once it has none left, as [`Stepper::next_step`]. The same books as taking them
+    /// one by one.
+    pub fn next_run(&mut self) -> Option<StepRun> {
+        if let Plan::Count { left, take } = self.frame.plan
+            && self.open
+            && left > 1
+        {
+            let tick = self.config.tick_ns();
+            self.sim_ns += (left - 1) * tick;
+            self.frame.steps += (left - 1) as u32;
+            self.frame.consumed += (left - 1) * tick;
+            if take {
+                self.accumulator_ns -= (left - 1) * tick;
+            }
+            self.frame.plan = Plan::Count { left: 1, take };
+            let step = self.next_step()?;
+            return Some(StepRun { step, count: left });
+        }
+        self.next_step().map(|step| StepRun { step, count: 1 })
+    }
+
+    /// Takes every step the open frame has left without handing them out (for a caller that
+    /// only keeps time), and finishes it. The same books as taking them one by one.
+    pub fn finish_frame(&mut self) -> &FrameStats {
+        while self.next_run().is_some() {}
+        &self.last
     }
 
     /// Variable: one step of everything available (the clamped frame plus any remainder left
     /// by a previous fixed mode). A zero-length frame takes no step. Never capped.
-    fn once(&mut self, open: &mut OpenFrame, done: bool) -> Option<Step> {
+    fn once(&mut self, done: bool) -> Option<Step> {
         let all = self.accumulator_ns;
         if done || all == 0 {
             return None;
         }
-        open.plan = Plan::Once { done: true };
-        Some(self.take(open, all, true))
+        self.frame.plan = Plan::Once { done: true };
+        Some(self.take(all, true))
     }
 
     /// Semi-fixed: steps of `min(remaining, dt)` until the frame is used up; at the cap, the
     /// rest is cut.
-    fn sliver(&mut self, open: &mut OpenFrame) -> Option<Step> {
+    fn sliver(&mut self) -> Option<Step> {
         if self.accumulator_ns == 0 {
             return None;
         }
-        if open.steps == self.cap {
-            open.cut = Some(std::mem::take(&mut self.accumulator_ns));
+        if self.frame.steps == self.cap {
+            self.frame.cut = Some(std::mem::take(&mut self.accumulator_ns));
             return None;
         }
         let h = self.accumulator_ns.min(self.config.tick_ns());
-        let last = h == self.accumulator_ns || open.steps + 1 == self.cap;
-        Some(self.take(open, h, last))
+        let last = h == self.accumulator_ns || self.frame.steps + 1 == self.cap;
+        Some(self.take(h, last))
     }
 
     /// One of the ticks decided when the frame began.
-    fn counted(&mut self, open: &mut OpenFrame, left: u64, take: bool) -> Option<Step> {
+    fn counted(&mut self, left: u64, take: bool) -> Option<Step> {
         if left == 0 {
             return None;
         }
-        open.plan = Plan::Count {
+        self.frame.plan = Plan::Count {
             left: left - 1,
             take,
         };
         let tick = self.config.tick_ns();
-        let step = self.tick(open, tick, left == 1);
+        let step = self.tick(tick, left == 1);
         if take {
             self.accumulator_ns -= tick;
         }
@@ -389,28 +453,30 @@ impl Stepper {
     /// Glaiel's fuzzy window: a tick while the accumulator is above `above`, each taking
     /// `consume` off it and never leaving it below zero. Time a tick had without measuring it
     /// is counted as invented; time a tick consumed beyond its own length, as dropped.
-    fn fuzzy(&mut self, open: &mut OpenFrame, above: u64, consume: u64) -> Option<Step> {
+    fn fuzzy(&mut self, above: u64, consume: u64) -> Option<Step> {
         if self.accumulator_ns <= above {
             return None;
         }
         let tick = self.config.tick_ns();
-        if open.steps == self.cap {
+        if self.frame.steps == self.cap {
             let cut = self.accumulator_ns - self.accumulator_ns % tick;
             self.accumulator_ns -= cut;
-            open.cut = Some(cut);
+            self.frame.cut = Some(cut);
             return None;
         }
         let after = self.accumulator_ns.saturating_sub(consume);
-        open.invented += consume.saturating_sub(self.accumulator_ns);
-        open.dropped += consume.saturating_sub(tick);
-        let last = after <= above || open.steps + 1 == self.cap;
-        let step = self.tick(open, tick, last);
+        self.frame.invented += consume.saturating_sub(self.accumulator_ns);
+        self.frame.dropped += consume.saturating_sub(tick);
+        let last = after <= above || self.frame.steps + 1 == self.cap;
+        let step = self.tick(tick, last);
         self.accumulator_ns = after;
         Some(step)
     }
 
-    /// Finishes a frame: its figures, and the running totals.
-    fn close(&mut self, open: OpenFrame) {
+    /// Finishes the open frame: its figures, and the running totals.
+    fn close(&mut self) {
+        self.open = false;
+        let open = self.frame;
         let mut cut = open.cut;
         if let Plan::Count { left, take: false } = open.plan
             && left > 0
@@ -492,18 +558,18 @@ impl Stepper {
     }
 
     /// A step of `dt_ns` taken out of the accumulator.
-    fn take(&mut self, open: &mut OpenFrame, dt_ns: u64, last: bool) -> Step {
-        let step = self.tick(open, dt_ns, last);
+    fn take(&mut self, dt_ns: u64, last: bool) -> Step {
+        let step = self.tick(dt_ns, last);
         self.accumulator_ns -= dt_ns;
         step
     }
 
     /// A step of `dt_ns` of simulated time (the accumulator is the caller's to adjust).
-    fn tick(&mut self, open: &mut OpenFrame, dt_ns: u64, last: bool) -> Step {
+    fn tick(&mut self, dt_ns: u64, last: bool) -> Step {
         self.prev_sim_ns = self.sim_ns;
         self.sim_ns += dt_ns;
-        open.steps += 1;
-        open.consumed += dt_ns;
+        self.frame.steps += 1;
+        self.frame.consumed += dt_ns;
         Step {
             dt_ns,
             last,
@@ -786,5 +852,71 @@ mod tests {
         assert_eq!(n, 3, "the two ticks left over and this frame's one");
         books_balance(&s);
         assert_eq!(s.next_step(), None, "no frame open");
+    }
+
+    #[test]
+    fn runs_of_steps_are_the_steps_one_by_one() {
+        let frames = [
+            16_683_350u64,
+            3_000_000,
+            40_000_000,
+            0,
+            1_000_000_000,
+            7_000,
+        ];
+        for mode in Mode::ALL {
+            for rule in [StepRule::Whole, StepRule::JitterFix { permille: 500 }] {
+                let cfg = TimingConfig::textbook(MS, 250 * MS, Some(40))
+                    .and_then(|c| c.with_rule(rule))
+                    .unwrap();
+                let (mut one, mut runs) = (with(cfg, mode), with(cfg, mode));
+                for &f in &frames {
+                    let (a, steps) = advance(&mut one, f);
+                    runs.begin_frame(f);
+                    let mut ran = Vec::new();
+                    while let Some(run) = runs.next_run() {
+                        ran.extend(run.steps());
+                    }
+                    assert_eq!(steps, ran, "{mode} {rule:?}");
+                    assert_eq!(&a, runs.last_frame());
+                    books_balance(&runs);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn finishing_a_frame_at_once_keeps_the_same_books_as_stepping_it() {
+        let frames = [
+            16_683_350u64,
+            3_000_000,
+            40_000_000,
+            0,
+            1_000_000_000,
+            7_000,
+        ];
+        let rules = [
+            StepRule::Whole,
+            StepRule::Fuzzy {
+                above_ns: TICK * 60 / 61,
+                consume_ns: TICK * 60 / 59,
+            },
+            StepRule::JitterFix { permille: 500 },
+        ];
+        for mode in Mode::ALL {
+            for rule in rules {
+                let cfg = TimingConfig::textbook(MS, 250 * MS, Some(40))
+                    .and_then(|c| c.with_rule(rule))
+                    .unwrap();
+                let (mut stepped, mut finished) = (with(cfg, mode), with(cfg, mode));
+                for &f in &frames {
+                    let (a, _) = advance(&mut stepped, f);
+                    finished.begin_frame(f);
+                    assert_eq!(&a, finished.finish_frame(), "{mode} {rule:?}");
+                    assert_eq!(stepped.sim_ns(), finished.sim_ns());
+                    books_balance(&finished);
+                }
+            }
+        }
     }
 }

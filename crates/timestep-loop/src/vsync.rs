@@ -19,6 +19,8 @@
 //! against it at once. Until it is decided, a loop that was given the display's rate may assume
 //! it, as the sample does ([`VsyncDetector::assumed_period_ns`]).
 
+use crate::units::round;
+
 /// Frames of history.
 const RING: usize = 128;
 /// Drift under this many ns is a good frame.
@@ -59,7 +61,8 @@ pub struct VsyncDetector {
     elapsed_ns: u64,
     detected_after_ns: Option<u64>,
     /// The refresh rate last measured while vsynced, Hz.
-    refresh_hz: Option<f64>,
+    /// The whole periods and the time they were measured over, last seen while vsynced.
+    refresh: Option<(u64, u128)>,
 }
 
 impl VsyncDetector {
@@ -86,7 +89,7 @@ impl VsyncDetector {
             undecided_for: 0,
             elapsed_ns: 0,
             detected_after_ns: None,
-            refresh_hz: None,
+            refresh: None,
         }
     }
 
@@ -97,13 +100,14 @@ impl VsyncDetector {
 
     /// The refresh rate measured while vsynced (measured time over whole periods), Hz.
     pub fn refresh_hz(&self) -> Option<f64> {
-        self.refresh_hz
+        self.refresh
+            .map(|(periods, measured)| 1e9 * periods as f64 / measured as f64)
     }
 
     /// The refresh period a snapping timer snaps to: the measured rate rounded to a whole
     /// number of hertz, as operating systems report it (59.94 Hz snaps to 1/60 s).
     pub fn snap_period_ns(&self) -> Option<u64> {
-        whole_hz_period(self.refresh_hz?)
+        whole_hz_period(self.refresh_hz()?)
     }
 
     /// The period a loop may act on: the measured one (in whole hertz) while vsync is
@@ -136,7 +140,7 @@ impl VsyncDetector {
         let good = self.snap(d_ns, period);
         self.decide(good);
         if self.vsynced && self.periods > 0 {
-            self.refresh_hz = Some(1e9 * self.periods as f64 / self.measured_ns as f64);
+            self.refresh = Some((self.periods, self.measured_ns));
         }
         if !self.vsynced {
             self.undecided_for += 1;
@@ -178,7 +182,7 @@ impl VsyncDetector {
     fn snap(&mut self, d_ns: u64, period: u64) -> bool {
         let d = d_ns.min(i64::MAX as u64 / 4) as i64;
         let p = period as i64;
-        let n = ((d + self.err_ns) as f64 / p as f64).round().max(0.0) as i64;
+        let n = round((d + self.err_ns) as f64 / p as f64).max(0.0) as i64;
         let snapped = n * p;
         self.err_ns = self.err_ns / 2 + (d - snapped);
         let slot = (snapped as u64, d_ns, n as u64);
@@ -197,7 +201,7 @@ impl VsyncDetector {
         // The sample's drift alone is fooled by frame times of random length: its decaying
         // error term makes the snapped sum track any measured sum. A paced frame is also, on
         // its own, close to a whole number (at least one) of periods.
-        let whole = (d as f64 / p as f64).round() as i64;
+        let whole = round(d as f64 / p as f64) as i64;
         let near = whole >= 1 && (d - whole * p).abs() < (p / 8).max(FRAME_TOLERANCE_NS);
         near && self.drift_ns.abs() < i128::from(DRIFT_LIMIT_NS)
     }
