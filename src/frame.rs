@@ -10,7 +10,7 @@
 //! the time it missed with its next frame.
 
 use crate::lane::{Lane, Vblank};
-use timestep_loop::Pacer;
+use timestep_loop::{Pacer, period_ns_f};
 
 /// Where frames get their time, their waits and their presents.
 pub trait Host {
@@ -23,6 +23,11 @@ pub trait Host {
     }
     /// Waits `ns`.
     fn sleep(&mut self, ns: u64);
+    /// Whether a loop's own wait can move when its frame starts (not on a capture, whose frame
+    /// starts are fixed: a lane that would wait sits the frame out instead).
+    fn can_wait(&self) -> bool {
+        true
+    }
     /// When a lane's `index`-th step of the frame that started at `start_ns` begins, ns (asked
     /// only where step start times are kept). A real host reads its clock; a simulated one
     /// adds its step cost.
@@ -40,6 +45,44 @@ pub trait Host {
 pub struct Shown {
     pub at_ns: u64,
     pub vblank: Option<Vblank>,
+}
+
+/// Vblank numbers for presents whose vblank the host cannot ask the display for (the window,
+/// a capture): each present is a whole number of refresh periods (at least one) after the last
+/// one, the number nearest to the time measured between them. Without vsync, or without a
+/// refresh rate, there are none: each present counts as its own vblank, as in
+/// `simulate --vsync off`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct VblankCounter {
+    period_ns: Option<f64>,
+    last: Option<(u64, u64)>,
+}
+
+impl VblankCounter {
+    /// Counts vblanks of a display at `refresh_hz` when presents wait for them (`vsync`).
+    pub fn new(refresh_hz: Option<f64>, vsync: bool) -> VblankCounter {
+        let period_ns = refresh_hz
+            .filter(|hz| vsync && hz.is_finite() && *hz > 0.0)
+            .map(period_ns_f);
+        VblankCounter {
+            period_ns,
+            last: None,
+        }
+    }
+
+    /// The vblank a present measured at `at_ns` landed on.
+    pub fn at(&mut self, at_ns: u64) -> Option<Vblank> {
+        let period_ns = self.period_ns?;
+        let index = match self.last {
+            None => 1,
+            Some((index, then)) => {
+                let periods = (at_ns.saturating_sub(then) as f64 / period_ns).round();
+                index + (periods as u64).max(1)
+            }
+        };
+        self.last = Some((index, at_ns));
+        Some(Vblank { index, period_ns })
+    }
 }
 
 /// What one frame did.
@@ -90,6 +133,11 @@ impl Frames {
         self.last_read_ns = Some(read_ns);
     }
 
+    /// The next frame is measured from this timer reading, unless a reading was taken already.
+    pub fn anchor_once(&mut self, read_ns: u64) {
+        self.last_read_ns.get_or_insert(read_ns);
+    }
+
     /// Paces with `pacer` from now on.
     pub fn set_pacer(&mut self, pacer: Pacer) {
         self.pacer = pacer;
@@ -122,7 +170,7 @@ impl Frames {
         self.ran.resize(lanes.len(), false);
         let measured = self.read(host);
         let mut frame_ns = self.pacer.begin(host.now_ns(), measured);
-        if !self.paused {
+        if !self.paused && host.can_wait() {
             frame_ns += self.wait_for_a_tick(host, lanes, frame_ns);
         }
         let start_ns = host.now_ns();

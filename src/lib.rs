@@ -13,6 +13,7 @@ pub mod lane;
 pub mod messages;
 pub mod plot;
 pub mod progress;
+pub mod replay;
 pub mod rope;
 pub mod simulate;
 pub mod sweep;

@@ -5,10 +5,10 @@
 
 use super::pacing::FpsMeter;
 use crate::draw::{HudInfo, Overlay, Screen, explosion_banner};
-use crate::frame::{FrameDone, Host, Shown};
-use crate::lane::{Lane, Vblank};
+use crate::frame::{FrameDone, Host, Shown, VblankCounter};
+use crate::lane::Lane;
 use std::collections::VecDeque;
-use timestep_loop::{millis, millis_f, period_ns_f};
+use timestep_loop::{millis, millis_f};
 
 /// The window's clock: what it reads, and how it sleeps.
 pub trait Wall {
@@ -57,43 +57,6 @@ impl Meter {
         let sum: u64 = self.input_latency.iter().sum();
         let mean = sum as f64 / self.input_latency.len() as f64;
         format!("{:.1} ms, mean {:.1}", millis(last), millis_f(mean))
-    }
-}
-
-/// Vblank numbers for presents whose vblank the window cannot ask the display for: each
-/// present is a whole number of refresh periods (at least one) after the last one, the number
-/// nearest to the time measured between them. Without vsync there are none: each present
-/// counts as its own vblank, as in `simulate --vsync off`.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct VblankCounter {
-    period_ns: Option<f64>,
-    last: Option<(u64, u64)>,
-}
-
-impl VblankCounter {
-    /// Counts vblanks of a display at `refresh_hz` when presents wait for them (`vsync`).
-    pub fn new(refresh_hz: Option<f64>, vsync: bool) -> VblankCounter {
-        let period_ns = refresh_hz
-            .filter(|hz| vsync && hz.is_finite() && *hz > 0.0)
-            .map(period_ns_f);
-        VblankCounter {
-            period_ns,
-            last: None,
-        }
-    }
-
-    /// The vblank a present measured at `at_ns` landed on.
-    pub fn at(&mut self, at_ns: u64) -> Option<Vblank> {
-        let period_ns = self.period_ns?;
-        let index = match self.last {
-            None => 1,
-            Some((index, then)) => {
-                let periods = (at_ns.saturating_sub(then) as f64 / period_ns).round();
-                index + (periods as u64).max(1)
-            }
-        };
-        self.last = Some((index, at_ns));
-        Some(Vblank { index, period_ns })
     }
 }
 

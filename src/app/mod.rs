@@ -343,9 +343,6 @@ impl App {
             window.set_title(&title);
             self.titled = Some(title);
         }
-        if report.frame.shown.is_none() {
-            return;
-        }
         if let Some(log) = &mut self.outputs.frame_log
             && let Err(e) = report.rows.iter().try_for_each(|row| log.row(row))
         {

@@ -15,7 +15,7 @@ fn open_error(flag: &str, path: &Path, err: std::io::Error) -> String {
 /// One frame of the log.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FrameRow {
-    /// Wall time of the frame's clock reading since the program started, s.
+    /// The window's clock when the frame started, since the program started, s.
     pub wall_s: f64,
     pub frame_ms: f64,
     /// The lane, as named on the command line (`interpolated`, `fixed`).
@@ -32,34 +32,49 @@ pub struct FrameRow {
     pub step_starts_ms: Vec<f64>,
     /// From the first key or mouse event this frame used to its present, ms (none: no input).
     pub input_ms: Option<f64>,
+    /// When the frame's present returned, s (none: it was not shown).
+    pub present_s: Option<f64>,
 }
 
-impl FrameRow {
-    pub const HEADER: &'static str =
-        "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,step_starts_ms";
+/// A column of the log: its name, and how a row writes it.
+type Column = (&'static str, fn(&FrameRow) -> String);
 
-    /// The CSV line, without a newline. Wall time to the microsecond, frame time and drift
-    /// to the microsecond in ms, exploded as 0 or 1.
-    pub fn csv(&self) -> String {
-        let input = self.input_ms.map_or(String::new(), |ms| format!("{ms:.3}"));
-        let starts: Vec<String> = self
+/// The log's columns, each once. Times to the nanosecond (replay reads them), frame time and
+/// drift to the microsecond in ms, exploded as 0 or 1.
+const COLUMNS: [Column; 11] = [
+    ("wall_s", |r| format!("{:.9}", r.wall_s)),
+    ("frame_ms", |r| format!("{:.3}", r.frame_ms)),
+    ("lane", |r| r.lane.clone()),
+    ("steps", |r| r.steps.to_string()),
+    ("alpha", |r| format!("{:.4}", r.alpha)),
+    ("drift_ms", |r| format!("{:.3}", r.drift_ms)),
+    ("exploded", |r| u8::from(r.exploded).to_string()),
+    ("pacing", |r| r.pacing.clone()),
+    ("input_ms", |r| {
+        r.input_ms.map_or(String::new(), |ms| format!("{ms:.3}"))
+    }),
+    ("step_starts_ms", |r| {
+        let starts: Vec<String> = r
             .step_starts_ms
             .iter()
             .map(|ms| format!("{ms:.3}"))
             .collect();
-        format!(
-            "{:.6},{:.3},{},{},{:.4},{:.3},{},{},{},{}",
-            self.wall_s,
-            self.frame_ms,
-            self.lane,
-            self.steps,
-            self.alpha,
-            self.drift_ms,
-            u8::from(self.exploded),
-            self.pacing,
-            input,
-            starts.join(" ")
-        )
+        starts.join(" ")
+    }),
+    ("present_s", |r| {
+        r.present_s.map_or(String::new(), |s| format!("{s:.9}"))
+    }),
+];
+
+impl FrameRow {
+    /// The header's names, in order.
+    pub fn header() -> impl Iterator<Item = &'static str> {
+        COLUMNS.iter().map(|(name, _)| *name)
+    }
+
+    /// The row's cells, in the header's order.
+    pub fn cells(&self) -> impl Iterator<Item = String> + '_ {
+        COLUMNS.iter().map(move |(_, cell)| cell(self))
     }
 }
 
@@ -68,7 +83,7 @@ impl FrameRow {
 #[derive(Debug)]
 pub struct FrameLog {
     path: PathBuf,
-    out: BufWriter<File>,
+    out: csv::Writer<File>,
     /// The wall time of the row that last flushed, s.
     flushed_at_s: f64,
 }
@@ -78,8 +93,9 @@ impl FrameLog {
     pub fn create(path: &Path) -> Result<FrameLog, String> {
         let flag = "--frame-log";
         let file = File::create(path).map_err(|e| open_error(flag, path, e))?;
-        let mut out = BufWriter::new(file);
-        writeln!(out, "{}", FrameRow::HEADER).map_err(|e| open_error(flag, path, e))?;
+        let mut out = csv::Writer::from_writer(file);
+        out.write_record(FrameRow::header())
+            .map_err(|e| open_error(flag, path, e.into()))?;
         Ok(FrameLog {
             path: path.to_owned(),
             out,
@@ -92,7 +108,9 @@ impl FrameLog {
     pub const FLUSH_EVERY_S: f64 = 0.25;
 
     pub fn row(&mut self, row: &FrameRow) -> Result<(), String> {
-        writeln!(self.out, "{}", row.csv()).map_err(|e| self.write_error(&e))?;
+        self.out
+            .write_record(row.cells())
+            .map_err(|e| self.write_error(&e.into()))?;
         if row.wall_s - self.flushed_at_s >= Self::FLUSH_EVERY_S {
             self.flushed_at_s = row.wall_s;
             self.out.flush().map_err(|e| self.write_error(&e))?;
@@ -251,8 +269,12 @@ pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, Strin
 mod tests {
     use super::*;
 
+    fn line(row: &FrameRow) -> String {
+        row.cells().collect::<Vec<_>>().join(",")
+    }
+
     #[test]
-    fn a_frame_row_has_ten_fields_in_header_order() {
+    fn a_frame_row_has_its_fields_in_header_order() {
         let mut row = FrameRow {
             wall_s: 1.25,
             frame_ms: 16.6667,
@@ -264,20 +286,23 @@ mod tests {
             pacing: "late".into(),
             step_starts_ms: vec![1250.0101, 1250.0302],
             input_ms: None,
+            present_s: None,
         };
         assert_eq!(
-            row.csv(),
-            "1.250000,16.667,semi-fixed,2,0.6667,-0.500,0,late,,1250.010 1250.030"
+            line(&row),
+            "1.250000000,16.667,semi-fixed,2,0.6667,-0.500,0,late,,1250.010 1250.030,"
         );
         row.exploded = true;
         row.input_ms = Some(12.3456);
+        row.present_s = Some(1.2625);
         assert_eq!(
-            row.csv(),
-            "1.250000,16.667,semi-fixed,2,0.6667,-0.500,1,late,12.346,1250.010 1250.030"
+            line(&row),
+            "1.250000000,16.667,semi-fixed,2,0.6667,-0.500,1,late,12.346,1250.010 1250.030,1.262500000"
         );
-        assert_eq!(row.csv().split(',').count(), 10);
-        assert_eq!(FrameRow::HEADER.split(',').count(), 10);
-        assert!(FrameRow::HEADER.starts_with("wall_s,frame_ms,lane"));
+        assert_eq!(row.cells().count(), FrameRow::header().count());
+        let header: Vec<&str> = FrameRow::header().collect();
+        assert_eq!(header[..3], ["wall_s", "frame_ms", "lane"]);
+        assert_eq!(header.last(), Some(&"present_s"));
     }
 
     #[test]
@@ -296,6 +321,7 @@ mod tests {
             alpha: 0.0,
             drift_ms: 0.0,
             exploded: false,
+            present_s: Some(wall_s),
         };
         let lines = || std::fs::read_to_string(&path).unwrap().lines().count();
         log.row(&row(0.1)).unwrap();

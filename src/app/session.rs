@@ -10,11 +10,11 @@
 use super::WindowConfig;
 use super::bindings::{Action, help_lines};
 use super::drag::Hand;
-use super::host::{Meter, Present, VblankCounter, ViewState, Wall, WindowHost};
+use super::host::{Meter, Present, ViewState, Wall, WindowHost};
 use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up};
 use crate::draw::{Arrangement, Screen, pacing_summary};
-use crate::frame::{FrameDone, Frames};
+use crate::frame::{FrameDone, Frames, VblankCounter};
 use crate::lane::{Lane, LaneReport, LaneSpec};
 use crate::rope::Rope;
 use glam::Vec2;
@@ -393,6 +393,7 @@ impl Session {
             alpha: lane.last().alpha,
             drift_ms: lane.drift_ms(),
             exploded: lane.rope().is_some_and(Rope::exploded),
+            present_s: frame.shown.map(|s| seconds(s.at_ns)),
         }
     }
 

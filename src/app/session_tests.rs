@@ -233,9 +233,10 @@ fn a_frame_in_fixed_mode_takes_whole_steps_and_reports_them() {
     // Fixed shows the current state at 16 ms after 16.5 ms of running.
     assert!((r.rows[0].drift_ms - -0.5).abs() < 1e-9, "{:?}", r.rows);
     let starts = vec!["16.500"; 16].join(" ");
+    let line: Vec<String> = r.rows[0].cells().collect();
     assert_eq!(
-        r.rows[0].csv(),
-        format!("0.016500,16.500,fixed,16,0.5000,-0.500,0,vsync,,{starts}")
+        line.join(","),
+        format!("0.016500000,16.500,fixed,16,0.5000,-0.500,0,vsync,,{starts},0.016500000")
     );
 }
 
@@ -783,4 +784,53 @@ fn each_frame_logs_when_its_steps_began_and_the_input_it_showed() {
     let latency = row.input_ms.unwrap_or_default();
     assert!((10.0..10.1).contains(&latency), "{latency}");
     assert_eq!(s.hud("").input, "10.0 ms, mean 10.0");
+}
+
+#[test]
+fn a_window_frame_log_replays_to_the_windows_own_books() {
+    use crate::replay::{self, ReplayConfig};
+    use crate::simulate::{DisplayConfig, RenderCost};
+    let display = DisplayConfig {
+        display_hz: 59.94,
+        render_cost: RenderCost::Uniform(2 * MS, 20 * MS),
+        duration_ns: 5_000 * MS,
+        ..Default::default()
+    };
+    let lanes = LaneSpec::every_mode();
+    let path = std::env::temp_dir().join(format!("timestep-rope-log-{}.csv", std::process::id()));
+    let mut log = super::super::output::FrameLog::create(&path).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = new(&config(lanes.clone(), RopeParams::default()), 320, 200);
+    s.set_refresh_hint(Some(display.display_hz));
+    let shared = crate::simulate::Display::new(display.clone());
+    s.restart_clock(shared.start_ns());
+    let mut wall = OnDisplay(std::rc::Rc::new(std::cell::RefCell::new(shared)));
+    let mut presenter = wall.clone();
+    while !wall.0.borrow().finished() {
+        let report = s
+            .frame(&mut wall, &mut presenter, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for row in &report.rows {
+            log.row(row).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    log.finish().unwrap_or_else(|e| panic!("{e}"));
+    let window: Vec<LaneReport> = s.reports().into_iter().map(books).collect();
+    for (i, spec) in lanes.iter().enumerate() {
+        let name = spec.to_string();
+        let (selection, summary) =
+            replay::open(&path, Some(&name), None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(summary.refresh_hz_estimate, Some(59.94));
+        let cfg = ReplayConfig {
+            capture: path.clone(),
+            app: Some(name.clone()),
+            swapchain: None,
+            timing: TimingConfig::default(),
+            rope: RopeParams::default(),
+            lanes: vec![*spec],
+            max_substep: Default::default(),
+        };
+        let replayed = replay::run(&cfg, &selection, &summary).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(books(replayed[0].clone()), window[i], "{name}");
+    }
+    let _ = std::fs::remove_file(&path);
 }

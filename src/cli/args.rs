@@ -35,6 +35,9 @@ pub enum Command {
     /// Run every lane on every display rate of a range or list, in parallel, and tabulate,
     /// write and plot what each did.
     Sweep(SweepArgs),
+    /// Run every lane on the frames of a real capture (PresentMon, CapFrameX, MangoHud, or
+    /// this program's own --frame-log and --trace) and print what each would have done.
+    Replay(ReplayArgs),
 }
 
 /// Flags shared by the window and `simulate`: timing and the rope.
@@ -256,6 +259,30 @@ pub struct SweepArgs {
     /// state hash); without it a sweep measures timing only, which is the same either way
     #[arg(long)]
     pub physics: bool,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ReplayArgs {
+    /// The capture: its format is found from its content
+    #[arg(value_name = "CAPTURE")]
+    pub capture: PathBuf,
+    /// The application whose frames to replay [default: the one with the most, dwm.exe left
+    /// out]; in this program's own logs, the lane
+    #[arg(long, value_name = "NAME")]
+    pub app: Option<String>,
+    /// Its swap chain, by address [default: its busiest]
+    #[arg(long, value_name = "ADDR")]
+    pub swapchain: Option<String>,
+    /// Print one JSON object instead of the table
+    #[arg(long)]
+    pub json: bool,
+    /// Write one CSV row per presented frame per lane (simulate --trace's columns)
+    #[arg(long, value_name = "FILE.csv")]
+    pub trace: Option<PathBuf>,
+    /// Plot each lane frame by frame (shown-time error, ticks per frame, frame time) to an SVG
+    /// or PNG
+    #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
+    pub plot: Option<PathBuf>,
 }
 
 /// `sweep --display-hz`: the rates, ascending and distinct.

@@ -10,6 +10,7 @@ use crate::app::WindowConfig;
 use crate::draw::MAX_PANES;
 use crate::lane::LaneSpec;
 use crate::messages::Failure;
+use crate::replay::{ReplayConfig, ReplayOutput};
 use crate::simulate::{DisplayConfig, SimConfig, SimOutput};
 use crate::sweep::{MAX_CONFIGS, SweepConfig, SweepOutput};
 use clap::Parser;
@@ -27,6 +28,7 @@ pub enum Run {
     Window(WindowConfig),
     Simulate(SimConfig, SimOutput),
     Sweep(SweepConfig, SweepOutput),
+    Replay(ReplayConfig, ReplayOutput),
 }
 
 /// Parses and validates the command line: what to run, or a one-line error naming the flag
@@ -60,6 +62,7 @@ where
         None => window_config(cli.window).map(Run::Window),
         Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim),
         Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep),
+        Some(Command::Replay(replay)) => replay_config(&cli.window.common, replay),
     };
     run.map_err(Failure::usage)
 }
@@ -175,6 +178,29 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
         plot: args.plot,
     };
     Ok(Run::Sweep(cfg, out))
+}
+
+/// `replay`'s flags: the lanes default to the four modes and every preset.
+fn replay_config(common: &CommonArgs, args: ReplayArgs) -> Result<Run, String> {
+    let lanes = match &common.lanes {
+        Some(lanes) => lanes.0.clone(),
+        None => [LaneSpec::every_mode(), LaneSpec::every_preset()].concat(),
+    };
+    let cfg = ReplayConfig {
+        capture: args.capture,
+        app: args.app,
+        swapchain: args.swapchain,
+        timing: common.timing()?,
+        rope: common.rope()?,
+        lanes,
+        max_substep: common.max_substep.unwrap_or_default(),
+    };
+    let out = ReplayOutput {
+        json: args.json,
+        trace: args.trace,
+        plot: args.plot,
+    };
+    Ok(Run::Replay(cfg, out))
 }
 
 /// The simulated display of `simulate` and `sweep`, checked.

@@ -37,6 +37,10 @@ pub struct LaneReport {
     /// With `--draw`: what drawing cost.
     #[serde(flatten)]
     pub drawing: Option<DrawReport>,
+    /// On a replayed capture, why this lane's loop ran open loop: its own rule would have
+    /// moved when frames start, which a capture fixes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_loop: Option<&'static str>,
     /// The process's peak resident memory so far (Linux: VmHWM), KiB; null where unknown.
     pub peak_rss_kib: Option<u64>,
 }
@@ -159,6 +163,7 @@ impl LaneReport {
             pacing: PacingReport::new(pacer),
             physics: lane.world().map(PhysicsReport::new),
             drawing,
+            open_loop: None,
             peak_rss_kib: peak_rss_kib(),
         }
     }

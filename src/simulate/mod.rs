@@ -15,12 +15,16 @@ mod offscreen;
 mod progress;
 mod report;
 mod run;
+mod trace;
 
 pub use command::main;
 pub use cost::{MAX_RAMP_POINTS, Ramp, RenderCost};
 pub use display::{Display, DisplayConfig, Phase, Presented, Stall};
-pub use report::ConfigReport;
-pub use run::{Controls, LaneOutcome, Outcome, run, run_with};
+pub use report::{
+    ConfigReport, LoopConfigReport, RopeReport, write_lane_tables, write_rope_bounds,
+};
+pub use run::{Controls, LaneOutcome, Outcome, batches, run, run_with};
+pub use trace::{Plotting, Trace, open};
 
 use report::{Report, write_dump, write_table};
 

@@ -83,7 +83,7 @@ pub fn run_with(
         interrupted: false,
         not_run: Vec::new(),
     };
-    for batch in batches(cfg) {
+    for batch in batches(cfg.lanes.len(), cfg.rope.particles, cfg.draw.is_some()) {
         if outcome.interrupted {
             outcome.not_run.extend_from_slice(&cfg.lanes[batch]);
             continue;
@@ -95,14 +95,14 @@ pub fn run_with(
     Ok(outcome)
 }
 
-/// The lanes run together: all of them with `--draw` or when their ropes are small together
-/// (at most [`TOGETHER_PARTICLES`]); otherwise each alone.
-pub fn batches(cfg: &SimConfig) -> Vec<Range<usize>> {
-    let n = cfg.lanes.len();
-    if cfg.draw.is_some() || n.saturating_mul(cfg.rope.particles) <= TOGETHER_PARTICLES {
-        std::iter::once(0..n).collect()
+/// `lanes` lanes of ropes of `particles` run together when `together` says they must (drawn
+/// together) or their ropes are small together (at most [`TOGETHER_PARTICLES`]); otherwise
+/// each alone.
+pub fn batches(lanes: usize, particles: usize, together: bool) -> Vec<Range<usize>> {
+    if together || lanes.saturating_mul(particles) <= TOGETHER_PARTICLES {
+        std::iter::once(0..lanes).collect()
     } else {
-        (0..n).map(|i| i..i + 1).collect()
+        (0..lanes).map(|i| i..i + 1).collect()
     }
 }
 

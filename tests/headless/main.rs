@@ -14,6 +14,7 @@ mod physics;
 mod policies;
 mod properties;
 mod reliability;
+mod replay;
 mod shaders;
 mod stepping;
 mod support;

@@ -19,7 +19,7 @@ pub const PATIENCE: Duration = Duration::from_secs(60);
 /// A start-up failure that takes longer than this is a hang.
 pub const HANG_GUARD: Duration = Duration::from_secs(20);
 pub const FRAME_LOG_HEADER: &str =
-    "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,step_starts_ms";
+    "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,step_starts_ms,present_s";
 
 static SCREEN: Mutex<()> = Mutex::new(());
 

@@ -3,20 +3,68 @@
 
 mod table;
 
-pub use table::write_table;
+pub use table::{write_lane_tables, write_rope_bounds, write_table};
 
 use super::{LaneOutcome, Phase, SimConfig};
 use crate::lane::LaneReport;
+use crate::rope::RopeParams;
 use serde::Serialize;
 use std::io::{self, Write};
-use timestep_loop::MaxSubstep;
-use timestep_loop::{format_duration, seconds};
+use timestep_loop::{MaxSubstep, TimingConfig, format_duration, seconds};
 
+/// `simulate`'s settings, as the JSON states them: the loop's, the rope's and the display's.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConfigReport {
+    #[serde(flatten)]
+    pub looped: LoopConfigReport,
+    #[serde(flatten)]
+    pub rope: RopeReport,
+    pub display_hz: f64,
+    pub vsync: bool,
+    pub jitter_s: f64,
+    /// As given: "5ms", "5ms..25ms" (uniform) or "ramp:5ms..25ms".
+    pub render_cost: String,
+    pub step_cost_s: f64,
+    /// `--pacing`: vsync, cap:HZ, adaptive or late.
+    pub pacing: String,
+    /// Where the loop started after vblank 0: a duration, or "random".
+    pub phase: String,
+    pub stalls: Vec<[f64; 2]>,
+    pub seconds: f64,
+    pub seed: u64,
+    /// `--draw` size, e.g. "1280x720".
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub draw: Option<String>,
+}
+
+/// The textbook loop's flags: `--dt`, `--clamp`, `--max-steps`, `--max-substep`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LoopConfigReport {
     pub dt_s: f64,
     pub clamp_s: Option<f64>,
     pub max_steps: Option<u32>,
+    /// `--max-substep`: "default" (1 ms for presets), "off", or a duration.
+    pub max_substep: String,
+}
+
+impl LoopConfigReport {
+    pub fn new(timing: &TimingConfig, max_substep: MaxSubstep) -> Self {
+        LoopConfigReport {
+            dt_s: seconds(timing.tick_ns()),
+            clamp_s: timing.clamp_ns().map(seconds),
+            max_steps: timing.max_steps(),
+            max_substep: match max_substep {
+                MaxSubstep::Default => "default".into(),
+                MaxSubstep::Off => "off".into(),
+                MaxSubstep::Set(ns) => format_duration(ns),
+            },
+        }
+    }
+}
+
+/// The rope's parameters.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RopeReport {
     pub particles: usize,
     pub particle_mass_kg: f64,
     pub stiffness_n_per_m: f64,
@@ -30,25 +78,23 @@ pub struct ConfigReport {
     /// variable mode can integrate. A lane with its own integrator reports its own.
     pub integrator: String,
     pub stable_below_s: f64,
+}
 
-    pub display_hz: f64,
-    pub vsync: bool,
-    pub jitter_s: f64,
-    /// As given: "5ms", "5ms..25ms" (uniform) or "ramp:5ms..25ms".
-    pub render_cost: String,
-    pub step_cost_s: f64,
-    /// `--pacing`: vsync, cap:HZ, adaptive or late.
-    pub pacing: String,
-    /// Where the loop started after vblank 0: a duration, or "random".
-    pub phase: String,
-    /// `--max-substep`: "default" (1 ms for presets), "off", or a duration.
-    pub max_substep: String,
-    pub stalls: Vec<[f64; 2]>,
-    pub seconds: f64,
-    pub seed: u64,
-    /// `--draw` size, e.g. "1280x720".
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub draw: Option<String>,
+impl RopeReport {
+    pub fn new(r: &RopeParams) -> Self {
+        RopeReport {
+            particles: r.particles,
+            particle_mass_kg: f64_of(r.particle_mass_kg),
+            stiffness_n_per_m: f64_of(r.stiffness_n_per_m),
+            spring_damping_n_s_per_m: f64_of(r.spring_damping_n_s_per_m),
+            rest_length_m: f64_of(r.rest_length_m),
+            gravity_m_per_s2: f64_of(r.gravity_m_per_s2),
+            damping_per_s: f64_of(r.damping_per_s),
+            pin: r.pin.name().to_string(),
+            integrator: r.integrator.to_string(),
+            stable_below_s: r.stability_limit_s(),
+        }
+    }
 }
 
 /// The whole `--json` object.
@@ -96,24 +142,11 @@ impl Report {
 impl ConfigReport {
     /// The run's settings, as the JSON states them.
     pub fn new(cfg: &SimConfig) -> Self {
-        let r = &cfg.rope;
         let d = &cfg.display;
         let s = seconds;
         ConfigReport {
-            dt_s: s(cfg.timing.tick_ns()),
-            clamp_s: cfg.timing.clamp_ns().map(s),
-            max_steps: cfg.timing.max_steps(),
-            particles: r.particles,
-            particle_mass_kg: f64_of(r.particle_mass_kg),
-            stiffness_n_per_m: f64_of(r.stiffness_n_per_m),
-            spring_damping_n_s_per_m: f64_of(r.spring_damping_n_s_per_m),
-            rest_length_m: f64_of(r.rest_length_m),
-            gravity_m_per_s2: f64_of(r.gravity_m_per_s2),
-            damping_per_s: f64_of(r.damping_per_s),
-            pin: r.pin.name().to_string(),
-            integrator: r.integrator.to_string(),
-            stable_below_s: r.stability_limit_s(),
-
+            looped: LoopConfigReport::new(&cfg.timing, cfg.max_substep),
+            rope: RopeReport::new(&cfg.rope),
             display_hz: d.display_hz,
             vsync: d.vsync,
             jitter_s: s(d.jitter_ns),
@@ -123,11 +156,6 @@ impl ConfigReport {
             phase: match d.phase {
                 Phase::At(ns) => format_duration(ns),
                 Phase::Random => "random".into(),
-            },
-            max_substep: match cfg.max_substep {
-                MaxSubstep::Default => "default".into(),
-                MaxSubstep::Off => "off".into(),
-                MaxSubstep::Set(ns) => format_duration(ns),
             },
             stalls: d
                 .stalls

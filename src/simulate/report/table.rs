@@ -1,11 +1,11 @@
 //! `simulate`'s readable table: what was simulated, one row per lane, each lane's loop and its
 //! vblank counters, the drawing times if any, and each lane's steps-per-frame histogram.
 
-use super::Report;
+use super::{Report, RopeReport};
 use crate::lane::{LaneReport, PhysicsReport};
 use crate::simulate::SimConfig;
 use std::io::{self, Write};
-use timestep_loop::format_duration;
+use timestep_loop::{TimingConfig, format_duration};
 
 /// The readable table: what was simulated, then one row per lane, the drawing times if any,
 /// and each lane's steps-per-frame histogram.
@@ -18,6 +18,25 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
     write_loops(out, &report.lanes)?;
     writeln!(out)?;
     write_vblanks(out, &report.lanes)?;
+    write_drawing(out, report, cfg)?;
+    writeln!(out)?;
+    write_histograms(out, &report.lanes)
+}
+
+/// The lanes' tables, as `simulate` and `replay` print them: one row per lane, each lane's
+/// loop, its per-vblank counters and its histogram.
+pub fn write_lane_tables(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+    write_lanes(out, lanes)?;
+    writeln!(out)?;
+    write_loops(out, lanes)?;
+    writeln!(out)?;
+    write_vblanks(out, lanes)?;
+    writeln!(out)?;
+    write_histograms(out, lanes)
+}
+
+/// `--draw`'s line, when it drew.
+fn write_drawing(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
     if let Some((w, h)) = cfg.draw {
         writeln!(out)?;
         let what = if report.lanes.len() > 1 {
@@ -36,8 +55,7 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
             writeln!(out, "  mean {mean:.3} ms, max {max:.3} ms")?;
         }
     }
-    writeln!(out)?;
-    write_histograms(out, &report.lanes)
+    Ok(())
 }
 
 /// Under the table, when Ctrl-C stopped the run: how far it got, and what never ran.
@@ -72,14 +90,23 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
         format_duration(d.step_cost_ns),
         c.stalls.len()
     )?;
+    write_rope_bounds(out, &cfg.timing, &c.rope, &report.lanes)
+}
+
+/// The textbook loop and the rope in a line, then the stability bound of every integrator in
+/// use, `--integrator`'s first.
+pub fn write_rope_bounds(
+    out: &mut impl Write,
+    timing: &TimingConfig,
+    c: &RopeReport,
+    lanes: &[LaneReport],
+) -> io::Result<()> {
     writeln!(
         out,
         "dt {}, clamp {}, at most {} steps/frame; rope: {} particles of {} kg, k {} N/m, rest {} m, drag {}/s, pin {}",
-        format_duration(cfg.timing.tick_ns()),
-        cfg.timing.clamp_ns().map_or("none".into(), format_duration),
-        cfg.timing
-            .max_steps()
-            .map_or("any".into(), |n| n.to_string()),
+        format_duration(timing.tick_ns()),
+        timing.clamp_ns().map_or("none".into(), format_duration),
+        timing.max_steps().map_or("any".into(), |n| n.to_string()),
         c.particles,
         c.particle_mass_kg,
         c.stiffness_n_per_m,
@@ -87,9 +114,8 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
         c.damping_per_s,
         c.pin
     )?;
-    // The bound of every integrator in use, `--integrator`'s first.
     let mut shown: Vec<(&str, f64)> = vec![(&c.integrator, c.stable_below_s)];
-    for p in report.lanes.iter().filter_map(|l| l.physics.as_ref()) {
+    for p in lanes.iter().filter_map(|l| l.physics.as_ref()) {
         if !shown.iter().any(|(i, _)| *i == p.integrator) {
             shown.push((&p.integrator, p.stable_below_s));
         }
@@ -313,7 +339,17 @@ fn write_lanes(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
     for l in lanes {
         let cells = COLUMNS.iter().map(|c| (c.cell)(l)).collect();
         let hash = l.physics.as_ref().map_or("-", |p| p.state_hash.as_str());
-        writeln!(out, "{}", row(&l.lane, cells, hash))?;
+        let name = if l.open_loop.is_some() {
+            format!("{}*", l.lane)
+        } else {
+            l.lane.clone()
+        };
+        writeln!(out, "{}", row(&name, cells, hash))?;
+    }
+    for l in lanes {
+        if let Some(why) = l.open_loop {
+            writeln!(out, "* {} ran open loop: {why}", l.lane)?;
+        }
     }
     Ok(())
 }

@@ -1,0 +1,223 @@
+//! The `replay` subcommand: the capture checked and summed up before anything runs, then every
+//! lane on its frames, reported as `simulate` reports, with the capture's summary above.
+
+use super::host::{ReplayError, open, run_with};
+use super::summary::CaptureSummary;
+use crate::interrupt::{self, EXIT_INTERRUPTED};
+use crate::lane::{LaneReport, LaneSpec};
+use crate::messages::Failure;
+use crate::plot;
+use crate::rope::RopeParams;
+use crate::simulate::{
+    Controls, FrameRecord, LoopConfigReport, Plotting, RopeReport, Trace, write_lane_tables,
+    write_rope_bounds,
+};
+use serde::Serialize;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use timestep_loop::{MaxSubstep, PolicyEnv, TimingConfig, seconds};
+
+/// Everything a replay needs, validated.
+#[derive(Clone, Debug)]
+pub struct ReplayConfig {
+    pub capture: PathBuf,
+    /// `--app`: the application (or, in our own logs, the lane) to replay.
+    pub app: Option<String>,
+    /// `--swapchain`: its swap chain.
+    pub swapchain: Option<String>,
+    pub timing: TimingConfig,
+    pub rope: RopeParams,
+    pub lanes: Vec<LaneSpec>,
+    pub max_substep: MaxSubstep,
+}
+
+impl ReplayConfig {
+    /// What the lanes know of the capture: the flags, and the refresh rate its display changes
+    /// say (which is also whether the game presented with vsync, as far as they say).
+    pub fn env(&self, refresh_hz: Option<f64>) -> PolicyEnv {
+        PolicyEnv {
+            timing: self.timing,
+            max_substep: self.max_substep,
+            vsync_requested: refresh_hz.is_some(),
+            refresh_hint_hz: refresh_hz,
+        }
+    }
+}
+
+/// Where a replay writes what it measured.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayOutput {
+    pub json: bool,
+    pub trace: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+}
+
+/// The whole `--json` object.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplayReport {
+    pub config: ReplayConfigReport,
+    pub capture: CaptureSummary,
+    pub lanes: Vec<LaneReport>,
+    pub interrupted: bool,
+    /// How much of the capture ran: from its first frame's start to the last's, s.
+    pub replayed_s: f64,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub lanes_not_run: Vec<String>,
+}
+
+/// The loop's and the rope's settings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ReplayConfigReport {
+    #[serde(flatten)]
+    pub looped: LoopConfigReport,
+    #[serde(flatten)]
+    pub rope: RopeReport,
+}
+
+/// Runs `replay`: the capture is read and checked before anything runs, so a bad one fails
+/// at once with status 2.
+pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure> {
+    let (selection, summary) = open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
+    let mut trace = crate::simulate::open("--trace", out.trace.as_deref())
+        .map_err(Failure::usage)?
+        .map(|file| Trace::new(file, names.clone()));
+    if let Some(p) = &out.plot {
+        plot::check_path(p).map_err(|e| Failure::usage(format!("--plot: {e}")))?;
+    }
+    let mut plotting = out.plot.as_ref().map(|_| Plotting::new(&names, None));
+    interrupt::install();
+    let controls = Controls {
+        keep_positions: false,
+        stop: Some(interrupt::flag()),
+        step_starts: trace.is_some(),
+    };
+    let outcome = run_with(cfg, &selection, &summary, controls, |f: &FrameRecord| {
+        if let Some(t) = trace.as_mut() {
+            t.row(f);
+        }
+        if let Some(p) = plotting.as_mut() {
+            p.frame(f);
+        }
+    })
+    .map_err(|e| match e {
+        ReplayError::Capture(e) => Failure::usage(e.to_string()),
+        ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
+    })?;
+    if let (Some(path), Some(p)) = (&out.plot, &plotting) {
+        let title = format!("{} ({}), frame by frame", summary.app, summary.format);
+        plot::plot_frames(path, &title, &p.plot).map_err(|e| {
+            Failure::machine(format!("writing --plot '{}' failed: {e}", path.display()))
+        })?;
+    }
+    if let Some(Err(e)) = trace.map(Trace::finish) {
+        return Err(Failure::machine(format!("writing --trace failed: {e}")));
+    }
+    let report = ReplayReport {
+        config: ReplayConfigReport {
+            looped: LoopConfigReport::new(&cfg.timing, cfg.max_substep),
+            rope: RopeReport::new(&cfg.rope),
+        },
+        capture: summary,
+        lanes: outcome.lanes.into_iter().map(|l| l.report).collect(),
+        interrupted: outcome.interrupted,
+        replayed_s: seconds(outcome.replayed_ns),
+        lanes_not_run: outcome.not_run,
+    };
+    let status = if report.interrupted {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    };
+    let stdout = io::stdout();
+    let mut w = stdout.lock();
+    let written = if out.json {
+        let json = serde_json::to_string_pretty(&report).map_err(io::Error::other);
+        json.and_then(|j| writeln!(w, "{j}"))
+    } else {
+        write_table(&mut w, &report, cfg)
+    };
+    match written.and_then(|()| w.flush()) {
+        Ok(()) => Ok(status),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(status),
+        Err(e) => Err(Failure::machine(format!("writing the report failed: {e}"))),
+    }
+}
+
+/// The capture's summary, then the lanes' tables as `simulate` prints them.
+fn write_table(out: &mut impl Write, r: &ReplayReport, cfg: &ReplayConfig) -> io::Result<()> {
+    write_capture(out, &r.capture)?;
+    write_rope_bounds(out, &cfg.timing, &r.config.rope, &r.lanes)?;
+    writeln!(out)?;
+    write_lane_tables(out, &r.lanes)?;
+    if r.interrupted {
+        write!(
+            out,
+            "interrupted (Ctrl-C) after {:.3} s of the capture's {:.3} s: the figures above cover \
+             what ran",
+            r.replayed_s, r.capture.span_s
+        )?;
+        if !r.lanes_not_run.is_empty() {
+            write!(out, "; not run: {}", r.lanes_not_run.join(", "))?;
+        }
+        writeln!(out)?;
+    }
+    Ok(())
+}
+
+/// The capture in a few lines.
+fn write_capture(out: &mut impl Write, c: &CaptureSummary) -> io::Result<()> {
+    let mut who = c.app.clone();
+    if !c.process.is_empty() {
+        who += &format!(" (process {}", c.process);
+        if !c.swapchain.is_empty() {
+            who += &format!(", swap chain {}", c.swapchain);
+        }
+        who += ")";
+    }
+    writeln!(out, "replayed {} ({}): {who}", c.file, c.format)?;
+    writeln!(
+        out,
+        "{} frames over {:.3} s: {} displayed, {} never displayed{}{}",
+        c.frames,
+        c.span_s,
+        c.displayed,
+        c.not_displayed,
+        if c.display_out_of_order > 0 {
+            format!(
+                " ({} shown before the frame before them)",
+                c.display_out_of_order
+            )
+        } else {
+            String::new()
+        },
+        if c.generated_skipped > 0 {
+            format!("; {} generated frames skipped", c.generated_skipped)
+        } else {
+            String::new()
+        }
+    )?;
+    let f = &c.frame_ms;
+    writeln!(
+        out,
+        "frame times: median {:.3} ms (p5 {:.3}, p95 {:.3}, max {:.3})",
+        f.median, f.p5, f.p95, f.max
+    )?;
+    match &c.display_change_ms {
+        Some(d) => writeln!(
+            out,
+            "display changes: median {:.3} ms (p5 {:.3}, p95 {:.3}, max {:.3}); refresh {}",
+            d.median,
+            d.p5,
+            d.p95,
+            d.max,
+            c.refresh_hz_estimate
+                .map_or("not paced by one".into(), |hz| format!("{hz} Hz"))
+        )?,
+        None => writeln!(out, "display changes: none")?,
+    }
+    writeln!(out, "clock: {}", c.clock)?;
+    writeln!(out, "on screen: {}", c.display_times)
+}

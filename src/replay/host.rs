@@ -1,0 +1,245 @@
+//! A capture as a host of the frame protocol: each frame starts at its captured start and is
+//! presented at its captured time on screen (or not at all); nothing can wait, since a capture
+//! fixes when frames start. Every lane sees every captured frame; one whose loop would have
+//! waited (MonoGame's wait for a whole tick) sits those frames out and is handed their time
+//! with its next one.
+
+use super::command::ReplayConfig;
+use super::select::{Selection, Stream};
+use super::summary::CaptureSummary;
+use super::{CaptureError, Captured};
+use crate::frame::{FrameDone, Frames, Host, Shown, VblankCounter};
+use crate::lane::{Lane, LaneReport};
+use crate::simulate::{Controls, FrameRecord, LaneOutcome, batches};
+use std::path::Path;
+use std::sync::atomic::Ordering;
+use timestep_loop::{ConfigError, Pacer, Pacing};
+
+/// Why a lane that waits for a whole tick runs open loop on a capture.
+pub const WAITS_OPEN_LOOP: &str = "its loop waits for a whole tick before a frame (MonoGame), \
+                                   which would move when frames start: it ran on the captured \
+                                   starts, sitting out frames with less than a tick";
+
+/// The capture's frame now showing, and the vblanks counted in its refresh.
+#[derive(Debug)]
+pub struct CaptureHost {
+    frame: Captured,
+    vblanks: VblankCounter,
+}
+
+impl CaptureHost {
+    /// A host whose presents are counted in vblanks of `refresh_hz`, if the capture has one.
+    pub fn new(refresh_hz: Option<f64>) -> CaptureHost {
+        CaptureHost {
+            frame: Captured {
+                start_ns: 0,
+                shown_ns: None,
+                line: 0,
+            },
+            vblanks: VblankCounter::new(refresh_hz, true),
+        }
+    }
+
+    /// The next frame to run is `frame`.
+    pub fn next(&mut self, frame: Captured) {
+        self.frame = frame;
+    }
+}
+
+impl Host for CaptureHost {
+    fn now_ns(&mut self) -> u64 {
+        self.frame.start_ns
+    }
+    fn sleep(&mut self, _ns: u64) {}
+    fn can_wait(&self) -> bool {
+        false
+    }
+    fn step_time_ns(&mut self, start_ns: u64, _index: u64) -> u64 {
+        start_ns
+    }
+    fn present(&mut self, _frame: &FrameDone, _lanes: &[Lane], _ran: &[bool]) -> Option<Shown> {
+        let at_ns = self.frame.shown_ns?;
+        Some(Shown {
+            at_ns,
+            vblank: self.vblanks.at(at_ns),
+        })
+    }
+}
+
+/// What a replay did.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// One per lane that ran, in the order given.
+    pub lanes: Vec<LaneOutcome>,
+    pub interrupted: bool,
+    /// Lanes that never started (a run of lanes too big to hold together stopped early).
+    pub not_run: Vec<String>,
+    /// Captured time replayed: from the first frame's start to the last's that ran, ns.
+    pub replayed_ns: u64,
+}
+
+/// A failure of a replay: the capture, or a lane's loop.
+#[derive(Clone, Debug)]
+pub enum ReplayError {
+    Capture(CaptureError),
+    Loop(ConfigError),
+}
+
+impl From<CaptureError> for ReplayError {
+    fn from(e: CaptureError) -> Self {
+        ReplayError::Capture(e)
+    }
+}
+
+impl From<ConfigError> for ReplayError {
+    fn from(e: ConfigError) -> Self {
+        ReplayError::Loop(e)
+    }
+}
+
+/// Every lane of `cfg` on `selection`'s frames of the capture, with final positions.
+pub fn run(
+    cfg: &ReplayConfig,
+    selection: &Selection,
+    summary: &CaptureSummary,
+) -> Result<Vec<LaneReport>, ReplayError> {
+    let controls = Controls::default();
+    let outcome = run_with(cfg, selection, summary, controls, |_| {})?;
+    Ok(outcome.lanes.into_iter().map(|l| l.report).collect())
+}
+
+/// Every lane of `cfg` on `selection`'s frames, together or, when their ropes are too big to
+/// hold together, one at a time (the capture read again for each); `on_frame` sees every frame
+/// every lane presents.
+pub fn run_with(
+    cfg: &ReplayConfig,
+    selection: &Selection,
+    summary: &CaptureSummary,
+    controls: Controls<'_>,
+    mut on_frame: impl FnMut(&FrameRecord),
+) -> Result<Outcome, ReplayError> {
+    let n = cfg.lanes.len();
+    let mut outcome = Outcome {
+        lanes: Vec::with_capacity(n),
+        interrupted: false,
+        not_run: Vec::new(),
+        replayed_ns: 0,
+    };
+    for batch in batches(n, cfg.rope.particles, false) {
+        if outcome.interrupted {
+            outcome
+                .not_run
+                .extend(cfg.lanes[batch].iter().map(ToString::to_string));
+            continue;
+        }
+        let first = batch.start;
+        let (lanes, ran) = replay_batch(cfg, batch, selection, summary, controls, |f| {
+            on_frame(&FrameRecord {
+                lane: first + f.lane,
+                ..f.clone()
+            })
+        })?;
+        outcome.lanes.extend(lanes);
+        outcome.interrupted = ran.interrupted;
+        outcome.replayed_ns = if first == 0 {
+            ran.replayed_ns
+        } else {
+            outcome.replayed_ns.min(ran.replayed_ns)
+        };
+    }
+    Ok(outcome)
+}
+
+/// How far one batch got.
+struct Ran {
+    interrupted: bool,
+    replayed_ns: u64,
+}
+
+fn replay_batch(
+    cfg: &ReplayConfig,
+    batch: std::ops::Range<usize>,
+    selection: &Selection,
+    summary: &CaptureSummary,
+    controls: Controls<'_>,
+    mut on_frame: impl FnMut(&FrameRecord),
+) -> Result<(Vec<LaneOutcome>, Ran), ReplayError> {
+    let env = cfg.env(summary.refresh_hz_estimate);
+    let mut lanes = cfg.lanes[batch]
+        .iter()
+        .map(|&spec| {
+            let mut lane = Lane::new(spec, &cfg.rope, &env)?;
+            lane.keep_step_starts(controls.step_starts);
+            Ok(lane)
+        })
+        .collect::<Result<Vec<Lane>, ConfigError>>()?;
+    let mut host = CaptureHost::new(summary.refresh_hz_estimate);
+    let mut frames = Frames::new(Pacer::new(Pacing::Vsync, summary.refresh_hz_estimate));
+    let mut stream = Stream::open(&cfg.capture, selection)?;
+    let (mut first, mut last) = (None, 0);
+    let mut interrupted = false;
+    while let Some(frame) = stream.next_frame()? {
+        if controls.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            interrupted = true;
+            break;
+        }
+        host.next(frame);
+        // The capture's first frame is where its clock starts: it has no frame time.
+        frames.anchor_once(frame.start_ns);
+        first.get_or_insert(frame.start_ns);
+        last = frame.start_ns;
+        let done = frames.run(&mut host, &mut lanes);
+        for (i, lane) in lanes.iter().enumerate() {
+            if frames.ran(i) && done.shown.is_some() {
+                on_frame(&record(i, lane, &done));
+            }
+        }
+    }
+    let outcomes = lanes
+        .iter()
+        .map(|lane| {
+            let mut report = LaneReport::new(lane, frames.pacer(), None);
+            if lane.policy().timing.waits_for_tick() {
+                report.open_loop = Some(WAITS_OPEN_LOOP);
+            }
+            let positions = controls
+                .keep_positions
+                .then(|| lane.rope().map(|r| r.positions().collect()))
+                .flatten();
+            LaneOutcome { report, positions }
+        })
+        .collect();
+    let ran = Ran {
+        interrupted,
+        replayed_ns: last - first.unwrap_or(last),
+    };
+    Ok((outcomes, ran))
+}
+
+/// The trace's record of a frame lane `index` ran and presented.
+fn record(index: usize, lane: &Lane, done: &FrameDone) -> FrameRecord {
+    let last = lane.last();
+    FrameRecord {
+        lane: index,
+        frame: lane.record().metrics().frames().saturating_sub(1),
+        present_ns: done.shown.map_or(done.start_ns, |s| s.at_ns),
+        frame_ns: done.frame_ns,
+        steps: last.steps,
+        alpha: last.alpha,
+        shown_ns: last.shown_ns,
+        start_ns: done.start_ns,
+        step_cost_ns: 0,
+        step_starts_ns: lane.record().step_starts().to_vec(),
+    }
+}
+
+/// Reads `path` to check it can be replayed: chooses its frames and sums them up.
+pub fn open(
+    path: &Path,
+    app: Option<&str>,
+    swapchain: Option<&str>,
+) -> Result<(Selection, CaptureSummary), CaptureError> {
+    let selection = super::select::choose(path, app, swapchain)?;
+    let summary = super::summary::summarise(path, &selection)?;
+    Ok((selection, summary))
+}

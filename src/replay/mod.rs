@@ -1,0 +1,97 @@
+//! `timestep-rope replay CAPTURE`: what every loop would have done on a real game's frames.
+//!
+//! A capture fixes when each frame started and when it reached the screen. Replay reads it
+//! (the format found from its content: `format.rs`; row by row: `rows.rs`, `capframex.rs`),
+//! picks the frames of one application's swap chain (`select.rs`), sums them up, and runs every
+//! lane over them through the frame protocol with the capture as its host (`host.rs`): each
+//! frame starts at its captured start, and is presented at its captured time on screen, or not
+//! at all. The capture is read three times, streaming: to find the groups, to sum up the one
+//! chosen, and to replay it; nothing grows with its length but the lanes' own books.
+//!
+//! The rules, as the README states them:
+//! - **Which frames**: the application with the most application frames (dwm.exe left out
+//!   unless `--app` names it), its busiest swap chain unless `--swapchain`, and only frames
+//!   whose `FrameType` is Application (generated frames are counted and skipped).
+//! - **The loop's clock** is the frame's start (see [`Format::clock`]).
+//! - **On screen**: see [`Format::display_times`]. A frame never displayed still runs its ticks
+//!   but is not presented.
+//! - **Open loop**: a capture fixes when frames start. A lane whose rule would move that
+//!   (MonoGame's wait for a whole tick) runs on the captured starts and is marked so.
+//! - **Vblanks**: the refresh is estimated from the display changes (the vsync detector, to the
+//!   nearest 0.001 Hz); the per-vblank counters count in it, or there are none.
+
+mod capframex;
+mod command;
+mod format;
+mod host;
+mod rows;
+mod select;
+mod summary;
+
+pub use command::{ReplayConfig, ReplayOutput, main};
+pub use format::Format;
+pub use host::{CaptureHost, Outcome, ReplayError, WAITS_OPEN_LOOP, open, run, run_with};
+pub use rows::Rows;
+pub use select::{Selection, choose};
+pub use summary::{CaptureSummary, Spread, summarise};
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// One frame of a capture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Captured {
+    /// When the frame started (its clock reading), ns on the capture's own timeline.
+    pub start_ns: u64,
+    /// When it reached the screen, ns on the same timeline; `None`: never displayed.
+    pub shown_ns: Option<u64>,
+    /// Where it is in the file: its line (a JSON capture: its frame number).
+    pub line: u64,
+}
+
+/// What is wrong with a capture, and where: the file, the line (or frame), the column.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureError {
+    pub path: PathBuf,
+    /// "line 12", "frame 12", or nothing.
+    pub place: Option<String>,
+    pub column: Option<String>,
+    pub message: String,
+}
+
+impl CaptureError {
+    /// An error at `line` (1-based) and `column` of `path`.
+    pub fn at(path: &Path, line: Option<u64>, column: Option<String>, message: String) -> Self {
+        CaptureError {
+            path: path.to_owned(),
+            place: line.map(|l| format!("line {l}")),
+            column,
+            message,
+        }
+    }
+
+    /// An error in frame `frame` (1-based) of a capture that has no lines.
+    pub fn at_frame(path: &Path, frame: usize, column: &str, message: String) -> Self {
+        CaptureError {
+            path: path.to_owned(),
+            place: Some(format!("frame {frame}")),
+            column: Some(column.into()),
+            message,
+        }
+    }
+}
+
+impl fmt::Display for CaptureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path.display())?;
+        if let Some(place) = &self.place {
+            write!(f, ", {place}")?;
+        }
+        if let Some(column) = &self.column {
+            write!(f, ", column {column}")?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+impl std::error::Error for CaptureError {}

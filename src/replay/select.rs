@@ -1,0 +1,307 @@
+//! Which frames of a capture replay runs: one application's swap chain (a lane of our own
+//! logs), chosen by counting every group's application frames in a first pass.
+
+use super::format::Format;
+use super::rows::{Group, Rows};
+use super::{CaptureError, Captured};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The compositor, left out of the choice unless `--app` names it: every PresentMon capture
+/// has it, and it is not the game.
+const COMPOSITOR: &str = "dwm.exe";
+
+/// The frames chosen: the group's names and how many frames it has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selection {
+    pub format: Format,
+    /// The application (PresentMon, CapFrameX), the lane (our logs), or empty.
+    pub app: String,
+    /// The process ID (PresentMon), or empty.
+    pub process: String,
+    /// The swap chain's address (PresentMon), or empty.
+    pub swapchain: String,
+    /// Application frames of the group.
+    pub frames: u64,
+    /// Generated frames of the group (frame generation), counted and skipped.
+    pub generated_skipped: u64,
+    /// The group as it is written, to find its rows again.
+    key: [Vec<u8>; 3],
+}
+
+/// A group's count, in the order groups first appear.
+#[derive(Clone, Debug)]
+struct Count {
+    key: [Vec<u8>; 3],
+    application: u64,
+    generated: u64,
+}
+
+/// Counts every group of `path` and chooses the frames to replay: `app` (an application, or a
+/// lane of our logs) or the one with the most application frames (the compositor left out),
+/// then `swapchain` or the app's busiest.
+pub fn choose(
+    path: &Path,
+    app: Option<&str>,
+    swapchain: Option<&str>,
+) -> Result<Selection, CaptureError> {
+    let mut rows = Rows::open(path)?;
+    let format = rows.format();
+    let mut index: HashMap<[Vec<u8>; 3], usize> = HashMap::new();
+    let mut counts: Vec<Count> = Vec::new();
+    while let Some(row) = rows.next_row()? {
+        let i = match index.get(&row.group.map(<[u8]>::to_vec)) {
+            Some(&i) => i,
+            None => {
+                let key = owned(row.group);
+                index.insert(key.clone(), counts.len());
+                counts.push(Count {
+                    key,
+                    application: 0,
+                    generated: 0,
+                });
+                counts.len() - 1
+            }
+        };
+        let c = &mut counts[i];
+        if row.application {
+            c.application += 1;
+        } else {
+            c.generated += 1;
+        }
+    }
+    let err = |message: String| CaptureError::at(path, None, None, message);
+    if counts.is_empty() {
+        return Err(err(
+            "no frames: the file has a header and nothing else".into()
+        ));
+    }
+    let name = |c: &Count| text(&c.key[0]);
+    // `--app` may name a process by its ID: its groups alone are then considered.
+    let by_process = app.filter(|a| {
+        let a = a.trim();
+        !a.is_empty()
+            && a.bytes().all(|b| b.is_ascii_digit())
+            && counts.iter().any(|c| text(&c.key[1]) == a)
+    });
+    if let Some(pid) = by_process {
+        counts.retain(|c| text(&c.key[1]) == pid.trim());
+    }
+    let app = if by_process.is_some() {
+        counts.first().map(name)
+    } else {
+        app.map(str::to_string)
+    };
+    let apps = app_totals(&counts);
+    let chosen_app = match app.as_deref() {
+        Some(wanted) => apps
+            .iter()
+            .find(|(a, _)| a.eq_ignore_ascii_case(wanted.trim()))
+            .map(|(a, _)| a.clone())
+            .ok_or_else(|| {
+                err(format!(
+                    "no frames of '{wanted}'; there are {}",
+                    listed(&apps)
+                ))
+            })?,
+        None => apps
+            .iter()
+            .filter(|(a, n)| !a.eq_ignore_ascii_case(COMPOSITOR) && *n > 0)
+            .max_by(|x, y| x.1.cmp(&y.1).then(std::cmp::Ordering::Greater))
+            .map(|(a, _)| a.clone())
+            .ok_or_else(|| {
+                err(format!(
+                    "no application frames but the compositor's; there are {} (--app \
+                     {COMPOSITOR} replays those)",
+                    listed(&apps)
+                ))
+            })?,
+    };
+    let of_app: Vec<&Count> = counts.iter().filter(|c| name(c) == chosen_app).collect();
+    let group = match swapchain {
+        Some(wanted) => of_app
+            .iter()
+            .find(|c| same_address(&text(&c.key[2]), wanted))
+            .ok_or_else(|| {
+                let chains: Vec<String> = of_app
+                    .iter()
+                    .map(|c| format!("{} ({} frames)", text(&c.key[2]), c.application))
+                    .collect();
+                err(format!(
+                    "'{chosen_app}' has no swap chain {wanted}; it has {}",
+                    chains.join(", ")
+                ))
+            })?,
+        None => of_app
+            .iter()
+            .max_by(|x, y| {
+                x.application
+                    .cmp(&y.application)
+                    .then(std::cmp::Ordering::Greater)
+            })
+            .ok_or_else(|| err(format!("no frames of '{chosen_app}'")))?,
+    };
+    if group.application == 0 {
+        return Err(err(format!(
+            "'{chosen_app}' has only generated frames ({}): nothing to replay",
+            group.generated
+        )));
+    }
+    let app = if chosen_app.is_empty() {
+        unnamed(path)
+    } else {
+        chosen_app
+    };
+    Ok(Selection {
+        format,
+        app,
+        process: text(&group.key[1]),
+        swapchain: text(&group.key[2]),
+        frames: group.application,
+        generated_skipped: group.generated,
+        key: group.key.clone(),
+    })
+}
+
+/// Every application's frames over all its processes and swap chains, in the order they
+/// first appear.
+fn app_totals(counts: &[Count]) -> Vec<(String, u64)> {
+    let mut apps: Vec<(String, u64)> = Vec::new();
+    for c in counts {
+        let name = text(&c.key[0]);
+        match apps.iter_mut().find(|(a, _)| *a == name) {
+            Some((_, n)) => *n += c.application,
+            None => apps.push((name, c.application)),
+        }
+    }
+    apps
+}
+
+/// A name for a capture of one unnamed stream (a MangoHud log): its file's name, less the date
+/// and time MangoHud adds (`<program>_<YYYY-MM-DD_HH-MM-SS>.csv`).
+fn unnamed(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let dated = |tail: &str| {
+        tail.len() == 19
+            && tail.bytes().enumerate().all(|(i, b)| {
+                matches!(i, 4 | 7 | 13 | 16) && b == b'-'
+                    || i == 10 && b == b'_'
+                    || b.is_ascii_digit()
+            })
+    };
+    match stem.len().checked_sub(20) {
+        Some(cut)
+            if stem.is_char_boundary(cut)
+                && &stem[cut..cut + 1] == "_"
+                && dated(&stem[cut + 1..]) =>
+        {
+            stem[..cut].to_string()
+        }
+        _ => stem,
+    }
+}
+
+/// "a (12 frames), b (3 frames)".
+fn listed(apps: &[(String, u64)]) -> String {
+    let shown: Vec<String> = apps
+        .iter()
+        .map(|(a, n)| {
+            let a = if a.is_empty() { "(unnamed)" } else { a };
+            format!("{a} ({n} frames)")
+        })
+        .collect();
+    shown.join(", ")
+}
+
+/// Swap chain addresses compared as numbers (PresentMon 1.x pads them with zeros), or as text.
+fn same_address(a: &str, b: &str) -> bool {
+    let hex = |s: &str| {
+        let s = s.trim();
+        let digits = s
+            .strip_prefix("0x")
+            .or_else(|| s.strip_prefix("0X"))
+            .unwrap_or(s);
+        u64::from_str_radix(digits, 16).ok()
+    };
+    match (hex(a), hex(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.trim().eq_ignore_ascii_case(b.trim()),
+    }
+}
+
+fn owned(group: Group<'_>) -> [Vec<u8>; 3] {
+    group.map(<[u8]>::to_vec)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).trim().to_string()
+}
+
+/// The chosen frames, read again in file order. A frame that starts before the one before it
+/// is an error; one that reached the screen before the last one shown is replayed as captured,
+/// and counted (PresentMon writes no display change or animation error for it).
+pub struct Stream {
+    path: PathBuf,
+    rows: Rows,
+    key: [Vec<u8>; 3],
+    last: Option<Captured>,
+    last_shown_ns: Option<u64>,
+    out_of_order: u64,
+}
+
+impl Stream {
+    /// Opens `path` to read `selection`'s frames.
+    pub fn open(path: &Path, selection: &Selection) -> Result<Stream, CaptureError> {
+        Ok(Stream {
+            path: path.to_owned(),
+            rows: Rows::open(path)?,
+            key: selection.key.clone(),
+            last: None,
+            last_shown_ns: None,
+            out_of_order: 0,
+        })
+    }
+
+    /// Frames whose time on screen went back before the last one shown.
+    pub fn out_of_order(&self) -> u64 {
+        self.out_of_order
+    }
+
+    /// The next frame of the selection, or `None` at the end.
+    pub fn next_frame(&mut self) -> Result<Option<Captured>, CaptureError> {
+        let key = &self.key;
+        loop {
+            let Some(row) = self.rows.next_row()? else {
+                return Ok(None);
+            };
+            if !row.application || row.group.iter().zip(key).any(|(a, b)| *a != b.as_slice()) {
+                continue;
+            }
+            let frame = row.frame;
+            if let Some(last) = self.last
+                && frame.start_ns < last.start_ns
+            {
+                return Err(CaptureError::at(
+                    &self.path,
+                    Some(frame.line),
+                    None,
+                    format!(
+                        "time goes backwards: this frame starts {:.4} ms before the one on line {}",
+                        (last.start_ns - frame.start_ns) as f64 / 1e6,
+                        last.line
+                    ),
+                ));
+            }
+            if let (Some(shown), Some(before)) = (frame.shown_ns, self.last_shown_ns)
+                && shown < before
+            {
+                self.out_of_order += 1;
+            }
+            self.last_shown_ns = frame.shown_ns.or(self.last_shown_ns);
+            self.last = Some(frame);
+            return Ok(Some(frame));
+        }
+    }
+}

@@ -1,0 +1,109 @@
+//! What `simulate` and `replay` write frame by frame: `--trace` (one CSV row per presented
+//! frame of every lane) and the points of `--plot`.
+
+use super::FrameRecord;
+use crate::plot::{FramePlot, FramePoint};
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::Path;
+use timestep_loop::{millis, millis_signed, seconds};
+
+/// Creates the file a flag names, if it names one; an error names the flag.
+pub fn open(flag: &str, path: Option<&Path>) -> Result<Option<BufWriter<File>>, String> {
+    path.map(|p| {
+        File::create(p)
+            .map(BufWriter::new)
+            .map_err(|e| format!("cannot write {flag} '{}': {e}", p.display()))
+    })
+    .transpose()
+}
+
+/// `--trace`: one CSV row per presented frame. Keeps the first write error and stops
+/// writing; [`Trace::finish`] reports it.
+pub struct Trace {
+    out: BufWriter<File>,
+    lanes: Vec<String>,
+    result: io::Result<()>,
+}
+
+impl Trace {
+    /// A trace of the lanes named `lanes`, written to `out`.
+    pub fn new(mut out: BufWriter<File>, lanes: Vec<String>) -> Trace {
+        let result = writeln!(
+            out,
+            "lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s"
+        );
+        Trace { out, lanes, result }
+    }
+
+    /// One presented frame.
+    pub fn row(&mut self, f: &FrameRecord) {
+        if self.result.is_ok() {
+            let starts: Vec<String> = f
+                .step_starts_ns
+                .iter()
+                .map(|&ns| format!("{:.9}", seconds(ns)))
+                .collect();
+            self.result = writeln!(
+                self.out,
+                "{},{},{:.9},{:.6},{},{:.6},{:.9},{:.9},{}",
+                self.lanes[f.lane],
+                f.frame,
+                seconds(f.present_ns),
+                millis(f.frame_ns),
+                f.steps,
+                f.alpha,
+                seconds(f.shown_ns),
+                seconds(f.start_ns),
+                starts.join(" ")
+            );
+        }
+    }
+
+    /// Flushes the file; the first write error, if there was one.
+    pub fn finish(mut self) -> io::Result<()> {
+        self.result.and_then(|()| self.out.flush())
+    }
+}
+
+/// `--plot`: each lane's frames from its second on (the first has no frame time), for as long
+/// as `--plot-seconds` asks.
+pub struct Plotting {
+    pub plot: FramePlot,
+    /// Each lane's first counted frame: (present, shown), ns.
+    origin: Vec<Option<(u64, u64)>>,
+    limit_ns: u64,
+}
+
+impl Plotting {
+    /// A plot of the lanes named `lanes`, for the first `limit_ns` of the run (all of it
+    /// without).
+    pub fn new(lanes: &[String], limit_ns: Option<u64>) -> Plotting {
+        Plotting {
+            plot: FramePlot {
+                lanes: lanes.iter().map(|l| (l.clone(), Vec::new())).collect(),
+            },
+            origin: vec![None; lanes.len()],
+            limit_ns: limit_ns.unwrap_or(u64::MAX),
+        }
+    }
+
+    /// One presented frame.
+    pub fn frame(&mut self, f: &FrameRecord) {
+        if f.frame == 0 {
+            return;
+        }
+        let (p0, s0) = *self.origin[f.lane].get_or_insert((f.present_ns, f.shown_ns));
+        let t_ns = f.present_ns - p0;
+        if t_ns > self.limit_ns {
+            return;
+        }
+        let error_ns = (f.shown_ns as i128 - s0 as i128) - i128::from(t_ns);
+        self.plot.lanes[f.lane].1.push(FramePoint {
+            t_s: seconds(t_ns),
+            error_ms: millis_signed(error_ns),
+            ticks: f.steps,
+            frame_ms: millis(f.frame_ns),
+        });
+    }
+}

@@ -1,0 +1,408 @@
+//! Replaying captures: PresentMon's own gold captures in its three column sets, the MangoHud
+//! and CapFrameX layouts (hand-written fixtures), and this program's own trace and frame log,
+//! round trip.
+
+use crate::support::*;
+use std::path::{Path, PathBuf};
+use timestep_loop::TimingConfig;
+use timestep_rope::RopeParams;
+use timestep_rope::lane::{LaneReport, parse_lanes};
+use timestep_rope::replay::{self, CaptureSummary, ReplayConfig, Selection};
+use timestep_rope::simulate::{self, Controls, DisplayConfig, FrameRecord, RenderCost, SimConfig};
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn gold(case: usize, set: &str) -> PathBuf {
+    data(&format!("presentmon/test_case_{case}{set}.csv"))
+}
+
+fn config(capture: &Path, lanes: &str, clamp_ns: u64) -> ReplayConfig {
+    ReplayConfig {
+        capture: capture.to_owned(),
+        app: None,
+        swapchain: None,
+        timing: TimingConfig::textbook(MS, clamp_ns, None).unwrap(),
+        rope: RopeParams::default(),
+        lanes: parse_lanes(lanes).unwrap(),
+        max_substep: Default::default(),
+    }
+}
+
+fn opened(path: &Path, app: Option<&str>, swapchain: Option<&str>) -> (Selection, CaptureSummary) {
+    replay::open(path, app, swapchain).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every presented frame of every lane.
+fn frames_of(cfg: &ReplayConfig, s: &Selection, summary: &CaptureSummary) -> Vec<FrameRecord> {
+    let mut frames = Vec::new();
+    replay::run_with(cfg, s, summary, Controls::default(), |f| {
+        frames.push(f.clone())
+    })
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    frames
+}
+
+/// The gold file's groups: (application, process, swap chain).
+fn groups(path: &Path) -> Vec<[String; 3]> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim_start_matches('\u{feff}') == name)
+            .unwrap()
+    };
+    let (a, p, s) = (
+        col("Application"),
+        col("ProcessID"),
+        col("SwapChainAddress"),
+    );
+    let mut seen: Vec<[String; 3]> = Vec::new();
+    for r in reader.records() {
+        let r = r.unwrap();
+        let key = [r[a].to_string(), r[p].to_string(), r[s].to_string()];
+        if !seen.contains(&key) {
+            seen.push(key);
+        }
+    }
+    seen
+}
+
+/// The gold animation errors of `group`'s displayed frames, in order (`None`: NA).
+fn animation_errors(
+    path: &Path,
+    group: &[String; 3],
+    shown: &str,
+    error: &str,
+) -> Vec<Option<f64>> {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let headers = reader.headers().unwrap().clone();
+    let col = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h.trim_start_matches('\u{feff}') == name)
+            .unwrap()
+    };
+    let (a, p, s) = (
+        col("Application"),
+        col("ProcessID"),
+        col("SwapChainAddress"),
+    );
+    let (d, e) = (col(shown), col(error));
+    reader
+        .records()
+        .map(|r| r.unwrap())
+        .filter(|r| [&r[a], &r[p], &r[s]] == [&group[0], &group[1], &group[2]] && &r[d] != "NA")
+        .map(|r| r[e].parse::<f64>().ok())
+        .collect()
+}
+
+#[test]
+fn msanimationerror_is_the_stutter_of_a_loop_that_animates_by_its_frame_start() {
+    // PresentMon's MsAnimationError is (ΔCPU start − Δtime on screen) between displayed frames:
+    // what a variable step shows against when it is seen. Every group of every gold capture,
+    // in the current and the v2 column sets, frame by frame, to PresentMon's 0.1 µs.
+    let mut compared = 0;
+    for case in 0..=5 {
+        for (set, shown, error) in [
+            ("", "MsUntilDisplayed", "MsAnimationError"),
+            ("_v2", "DisplayLatency", "AnimationError"),
+        ] {
+            let path = gold(case, set);
+            for group in groups(&path) {
+                let (selection, summary) = opened(&path, Some(&group[1]), Some(&group[2]));
+                // No clamp in the way: the variable step is the whole frame.
+                let cfg = config(&path, "variable", 10_000 * MS);
+                let ours = frames_of(&cfg, &selection, &summary);
+                let theirs = animation_errors(&path, &group, shown, error);
+                assert_eq!(ours.len(), theirs.len(), "{} {group:?}", path.display());
+                for (k, gold) in theirs.iter().enumerate().skip(1) {
+                    let Some(gold) = gold else { continue };
+                    let (a, b) = (&ours[k - 1], &ours[k]);
+                    let stutter = (b.shown_ns as i128 - a.shown_ns as i128)
+                        - (b.present_ns as i128 - a.present_ns as i128);
+                    let ms = stutter as f64 / 1e6;
+                    assert!(
+                        (ms - gold).abs() < 0.00005,
+                        "{} {group:?} displayed frame {k}: ours {ms}, PresentMon's {gold}",
+                        path.display()
+                    );
+                    compared += 1;
+                }
+            }
+        }
+    }
+    assert!(compared > 2_400, "{compared} frames compared");
+}
+
+#[test]
+fn the_busiest_application_is_chosen_dwm_left_out_and_its_figures_summed_up() {
+    let (s, summary) = opened(&gold(5, ""), None, None);
+    assert_eq!(
+        (s.app.as_str(), s.process.as_str()),
+        ("PresentBench.exe", "24892")
+    );
+    assert_eq!(s.swapchain, "0x2A70D2CAC00");
+    // PresentBench presents every ~11 ms into a 60 Hz compositor: a third never displayed.
+    assert_eq!(
+        (summary.frames, summary.displayed, summary.not_displayed),
+        (258, 174, 84)
+    );
+    assert_eq!(summary.refresh_hz_estimate, Some(60.0));
+    assert!(
+        (summary.frame_ms.median - 11.065).abs() < 0.01,
+        "{:?}",
+        summary.frame_ms
+    );
+    let changes = summary
+        .display_change_ms
+        .unwrap_or_else(|| panic!("displayed"));
+    assert!((changes.median - 16.664).abs() < 0.01, "{changes:?}");
+    // The three column sets agree on what the frames were.
+    let (_, v2) = opened(&gold(5, "_v2"), None, None);
+    assert_eq!((v2.frames, v2.displayed), (258, 174));
+    let (v1s, v1) = opened(&gold(5, "_v1"), None, None);
+    assert_eq!(v1s.swapchain, "0x000002A70D2CAC00");
+    assert_eq!(v1.not_displayed, 84);
+    // dwm.exe only when asked for; a process by its ID.
+    let (dwm, _) = opened(&gold(5, ""), Some("DWM.EXE"), None);
+    assert_eq!(dwm.app, "dwm.exe");
+    let (by_pid, _) = opened(&gold(0, ""), Some("11112"), None);
+    assert_eq!(
+        (by_pid.app.as_str(), by_pid.swapchain.as_str()),
+        ("Presenter.exe", "0x0")
+    );
+}
+
+#[test]
+fn a_display_time_that_goes_back_is_replayed_as_captured_and_counted() {
+    // test_case_4, Presenter.exe 5236: one frame reached the screen before the frame before it.
+    let (_, summary) = opened(&gold(4, ""), Some("5236"), None);
+    assert_eq!(summary.display_out_of_order, 1);
+}
+
+#[test]
+fn mangohud_and_capframex_layouts_are_read_by_their_names() {
+    let (s, m) = opened(&data("fixtures/mangohud_with_info.csv"), None, None);
+    assert_eq!(s.app, "mangohud_with_info");
+    assert_eq!((m.frames, m.displayed, m.format), (40, 40, "MangoHud CSV"));
+    assert_eq!(
+        m.refresh_hz_estimate, None,
+        "MangoHud logs no display times"
+    );
+    assert!((m.frame_ms.max - 41.387).abs() < 0.001, "{:?}", m.frame_ms);
+    let (_, v) = opened(&data("fixtures/mangohud_versioned.csv"), None, None);
+    assert_eq!(v.frames, 12);
+    let (_, p) = opened(&data("fixtures/mangohud_plain.csv"), None, None);
+    assert_eq!(p.frames, 20);
+    let (s, c) = opened(&data("fixtures/capframex.json"), None, None);
+    assert_eq!(s.app, "ExampleGame.exe");
+    assert_eq!((c.frames, c.displayed, c.not_displayed), (40, 38, 2));
+    let err = replay::open(&data("fixtures/mangohud_with_info_summary.csv"), None, None)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("_summary.csv") && err.contains("per-frame log"),
+        "{err}"
+    );
+}
+
+/// A simulate run's trace, replayed lane by lane.
+#[test]
+fn simulates_trace_replayed_gives_simulates_reports_for_every_lane_that_does_not_pace_itself() {
+    let lanes = "modes,godot,bevy,unity,game-loop,glaiel,fixed+snap,fixed+fuzzy59";
+    let cfg = SimConfig {
+        timing: TimingConfig::default(),
+        rope: RopeParams::default(),
+        display: DisplayConfig {
+            display_hz: 60.0,
+            render_cost: RenderCost::Uniform(2 * MS, 24 * MS),
+            duration_ns: 20 * S,
+            ..Default::default()
+        },
+        lanes: parse_lanes(lanes).unwrap(),
+        max_substep: Default::default(),
+        draw: None,
+        physics: true,
+    };
+    let path = std::env::temp_dir().join(format!("timestep-rope-trace-{}.csv", std::process::id()));
+    let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
+    let file = simulate::open("--trace", Some(&path)).unwrap().unwrap();
+    let mut trace = simulate::Trace::new(file, names.clone());
+    let controls = Controls {
+        step_starts: true,
+        ..Controls::default()
+    };
+    let sim = simulate::run_with(&cfg, controls, |f| trace.row(f)).unwrap();
+    trace.finish().unwrap();
+    for (spec, ran) in cfg.lanes.iter().zip(&sim.lanes) {
+        let name = spec.to_string();
+        let (selection, summary) = opened(&path, Some(&name), None);
+        assert_eq!(summary.refresh_hz_estimate, Some(60.0));
+        let mut rcfg = config(&path, &name, 250 * MS);
+        rcfg.app = Some(name.clone());
+        let replayed: Vec<LaneReport> = replay::run(&rcfg, &selection, &summary).unwrap();
+        let (mut ours, mut theirs) = (replayed[0].clone(), ran.report.clone());
+        ours.peak_rss_kib = None;
+        theirs.peak_rss_kib = None;
+        assert_eq!(ours, theirs, "{name}");
+    }
+    let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn monogames_wait_is_open_loop_on_a_capture_and_says_so() {
+    let cfg = config(&gold(5, ""), "monogame,fixed", 250 * MS);
+    let (s, summary) = opened(&gold(5, ""), None, None);
+    let reports = replay::run(&cfg, &s, &summary).unwrap();
+    assert!(reports[0].open_loop.is_some() && reports[1].open_loop.is_none());
+    // At about 90 fps most frames hold less than MonoGame's 60 Hz tick: those sit out, and
+    // every frame it ran holds a tick.
+    assert_eq!(reports[0].vblanks.zero_step_frames, 0);
+    assert!(reports[0].shown.frames < reports[1].shown.frames);
+}
+
+/// Runs the binary.
+fn run_bin(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_timestep-rope"))
+        .args(args)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn a_bad_capture_is_one_line_naming_the_file_and_where_with_status_2() {
+    let dir = std::env::temp_dir().join(format!("timestep-rope-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let header = "Application,ProcessID,SwapChainAddress,CPUStartQPC,MsCPUBusy,MsUntilDisplayed";
+    let cases: [(&str, String, &[&str], &[&str]); 9] = [
+        ("empty.csv", String::new(), &[], &["empty"]),
+        ("blank.csv", "\n\n  \n".into(), &[], &["empty"]),
+        (
+            "unknown.csv",
+            "time,value\n1,2\n".into(),
+            &[],
+            &["no format matches", "PresentMon", "MangoHud", "CapFrameX"],
+        ),
+        (
+            "no-app.csv",
+            format!("{header}\ngame.exe,7,0x1,100,1.0,2.0\n"),
+            &["--app", "other.exe"],
+            &["no frames of 'other.exe'", "game.exe (1 frames)"],
+        ),
+        (
+            "bad-number.csv",
+            format!("{header}\ngame.exe,7,0x1,100,1.0,2.0\ngame.exe,7,0x1,200,fast,2.0\n"),
+            &[],
+            &["line 3", "column MsCPUBusy", "'fast' is not a number"],
+        ),
+        (
+            "backwards.csv",
+            format!("{header}\ngame.exe,7,0x1,100000,1.0,2.0\ngame.exe,7,0x1,50000,1.0,NA\n"),
+            &[],
+            &["line 3", "time goes backwards", "line 2"],
+        ),
+        (
+            "no-chain.csv",
+            format!("{header}\ngame.exe,7,0x1,100,1.0,2.0\n"),
+            &["--swapchain", "0x2"],
+            &["no swap chain 0x2", "0x1 (1 frames)"],
+        ),
+        (
+            "only-dwm.csv",
+            format!("{header}\ndwm.exe,7,0x1,100,1.0,2.0\n"),
+            &[],
+            &["compositor", "--app dwm.exe"],
+        ),
+        (
+            "short-row.csv",
+            format!("{header}\ngame.exe,7,0x1,100\ngame.exe,7,0x1,200,1.0,2.0\n"),
+            &[],
+            &["line 2", "4 fields where the header has 6"],
+        ),
+    ];
+    for (name, content, flags, says) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, content).unwrap();
+        let mut args = vec!["replay", path.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let out = run_bin(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{name}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: {stderr}");
+        assert!(stderr.contains(name), "{name} not named: {stderr}");
+        for word in says {
+            assert!(stderr.contains(word), "{name} should say {word}: {stderr}");
+        }
+        assert!(out.stdout.is_empty(), "{name} printed a report");
+    }
+    let out = run_bin(&["replay", "/nonexistent-dir/capture.csv"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("capture.csv") && stderr.contains("cannot read"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn replay_prints_the_captures_summary_above_the_lanes_and_json_has_it() {
+    let path = gold(5, "");
+    let out = run_bin(&[
+        "replay",
+        path.to_str().unwrap(),
+        "--lanes",
+        "fixed,monogame",
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.starts_with("replayed "), "{text}");
+    assert!(
+        text.contains("258 frames over 2.892 s: 174 displayed, 84 never displayed"),
+        "{text}"
+    );
+    assert!(
+        text.contains("monogame* ") && text.contains("* monogame ran open loop"),
+        "{text}"
+    );
+    let out = run_bin(&[
+        "replay",
+        path.to_str().unwrap(),
+        "--lanes",
+        "fixed",
+        "--json",
+    ]);
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let capture = &json["capture"];
+    for key in [
+        "format",
+        "app",
+        "swapchain",
+        "frames",
+        "displayed",
+        "not_displayed",
+        "generated_skipped",
+        "span_s",
+        "clock",
+        "display_times",
+        "frame_ms",
+        "display_change_ms",
+        "refresh_hz_estimate",
+    ] {
+        assert!(!capture[key].is_null(), "capture.{key} missing: {capture}");
+    }
+    assert_eq!(capture["frame_ms"]["median"], 11.065);
+    assert_eq!(json["lanes"][0]["lane"], "fixed");
+}
