@@ -4,7 +4,7 @@
 //! handler in `app/mod.rs` supplies `Instant`, spin_sleep and the GPU.
 
 use super::pacing::FpsMeter;
-use crate::draw::{HudInfo, Overlay, Screen, explosion_banner};
+use crate::draw::{CaptureCaption, HudInfo, Overlay, Screen, explosion_banner};
 use crate::frame::{FrameDone, Host, Shown, VblankCounter};
 use crate::lane::Lane;
 use std::collections::VecDeque;
@@ -16,6 +16,19 @@ pub trait Wall {
     fn now_ns(&mut self) -> u64;
     /// Sleeps `ns`.
     fn sleep(&mut self, ns: u64);
+    /// The real time now, which the user's hand moves in (a replayed capture's clock is not).
+    fn real_ns(&mut self) -> u64 {
+        self.now_ns()
+    }
+    /// The frame just presented: when it reached the screen, as far as this clock knows (the
+    /// present's return), or `None` if it never did (a replayed frame its game never showed).
+    fn shown(&mut self) -> Option<u64> {
+        Some(self.now_ns())
+    }
+    /// What the HUD says of the clock: a replayed capture's name and the frame showing.
+    fn caption(&self) -> Option<CaptureCaption> {
+        None
+    }
 }
 
 /// Where the window's frames are drawn and shown.
@@ -151,7 +164,10 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
         let hud = self.view.show_hud.then(|| {
             let pacing = std::mem::take(&mut self.pacing);
             let mode = self.presenter.present_mode();
-            hud_info(&shown_lanes, self.meter, frame.paused, pacing, mode)
+            HudInfo {
+                capture: self.wall.caption(),
+                ..hud_info(&shown_lanes, self.meter, frame.paused, pacing, mode)
+            }
         });
         let banner = (!self.view.split)
             .then(|| shown_lanes.first().and_then(|l| explosion_banner(l)))
@@ -170,7 +186,7 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             .present(&mut |buffer, _, _| screen.draw(buffer, &shown_lanes, &overlay));
         match drawn {
             Ok(true) => {
-                let at_ns = self.wall.now_ns();
+                let at_ns = self.wall.shown()?;
                 Some(Shown {
                     at_ns,
                     vblank: self.vblanks.at(at_ns),

@@ -15,6 +15,7 @@ mod gpu;
 mod host;
 mod output;
 mod pacing;
+mod replay;
 mod session;
 
 use bindings::lookup;
@@ -28,6 +29,7 @@ use glam::Vec2;
 use gpu::{Gpu, Presented};
 use host::{Present, Wall};
 use output::Outputs;
+use replay::CaptureWall;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -56,6 +58,18 @@ pub struct WindowConfig {
     pub frame_log: Option<PathBuf>,
     /// `--report`: every lane's report at exit.
     pub report: Option<PathBuf>,
+    /// `--replay`: a capture to play, and which of its frames.
+    pub replay: Option<CaptureChoice>,
+}
+
+/// A capture and which of its frames to replay.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureChoice {
+    pub path: PathBuf,
+    /// `--app`: an application (or a process ID, or a lane of our own logs).
+    pub app: Option<String>,
+    /// `--swapchain`: its swap chain.
+    pub swapchain: Option<String>,
 }
 
 impl WindowConfig {
@@ -89,6 +103,13 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
     let outputs = outputs.map_err(Failure::usage)?;
     // From here on a failure is the machine's, not the flags' (status 1); the screenshot
     // file opened above is removed again, since no frame will ever fill it.
+    let (clock, replay_refresh) = match window_clock(&cfg) {
+        Ok(clock) => clock,
+        Err(e) => {
+            outputs.abandon();
+            return Err(Failure::usage(e));
+        }
+    };
     let session = match Session::new(&cfg, START_SIZE.width, START_SIZE.height) {
         Ok(session) => session,
         Err(e) => {
@@ -105,7 +126,8 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
     };
     let mut app = App {
         session,
-        clock: SpinWall(SystemClock::new()),
+        clock,
+        replay_refresh,
         vsync: cfg.vsync,
         exit_after_ns: cfg.exit_after_ns,
         input_at: None,
@@ -124,6 +146,25 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
     }
     app.finish();
     Ok(ExitCode::from(app.status))
+}
+
+/// The window's clock: the real one, or `--replay`'s capture played on it (read and checked
+/// here, before any window opens), with the refresh rate the capture's display changes say.
+fn window_clock(cfg: &WindowConfig) -> Result<(WindowClock, Option<Option<f64>>), String> {
+    let real = SpinWall(SystemClock::new());
+    let Some(capture) = &cfg.replay else {
+        return Ok((WindowClock::Live(real), None));
+    };
+    let (selection, summary) = crate::replay::open(
+        &capture.path,
+        capture.app.as_deref(),
+        capture.swapchain.as_deref(),
+    )
+    .map_err(|e| e.to_string())?;
+    let refresh = summary.refresh_hz_estimate;
+    let wall =
+        CaptureWall::open(real, &capture.path, selection, &summary).map_err(|e| e.to_string())?;
+    Ok((WindowClock::Capture(Box::new(wall)), Some(refresh)))
 }
 
 /// Checks there is a display and a usable wgpu backend, and makes the event loop; an error is
@@ -168,7 +209,7 @@ fn missing_display() -> Option<&'static str> {
     }
 }
 
-/// The window's clock: `Instant`, and spin_sleep's sleep (native, then spin).
+/// The real clock: `Instant`, and spin_sleep's sleep (native, then spin).
 struct SpinWall(SystemClock);
 
 impl Wall for SpinWall {
@@ -177,6 +218,45 @@ impl Wall for SpinWall {
     }
     fn sleep(&mut self, ns: u64) {
         spin_sleep::SpinSleeper::default().sleep(Duration::from_nanos(ns));
+    }
+}
+
+/// The window's clock: the real one, or a capture played on it (`--replay`).
+enum WindowClock {
+    Live(SpinWall),
+    Capture(Box<CaptureWall<SpinWall>>),
+}
+
+impl Wall for WindowClock {
+    fn now_ns(&mut self) -> u64 {
+        match self {
+            WindowClock::Live(w) => w.now_ns(),
+            WindowClock::Capture(c) => c.now_ns(),
+        }
+    }
+    fn sleep(&mut self, ns: u64) {
+        match self {
+            WindowClock::Live(w) => w.sleep(ns),
+            WindowClock::Capture(c) => c.sleep(ns),
+        }
+    }
+    fn real_ns(&mut self) -> u64 {
+        match self {
+            WindowClock::Live(w) => w.real_ns(),
+            WindowClock::Capture(c) => c.real_ns(),
+        }
+    }
+    fn shown(&mut self) -> Option<u64> {
+        match self {
+            WindowClock::Live(w) => w.shown(),
+            WindowClock::Capture(c) => c.shown(),
+        }
+    }
+    fn caption(&self) -> Option<crate::draw::CaptureCaption> {
+        match self {
+            WindowClock::Live(w) => w.caption(),
+            WindowClock::Capture(c) => c.caption(),
+        }
     }
 }
 
@@ -218,9 +298,11 @@ impl Present for GpuPresent<'_> {
 
 struct App {
     session: Session,
-    clock: SpinWall,
+    clock: WindowClock,
     vsync: bool,
     exit_after_ns: Option<u64>,
+    /// With `--replay`: the refresh rate the capture's display changes say (none: not paced).
+    replay_refresh: Option<Option<f64>>,
     /// The first key or mouse event not yet used by a frame, ns of the clock.
     input_at: Option<u64>,
     window: Option<Arc<Window>>,
@@ -283,7 +365,7 @@ impl App {
     }
 
     fn now_ns(&mut self) -> u64 {
-        self.clock.now_ns()
+        self.clock.real_ns()
     }
 
     fn resize(&mut self, event_loop: &ActiveEventLoop, width: u32, height: u32) {
@@ -329,6 +411,11 @@ impl App {
             fits,
             presented: &mut self.presented,
         };
+        if let WindowClock::Capture(capture) = &mut self.clock
+            && let Err(e) = capture.advance()
+        {
+            return self.fail_and_exit(event_loop, e.to_string());
+        }
         // Events that arrived before this frame began are this frame's input.
         let input_at = self.input_at.take();
         let report = match self
@@ -350,9 +437,10 @@ impl App {
         }
     }
 
-    /// A key or mouse event happened now: the next frame uses it.
+    /// A key or mouse event happened now: the next frame uses it. Its latency is counted on
+    /// the frames' clock: a replayed capture's, from the start of its frame playing.
     fn input(&mut self) {
-        let now = self.now_ns();
+        let now = self.clock.now_ns();
         self.input_at.get_or_insert(now);
     }
 }
@@ -385,10 +473,12 @@ impl ApplicationHandler for App {
             .current_monitor()
             .and_then(|m| m.refresh_rate_millihertz())
             .map(|mhz| f64::from(mhz) / 1000.0);
+        // A replayed capture's display is the one its refresh is counted in.
+        let refresh_hz = self.replay_refresh.unwrap_or(refresh_hz);
         self.session.set_refresh_hint(refresh_hz);
         self.window = Some(window);
         // Setting up took a while; that is not a frame.
-        let now = self.now_ns();
+        let now = self.clock.now_ns();
         self.session.restart_clock(now);
     }
 

@@ -334,7 +334,7 @@ impl Session {
             wall.sleep(STALL_NS);
         }
         if !self.frames.paused()
-            && let Some(grab) = self.hand.grab(wall.now_ns())
+            && let Some(grab) = self.hand.grab(wall.real_ns())
         {
             for lane in &mut self.lanes {
                 lane.set_grab(Some(grab));

@@ -169,6 +169,7 @@ fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
         screenshot: None,
         frame_log: None,
         report: None,
+        replay: None,
     }
 }
 
@@ -833,4 +834,63 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
         assert_eq!(books(replayed[0].clone()), window[i], "{name}");
     }
     let _ = std::fs::remove_file(&path);
+}
+
+#[test]
+fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
+    use super::super::replay::CaptureWall;
+    use crate::replay::{self, ReplayConfig};
+    // PresentMon's gold capture 5: 258 frames of about 11 ms on a 60 Hz display, 84 of them
+    // never shown. The window plays it on a clock the test drives (each wait moves it on).
+    let path = std::path::PathBuf::from("tests/data/presentmon/test_case_5.csv");
+    let (selection, summary) = replay::open(&path, None, None).unwrap_or_else(|e| panic!("{e}"));
+    let mut lanes = LaneSpec::every_mode();
+    lanes.extend(
+        ["godot", "bevy", "glaiel"]
+            .map(|l| crate::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}"))),
+    );
+    let real = Scripted {
+        now_ns: 5_000 * MS,
+        tick_ns: 0,
+    };
+    let mut wall = CaptureWall::open(real, &path, selection.clone(), &summary)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut s = new(&config(lanes.clone(), RopeParams::default()), 320, 200);
+    s.set_refresh_hint(summary.refresh_hz_estimate);
+    s.restart_clock(wall.now_ns());
+    let mut presenter = Buffer::new(0, 0);
+    let mut captions = Vec::new();
+    for _ in 0..summary.frames {
+        wall.advance().unwrap_or_else(|e| panic!("{e}"));
+        s.frame(&mut wall, &mut presenter, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        captions.extend(wall.caption());
+    }
+    let cfg = ReplayConfig {
+        capture: path.clone(),
+        app: None,
+        swapchain: None,
+        timing: TimingConfig::default(),
+        rope: RopeParams::default(),
+        lanes: lanes.clone(),
+        max_substep: Default::default(),
+    };
+    let replayed = replay::run(&cfg, &selection, &summary).unwrap_or_else(|e| panic!("{e:?}"));
+    let window: Vec<LaneReport> = s.reports().into_iter().map(books).collect();
+    let replayed: Vec<LaneReport> = replayed.into_iter().map(books).collect();
+    assert_eq!(window, replayed);
+    assert_eq!(window[0].shown.frames, 174, "the frames the game showed");
+    assert_eq!(
+        captions.last().map(|c| (c.frame, c.frames)),
+        Some((258, 258))
+    );
+    // At the end the capture starts over, its timeline carried on.
+    let last = wall.now_ns();
+    wall.advance().unwrap_or_else(|e| panic!("{e}"));
+    let caption = wall.caption().unwrap_or_else(|| panic!("a caption"));
+    assert_eq!(
+        (caption.frame, caption.name.as_str()),
+        (1, "test_case_5.csv")
+    );
+    assert!(wall.now_ns() > last, "{} after {last}", wall.now_ns());
 }

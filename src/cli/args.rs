@@ -148,6 +148,25 @@ pub struct WindowArgs {
     /// per-vblank counters, latency, pacing), kept on the window's own clock
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// Play a capture (PresentMon, CapFrameX, MangoHud, or this program's --frame-log or
+    /// --trace): each frame starts at the capture's next frame start and is held until its time
+    /// on screen; at the end it starts over
+    #[arg(long, value_name = "CAPTURE")]
+    pub replay: Option<PathBuf>,
+    #[command(flatten)]
+    pub capture: CaptureArgs,
+}
+
+/// Which frames of a capture to replay.
+#[derive(Args, Debug, Clone, Default)]
+pub struct CaptureArgs {
+    /// The application whose frames to replay, or its process ID [default: the one with the
+    /// most, dwm.exe left out]; in this program's own logs, the lane
+    #[arg(long, value_name = "NAME|PID")]
+    pub app: Option<String>,
+    /// Its swap chain, by address [default: its busiest]
+    #[arg(long, value_name = "ADDR")]
+    pub swapchain: Option<String>,
 }
 
 /// Which modes `simulate --mode` runs.
@@ -266,13 +285,8 @@ pub struct ReplayArgs {
     /// The capture: its format is found from its content
     #[arg(value_name = "CAPTURE")]
     pub capture: PathBuf,
-    /// The application whose frames to replay [default: the one with the most, dwm.exe left
-    /// out]; in this program's own logs, the lane
-    #[arg(long, value_name = "NAME")]
-    pub app: Option<String>,
-    /// Its swap chain, by address [default: its busiest]
-    #[arg(long, value_name = "ADDR")]
-    pub swapchain: Option<String>,
+    #[command(flatten)]
+    pub which: CaptureArgs,
     /// Print one JSON object instead of the table
     #[arg(long)]
     pub json: bool,

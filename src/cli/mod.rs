@@ -6,7 +6,7 @@ mod values;
 
 pub use args::*;
 
-use crate::app::WindowConfig;
+use crate::app::{CaptureChoice, WindowConfig};
 use crate::draw::MAX_PANES;
 use crate::lane::LaneSpec;
 use crate::messages::Failure;
@@ -104,7 +104,28 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         screenshot: args.screenshot,
         frame_log: args.frame_log,
         report: args.report,
+        replay: capture_choice(args.replay, args.capture)?,
     })
+}
+
+/// `--replay` and the flags that choose its frames.
+fn capture_choice(
+    replay: Option<std::path::PathBuf>,
+    which: CaptureArgs,
+) -> Result<Option<CaptureChoice>, String> {
+    match replay {
+        Some(path) => Ok(Some(CaptureChoice {
+            path,
+            app: which.app,
+            swapchain: which.swapchain,
+        })),
+        None if which.app.is_some() || which.swapchain.is_some() => Err(
+            "--app and --swapchain choose a capture's frames: give --replay CAPTURE (or use \
+             timestep-rope replay)"
+                .into(),
+        ),
+        None => Ok(None),
+    }
 }
 
 /// `simulate`'s flags, checked together and converted.
@@ -188,8 +209,8 @@ fn replay_config(common: &CommonArgs, args: ReplayArgs) -> Result<Run, String> {
     };
     let cfg = ReplayConfig {
         capture: args.capture,
-        app: args.app,
-        swapchain: args.swapchain,
+        app: args.which.app,
+        swapchain: args.which.swapchain,
         timing: common.timing()?,
         rope: common.rope()?,
         lanes,

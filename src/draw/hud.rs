@@ -27,6 +27,16 @@ pub struct HudInfo {
     pub present_mode: String,
     /// Every lane shown: one in the single view, up to four in the split view.
     pub lanes: Vec<LaneRow>,
+    /// When a capture is replayed: which, and the frame showing.
+    pub capture: Option<CaptureCaption>,
+}
+
+/// A replayed capture: its file's name and the frame showing (1-based) of how many.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureCaption {
+    pub name: String,
+    pub frame: u64,
+    pub frames: u64,
 }
 
 /// One lane's figures.
@@ -224,7 +234,22 @@ impl HudInfo {
             Row::new("vsync", lane.vsync.clone()),
         ]);
         rows.extend(self.output_rows());
+        rows.extend(self.capture_rows());
         rows
+    }
+
+    /// The capture being replayed and the frame showing, if one is.
+    fn capture_rows(&self) -> Vec<Row> {
+        match &self.capture {
+            Some(c) => vec![
+                Row::new("capture", c.name.clone()).tone(Tone::Accent),
+                Row::new(
+                    "replayed",
+                    format!("frame {} / {}", thousands(c.frame), thousands(c.frames)),
+                ),
+            ],
+            None => Vec::new(),
+        }
     }
 
     /// Several lanes: what they share, on the two lines of a bar across the top (each lane's
@@ -237,6 +262,15 @@ impl HudInfo {
         let mut first = vec![view];
         first.extend(self.timing_rows());
         let mut second = vec![self.frame_row()];
+        if let Some(c) = &self.capture {
+            // A replayed capture sets the frames' times: it takes the place of the window's
+            // own pacing, input and present, on one row ("test_case_5.csv 812/1,902").
+            let at = format!("{}/{}", thousands(c.frame), thousands(c.frames));
+            let room = VALUE_WIDTH.saturating_sub(at.len() + 1);
+            let value = format!("{} {at}", clip_to(text::ascii(&c.name), room));
+            second.push(Row::new("replay", value).tone(Tone::Accent));
+            return [first, second];
+        }
         // The bar is one line: the input row only once there has been input.
         let [pacing, input, present] = self.output_rows();
         second.push(pacing);
@@ -377,6 +411,19 @@ fn bar_scale(width: u32, height: u32) -> u32 {
     if width >= 1100 { text_scale(height) } else { 1 }
 }
 
+/// 1902 as "1,902".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// The pixels the split view's HUD bar takes at the top, its margin included.
 pub fn hud_bar_height(width: u32, height: u32) -> u32 {
     let s = bar_scale(width, height);
@@ -387,7 +434,8 @@ pub fn hud_bar_height(width: u32, height: u32) -> u32 {
 /// several.
 pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
     if hud.lanes.len() > 1 {
-        return draw_bar(canvas, hud);
+        draw_bar(canvas, hud);
+        return;
     }
     let rows = hud.rows();
     let s = i64::from(scale);
@@ -415,7 +463,8 @@ pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
 }
 
 /// The split view's HUD: two lines of `label value` items on a panel across the top.
-fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) {
+/// Returns where its longest line ends, in pixels from the left.
+fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) -> i64 {
     let (w, h) = (canvas.width() as u32, canvas.height() as u32);
     let scale = bar_scale(w, h);
     let s = i64::from(scale);
@@ -426,6 +475,7 @@ fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) {
         (margin, margin, i64::from(w) - 2 * margin, height),
         pal::PANEL_STYLE,
     );
+    let mut widest = 0;
     for (i, rows) in hud.bar_rows(hud.lanes.len()).iter().enumerate() {
         let ty = margin + pad + i as i64 * line;
         let mut x = margin + pad;
@@ -435,9 +485,11 @@ fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) {
             if let Some((flag, tone)) = row.flag {
                 x = text::draw_text(canvas, x + g, ty, flag, scale, tone_colour(tone));
             }
+            widest = widest.max(x);
             x += 3 * g;
         }
     }
+    widest
 }
 
 #[cfg(test)]
@@ -469,6 +521,7 @@ mod tests {
             input: String::new(),
             present_mode: "Fifo (vsync)".into(),
             lanes: vec![lane("interpolated")],
+            capture: None,
         }
     }
 
@@ -551,6 +604,7 @@ mod tests {
             input: "123456789.0 ms, mean 123456789.0".into(),
             present_mode: "Mailbox \u{2014} a very long present mode name indeed".into(),
             lanes: vec![absurd.clone()],
+            capture: None,
         };
         for line in hud.lines() {
             assert!(line.len() < 40 && line.is_ascii(), "{line:?}");
@@ -597,5 +651,54 @@ mod tests {
         assert!(lit(bar / 2) && lit(14), "the bar is drawn");
         assert!(!(bar..h).any(lit), "and nothing below it");
         assert!(buf[((bar / 2) * w + w - 20) * 4] != 0, "it spans the width");
+    }
+
+    #[test]
+    fn a_replayed_capture_is_named_with_its_frame_and_fits_the_bar() {
+        let name = "a-capture-with-a-very-long-name-indeed_test_case_5_v2.csv";
+        let capture = Some(CaptureCaption {
+            name: name.into(),
+            frame: 12_345,
+            frames: 67_890,
+        });
+        let single = HudInfo {
+            capture: capture.clone(),
+            ..info()
+        };
+        let lines = single.lines();
+        assert!(
+            lines.iter().any(|l| l.contains("a-capture-with")),
+            "{lines:?}"
+        );
+        assert!(lines.iter().any(|l| l.contains("frame 12,345 / 67,890")));
+        let split = HudInfo {
+            capture,
+            input: "12.3 ms, mean 45.6".into(),
+            lanes: ["variable", "semi-fixed", "fixed", "interpolated"]
+                .map(lane)
+                .to_vec(),
+            ..info()
+        };
+        let lines = split.lines();
+        assert!(
+            lines.iter().any(|l| l.contains("12,345/67,890")),
+            "{lines:?}"
+        );
+        assert!(!lines.iter().any(|l| l.contains("Fifo")), "{lines:?}");
+        let (w, h) = (1280usize, 800usize);
+        let mut buf = vec![0u8; w * h * 4];
+        let mut c = Canvas::new(&mut buf, w as u32, h as u32).unwrap();
+        let end = draw_bar(&mut c, &split);
+        assert!(
+            end <= w as i64 - 6 * 2,
+            "the bar's longest line ends at {end} of {w}"
+        );
+    }
+
+    #[test]
+    fn counts_read_as_people_write_them() {
+        assert_eq!(thousands(812), "812");
+        assert_eq!(thousands(1_902), "1,902");
+        assert_eq!(thousands(1_000_000), "1,000,000");
     }
 }

@@ -78,6 +78,7 @@ fn hud(particles: usize) -> HudInfo {
             tick: "1ms raw".into(),
             vsync: "59.94 Hz".into(),
         }],
+        capture: None,
     }
 }
 

@@ -32,7 +32,7 @@ pub use command::{ReplayConfig, ReplayOutput, main};
 pub use format::Format;
 pub use host::{CaptureHost, Outcome, ReplayError, WAITS_OPEN_LOOP, open, run, run_with};
 pub use rows::Rows;
-pub use select::{Selection, choose};
+pub use select::{Selection, Stream, choose};
 pub use summary::{CaptureSummary, Spread, summarise};
 
 use std::fmt;

@@ -8,4 +8,5 @@
 
 mod basics;
 mod faults;
+mod replay;
 mod support;
