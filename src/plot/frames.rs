@@ -79,6 +79,9 @@ impl Figure for FramesFigure<'_> {
         let ticks = (ticks.0.min(0.0) - 0.2, ticks.1 + 0.3);
         self.panel_offset(&panels[1], t, ticks, "ticks per frame", n)?;
         let frame = self.range(|p| p.frame_ms);
+        if self.one_clock() {
+            return self.shared_panel(&panels[2], t, frame, "frame time (every lane), ms");
+        }
         self.panel(&panels[2], t, frame, "frame time, ms", |p| p.frame_ms)
     }
 }
@@ -109,6 +112,34 @@ impl FramesFigure<'_> {
             .draw()
             .map_err(err)?;
         Ok(chart)
+    }
+
+    /// Whether every lane ran on the same frames (a capture's, or one display's without a
+    /// lane that waits): their frame times are then one line, not one per lane on top of
+    /// each other.
+    fn one_clock(&self) -> bool {
+        let frames = |points: &[FramePoint]| points.iter().map(|p| (p.t_s, p.frame_ms)).collect();
+        let mut lanes = self.plot.lanes.iter().map(|(_, p)| frames(p));
+        let first: Option<Vec<(f64, f64)>> = lanes.next();
+        first.is_some_and(|first| lanes.all(|l| l == first))
+    }
+
+    /// The frame time every lane shares, as one grey line.
+    fn shared_panel<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        t: (f64, f64),
+        y: (f64, f64),
+        y_desc: &str,
+    ) -> Result<(), String> {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+        let mut chart = Self::chart(area, t, y, y_desc)?;
+        let points = self.plot.lanes.first().map_or(&[][..], |(_, p)| p);
+        let line = points.iter().map(|p| (p.t_s, p.frame_ms));
+        chart
+            .draw_series(LineSeries::new(line, BLACK.mix(0.7).stroke_width(2)))
+            .map_err(err)?;
+        Ok(())
     }
 
     /// A line per lane of `value` over time.
@@ -152,5 +183,41 @@ impl FramesFigure<'_> {
             chart.draw_series(dots).map_err(err)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lane(name: &str, frame_ms: &[f64]) -> (String, Vec<FramePoint>) {
+        let points = frame_ms
+            .iter()
+            .enumerate()
+            .map(|(i, &ms)| FramePoint {
+                t_s: i as f64 * 0.016,
+                error_ms: 0.0,
+                ticks: 16,
+                frame_ms: ms,
+            })
+            .collect();
+        (name.into(), points)
+    }
+
+    #[test]
+    fn lanes_on_the_same_frames_share_one_frame_time_line() {
+        let figure = |lanes| FramePlot { lanes };
+        let same = figure(vec![
+            lane("fixed", &[16.0, 17.0]),
+            lane("godot", &[16.0, 17.0]),
+        ]);
+        let own = figure(vec![
+            lane("fixed", &[16.0, 17.0]),
+            lane("monogame", &[16.7, 16.7]),
+        ]);
+        let shares = |plot: &FramePlot| FramesFigure { title: "", plot }.one_clock();
+        assert!(shares(&same));
+        assert!(!shares(&own));
+        assert!(!shares(&FramePlot::default()));
     }
 }

@@ -205,18 +205,19 @@ fn write_capture(out: &mut impl Write, c: &CaptureSummary) -> io::Result<()> {
         "frame times: median {:.3} ms (p5 {:.3}, p95 {:.3}, max {:.3})",
         f.median, f.p5, f.p95, f.max
     )?;
+    // Without display times, the changes measured are the presents'.
+    let (what, refresh) = match c.refresh_hz_estimate {
+        _ if !c.display_times_known() => ("presents", String::new()),
+        Some(hz) => ("display changes", format!("; refresh {hz} Hz")),
+        None => ("display changes", format!("; refresh {}", c.refresh)),
+    };
     match &c.display_change_ms {
         Some(d) => writeln!(
             out,
-            "display changes: median {:.3} ms (p5 {:.3}, p95 {:.3}, max {:.3}); refresh {}",
-            d.median,
-            d.p5,
-            d.p95,
-            d.max,
-            c.refresh_hz_estimate
-                .map_or("not paced by one".into(), |hz| format!("{hz} Hz"))
+            "{what}: median {:.3} ms (p5 {:.3}, p95 {:.3}, max {:.3}){refresh}",
+            d.median, d.p5, d.p95, d.max,
         )?,
-        None => writeln!(out, "display changes: none")?,
+        None => writeln!(out, "{what}: none")?,
     }
     writeln!(out, "clock: {}", c.clock)?;
     writeln!(out, "on screen: {}", c.display_times)

@@ -43,9 +43,25 @@ pub struct CaptureSummary {
     /// From one displayed frame's time on screen to the next's, ms; null with fewer than two.
     pub display_change_ms: Option<Spread>,
     /// The refresh rate the display changes are paced by, to the nearest 0.001 Hz, as the vsync
-    /// detector measures it over whole periods; null when they are not paced by one.
+    /// detector measures it over whole periods; null when they are not paced by one, or too
+    /// few to tell.
     pub refresh_hz_estimate: Option<f64>,
+    /// What the display changes say: "paced", "not paced", "too few to tell" (the vsync
+    /// detector needs 64 or more changes before it decides), or "no display times" (the
+    /// format has only presents).
+    pub refresh: &'static str,
 }
+
+impl CaptureSummary {
+    /// Whether the capture says when frames reached the screen (or only when they were
+    /// presented).
+    pub fn display_times_known(&self) -> bool {
+        self.refresh != NO_DISPLAY_TIMES
+    }
+}
+
+/// [`CaptureSummary::refresh`] of a format that keeps only presents.
+const NO_DISPLAY_TIMES: &str = "no display times";
 
 /// Median, 5th and 95th percentiles (nearest rank, to the microsecond) and max, ms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -133,10 +149,17 @@ pub fn summarise(path: &Path, selection: &Selection) -> Result<CaptureSummary, C
         }
     }
     let format: Format = selection.format;
-    let refresh = if format.has_display_times() && vsync.vsynced() {
+    let paced = format.has_display_times() && vsync.vsynced();
+    let refresh = if paced {
         vsync.refresh_hz().map(|hz| (hz * 1e3).round() / 1e3)
     } else {
         None
+    };
+    let verdict = match (format.has_display_times(), paced, vsync.decided()) {
+        (false, _, _) => NO_DISPLAY_TIMES,
+        (true, true, _) => "paced",
+        (true, false, true) => "not paced",
+        (true, false, false) => "too few to tell",
     };
     Ok(CaptureSummary {
         file: path.display().to_string(),
@@ -160,6 +183,7 @@ pub fn summarise(path: &Path, selection: &Selection) -> Result<CaptureSummary, C
         }),
         display_change_ms: changes.spread(),
         refresh_hz_estimate: refresh,
+        refresh: verdict,
     })
 }
 

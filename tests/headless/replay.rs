@@ -418,7 +418,30 @@ fn replay_prints_the_captures_summary_above_the_lanes_and_json_has_it() {
         assert!(!capture[key].is_null(), "capture.{key} missing: {capture}");
     }
     assert_eq!(capture["frame_ms"]["median"], 11.065);
+    assert_eq!(capture["refresh_hz_estimate"], 60.0);
+    assert_eq!(capture["refresh"], "paced");
     assert_eq!(json["lanes"][0]["lane"], "fixed");
+}
+
+#[test]
+fn the_summary_says_why_a_capture_has_no_refresh() {
+    // 60 Hz on screen, but 16 display changes are too few for the vsync detector to decide;
+    // MangoHud keeps no display times at all, so its changes are the presents'.
+    let says = |path: &Path, line: &str| {
+        let out = run_bin(&["replay", path.to_str().unwrap(), "--lanes", "fixed"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.lines().any(|l| l.starts_with(line)), "{line}: {text}");
+        text.into_owned()
+    };
+    let short = says(&gold(0, ""), "display changes: median 16.679 ms");
+    assert!(short.contains("; refresh too few to tell"), "{short}");
+    let mangohud = says(&data("fixtures/mangohud_plain.csv"), "presents: median");
+    assert!(!mangohud.contains("refresh"), "{mangohud}");
+    let (_, summary) = opened(&data("fixtures/mangohud_plain.csv"), None, None);
+    assert_eq!(
+        (summary.refresh, summary.refresh_hz_estimate),
+        ("no display times", None)
+    );
 }
 
 /// A PresentMon capture of `frames` frames of one game at 60 fps on a 60 Hz display, a dropped

@@ -123,6 +123,11 @@ impl VsyncDetector {
         }
     }
 
+    /// Whether the frame times have said either way yet (too few, and they have not).
+    pub fn decided(&self) -> bool {
+        self.decided
+    }
+
     /// Measured time until vsync was first detected.
     pub fn detected_after_ns(&self) -> Option<u64> {
         self.detected_after_ns
