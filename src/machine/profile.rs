@@ -1,0 +1,220 @@
+//! A machine profile: how one machine's clock reads and how its sleeps wake, as
+//! `timestep-rope probe --out FILE.json` measured it; `simulate --machine FILE.json` runs on it.
+//!
+//! ```json
+//! {
+//!   "name": "probe of this machine (Linux 6.8.0, x86_64), 2026-11-24",
+//!   "os": "linux",
+//!   "clock_resolution_ns": 1,
+//!   "clock_read_ns": 21.5,
+//!   "timer_slack_ns": 50000,
+//!   "spin_threshold_ns": 125000,
+//!   "native_sleep": [{ "request_ns": 100000, "samples": 400, "overshoot_ns": [..22 values..] }],
+//!   "spin_sleep":   [{ "request_ns": 100000, "samples": 400, "overshoot_ns": [..22 values..] }]
+//! }
+//! ```
+//!
+//! `overshoot_ns` holds the overshoot (woke − asked) at each of [`QUANTILES`], in order.
+
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The probabilities at which a profile keeps a sleep's overshoot: every 5 %, and the 99th.
+pub const QUANTILES: [f64; 22] = [
+    0.0, 0.05, 0.10, 0.15, 0.20, 0.25, 0.30, 0.35, 0.40, 0.45, 0.50, 0.55, 0.60, 0.65, 0.70, 0.75,
+    0.80, 0.85, 0.90, 0.95, 0.99, 1.0,
+];
+/// Where the median, the 99th percentile and the maximum sit in [`QUANTILES`].
+const P50: usize = 10;
+const P99: usize = 20;
+const MAX: usize = 21;
+
+/// A machine as measured.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachineProfile {
+    /// What was measured, and when.
+    pub name: String,
+    /// `std::env::consts::OS` of the machine measured.
+    pub os: String,
+    /// The smallest step between two different clock readings, ns (readings are multiples).
+    pub clock_resolution_ns: u64,
+    /// What one clock reading costs, ns (median).
+    pub clock_read_ns: f64,
+    /// The OS's timer slack for this process, ns, where the OS reports it.
+    pub timer_slack_ns: Option<u64>,
+    /// spin_sleep's native accuracy on this OS: it sleeps natively to within this of the
+    /// deadline, then spins, ns.
+    pub spin_threshold_ns: u64,
+    /// How `std::thread::sleep` overshoots, for each request measured.
+    pub native_sleep: Vec<SleepSample>,
+    /// How spin_sleep overshoots, for each request measured.
+    pub spin_sleep: Vec<SleepSample>,
+}
+
+/// How sleeps of one length overshoot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SleepSample {
+    /// The sleep asked for, ns.
+    pub request_ns: u64,
+    /// How many sleeps were measured.
+    pub samples: u64,
+    /// Woke − asked, ns, at each of [`QUANTILES`].
+    pub overshoot_ns: Vec<u64>,
+}
+
+impl SleepSample {
+    /// The distribution of `overshoots_ns` (any order, at least one) for sleeps of
+    /// `request_ns`.
+    pub fn from_overshoots(request_ns: u64, mut overshoots_ns: Vec<u64>) -> SleepSample {
+        overshoots_ns.sort_unstable();
+        let n = overshoots_ns.len();
+        let at = |q: f64| {
+            let i = (q * n.saturating_sub(1) as f64).round() as usize;
+            overshoots_ns.get(i).copied().unwrap_or(0)
+        };
+        SleepSample {
+            request_ns,
+            samples: n as u64,
+            overshoot_ns: QUANTILES.iter().map(|&q| at(q)).collect(),
+        }
+    }
+
+    pub fn p50_ns(&self) -> u64 {
+        self.overshoot_ns[P50]
+    }
+    pub fn p99_ns(&self) -> u64 {
+        self.overshoot_ns[P99]
+    }
+    pub fn max_ns(&self) -> u64 {
+        self.overshoot_ns[MAX]
+    }
+
+    /// The overshoot at probability `u` in [0, 1), read off the quantiles linearly.
+    pub fn overshoot_at(&self, u: f64) -> u64 {
+        let q = &self.overshoot_ns;
+        let i = QUANTILES
+            .partition_point(|&p| p <= u)
+            .clamp(1, QUANTILES.len() - 1);
+        let (p0, p1) = (QUANTILES[i - 1], QUANTILES[i]);
+        let (v0, v1) = (q[i - 1] as f64, q[i] as f64);
+        (v0 + (v1 - v0) * ((u - p0) / (p1 - p0)).clamp(0.0, 1.0)).round() as u64
+    }
+
+    /// Why these figures cannot be a sleep's, if they cannot.
+    fn problem(&self) -> Option<String> {
+        if self.request_ns == 0 || self.samples == 0 {
+            return Some("request_ns and samples must be above 0".into());
+        }
+        if self.overshoot_ns.len() != QUANTILES.len() {
+            return Some(format!(
+                "overshoot_ns has {} values where {} are expected (one per quantile)",
+                self.overshoot_ns.len(),
+                QUANTILES.len()
+            ));
+        }
+        (!self.overshoot_ns.is_sorted()).then(|| "overshoot_ns must not decrease".into())
+    }
+}
+
+impl MachineProfile {
+    /// The profile in `path`, checked; an error is one line naming the file and what is wrong.
+    pub fn load(path: &Path) -> Result<MachineProfile, String> {
+        let at = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{at}: cannot read: {e}"))?;
+        let profile: MachineProfile = serde_json::from_str(&text).map_err(|e| {
+            format!("{at}: not a machine profile (from timestep-rope probe --out): {e}")
+        })?;
+        profile.check().map_err(|e| format!("{at}: {e}"))?;
+        Ok(profile)
+    }
+
+    /// Whether the figures can be a machine's.
+    pub fn check(&self) -> Result<(), String> {
+        if self.clock_resolution_ns == 0 {
+            return Err("clock_resolution_ns must be above 0".into());
+        }
+        for (list, samples) in [
+            ("native_sleep", &self.native_sleep),
+            ("spin_sleep", &self.spin_sleep),
+        ] {
+            if samples.is_empty() {
+                return Err(format!("{list} is empty"));
+            }
+            for s in samples {
+                if let Some(problem) = s.problem() {
+                    return Err(format!("{list} (request_ns {}): {problem}", s.request_ns));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The native sleep measured nearest `request_ns` (by ratio).
+    pub fn native_nearest(&self, request_ns: u64) -> &SleepSample {
+        nearest(&self.native_sleep, request_ns)
+    }
+}
+
+fn nearest(samples: &[SleepSample], request_ns: u64) -> &SleepSample {
+    let distance = |s: &SleepSample| {
+        (s.request_ns.max(1) as f64 / request_ns.max(1) as f64)
+            .ln()
+            .abs()
+    };
+    samples
+        .iter()
+        .min_by(|a, b| distance(a).total_cmp(&distance(b)))
+        .expect("a checked profile has samples")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(request_ns: u64) -> SleepSample {
+        SleepSample::from_overshoots(request_ns, (0..=100).map(|i| i * 1_000).collect())
+    }
+
+    #[test]
+    fn quantiles_are_read_off_the_measured_overshoots() {
+        let s = sample(1_000_000);
+        assert_eq!(
+            (s.p50_ns(), s.p99_ns(), s.max_ns()),
+            (50_000, 99_000, 100_000)
+        );
+        assert_eq!(s.overshoot_at(0.0), 0);
+        assert_eq!(s.overshoot_at(0.5), 50_000);
+        assert_eq!(s.overshoot_at(0.995), 99_500);
+    }
+
+    #[test]
+    fn a_profile_round_trips_and_a_broken_one_says_what_is_wrong() {
+        let profile = MachineProfile {
+            name: "test".into(),
+            os: "linux".into(),
+            clock_resolution_ns: 1,
+            clock_read_ns: 20.0,
+            timer_slack_ns: Some(50_000),
+            spin_threshold_ns: 125_000,
+            native_sleep: vec![sample(100_000), sample(1_000_000)],
+            spin_sleep: vec![sample(1_000_000)],
+        };
+        let text = serde_json::to_string(&profile).unwrap();
+        let back: MachineProfile = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, profile);
+        assert!(back.check().is_ok());
+        assert_eq!(back.native_nearest(300_000).request_ns, 100_000);
+        assert_eq!(back.native_nearest(5_000_000).request_ns, 1_000_000);
+        let mut broken = profile.clone();
+        broken.native_sleep[1].overshoot_ns.swap(0, 5);
+        let e = broken.check().unwrap_err();
+        assert!(
+            e.contains("native_sleep (request_ns 1000000)") && e.contains("decrease"),
+            "{e}"
+        );
+        broken.native_sleep.clear();
+        assert_eq!(broken.check().unwrap_err(), "native_sleep is empty");
+    }
+}
