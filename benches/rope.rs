@@ -461,6 +461,7 @@ fn sweep_rope(c: &mut Criterion) {
     group.sample_size(10);
     for physics in [true, false] {
         let cfg = SweepConfig {
+            axis: timestep_rope::sweep::Axis::DisplayHz,
             base: SimConfig {
                 physics,
                 ..base.clone()

@@ -81,7 +81,7 @@ impl VblankCounter {
             }
         };
         self.last = Some((index, at_ns));
-        Some(Vblank { index, period_ns })
+        Some(Vblank::fixed(index, period_ns))
     }
 }
 
@@ -97,6 +97,8 @@ pub struct FrameDone {
     pub shown: Option<Shown>,
     /// Whether the frame was paused (no lane stepped).
     pub paused: bool,
+    /// `hold:HZ` pacing: the host presents it no sooner than this, ns.
+    pub present_not_before_ns: Option<u64>,
 }
 
 /// One host's frames: its pacing, its last timer reading, and what each lane has not yet been
@@ -196,6 +198,7 @@ impl Frames {
             frame_ns,
             shown: None,
             paused: self.paused,
+            present_not_before_ns: self.pacer.present_not_before_ns(),
         };
         done.shown = host.present(&done, lanes, &self.ran);
         if let Some(shown) = done.shown {

@@ -180,6 +180,11 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             grabbed: self.grabbed,
             focused: if self.view.split { self.view.focus } else { 0 },
         };
+        // `hold:HZ`: wait for the frame's present time (before drawing, which is quick).
+        if let Some(at_ns) = frame.present_not_before_ns {
+            let now_ns = self.wall.now_ns();
+            self.wall.sleep(at_ns.saturating_sub(now_ns));
+        }
         let screen = &mut *self.screen;
         let drawn = self
             .presenter

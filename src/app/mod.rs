@@ -23,6 +23,7 @@ use gpu::backend_problem;
 use session::Session;
 
 use crate::lane::LaneSpec;
+use crate::machine::Sleep;
 use crate::messages::{self, Failure, chain};
 use crate::rope::RopeParams;
 use glam::Vec2;
@@ -60,6 +61,8 @@ pub struct WindowConfig {
     pub report: Option<PathBuf>,
     /// `--replay`: a capture to play, and which of its frames.
     pub replay: Option<CaptureChoice>,
+    /// `--sleep`: how pacing waits.
+    pub sleep: Sleep,
 }
 
 /// A capture and which of its frames to replay.
@@ -151,7 +154,10 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
 /// The window's clock: the real one, or `--replay`'s capture played on it (read and checked
 /// here, before any window opens), with the refresh rate the capture's display changes say.
 fn window_clock(cfg: &WindowConfig) -> Result<(WindowClock, Option<Option<f64>>), String> {
-    let real = SpinWall(SystemClock::new());
+    let real = RealWall {
+        clock: SystemClock::new(),
+        sleep: cfg.sleep,
+    };
     let Some(capture) = &cfg.replay else {
         return Ok((WindowClock::Live(real), None));
     };
@@ -209,22 +215,30 @@ fn missing_display() -> Option<&'static str> {
     }
 }
 
-/// The real clock: `Instant`, and spin_sleep's sleep (native, then spin).
-struct SpinWall(SystemClock);
+/// The real clock: `Instant`, and `--sleep`'s way of waiting: spin_sleep's (native, then
+/// spin) or the OS's alone.
+struct RealWall {
+    clock: SystemClock,
+    sleep: Sleep,
+}
 
-impl Wall for SpinWall {
+impl Wall for RealWall {
     fn now_ns(&mut self) -> u64 {
-        self.0.now_ns()
+        self.clock.now_ns()
     }
     fn sleep(&mut self, ns: u64) {
-        spin_sleep::SpinSleeper::default().sleep(Duration::from_nanos(ns));
+        let d = Duration::from_nanos(ns);
+        match self.sleep {
+            Sleep::Spin => spin_sleep::SpinSleeper::default().sleep(d),
+            Sleep::Native => std::thread::sleep(d),
+        }
     }
 }
 
 /// The window's clock: the real one, or a capture played on it (`--replay`).
 enum WindowClock {
-    Live(SpinWall),
-    Capture(Box<CaptureWall<SpinWall>>),
+    Live(RealWall),
+    Capture(Box<CaptureWall<RealWall>>),
 }
 
 impl Wall for WindowClock {

@@ -170,6 +170,7 @@ fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
         frame_log: None,
         report: None,
         replay: None,
+        sleep: Default::default(),
     }
 }
 
@@ -323,9 +324,10 @@ fn simulated(lanes: &[LaneSpec], display: &crate::simulate::DisplayConfig) -> Ve
 }
 
 /// The parts of a report that must agree between the window and `simulate` (everything but
-/// the process's memory).
+/// the process's memory, and the spinning only a simulated machine measures).
 fn books(mut r: LaneReport) -> LaneReport {
     r.peak_rss_kib = None;
+    r.pacing.spin_cpu_ms = None;
     r
 }
 

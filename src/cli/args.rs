@@ -3,9 +3,10 @@
 
 use super::values::*;
 use crate::lane::LaneSpec;
+use crate::machine::{Machine, Sleep};
 use crate::rope::{Integrator, Pin, RopeParams};
+use crate::simulate::vrr::Lfc;
 use crate::simulate::{Phase, RenderCost, Stall};
-use crate::sweep::DEFAULT_RATES;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use timestep_loop::MaxSubstep;
@@ -148,6 +149,10 @@ pub struct WindowArgs {
     /// per-vblank counters, latency, pacing), kept on the window's own clock
     #[arg(long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
+    /// How pacing waits (a cap, adaptive, late, MonoGame's wait): spin (spin_sleep: the OS's
+    /// sleep to within its accuracy, then spin) or native (the OS's sleep alone)
+    #[arg(long, value_name = "native|spin", default_value = "spin", value_parser = parse_sleep)]
+    pub sleep: Sleep,
     /// Play a capture (PresentMon, CapFrameX, MangoHud, or this program's --frame-log or
     /// --trace): each frame starts at the capture's next frame start and is held until its time
     /// on screen; at the end it starts over
@@ -182,6 +187,26 @@ pub struct DisplayArgs {
     /// Wait for vblank before presenting
     #[arg(long, value_enum, default_value = "on")]
     pub vsync: OnOff,
+    /// A variable-refresh panel of MIN..MAX Hz (e.g. 48..144) instead of a fixed rate: a frame
+    /// is scanned out when ready but no sooner than 1/MAX after the last scanout, and after
+    /// 1/MIN without one the old frame is scanned again (replaces --display-hz)
+    #[arg(long, value_name = "MIN..MAX", value_parser = parse_vrr, allow_hyphen_values = true)]
+    pub vrr: Option<(f64, f64)>,
+    /// Low-framerate compensation on a --vrr panel: on where MAX >= RATIO x MIN (AMD's driver:
+    /// 2; launch-era articles: 2.5), or off [default: 2]
+    #[arg(long, value_name = "off|RATIO", value_parser = parse_lfc, allow_hyphen_values = true)]
+    pub lfc: Option<Lfc>,
+    /// The machine the loop runs on: how its clock reads and its sleeps wake. windows-default
+    /// (Sleep wakes on the 15.625 ms timer interrupt; 100 ns clock), windows-1ms
+    /// (timeBeginPeriod(1)), linux (50 us timer slack), browser (100 us clock, 4 ms shortest
+    /// setTimeout), or a FILE.json from 'timestep-rope probe --out' [default: an exact clock
+    /// and sleeps]
+    #[arg(long, value_name = "NAME|FILE.json", value_parser = parse_machine)]
+    pub machine: Option<Machine>,
+    /// How the loop's pacing waits: native (the OS's sleep alone) or spin (native to within
+    /// the machine's accuracy, then spin to the deadline, as spin_sleep does)
+    #[arg(long, value_name = "native|spin", default_value = "spin", value_parser = parse_sleep)]
+    pub sleep: Sleep,
     /// Timer noise: each clock reading is off by a uniform amount in ±D
     #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
     pub jitter: u64,
@@ -215,9 +240,9 @@ pub struct DisplayArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct SimulateArgs {
-    /// Display refresh rate, Hz (fractional allowed: 59.94)
-    #[arg(long, value_name = "HZ", default_value_t = 60.0, value_parser = positive_hz, allow_hyphen_values = true)]
-    pub display_hz: f64,
+    /// Display refresh rate, Hz (fractional allowed: 59.94) [default: 60]
+    #[arg(long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
+    pub display_hz: Option<f64>,
     #[command(flatten)]
     pub display: DisplayArgs,
     /// Simulated wall time, seconds
@@ -255,8 +280,14 @@ pub struct SimulateArgs {
 #[derive(Args, Debug, Clone)]
 pub struct SweepArgs {
     /// Display rates: ranges A..B (1 Hz steps) or A..B:STEP, and single rates, comma-separated
-    #[arg(long, value_name = "RATES", default_value = DEFAULT_RATES, value_parser = rate_list, allow_hyphen_values = true)]
-    pub display_hz: RateList,
+    /// [default: 30..240,59.94,119.88,143.86]
+    #[arg(long, value_name = "RATES", value_parser = rate_list, allow_hyphen_values = true)]
+    pub display_hz: Option<RateList>,
+    /// With --vrr: the frame rates to sweep instead of display rates, each configuration
+    /// rendering every frame in one period of its rate (RATES as --display-hz) [default: as
+    /// --display-hz's]
+    #[arg(long, value_name = "RATES", value_parser = rate_list, allow_hyphen_values = true)]
+    pub fps: Option<RateList>,
     #[command(flatten)]
     pub display: DisplayArgs,
     /// Simulated wall time per configuration, seconds

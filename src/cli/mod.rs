@@ -9,10 +9,12 @@ pub use args::*;
 use crate::app::{CaptureChoice, WindowConfig};
 use crate::draw::MAX_PANES;
 use crate::lane::LaneSpec;
+use crate::machine::Machine;
 use crate::messages::Failure;
 use crate::replay::{ReplayConfig, ReplayOutput};
+use crate::simulate::vrr::Vrr;
 use crate::simulate::{DisplayConfig, SimConfig, SimOutput};
-use crate::sweep::{MAX_CONFIGS, SweepConfig, SweepOutput};
+use crate::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig, SweepOutput};
 use clap::Parser;
 use timestep_loop::ns_from_seconds;
 use timestep_loop::{Mode, Pacing};
@@ -104,6 +106,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         screenshot: args.screenshot,
         frame_log: args.frame_log,
         report: args.report,
+        sleep: args.sleep,
         replay: capture_choice(args.replay, args.capture)?,
     })
 }
@@ -144,7 +147,7 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, Strin
     let cfg = SimConfig {
         timing: common.timing()?,
         rope: common.rope()?,
-        display: display_config(&args.display, args.display_hz, args.seconds)?,
+        display: simulated_display(&args.display, args.display_hz, args.seconds)?,
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
         draw: args.draw,
@@ -168,17 +171,21 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
         Some(lanes) => lanes.0.clone(),
         None => [LaneSpec::every_mode(), LaneSpec::every_preset()].concat(),
     };
-    let rates = args.display_hz.0;
+    let (axis, rates) = sweep_rates(&args)?;
     let configs = rates.len() as u64 * lanes.len() as u64;
     if configs > MAX_CONFIGS {
         return Err(format!(
-            "--display-hz and --lanes make {} rates x {} lanes = {configs} configurations, \
+            "--{} and --lanes make {} rates x {} lanes = {configs} configurations, \
              more than the {MAX_CONFIGS} a sweep runs",
+            axis.column().replace('_', "-"),
             rates.len(),
             lanes.len()
         ));
     }
-    let first = rates.first().copied().unwrap_or(60.0);
+    let first = match axis {
+        Axis::DisplayHz => rates.first().copied().unwrap_or(60.0),
+        Axis::Fps => 60.0,
+    };
     let base = SimConfig {
         timing: common.timing()?,
         rope: common.rope()?,
@@ -190,6 +197,7 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
     };
     let cfg = SweepConfig {
         base,
+        axis,
         rates,
         threads: args.threads.map(usize::from),
     };
@@ -199,6 +207,31 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
         plot: args.plot,
     };
     Ok(Run::Sweep(cfg, out))
+}
+
+/// What a sweep sweeps: display rates, or with `--vrr` frame rates (`--fps`), which set the
+/// render cost.
+fn sweep_rates(args: &SweepArgs) -> Result<(Axis, Vec<f64>), String> {
+    let default = || crate::sweep::parse_rates(DEFAULT_RATES);
+    match (&args.display.vrr, &args.display_hz, &args.fps) {
+        (None, _, Some(_)) => Err("--fps sweeps frame rates on a --vrr panel: give --vrr \
+                                   MIN..MAX (or sweep display rates with --display-hz)"
+            .into()),
+        (None, hz, None) => Ok((
+            Axis::DisplayHz,
+            hz.as_ref().map_or_else(default, |r| Ok(r.0.clone()))?,
+        )),
+        (Some(_), Some(_), _) => Err("--display-hz and --vrr both set the display's refresh: \
+                                       a --vrr sweep sweeps frame rates (--fps)"
+            .into()),
+        (Some(_), None, _) if args.display.render_cost.max_ns() > 0 => {
+            Err("--render-cost is set by each --fps rate in a --vrr sweep: leave it out".into())
+        }
+        (Some(_), None, fps) => Ok((
+            Axis::Fps,
+            fps.as_ref().map_or_else(default, |r| Ok(r.0.clone()))?,
+        )),
+    }
 }
 
 /// `replay`'s flags: the lanes default to the four modes and every preset.
@@ -224,8 +257,44 @@ fn replay_config(common: &CommonArgs, args: ReplayArgs) -> Result<Run, String> {
     Ok(Run::Replay(cfg, out))
 }
 
-/// The simulated display of `simulate` and `sweep`, checked.
+/// `simulate`'s display: `--display-hz` (60 by default) or `--vrr`, not both.
+fn simulated_display(
+    args: &DisplayArgs,
+    hz: Option<f64>,
+    seconds: f64,
+) -> Result<DisplayConfig, String> {
+    if hz.is_some() && args.vrr.is_some() {
+        return Err(
+            "--display-hz and --vrr both set the display's refresh: give one of them (a --vrr \
+             panel refreshes anywhere in its range)"
+                .into(),
+        );
+    }
+    display_config(args, hz.unwrap_or(60.0), seconds)
+}
+
+/// The panel `--vrr` and `--lfc` describe, if any.
+fn vrr_panel(args: &DisplayArgs) -> Result<Option<Vrr>, String> {
+    match (args.vrr, args.lfc) {
+        (None, Some(_)) => Err("--lfc is a --vrr panel's: give --vrr MIN..MAX".into()),
+        (Some(_), _) if args.vsync == OnOff::Off => Err(
+            "--vrr needs --vsync on: without it frames are shown the moment they are ready, \
+             whatever the panel does"
+                .into(),
+        ),
+        (Some((min_hz, max_hz)), lfc) => Ok(Some(Vrr {
+            min_hz,
+            max_hz,
+            lfc: lfc.unwrap_or_default(),
+        })),
+        (None, None) => Ok(None),
+    }
+}
+
+/// The simulated display of `simulate` and `sweep`, checked: a `--vrr` panel refreshes at
+/// most at its MAX, which is the rate the loops are told of.
 fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayConfig, String> {
+    let vrr = vrr_panel(args)?;
     let paced = matches!(args.pacing, Pacing::Cap(_) | Pacing::Late);
     if args.vsync == OnOff::Off && args.render_cost.max_ns() == 0 && !paced {
         return Err(
@@ -235,8 +304,11 @@ fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayCo
         );
     }
     Ok(DisplayConfig {
-        display_hz: hz,
+        display_hz: vrr.map_or(hz, |v| v.max_hz),
         vsync: args.vsync == OnOff::On,
+        vrr,
+        machine: args.machine.clone().unwrap_or(Machine::Exact),
+        sleep: args.sleep,
         jitter_ns: args.jitter,
         render_cost: args.render_cost,
         step_cost_ns: args.step_cost,

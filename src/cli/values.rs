@@ -3,6 +3,8 @@
 
 use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
 use crate::lane::parse_lanes;
+use crate::machine::{Machine, Sleep};
+use crate::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
 use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
 use timestep_loop::MAX_HZ;
 use timestep_loop::MaxSubstep;
@@ -179,4 +181,49 @@ pub(super) fn plot_path(s: &str) -> Result<std::path::PathBuf, String> {
     let path = std::path::PathBuf::from(s);
     crate::plot::Format::of(&path)?;
     Ok(path)
+}
+
+/// `--vrr MIN..MAX`: a variable-refresh range, Hz.
+pub(super) fn parse_vrr(s: &str) -> Result<(f64, f64), String> {
+    let (lo, hi) = s
+        .trim()
+        .split_once("..")
+        .ok_or_else(|| format!("'{s}' is not MIN..MAX in Hz (e.g. 48..144)"))?;
+    let (lo, hi) = (parse_float(lo)?, positive_hz(hi)?);
+    if lo <= 0.0 {
+        return Err(format!("'{s}': a panel's range starts above 0 Hz"));
+    }
+    if lo >= hi {
+        return Err(format!("'{s}' is empty or reversed: MIN must be below MAX"));
+    }
+    if hi - lo < MIN_RANGE_HZ {
+        return Err(format!(
+            "'{s}' is narrower than {MIN_RANGE_HZ} Hz: AMD's driver does not run such a range              variable (freesync.c, MIN_REFRESH_RANGE)"
+        ));
+    }
+    Ok((lo, hi))
+}
+
+/// `--lfc off|RATIO`.
+pub(super) fn parse_lfc(s: &str) -> Result<Lfc, String> {
+    if s.trim().eq_ignore_ascii_case("off") {
+        return Ok(Lfc::Off);
+    }
+    let ratio = parse_float(s).map_err(|_| format!("'{s}' is not off or a ratio (e.g. 2.5)"))?;
+    if ratio < LFC_RATIO {
+        return Err(format!(
+            "'{s}': LFC needs MAX at least {LFC_RATIO} x MIN to scan a frame twice within the              range"
+        ));
+    }
+    Ok(Lfc::Ratio(ratio))
+}
+
+/// `--machine NAME|FILE.json`.
+pub(super) fn parse_machine(s: &str) -> Result<Machine, String> {
+    Machine::parse(s)
+}
+
+/// `--sleep native|spin`.
+pub(super) fn parse_sleep(s: &str) -> Result<Sleep, String> {
+    s.parse()
 }

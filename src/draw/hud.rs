@@ -353,6 +353,7 @@ pub fn pacing_summary(pacer: &Pacer) -> String {
     match pacer.pacing() {
         Pacing::Vsync => "vsync".into(),
         Pacing::Cap(hz) => format!("cap {} fps{misses}", trim(hz, 2)),
+        Pacing::Hold(hz) => format!("hold {} fps{misses}", trim(hz, 2)),
         Pacing::Adaptive => format!("adaptive{ms}{misses}"),
         Pacing::Late => format!("late{ms}{misses}"),
     }

@@ -19,7 +19,7 @@ pub use report::{
     VblankReport, VsyncReport, peak_rss_kib,
 };
 pub use spec::{LaneSpec, parse_lanes, parse_spec};
-pub use vblanks::Vblanks;
+pub use vblanks::{RefreshInterval, Vblanks};
 pub use world::World;
 
 use crate::rope::{Grab, Integrator, Rope, RopeParams};

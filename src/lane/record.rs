@@ -9,10 +9,26 @@ use timestep_loop::Loop;
 /// presents wait for vblanks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Vblank {
-    /// The vblank's number (only differences between them matter).
+    /// The vblank's number (only differences between them matter): on a variable-refresh
+    /// display, the scanout's, so an old frame scanned again is a vblank without a new one.
     pub index: u64,
-    /// The refresh period, ns.
+    /// The refresh period, ns; on a variable-refresh display, the mean refresh cycle since
+    /// the previous present (vblanks × period is the time between them).
     pub period_ns: f64,
+    /// On a variable-refresh display: the shortest and longest refresh cycle since the
+    /// previous present, ns.
+    pub cycles_ns: Option<(u64, u64)>,
+}
+
+impl Vblank {
+    /// A vblank of a display refreshing every `period_ns`.
+    pub fn fixed(index: u64, period_ns: f64) -> Vblank {
+        Vblank {
+            index,
+            period_ns,
+            cycles_ns: None,
+        }
+    }
 }
 
 /// A lane's books of what it showed.
@@ -44,14 +60,15 @@ impl Record {
         let (index, expected) = match vblank {
             Some(v) => {
                 let span = self.vblanks.span_to(v.index);
+                self.vblanks.refresh(v, span);
                 (Some(v.index), span as f64 * v.period_ns / tick)
             }
             None => (None, last.measured_ns as f64 / tick),
         };
         // A loop that steps the frame time itself (variable, semi-fixed) has no tick to fall
-        // out of rhythm with.
+        // out of rhythm with; a variable refresh has no beat.
         let expected = if looped.mode().accumulates() {
-            if let Some(v) = vblank {
+            if let Some(v) = vblank.filter(|v| v.cycles_ns.is_none()) {
                 self.vblanks.set_beat(v.period_ns, tick);
             }
             expected

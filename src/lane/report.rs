@@ -1,7 +1,7 @@
 //! One lane's report: what it did and how its loop is built, every figure measured — on the
 //! simulated clock in `simulate` and `sweep`, on the window's own clock in the window.
 
-use super::{Lane, LatencyStats, StepsPerFrame, Vblanks, World};
+use super::{Lane, LatencyStats, RefreshInterval, StepsPerFrame, Vblanks, World};
 use serde::Serialize;
 use timestep_loop::{
     ClampOn, Pacer, Policy, SNAP_FRAMES, Stepper, TimerKind, VsyncDetector, millis, millis_f,
@@ -104,6 +104,9 @@ pub struct VblankReport {
     /// the refresh and tick rates alone, and the one measured, s (null: no beat).
     pub beat_period_predicted_s: Option<f64>,
     pub beat_period_measured_s: Option<f64>,
+    /// The time between vblanks (scanouts, on a variable-refresh display), ms: min, mean and
+    /// max; null without vsync.
+    pub refresh_interval_ms: Option<RefreshInterval>,
 }
 
 /// The loop's pacing, its render interval at the end (adaptive; the period of a cap or of
@@ -113,6 +116,9 @@ pub struct PacingReport {
     pub pacing: String,
     pub render_interval_ms: Option<f64>,
     pub missed_intervals: u64,
+    /// On a simulated machine: the CPU time its waits spent spinning (`--sleep spin`), ms;
+    /// null where not measured.
+    pub spin_cpu_ms: Option<f64>,
 }
 
 /// The rope's figures.
@@ -227,6 +233,7 @@ impl VblankReport {
             off_beat_frames: v.off_beat_frames(),
             beat_period_predicted_s: v.predicted_beat_s(),
             beat_period_measured_s: v.measured_beat_s(),
+            refresh_interval_ms: v.refresh_interval(),
         }
     }
 }
@@ -237,6 +244,7 @@ impl PacingReport {
             pacing: pacer.pacing().to_string(),
             render_interval_ms: pacer.interval_ns().map(millis),
             missed_intervals: pacer.missed(),
+            spin_cpu_ms: None,
         }
     }
 }

@@ -1,7 +1,8 @@
 //! Tyler Glaiel's MonitorSim counters, per vblank, and the beat: how often a fixed tick falls
 //! out of step with the refresh, predicted and measured.
 
-use timestep_loop::seconds_f;
+use super::Vblank;
+use timestep_loop::{millis, millis_f, seconds_f};
 
 /// How many vblanks the pattern keeps.
 pub const PATTERN_VBLANKS: usize = 240;
@@ -26,6 +27,26 @@ pub struct Vblanks {
     off_beat_frames: u64,
     /// The refresh period and the tick, ns, of a fixed-tick loop on a vsynced display.
     beat: Option<(f64, f64)>,
+    /// The refresh cycles seen between presents (the first present's excluded: nothing came
+    /// before it).
+    cycles: Option<Cycles>,
+}
+
+/// Refresh cycles: the shortest, the longest, and their count and sum.
+#[derive(Clone, Copy, Debug)]
+struct Cycles {
+    shortest_ns: u64,
+    longest_ns: u64,
+    count: u64,
+    total_ns: f64,
+}
+
+/// The refresh interval over a run, ms.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct RefreshInterval {
+    pub min: f64,
+    pub mean: f64,
+    pub max: f64,
 }
 
 impl Vblanks {
@@ -33,6 +54,40 @@ impl Vblanks {
     pub fn span_to(&self, index: u64) -> u64 {
         self.last
             .map_or(1, |last| index.saturating_sub(last).max(1))
+    }
+
+    /// The refresh cycles up to `vblank`, `span` of them since the previous present.
+    pub fn refresh(&mut self, vblank: Vblank, span: u64) {
+        if self.last.is_none() {
+            return;
+        }
+        let period = vblank.period_ns.round() as u64;
+        let (shortest_ns, longest_ns) = vblank.cycles_ns.unwrap_or((period, period));
+        let total_ns = span as f64 * vblank.period_ns;
+        self.cycles = Some(match self.cycles {
+            None => Cycles {
+                shortest_ns,
+                longest_ns,
+                count: span,
+                total_ns,
+            },
+            Some(c) => Cycles {
+                shortest_ns: c.shortest_ns.min(shortest_ns),
+                longest_ns: c.longest_ns.max(longest_ns),
+                count: c.count + span,
+                total_ns: c.total_ns + total_ns,
+            },
+        });
+    }
+
+    /// The refresh interval between vblanks: min, mean and max, ms (null without vblanks).
+    pub fn refresh_interval(&self) -> Option<RefreshInterval> {
+        let c = self.cycles?;
+        Some(RefreshInterval {
+            min: millis(c.shortest_ns),
+            mean: millis_f(c.total_ns / c.count.max(1) as f64),
+            max: millis(c.longest_ns),
+        })
     }
 
     /// A new frame with `ticks` ticks, shown at vblank `index` (if presents wait for vblanks),

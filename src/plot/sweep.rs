@@ -23,16 +23,20 @@ const LOG_FLOOR: f64 = 0.1;
 
 struct SweepFigure<'a> {
     title: &'a str,
+    /// What the rates are, under the x axis.
+    rate: &'a str,
     lanes: &'a [(String, Vec<SweepPoint>)],
 }
 
-/// Writes the sweep's plot to `path` (.svg or .png), titled `title`.
+/// Writes the sweep's plot to `path` (.svg or .png), titled `title`, its rates described by
+/// `rate`.
 pub fn plot_sweep(
     path: &Path,
     title: &str,
+    rate: &str,
     lanes: &[(String, Vec<SweepPoint>)],
 ) -> Result<(), String> {
-    render(path, &SweepFigure { title, lanes })
+    render(path, &SweepFigure { title, rate, lanes })
 }
 
 impl SweepFigure<'_> {
@@ -122,7 +126,7 @@ impl SweepFigure<'_> {
             .map_err(err)?;
         chart
             .configure_mesh()
-            .x_desc("display refresh rate, Hz")
+            .x_desc(self.rate)
             .y_desc(y_desc)
             .label_style(font(18))
             .axis_desc_style(font(20))

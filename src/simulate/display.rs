@@ -1,8 +1,10 @@
 //! The simulated display and timer.
 
 use super::RenderCost;
+use super::vrr::{Vrr, VrrPanel};
 use crate::frame::{FrameDone, Host, Shown};
 use crate::lane::{Lane, Vblank};
+use crate::machine::{Machine, Sleep, Waits};
 use timestep_loop::Pacing;
 use timestep_loop::{fast, period_ns_f};
 
@@ -25,8 +27,11 @@ pub enum Phase {
 /// How the simulated machine behaves.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DisplayConfig {
+    /// The refresh rate; with `vrr`, its maximum (what the OS reports of the mode).
     pub display_hz: f64,
     pub vsync: bool,
+    /// A variable-refresh panel (`--vrr`): frames are scanned out when ready, within its range.
+    pub vrr: Option<Vrr>,
     /// Each timer reading is off by a uniform amount in ±jitter.
     pub jitter_ns: u64,
     /// Time spent rendering each frame, before presenting.
@@ -35,6 +40,10 @@ pub struct DisplayConfig {
     pub step_cost_ns: u64,
     /// How the loop paces its frames (`--pacing`).
     pub pacing: Pacing,
+    /// How the machine's clock reads and its sleeps wake (`--machine`), and how the loop
+    /// waits on it (`--sleep`).
+    pub machine: Machine,
+    pub sleep: Sleep,
     /// One long frame each: the first frame that starts at or after `at_ns` renders
     /// `duration_ns` longer.
     pub stalls: Vec<Stall>,
@@ -49,10 +58,13 @@ impl Default for DisplayConfig {
         DisplayConfig {
             display_hz: 60.0,
             vsync: true,
+            vrr: None,
             jitter_ns: 0,
             render_cost: RenderCost::Fixed(0),
             step_cost_ns: 0,
             pacing: Pacing::Vsync,
+            machine: Machine::Exact,
+            sleep: Sleep::default(),
             stalls: Vec::new(),
             phase: Phase::At(0),
             duration_ns: 10_000_000_000,
@@ -62,10 +74,10 @@ impl Default for DisplayConfig {
 }
 
 /// A frame made visible: when, and at which vblank (with vsync).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Presented {
     pub at_ns: u64,
-    pub vblank: Option<u64>,
+    pub vblank: Option<Vblank>,
 }
 
 /// A game loop's view of the machine: a timer to read, and a display to present to.
@@ -82,6 +94,11 @@ pub struct Display {
     /// The last timer reading (monotonic, noisy).
     last_read_ns: u64,
     stalls_fired: Vec<bool>,
+    /// With `--vrr`: the panel, and the scanouts so far.
+    panel: Option<VrrPanel>,
+    scans: u64,
+    /// The loop's waits on the machine.
+    waits: Waits,
     rng: fastrand::Rng,
     /// Its own stream for render costs, so a varying render cost leaves the timer noise as it
     /// would be without it.
@@ -98,7 +115,12 @@ impl Display {
             Phase::Random => rng.u64(0..period_ns.max(1.0) as u64),
         };
         let stalls_fired = vec![false; cfg.stalls.len()];
+        let panel = cfg.vrr.map(|vrr| VrrPanel::new(vrr, start_ns));
+        let waits = Waits::new(cfg.machine.clone(), cfg.sleep, cfg.seed);
         Display {
+            panel,
+            scans: 0,
+            waits,
             cfg,
             period_ns,
             now_ns: start_ns,
@@ -136,38 +158,54 @@ impl Display {
         self.now_ns - self.start_ns >= self.cfg.duration_ns
     }
 
-    /// Reads the timer: the time now as the noisy timer measures it, never behind its last
-    /// reading.
+    /// Reads the timer: the time now as the noisy timer measures it, in the machine's steps,
+    /// never behind its last reading.
     pub fn read_ns(&mut self) -> u64 {
         let j = self.cfg.jitter_ns as i64;
         let noise = if j == 0 { 0 } else { self.rng.i64(-j..=j) };
         let reading = self
-            .now_ns
-            .saturating_add_signed(noise)
+            .waits
+            .read(self.now_ns.saturating_add_signed(noise))
             .max(self.last_read_ns);
         self.last_read_ns = reading;
         reading
     }
 
-    /// The loop sleeps `ns`.
+    /// The loop waits `ns`, as the machine's sleeps (and spinning) allow.
     pub fn sleep(&mut self, ns: u64) {
-        self.now_ns = self.now_ns.saturating_add(ns);
+        self.now_ns = self.waits.wake(self.now_ns, ns);
+    }
+
+    /// The CPU the loop has spent spinning in its waits, ns.
+    pub fn spun_ns(&self) -> u64 {
+        self.waits.spun_ns()
     }
 
     /// Steps `ticks` ticks (at `--step-cost` each), renders (render cost plus any stall due)
     /// and presents. With vsync the frame is visible at the first vblank after rendering
     /// finishes that has not already shown a frame; without, when rendering finishes.
     pub fn present(&mut self, ticks: u32) -> Presented {
+        self.present_held(ticks, None)
+    }
+
+    /// As [`Display::present`], the present held back to `not_before_ns` if it is ready sooner.
+    pub fn present_held(&mut self, ticks: u32, not_before_ns: Option<u64>) -> Presented {
         let busy = self.render_ns()
             + self.cfg.step_cost_ns.saturating_mul(u64::from(ticks))
             + self.stall_ns();
-        let ready = self.now_ns.saturating_add(busy);
+        let ready = self
+            .now_ns
+            .saturating_add(busy)
+            .max(not_before_ns.unwrap_or(0));
         if !self.cfg.vsync {
             self.now_ns = ready.max(self.now_ns + 1);
             return Presented {
                 at_ns: self.now_ns,
                 vblank: None,
             };
+        }
+        if self.panel.is_some() {
+            return self.flip(ready);
         }
         let mut k = fast::ceil(ready as f64 / self.period_ns) as u64;
         // Guard the float division at exact vblank times.
@@ -182,7 +220,33 @@ impl Display {
         self.now_ns = self.vblank_ns(k);
         Presented {
             at_ns: self.now_ns,
-            vblank: Some(k),
+            vblank: Some(Vblank::fixed(k, self.period_ns)),
+        }
+    }
+
+    /// A frame ready at `ready_ns` flipped on the variable-refresh panel: shown at its scanout,
+    /// the old frame's repeated scanouts counted as vblanks before it.
+    fn flip(&mut self, ready_ns: u64) -> Presented {
+        let Some(panel) = self.panel.as_mut() else {
+            return Presented {
+                at_ns: ready_ns,
+                vblank: None,
+            };
+        };
+        let flip = panel.flip(ready_ns);
+        let cycles = flip.scans.iter().map(|s| s.cycle_ns);
+        let shortest = cycles.clone().min().unwrap_or(0);
+        let longest = cycles.clone().max().unwrap_or(0);
+        let n = flip.scans.len().max(1) as u64;
+        self.scans += n;
+        self.now_ns = flip.shown_ns;
+        Presented {
+            at_ns: flip.shown_ns,
+            vblank: Some(Vblank {
+                index: self.scans,
+                period_ns: cycles.sum::<u64>() as f64 / n as f64,
+                cycles_ns: Some((shortest, longest)),
+            }),
         }
     }
 
@@ -225,18 +289,17 @@ impl Host for Display {
     fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
         start_ns + index * self.cfg.step_cost_ns
     }
-    fn present(&mut self, _frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
+    fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
         let ticks = lanes
             .iter()
             .zip(ran)
             .filter(|(_, ran)| **ran)
             .map(|(lane, _)| lane.last().steps)
             .sum();
-        let shown = Display::present(self, ticks);
-        let period_ns = self.period_ns;
+        let shown = self.present_held(ticks, frame.present_not_before_ns);
         Some(Shown {
             at_ns: shown.at_ns,
-            vblank: shown.vblank.map(|index| Vblank { index, period_ns }),
+            vblank: shown.vblank,
         })
     }
 }
@@ -347,15 +410,13 @@ mod tests {
         let mut d = Display::new(cfg);
         assert_eq!(d.read_ns(), 4_000_000);
         // Starting 4 ms in, 3 ticks of 1 ms: ready at 7 ms, shown at the 10 ms vblank.
+        let shown = d.present(3);
         assert_eq!(
-            d.present(3),
-            Presented {
-                at_ns: 10_000_000,
-                vblank: Some(1)
-            }
+            (shown.at_ns, shown.vblank.map(|v| v.index)),
+            (10_000_000, Some(1))
         );
         // 12 ticks: 12 ms of work misses the 20 ms vblank.
-        assert_eq!(d.present(12).vblank, Some(3));
+        assert_eq!(d.present(12).vblank.map(|v| v.index), Some(3));
     }
 
     #[test]

@@ -16,6 +16,7 @@ mod progress;
 mod report;
 mod run;
 mod trace;
+pub mod vrr;
 
 pub use command::main;
 pub use cost::{MAX_RAMP_POINTS, Ramp, RenderCost};

@@ -13,7 +13,7 @@ use crate::lane::{Lane, LaneSpec};
 use glam::Vec2;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, Ordering};
-use timestep_loop::{ConfigError, Pacer};
+use timestep_loop::{ConfigError, Pacer, millis};
 
 /// Lanes whose ropes hold this many particles together run in lockstep; beyond it, one at a
 /// time.
@@ -155,7 +155,8 @@ fn run_batch(
         .map(|(i, r)| {
             let lane = &r.lane[0];
             let drawing = offscreen.as_ref().map(|o| o.report(i));
-            let report = LaneReport::new(lane, r.frames.pacer(), drawing);
+            let mut report = LaneReport::new(lane, r.frames.pacer(), drawing);
+            report.pacing.spin_cpu_ms = Some(millis(r.display.spun_ns()));
             let positions = controls
                 .keep_positions
                 .then(|| lane.rope().map(|rope| rope.positions().collect()))

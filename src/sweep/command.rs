@@ -2,7 +2,7 @@
 //! progress bar on a terminal, Ctrl-C honoured between configurations.
 
 use super::output::json_row;
-use super::{Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
+use super::{Axis, Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
 use crate::interrupt::{self, EXIT_INTERRUPTED};
 use crate::lane::peak_rss_kib;
 use crate::messages::{self, Failure};
@@ -51,7 +51,10 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         stdout: stdout.lock(),
         json: out.json,
         rows: 0,
-        summary: Summary::new(cfg.base.lanes.iter().map(ToString::to_string).collect()),
+        summary: Summary::new(
+            cfg.base.lanes.iter().map(ToString::to_string).collect(),
+            cfg.axis,
+        ),
         minutes: cfg.base.display.duration_ns as f64 / 60e9,
     };
     let started = Instant::now();
@@ -66,7 +69,7 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
     };
     if let Some(p) = &out.plot {
         let title = plot_title(cfg);
-        if let Err(e) = plot_sweep(p, &title, &sink.summary.series()) {
+        if let Err(e) = plot_sweep(p, &title, cfg.axis.label(), &sink.summary.series()) {
             return Err(Failure::machine(format!(
                 "writing --plot '{}' failed: {e}",
                 p.display()
@@ -114,7 +117,7 @@ impl Sink<'_> {
         if self.json {
             let mut config = serde_json::to_value(ConfigReport::new(&cfg.base))?;
             if let Some(map) = config.as_object_mut() {
-                map.insert("display_hz".into(), serde_json::to_value(&cfg.rates)?);
+                map.insert(cfg.axis.column().into(), serde_json::to_value(&cfg.rates)?);
                 let lanes: Vec<String> = cfg.base.lanes.iter().map(ToString::to_string).collect();
                 map.insert("lanes".into(), serde_json::to_value(lanes)?);
             }
@@ -185,13 +188,22 @@ fn plot_title(cfg: &SweepConfig) -> String {
         cfg.rates.last().copied().unwrap_or(0.0),
     );
     let d = &cfg.base.display;
+    let (rates, render) = match (cfg.axis, &d.vrr) {
+        (Axis::Fps, Some(vrr)) => (
+            format!("frame rates ({lo}-{hi} fps) on a {vrr} panel"),
+            "1/fps".to_string(),
+        ),
+        _ => (
+            format!("display rates ({lo}-{hi} Hz)"),
+            ConfigReport::new(&cfg.base).render_cost,
+        ),
+    };
     format!(
-        "{} display rates ({lo}-{hi} Hz) × {} lanes, {} s each, jitter ±{}, render {}, seed {}",
+        "{} {rates} × {} lanes, {} s each, jitter ±{}, render {render}, seed {}",
         cfg.rates.len(),
         cfg.base.lanes.len(),
         seconds(d.duration_ns),
         timestep_loop::format_duration(d.jitter_ns),
-        ConfigReport::new(&cfg.base).render_cost,
         d.seed
     )
 }

@@ -16,19 +16,50 @@ pub use rates::{DEFAULT_RATES, MAX_CONFIGS, parse_rates};
 
 use crate::lane::LaneReport;
 use crate::lane::LaneSpec;
-use crate::simulate::{self, DisplayConfig, SimConfig};
+use crate::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 use rayon::prelude::*;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
-use timestep_loop::ConfigError;
+use timestep_loop::{ConfigError, period_ns_f};
+
+/// What a sweep's rates are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Axis {
+    /// Display refresh rates (`--display-hz`).
+    #[default]
+    DisplayHz,
+    /// Frame rates on a `--vrr` panel (`--fps`): each configuration renders every frame in one
+    /// period of its rate.
+    Fps,
+}
+
+impl Axis {
+    /// The rate's column in the CSV and key in the JSON.
+    pub fn column(self) -> &'static str {
+        match self {
+            Axis::DisplayHz => "display_hz",
+            Axis::Fps => "fps",
+        }
+    }
+
+    /// What the rates are, for the plot's axis.
+    pub fn label(self) -> &'static str {
+        match self {
+            Axis::DisplayHz => "display refresh rate, Hz",
+            Axis::Fps => "frame rate (render cost 1/fps) on the VRR panel, fps",
+        }
+    }
+}
 
 /// Everything a sweep needs, validated.
 #[derive(Clone, Debug)]
 pub struct SweepConfig {
-    /// The run every configuration shares; its display rate is replaced by each rate in turn,
-    /// and its lanes are run one at a time.
+    /// The run every configuration shares; its display rate (or render cost, for `Fps`) is
+    /// replaced by each rate in turn, and its lanes are run one at a time.
     pub base: SimConfig,
-    /// Display rates, ascending, distinct.
+    /// What the rates are.
+    pub axis: Axis,
+    /// The rates, ascending, distinct.
     pub rates: Vec<f64>,
     /// Worker threads (default: one per core).
     pub threads: Option<usize>,
@@ -44,7 +75,9 @@ impl SweepConfig {
 /// One configuration's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    pub display_hz: f64,
+    /// Its rate, and what the rate is.
+    pub rate: f64,
+    pub axis: Axis,
     /// The lane's index in the sweep's lanes.
     pub lane: usize,
     pub report: LaneReport,
@@ -59,15 +92,27 @@ pub struct Outcome {
     pub interrupted: bool,
 }
 
-/// One configuration, exactly as `simulate --display-hz hz --lanes lane` runs it. The
-/// process's peak memory is left out (it depends on what else ran), so a row is the same
-/// whatever ran beside it.
-pub fn run_one(base: &SimConfig, hz: f64, lane: LaneSpec) -> Result<LaneReport, ConfigError> {
-    let cfg = SimConfig {
-        display: DisplayConfig {
+/// One configuration, exactly as `simulate --display-hz hz --lanes lane` runs it (with
+/// `Fps`, `simulate --vrr .. --render-cost 1/hz`). The process's peak memory is left out (it
+/// depends on what else ran), so a row is the same whatever ran beside it.
+pub fn run_one(
+    base: &SimConfig,
+    axis: Axis,
+    hz: f64,
+    lane: LaneSpec,
+) -> Result<LaneReport, ConfigError> {
+    let display = match axis {
+        Axis::DisplayHz => DisplayConfig {
             display_hz: hz,
             ..base.display.clone()
         },
+        Axis::Fps => DisplayConfig {
+            render_cost: RenderCost::Fixed(period_ns_f(hz).round() as u64),
+            ..base.display.clone()
+        },
+    };
+    let cfg = SimConfig {
+        display,
         lanes: vec![lane],
         draw: None,
         ..base.clone()
@@ -112,9 +157,10 @@ pub fn run(
                     }
                     let (rate, lane) = ((i / lanes as u64) as usize, (i % lanes as u64) as usize);
                     let hz = cfg.rates[rate];
-                    let report = run_one(&cfg.base, hz, cfg.base.lanes[lane]);
+                    let report = run_one(&cfg.base, cfg.axis, hz, cfg.base.lanes[lane]);
                     Some(report.map(|report| Row {
-                        display_hz: hz,
+                        rate: hz,
+                        axis: cfg.axis,
                         lane,
                         report,
                     }))

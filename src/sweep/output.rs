@@ -2,30 +2,31 @@
 //! a lane, JSON rows, and a summary per lane (best, worst and median rates; the beat at the
 //! common rates) kept small enough to hold for any number of configurations.
 
-use super::Row;
+use super::{Axis, Row};
 use crate::plot::SweepPoint;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
 
-/// Column names of a sweep's CSV: `display_hz`, then every field of a lane's report, nested
-/// ones as `policy.tick_s`.
+/// Column names of a sweep's CSV: the rate (`display_hz`, or `fps` on a VRR panel), then every
+/// field of a lane's report, nested ones as `policy.tick_s`.
 pub fn csv_header(row: &Row) -> String {
-    let mut names = vec!["display_hz".to_string()];
+    let mut names = vec![row.axis.column().to_string()];
     names.extend(flatten(&report_value(row)).into_iter().map(|(k, _)| k));
     names.join(",")
 }
 
 /// One CSV line: the rate and every field, in [`csv_header`]'s order.
 pub fn csv_row(row: &Row) -> String {
-    let mut cells = vec![row.display_hz.to_string()];
+    let mut cells = vec![row.rate.to_string()];
     cells.extend(flatten(&report_value(row)).into_iter().map(|(_, v)| v));
     cells.join(",")
 }
 
-/// A row as one JSON object: `{"display_hz": ..., <the lane's report>}`.
+/// A row as one JSON object: `{"display_hz": ..., <the lane's report>}` (`fps` on a VRR
+/// panel).
 pub fn json_row(row: &Row) -> Value {
     let mut object = Map::new();
-    object.insert("display_hz".into(), Value::from(row.display_hz));
+    object.insert(row.axis.column().into(), Value::from(row.rate));
     if let Value::Object(fields) = report_value(row) {
         object.extend(fields);
     }
@@ -92,12 +93,14 @@ struct Kept {
 pub struct Summary {
     names: Vec<String>,
     kept: Vec<Vec<Kept>>,
+    axis: Axis,
 }
 
 impl Summary {
-    pub fn new(names: Vec<String>) -> Summary {
+    /// A summary of lanes `names` over rates that are `axis`'s.
+    pub fn new(names: Vec<String>, axis: Axis) -> Summary {
         let kept = vec![Vec::new(); names.len()];
-        Summary { names, kept }
+        Summary { names, kept, axis }
     }
 
     /// Keeps `row`'s figures; `minutes` is each configuration's simulated length.
@@ -105,7 +108,7 @@ impl Summary {
         let r = &row.report;
         self.kept[row.lane].push(Kept {
             point: SweepPoint {
-                hz: row.display_hz,
+                hz: row.rate,
                 stutter_rms_ms: r.shown.stutter_rms_ms,
                 double_updates_per_min: r.vblanks.double_updates as f64 / minutes,
                 drift_ms: r.shown.drift_ms,
@@ -197,11 +200,12 @@ impl Summary {
     /// The summary as JSON: per lane, the same figures as the table.
     pub fn to_json(&self) -> Value {
         let lanes = self.names.iter().zip(&self.kept).map(|(name, kept)| {
+            let rate = self.axis.column();
             let ext = |f: fn(&Kept) -> f64| {
                 Extremes::of(kept, f).map(|e| {
                     serde_json::json!({
-                        "best": {"display_hz": e.best.0, "value": e.best.1},
-                        "worst": {"display_hz": e.worst.0, "value": e.worst.1},
+                        "best": {rate: e.best.0, "value": e.best.1},
+                        "worst": {rate: e.worst.0, "value": e.worst.1},
                         "median": e.median,
                     })
                 })

@@ -125,6 +125,52 @@ const BAD_INPUT: &[(&[&str], &str)] = &[
         &["simulate", "--vsync", "off", "--pacing", "adaptive"],
         "--vsync",
     ),
+    (&["simulate", "--pacing", "hold:"], "--pacing"),
+    // Variable refresh, machines, sleeps.
+    (
+        &["simulate", "--vrr", "48..144", "--display-hz", "60"],
+        "--display-hz",
+    ),
+    (&["simulate", "--vrr", "0..144"], "--vrr"),
+    (&["simulate", "--vrr", "144..48"], "--vrr"),
+    (&["simulate", "--vrr", "60..60"], "--vrr"),
+    (&["simulate", "--vrr", "60..65"], "--vrr"),
+    (&["simulate", "--vrr", "48"], "--vrr"),
+    (&["simulate", "--vrr", "48..fast"], "--vrr"),
+    (&["simulate", "--vrr", "48..144", "--lfc", "1.5"], "--lfc"),
+    (
+        &["simulate", "--vrr", "48..144", "--lfc", "sometimes"],
+        "--lfc",
+    ),
+    (&["simulate", "--lfc", "2.5"], "--lfc"),
+    (
+        &[
+            "simulate",
+            "--vrr",
+            "48..144",
+            "--vsync",
+            "off",
+            "--render-cost",
+            "5ms",
+        ],
+        "--vrr",
+    ),
+    (
+        &["sweep", "--vrr", "48..144", "--display-hz", "60"],
+        "--display-hz",
+    ),
+    (&["sweep", "--fps", "30..60"], "--fps"),
+    (
+        &["sweep", "--vrr", "48..144", "--render-cost", "5ms"],
+        "--render-cost",
+    ),
+    (&["simulate", "--machine", "amiga"], "--machine"),
+    (
+        &["simulate", "--machine", "/nonexistent-dir/machine.json"],
+        "--machine",
+    ),
+    (&["simulate", "--sleep", "doze"], "--sleep"),
+    (&["--sleep", "doze"], "--sleep"),
     // Integrators.
     (&["--integrator", "verlet"], "--integrator"),
     (&["simulate", "--integrator", ""], "--integrator"),

@@ -9,6 +9,7 @@
 
 mod cli;
 mod long_runs;
+mod machines;
 mod pacing;
 mod physics;
 mod policies;

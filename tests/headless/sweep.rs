@@ -51,6 +51,7 @@ fn base(lanes: &str, seconds: u64) -> SimConfig {
 #[test]
 fn a_sweeps_row_for_a_rate_is_what_simulate_reports_for_that_rate() {
     let cfg = SweepConfig {
+        axis: sweep::Axis::DisplayHz,
         base: base("modes,presets,fixed+snap,godot+interpolated", 3),
         rates: vec![59.94, 144.0],
         threads: Some(2),
@@ -85,7 +86,7 @@ fn a_sweeps_row_for_a_rate_is_what_simulate_reports_for_that_rate() {
         {
             expected.peak_rss_kib = None;
             let row = &rows[i * cfg.base.lanes.len() + lane];
-            assert_eq!((row.display_hz, row.lane), (hz, lane));
+            assert_eq!((row.rate, row.lane), (hz, lane));
             assert_eq!(row.report, expected, "{hz} Hz, {}", expected.lane);
         }
     }
@@ -113,11 +114,13 @@ fn a_sweep_without_a_rope_reports_every_timing_figure_as_one_with_a_rope_does() 
     // Explosions included: at 30 Hz variable steps tear the rope apart and it is reset, which
     // must not touch the loop's time.
     let with = SweepConfig {
+        axis: sweep::Axis::DisplayHz,
         base: base("modes,presets,fixed+snap,fixed+fuzzy59", 4),
         rates: vec![30.0, 59.94, 75.0, 144.0],
         threads: Some(2),
     };
     let without = SweepConfig {
+        axis: sweep::Axis::DisplayHz,
         base: SimConfig {
             physics: false,
             ..with.base.clone()
@@ -130,13 +133,14 @@ fn a_sweep_without_a_rope_reports_every_timing_figure_as_one_with_a_rope_does() 
     for (mut a, b) in a.into_iter().zip(b) {
         assert!(a.report.physics.is_some() && b.report.physics.is_none());
         a.report.physics = None;
-        assert_eq!(a, b, "{} Hz, {}", a.display_hz, a.report.lane);
+        assert_eq!(a, b, "{} Hz, {}", a.rate, a.report.lane);
     }
 }
 
 #[test]
 fn an_interrupted_sweep_stops_between_configurations_and_keeps_what_finished() {
     let cfg = SweepConfig {
+        axis: sweep::Axis::DisplayHz,
         base: base("fixed,variable", 1),
         rates: sweep::parse_rates("30..90").unwrap(),
         threads: Some(1),
@@ -149,7 +153,7 @@ fn an_interrupted_sweep_stops_between_configurations_and_keeps_what_finished() {
         &stop,
         |_| stop.store(true, Ordering::SeqCst),
         |r| {
-            rows.push((r.display_hz, r.lane));
+            rows.push((r.rate, r.lane));
             Ok(())
         },
     )

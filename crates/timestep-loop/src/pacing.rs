@@ -12,6 +12,9 @@
 //!   between *expected presents* (the scheduled start plus the last frame's length), so what it
 //!   shows is the state at the time the frame is expected on screen, not at whenever the wait
 //!   happened to end.
+//! - `hold:HZ`: frames start as under `cap:HZ`, and each is presented no sooner than one period
+//!   after the deadline it started at (the next frame's): on a variable-refresh display the
+//!   presents are then a period apart whatever each frame cost, at a period of latency.
 //! - `late` (bevy_framepace 0.22, `src/lib.rs` `framerate_limiter`, at d548dbf): sleep at the end
 //!   of each frame so the next one samples input as late as possible; the limit is one period
 //!   of (refresh − 0.5 Hz), and the previous frame's oversleep (lateness only) is fed back for one
@@ -29,6 +32,8 @@ pub enum Pacing {
     Vsync,
     /// Frames start one period of this rate (Hz) apart.
     Cap(f64),
+    /// As `Cap`, and each frame is presented no sooner than the next one's deadline.
+    Hold(f64),
     /// Seed 001's adaptive render interval.
     Adaptive,
     /// bevy_framepace: sleep at the end of each frame so input is read as late as possible.
@@ -38,7 +43,7 @@ pub enum Pacing {
 /// Why a pacing could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PacingError {
-    /// `cap:` followed by something that is not a number.
+    /// `cap:` or `hold:` followed by something that is not a number.
     NotARate(String),
     /// A cap outside (0, [`MAX_HZ`]].
     CapOutOfRange(String),
@@ -49,7 +54,9 @@ pub enum PacingError {
 impl fmt::Display for PacingError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            PacingError::NotARate(s) => write!(f, "'{s}' is not cap:HZ with a rate in Hz"),
+            PacingError::NotARate(s) => {
+                write!(f, "'{s}' is not cap:HZ or hold:HZ with a rate in Hz")
+            }
             PacingError::CapOutOfRange(s) => {
                 write!(f, "{s} must be above 0 and at most {MAX_HZ} Hz")
             }
@@ -72,7 +79,7 @@ const ON_TIME_NS: u64 = 2_000_000;
 
 impl Pacing {
     /// The pacings as a user types them.
-    pub const NAMES: [&'static str; 4] = ["vsync", "cap:HZ", "adaptive", "late"];
+    pub const NAMES: [&'static str; 5] = ["vsync", "cap:HZ", "hold:HZ", "adaptive", "late"];
 
     /// The next pacing for the window's key: vsync → adaptive → late → vsync (a cap is left
     /// to `[` `]`, and the key leaves it for vsync).
@@ -80,7 +87,7 @@ impl Pacing {
         match self {
             Pacing::Vsync => Pacing::Adaptive,
             Pacing::Adaptive => Pacing::Late,
-            Pacing::Late | Pacing::Cap(_) => Pacing::Vsync,
+            Pacing::Late | Pacing::Cap(_) | Pacing::Hold(_) => Pacing::Vsync,
         }
     }
 }
@@ -90,6 +97,7 @@ impl fmt::Display for Pacing {
         match self {
             Pacing::Vsync => f.write_str("vsync"),
             Pacing::Cap(hz) => write!(f, "cap:{hz}"),
+            Pacing::Hold(hz) => write!(f, "hold:{hz}"),
             Pacing::Adaptive => f.write_str("adaptive"),
             Pacing::Late => f.write_str("late"),
         }
@@ -100,12 +108,18 @@ impl FromStr for Pacing {
     type Err = PacingError;
     fn from_str(s: &str) -> Result<Pacing, PacingError> {
         let s = s.trim().to_ascii_lowercase();
-        if let Some(hz) = s.strip_prefix("cap:") {
-            let hz: f64 = hz.parse().map_err(|_| PacingError::NotARate(s.clone()))?;
-            if !(hz.is_finite() && hz > 0.0 && hz <= MAX_HZ) {
-                return Err(PacingError::CapOutOfRange(s));
+        let rated = [
+            ("cap:", Pacing::Cap as fn(f64) -> Pacing),
+            ("hold:", Pacing::Hold),
+        ];
+        for (prefix, pacing) in rated {
+            if let Some(hz) = s.strip_prefix(prefix) {
+                let hz: f64 = hz.parse().map_err(|_| PacingError::NotARate(s.clone()))?;
+                if !(hz.is_finite() && hz > 0.0 && hz <= MAX_HZ) {
+                    return Err(PacingError::CapOutOfRange(s));
+                }
+                return Ok(pacing(hz));
             }
-            return Ok(Pacing::Cap(hz));
         }
         match s.as_str() {
             "vsync" => Ok(Pacing::Vsync),
@@ -149,7 +163,7 @@ impl Pacer {
             .unwrap_or(60.0);
         let period = |hz: f64| ((1e9 / hz).round() as u64).max(1);
         let interval_ns = match pacing {
-            Pacing::Cap(cap) => period(cap),
+            Pacing::Cap(cap) | Pacing::Hold(cap) => period(cap),
             Pacing::Late => period(hz - 0.5),
             Pacing::Vsync | Pacing::Adaptive => period(hz),
         };
@@ -215,13 +229,24 @@ impl Pacer {
         frame
     }
 
+    /// Under `hold:HZ`, when this frame may be presented: one period after the deadline it
+    /// started at (its start, for the first frame or one that started late); otherwise none.
+    pub fn present_not_before_ns(&self) -> Option<u64> {
+        let Pacing::Hold(_) = self.pacing else {
+            return None;
+        };
+        let start = self.start_ns?;
+        let deadline = self.next_ns.filter(|&d| d <= start).unwrap_or(start);
+        Some(deadline + self.interval_ns)
+    }
+
     /// The frame's work is done at `now_ns`: how long to wait before the next frame starts.
     pub fn end(&mut self, now_ns: u64) -> u64 {
         let start = self.scheduled_ns.or(self.start_ns).unwrap_or(now_ns);
         let took = now_ns.saturating_sub(self.start_ns.unwrap_or(now_ns));
         match self.pacing {
             Pacing::Vsync => 0,
-            Pacing::Cap(_) => self.wait_for_deadline(now_ns),
+            Pacing::Cap(_) | Pacing::Hold(_) => self.wait_for_deadline(now_ns),
             Pacing::Adaptive => {
                 self.took_ns = took;
                 self.adapt(took);
@@ -351,6 +376,33 @@ mod tests {
         // A slow frame, late by less than a period: no sleep, and the cadence is kept.
         assert_eq!(p.end(163 * MS), 0);
         assert_eq!(p.end(165 * MS), 15 * MS);
+    }
+
+    #[test]
+    fn hold_presents_each_frame_at_the_next_deadline_whatever_it_cost() {
+        let mut p = Pacer::new(Pacing::Hold(50.0), None);
+        assert_eq!(Pacing::Hold(50.0).to_string(), "hold:50");
+        assert_eq!("hold:50".parse::<Pacing>(), Ok(Pacing::Hold(50.0)));
+        // Frames costing 3, 12 and 7 ms, started 20 ms apart: each may be presented 20 ms
+        // after its start, which is when the next starts.
+        let (mut now, mut holds) = (100 * MS, Vec::new());
+        for cost in [3, 12, 7] {
+            p.begin(now, 0);
+            holds.push(p.present_not_before_ns());
+            let shown = holds
+                .last()
+                .copied()
+                .flatten()
+                .unwrap_or(0)
+                .max(now + cost * MS);
+            now = shown + p.end(shown);
+        }
+        assert_eq!(holds, [Some(120 * MS), Some(140 * MS), Some(160 * MS)]);
+        assert_eq!(p.missed(), 0);
+        assert_eq!(
+            Pacer::new(Pacing::Cap(50.0), None).present_not_before_ns(),
+            None
+        );
     }
 
     #[test]

@@ -142,7 +142,10 @@ impl VsyncDetector {
         let Some(period) = self.period_ns.or_else(|| self.learn(d_ns)) else {
             return;
         };
-        let good = self.snap(d_ns, period);
+        // A vsynced present cannot come faster than the display the loop was told about: a
+        // period measured shorter than the hint's is frames not paced by it (a loop without
+        // vsync rendering faster than the display), never a faster display.
+        let good = self.snap(d_ns, period) && !self.faster_than_hint(period);
         self.decide(good);
         if self.vsynced && self.periods > 0 {
             self.refresh = Some((self.periods, self.measured_ns));
@@ -153,6 +156,13 @@ impl VsyncDetector {
                 self.remeasure();
             }
         }
+    }
+
+    /// Whether `period_ns` is shorter than the hint's by more than 1 % (59.94 Hz against a
+    /// nominal 60 is not).
+    fn faster_than_hint(&self, period_ns: u64) -> bool {
+        self.hint_ns
+            .is_some_and(|hint| u128::from(period_ns) * 100 < u128::from(hint) * 99)
     }
 
     /// Without a hint: the median of the first frame times becomes the period.
@@ -304,10 +314,24 @@ mod tests {
     }
 
     #[test]
-    fn a_wrong_hint_is_replaced_by_what_the_frame_times_say() {
-        let v = run(Some(60.0), &paced(75.0, 83_000, 2_000, 2));
+    fn a_hint_faster_than_the_frames_is_replaced_by_what_they_say() {
+        // Told 60 Hz, the display runs at 50 (the OS is wrong, or the mode changed).
+        let v = run(Some(60.0), &paced(50.0, 83_000, 2_000, 2));
         assert!(v.vsynced());
-        assert!((v.refresh_hz().unwrap_or(0.0) - 75.0).abs() < 0.01);
+        assert!((v.refresh_hz().unwrap_or(0.0) - 50.0).abs() < 0.01);
+    }
+
+    #[test]
+    fn frames_faster_than_the_hinted_display_are_never_called_vsynced() {
+        // Vsync off, a steady 7 ms render on a 60 Hz display: as steady as a 143 Hz display's
+        // frames, but a vsynced present cannot come faster than the display it was told of.
+        let steady = vec![7_000_000; 5_000];
+        let v = run(Some(60.0), &steady);
+        assert!(!v.vsynced() && v.decided() && v.detected_after_ns().is_none());
+        // Without a hint nothing says it is not a 143 Hz display.
+        assert!(run(None, &steady).vsynced());
+        // Paced 75 Hz against a 60 Hz hint is the same: not paced by what it was told of.
+        assert!(!run(Some(60.0), &paced(75.0, 83_000, 2_000, 2)).vsynced());
     }
 
     #[test]

@@ -5,6 +5,7 @@ mod table;
 
 pub use table::{write_lane_tables, write_rope_bounds, write_table};
 
+use super::vrr::Vrr;
 use super::{LaneOutcome, Phase, SimConfig};
 use crate::lane::LaneReport;
 use crate::rope::RopeParams;
@@ -19,14 +20,21 @@ pub struct ConfigReport {
     pub looped: LoopConfigReport,
     #[serde(flatten)]
     pub rope: RopeReport,
+    /// The refresh rate; on a `--vrr` panel, its maximum.
     pub display_hz: f64,
     pub vsync: bool,
+    /// `--vrr`: the panel's range and its low-framerate compensation; null for a fixed rate.
+    pub vrr: Option<VrrReport>,
     pub jitter_s: f64,
     /// As given: "5ms", "5ms..25ms" (uniform) or "ramp:5ms..25ms".
     pub render_cost: String,
     pub step_cost_s: f64,
-    /// `--pacing`: vsync, cap:HZ, adaptive or late.
+    /// `--pacing`: vsync, cap:HZ, hold:HZ, adaptive or late.
     pub pacing: String,
+    /// `--machine`: "exact" (the default), a built-in machine's name, or a profile's path.
+    pub machine: String,
+    /// `--sleep`: native or spin.
+    pub sleep: String,
     /// Where the loop started after vblank 0: a duration, or "random".
     pub phase: String,
     pub stalls: Vec<[f64; 2]>,
@@ -35,6 +43,28 @@ pub struct ConfigReport {
     /// `--draw` size, e.g. "1280x720".
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw: Option<String>,
+}
+
+/// A variable-refresh panel.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VrrReport {
+    pub min_hz: f64,
+    pub max_hz: f64,
+    /// `--lfc`: the ratio MAX / MIN from which LFC runs, or "off".
+    pub lfc: String,
+    /// Whether this panel has LFC (its MAX ≥ the ratio × its MIN).
+    pub lfc_on: bool,
+}
+
+impl VrrReport {
+    fn new(v: &Vrr) -> Self {
+        VrrReport {
+            min_hz: v.min_hz,
+            max_hz: v.max_hz,
+            lfc: v.lfc.to_string(),
+            lfc_on: v.lfc_on(),
+        }
+    }
 }
 
 /// The textbook loop's flags: `--dt`, `--clamp`, `--max-steps`, `--max-substep`.
@@ -149,10 +179,13 @@ impl ConfigReport {
             rope: RopeReport::new(&cfg.rope),
             display_hz: d.display_hz,
             vsync: d.vsync,
+            vrr: d.vrr.as_ref().map(VrrReport::new),
             jitter_s: s(d.jitter_ns),
             render_cost: d.render_cost.to_string(),
             step_cost_s: s(d.step_cost_ns),
             pacing: d.pacing.to_string(),
+            machine: d.machine.to_string(),
+            sleep: d.sleep.to_string(),
             phase: match d.phase {
                 Phase::At(ns) => format_duration(ns),
                 Phase::Random => "random".into(),

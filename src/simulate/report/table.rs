@@ -3,9 +3,10 @@
 
 use super::{Report, RopeReport};
 use crate::lane::{LaneReport, PhysicsReport};
+use crate::machine::Machine;
 use crate::simulate::SimConfig;
 use std::io::{self, Write};
-use timestep_loop::{TimingConfig, format_duration};
+use timestep_loop::{Pacing, TimingConfig, format_duration};
 
 /// The readable table: what was simulated, then one row per lane, the drawing times if any,
 /// and each lane's steps-per-frame histogram.
@@ -18,6 +19,7 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
     write_loops(out, &report.lanes)?;
     writeln!(out)?;
     write_vblanks(out, &report.lanes)?;
+    write_vrr(out, report, cfg)?;
     write_drawing(out, report, cfg)?;
     writeln!(out)?;
     write_histograms(out, &report.lanes)
@@ -78,11 +80,14 @@ fn write_interrupted(out: &mut impl Write, report: &Report) -> io::Result<()> {
 fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
     let c = &report.config;
     let d = &cfg.display;
+    let display = match &d.vrr {
+        Some(vrr) => format!("{vrr} panel"),
+        None => format!("{} Hz display", c.display_hz),
+    };
     writeln!(
         out,
-        "simulated {} on a {} Hz display, vsync {}, phase {}, jitter ±{}, render {}, step cost {}, {} stall(s)",
+        "simulated {} on a {display}, vsync {}, phase {}, jitter ±{}, render {}, step cost {}, {} stall(s)",
         format_duration(d.duration_ns),
-        c.display_hz,
         if d.vsync { "on" } else { "off" },
         c.phase,
         format_duration(d.jitter_ns),
@@ -90,6 +95,13 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
         format_duration(d.step_cost_ns),
         c.stalls.len()
     )?;
+    if d.machine != Machine::Exact || d.pacing != Pacing::Vsync {
+        writeln!(
+            out,
+            "pacing {}, on a {} machine, sleeping {}",
+            c.pacing, c.machine, c.sleep
+        )?;
+    }
     write_rope_bounds(out, &cfg.timing, &c.rope, &report.lanes)
 }
 
@@ -293,6 +305,36 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// On a `--vrr` panel: each lane's refresh intervals, and what its vsync verdict can mean.
+fn write_vrr(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
+    let Some(vrr) = &cfg.display.vrr else {
+        return Ok(());
+    };
+    writeln!(out)?;
+    let name_w = name_width(&report.lanes);
+    writeln!(
+        out,
+        "{:<name_w$}{:>9}{:>9}{:>9}  (ms, scanout to scanout; {vrr})",
+        "refresh", "min", "mean", "max"
+    )?;
+    for l in &report.lanes {
+        if let Some(r) = l.vblanks.refresh_interval_ms {
+            writeln!(
+                out,
+                "{:<name_w$}{:>9.3}{:>9.3}{:>9.3}",
+                l.lane, r.min, r.mean, r.max
+            )?;
+        }
+    }
+    writeln!(
+        out,
+        "On a VRR panel frame times cannot tell vsync from a steady render: 'vsync detected' \
+         says frames came a steady time apart, not that the panel paced them (it follows them); \
+         frames faster than {} Hz are never called vsynced.",
+        vrr.max_hz
+    )
 }
 
 /// The width of the lane-name column: the longest name and a space, at least 13.
