@@ -28,7 +28,13 @@ SCENARIOS = [
     ("no vsync", ["--vsync", "off", "--jitter", "300us", "--render-cost", "2ms..12ms"]),
     ("59.94 Hz + stall", ["--display-hz", "59.94", "--jitter", "300us", "--render-cost", "5ms",
                           "--stall", "20:400ms"]),
+    ("VRR 48-144 Hz", ["--vrr", "48..144", "--jitter", "300us", "--render-cost", "4ms..14ms"]),
 ]
+
+# On the VRR panel, the same lanes under each pacing: which of them recovers what the panel
+# shows when every frame is scanned out the moment it is ready.
+VRR = ["--vrr", "48..144", "--jitter", "300us", "--render-cost", "4ms..14ms"]
+PACINGS = ["vsync", "cap:60", "hold:60", "adaptive", "late"]
 
 def window_range(pattern, n):
     """Fewest and most ticks in any n consecutive vblanks of a `pattern` string."""
@@ -40,7 +46,9 @@ def window_range(pattern, n):
 def rhythm(lane, cfg):
     lo, hi = window_range(lane["pattern"], 12)
     ideal = round(12 / (cfg["display_hz"] * lane["policy"]["tick_s"]), 4)
-    wide = cfg["vsync"] and (lo < math.floor(ideal) or hi > math.ceil(ideal))
+    # A VRR panel has no one refresh period to hold the ticks to.
+    fixed = cfg["vsync"] and cfg["vrr"] is None
+    wide = fixed and (lo < math.floor(ideal) or hi > math.ceil(ideal))
     return f"{lo}-{hi}" + (" **!**" if wide else "")
 
 
@@ -82,6 +90,19 @@ def main():
         for i, lane in enumerate(lanes):
             cells = [cell(ls[i], cfg) for _, _, cfg, ls in runs]
             print(f"| `{lane}` | " + " | ".join(cells) + " |")
+    paced = [(p, run([*VRR, "--pacing", p])[1]) for p in PACINGS]
+    print(f"\n**On the VRR panel (`{' '.join(VRR)}`), by pacing: stutter, rms ms**\n")
+    print("| lane | " + " | ".join(f"`{p}`" for p, _ in paced) + " |")
+    print("|---|" + "---:|" * len(paced))
+    for i, lane in enumerate(lanes):
+        cells = [f"{ls[i]['stutter_rms_ms']:.2f}" for _, ls in paced]
+        print(f"| `{lane}` | " + " | ".join(cells) + " |")
+    print("\n**The same, mean input latency, ms (input sampled to its frame on screen)**\n")
+    print("| lane | " + " | ".join(f"`{p}`" for p, _ in paced) + " |")
+    print("|---|" + "---:|" * len(paced))
+    for i, lane in enumerate(lanes):
+        cells = [f"{ls[i]['latency_ms']['mean']:.1f}" for _, ls in paced]
+        print(f"| `{lane}` | " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
