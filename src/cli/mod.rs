@@ -323,6 +323,7 @@ fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayCo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::machine::Sleep;
     use crate::simulate::Stall;
 
     fn err(args: &[&str]) -> (String, u8) {
@@ -375,6 +376,59 @@ mod tests {
                     }]
                 );
                 assert_eq!(cfg.lanes, LaneSpec::every_mode());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn displays_machines_and_sleeps_reach_their_configs() {
+        let simulate = parse([
+            "timestep-rope",
+            "simulate",
+            "--vrr",
+            "48..144",
+            "--lfc",
+            "2.5",
+            "--machine",
+            "windows-default",
+            "--sleep",
+            "native",
+            "--pacing",
+            "hold:60",
+        ]);
+        match simulate {
+            Ok(Run::Simulate(cfg, _)) => {
+                let d = &cfg.display;
+                assert_eq!(d.display_hz, 144.0, "the loops are told the panel's MAX");
+                let vrr = d.vrr.unwrap_or_else(|| panic!("no panel"));
+                assert_eq!((vrr.min_hz, vrr.max_hz, vrr.lfc_on()), (48.0, 144.0, true));
+                assert_eq!(
+                    (d.machine.clone(), d.sleep),
+                    (Machine::WindowsDefault, Sleep::Native)
+                );
+                assert_eq!(d.pacing, Pacing::Hold(60.0));
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse(["timestep-rope", "--sleep", "native"]) {
+            Ok(Run::Window(cfg)) => assert_eq!(cfg.sleep, Sleep::Native),
+            other => panic!("{other:?}"),
+        }
+        match parse([
+            "timestep-rope",
+            "sweep",
+            "--vrr",
+            "40..60",
+            "--fps",
+            "20..30",
+        ]) {
+            Ok(Run::Sweep(cfg, _)) => {
+                assert_eq!((cfg.axis, cfg.rates.len()), (Axis::Fps, 11));
+                assert!(
+                    !cfg.base.display.vrr.is_some_and(|v| v.lfc_on()),
+                    "60 < 2 x 40"
+                );
             }
             other => panic!("{other:?}"),
         }

@@ -282,3 +282,59 @@ fn a_vrr_sweep_sweeps_frame_rates_each_as_simulate_runs_it() {
     );
     assert_eq!((refresh(1).min, refresh(1).max), (10.0, 10.0));
 }
+
+#[test]
+fn a_probed_machine_wakes_as_its_profile_measured_and_spins_the_rest() {
+    use timestep_rope::machine::{MachineProfile, SleepSample};
+    // A hand-written profile: a 1 µs clock, every native sleep exactly 2 ms late, and a 3 ms
+    // threshold for spinning.
+    let late = |request_ns| SleepSample::from_overshoots(request_ns, vec![2 * MS; 10]);
+    let profile = MachineProfile {
+        name: "test machine".into(),
+        os: "linux".into(),
+        clock_resolution_ns: 1_000,
+        clock_read_ns: 25.0,
+        timer_slack_ns: Some(50_000),
+        spin_threshold_ns: 3 * MS,
+        native_sleep: [100_000, MS, 5 * MS].map(late).to_vec(),
+        spin_sleep: vec![late(MS)],
+    };
+    let path =
+        std::env::temp_dir().join(format!("timestep-rope-machine-{}.json", std::process::id()));
+    std::fs::write(&path, serde_json::to_string(&profile).unwrap()).unwrap();
+    let machine = Machine::parse(path.to_str().unwrap()).unwrap();
+    let _ = std::fs::remove_file(&path);
+    let display = |sleep| DisplayConfig {
+        vsync: false,
+        render_cost: RenderCost::Fixed(2 * MS),
+        pacing: Pacing::Cap(100.0),
+        machine: machine.clone(),
+        sleep,
+        jitter_ns: 300_000,
+        ..Default::default()
+    };
+    // Native: every wake 2 ms past the deadline. Spin: natively to 3 ms before it (waking 1 ms
+    // before), then 1 ms of spinning a frame; on time.
+    let (native, frames) = presented(display(Sleep::Native), Mode::Fixed);
+    assert!(
+        frames.iter().all(|f| f.frame_ns % 1_000 == 0),
+        "1 µs readings"
+    );
+    let (spin, spun) = presented(display(Sleep::Spin), Mode::Fixed);
+    let per_frame = spin.pacing.spin_cpu_ms.unwrap() / spun.len() as f64;
+    assert!(
+        (per_frame - 1.0).abs() < 0.01,
+        "{per_frame} ms spun a frame"
+    );
+    assert_eq!(native.pacing.spin_cpu_ms, Some(0.0));
+    // Spinning, frames start on the cap's deadlines, 10 ms apart; natively, each 2 ms after
+    // the deadline the spinning loop met.
+    assert!(
+        spun[3..]
+            .windows(2)
+            .all(|w| w[1].start_ns - w[0].start_ns == 10 * MS)
+    );
+    for (n, s) in frames[3..].iter().zip(&spun[3..]) {
+        assert_eq!(n.start_ns - s.start_ns, 2 * MS);
+    }
+}
