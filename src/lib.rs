@@ -10,6 +10,7 @@ pub mod draw;
 pub mod frame;
 pub mod interrupt;
 pub mod lane;
+pub mod lessons;
 pub mod machine;
 pub mod messages;
 pub mod plot;

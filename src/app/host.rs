@@ -82,6 +82,8 @@ pub struct ViewState {
     pub split: bool,
     pub show_hud: bool,
     pub show_help: bool,
+    /// The free end's trail (`G`).
+    pub trail: bool,
 }
 
 impl ViewState {
@@ -179,6 +181,7 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             banner: banner.as_deref(),
             grabbed: self.grabbed,
             focused: if self.view.split { self.view.focus } else { 0 },
+            trail: self.view.trail,
         };
         // `hold:HZ`: wait for the frame's present time (before drawing, which is quick).
         if let Some(at_ns) = frame.present_not_before_ns {

@@ -89,7 +89,8 @@ impl WindowConfig {
 }
 
 /// The window's starting size in logical pixels.
-const START_SIZE: LogicalSize<u32> = LogicalSize::new(1280, 800);
+const START_SIZE: LogicalSize<u32> =
+    LogicalSize::new(crate::draw::DEFAULT_SIZE.0, crate::draw::DEFAULT_SIZE.1);
 /// How long past `--exit-after` to wait for a first frame when `--screenshot` needs one.
 const FIRST_FRAME_GRACE_NS: u64 = 10_000_000_000;
 

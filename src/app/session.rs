@@ -79,6 +79,7 @@ impl Session {
             split: lanes.len() > 1,
             show_hud: true,
             show_help: false,
+            trail: false,
         };
         let arrangement = Arrangement {
             size: (width, height),

@@ -4,7 +4,7 @@
 use super::values::*;
 use crate::lane::LaneSpec;
 use crate::machine::{Machine, Sleep};
-use crate::rope::{Integrator, Pin, RopeParams};
+use crate::rope::{Drive, Integrator, Pin, RopeParams};
 use crate::simulate::vrr::Lfc;
 use crate::simulate::{Phase, RenderCost, Stall};
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -62,6 +62,11 @@ pub struct CommonArgs {
     /// How the rope is integrated: euler (semi-implicit) or rk4
     #[arg(long, value_name = "euler|rk4", default_value = "euler", value_parser = named::<Integrator>, global = true)]
     pub integrator: Integrator,
+    /// Move the pinned end along a path, an exact function of simulated time: sway (side to
+    /// side, 0.75 m each way) or circle (0.5 m radius), each with an optional :PERIOD (sway:2.5s,
+    /// circle:3s), or off [default: sway in the window, off elsewhere]
+    #[arg(long, value_name = "sway|circle|off[:PERIOD]", value_parser = parse_drive, global = true)]
+    pub drive: Option<Drive>,
     /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
     #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
     pub damping: f32,
@@ -96,11 +101,13 @@ impl CommonArgs {
         })
     }
 
-    pub fn rope(&self) -> Result<RopeParams, String> {
+    /// The rope, its pin driven as `--drive` says or else as `default_drive`.
+    pub fn rope(&self, default_drive: Drive) -> Result<RopeParams, String> {
         let params = RopeParams {
             pin: self.pin,
             damping_per_s: self.damping,
             integrator: self.integrator,
+            drive: self.drive.unwrap_or(default_drive),
             ..RopeParams::with_particles(self.particles)
         };
         params.validate()?;

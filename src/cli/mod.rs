@@ -12,6 +12,7 @@ use crate::lane::LaneSpec;
 use crate::machine::Machine;
 use crate::messages::Failure;
 use crate::replay::{ReplayConfig, ReplayOutput};
+use crate::rope::Drive;
 use crate::simulate::vrr::Vrr;
 use crate::simulate::{DisplayConfig, SimConfig, SimOutput};
 use crate::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig, SweepOutput};
@@ -97,7 +98,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
     }
     Ok(WindowConfig {
         timing: common.timing()?,
-        rope: common.rope()?,
+        rope: common.rope(Drive::sway())?,
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
         vsync: args.vsync == OnOff::On,
@@ -146,7 +147,7 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, Strin
     }
     let cfg = SimConfig {
         timing: common.timing()?,
-        rope: common.rope()?,
+        rope: common.rope(Drive::Off)?,
         display: simulated_display(&args.display, args.display_hz, args.seconds)?,
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
@@ -188,7 +189,7 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
     };
     let base = SimConfig {
         timing: common.timing()?,
-        rope: common.rope()?,
+        rope: common.rope(Drive::Off)?,
         display: display_config(&args.display, first, args.seconds)?,
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
@@ -245,7 +246,7 @@ fn replay_config(common: &CommonArgs, args: ReplayArgs) -> Result<Run, String> {
         app: args.which.app,
         swapchain: args.which.swapchain,
         timing: common.timing()?,
-        rope: common.rope()?,
+        rope: common.rope(Drive::Off)?,
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
     };

@@ -4,6 +4,7 @@
 use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
 use crate::lane::parse_lanes;
 use crate::machine::{Machine, Sleep};
+use crate::rope::Drive;
 use crate::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
 use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
 use timestep_loop::MAX_HZ;
@@ -226,4 +227,9 @@ pub(super) fn parse_machine(s: &str) -> Result<Machine, String> {
 /// `--sleep native|spin`.
 pub(super) fn parse_sleep(s: &str) -> Result<Sleep, String> {
     s.parse()
+}
+
+/// `--drive sway|circle|off[:PERIOD]`.
+pub(super) fn parse_drive(s: &str) -> Result<Drive, String> {
+    Drive::parse(s)
 }

@@ -3,7 +3,7 @@
 use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
 use super::text::{self, GLYPH};
-use crate::lane::Lane;
+use crate::lane::{Judder, Lane};
 use crate::rope::{Integrator, Rope};
 use timestep_loop::{Mode, Pacer, Pacing, TimingConfig, format_duration, millis};
 
@@ -56,6 +56,9 @@ pub struct LaneRow {
     pub tick: String,
     /// What the frame times say of vsync: "59.94 Hz", "not paced" or "deciding".
     pub vsync: String,
+    /// The driven end's judder over the last second or so: "1.02 px rms", "-" until known,
+    /// "no drive".
+    pub judder: String,
 }
 
 impl LaneRow {
@@ -71,8 +74,19 @@ impl LaneRow {
             dropped_ms: millis(lane.stepper().dropped_ns()),
             energy_j: lane.rope().map_or(0.0, Rope::energy),
             exploded: lane.rope().is_some_and(Rope::exploded),
+            judder: judder_text(lane.record().judder()),
         }
     }
+}
+
+/// The judder row: pixels, rms over the last second; "-" until known, "no drive" without one.
+fn judder_text(judder: &Judder) -> String {
+    if !judder.drive().is_on() {
+        return "no drive".into();
+    }
+    judder
+        .recent_rms()
+        .map_or_else(|| "-".into(), |px| format!("{} px rms", num(px, 2)))
 }
 
 /// A lane's tick in short: `16.667ms x17 smooth` (17 substeps, the smooth timer).
@@ -228,6 +242,7 @@ impl HudInfo {
             Row::new("steps", lane.steps.to_string()),
             Row::new("alpha", num(lane.alpha, 3)),
             Row::new("drift", format!("{} ms", signed(lane.drift_ms, 3))),
+            Row::new("judder", lane.judder.clone()),
             Row::new("dropped", format!("{} ms", num(lane.dropped_ms, 1))).tone(dropped_tone),
             Row::new("energy", format!("{} J", num(lane.energy_j, 3))),
             exploded,
@@ -508,6 +523,7 @@ mod tests {
             exploded: false,
             tick: "1ms raw".into(),
             vsync: "59.94 Hz".into(),
+            judder: "0.42 px rms".into(),
         }
     }
 
@@ -592,6 +608,7 @@ mod tests {
             exploded: true,
             tick: "16666.666667ms x16666667 smooth+more".into(),
             vsync: "123456789.00 Hz".into(),
+            judder: "123456789.00 px rms".into(),
         };
         let mut hud = HudInfo {
             timing: TimingConfig::new(timestep_loop::MAX_DURATION_NS)

@@ -36,7 +36,7 @@ pub use layout::{Area, Layout, MAX_PANES};
 pub use pane::{Pane, PaneLabel};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
-pub use view::View;
+pub use view::{DEFAULT_SIZE, View, default_px_per_m};
 
 use hud::{hud_bar_height, hud_column_width};
 use strip::strip_height;
@@ -54,6 +54,9 @@ pub struct RopeLook<'a> {
     /// The particle held by the mouse, if any.
     pub grabbed: Option<usize>,
     pub exploded: bool,
+    /// The free end's last shown positions, oldest first (the `G` trail): drawn as fading
+    /// dots, evenly spaced when the motion shown is smooth.
+    pub trail: &'a [Vec2],
 }
 
 /// Everything one frame shows.
@@ -205,6 +208,7 @@ mod tests {
 
     fn look<'a>(positions: &'a [Vec2], pinned: &'a [usize]) -> RopeLook<'a> {
         RopeLook {
+            trail: &[],
             positions,
             pinned,
             grabbed: None,
@@ -317,6 +321,7 @@ mod tests {
         };
         for view in &views {
             let rope = RopeLook {
+                trail: &[],
                 grabbed: Some(3),
                 exploded: true,
                 ..look(&bad, &[0, 1, 4, 99])
@@ -392,6 +397,7 @@ mod tests {
         let help = ["Space  pause".to_string()];
         let positions: Vec<Vec2> = rope.positions().collect();
         let rope_look = RopeLook {
+            trail: &[],
             grabbed: Some(5),
             ..look(&positions, &[0])
         };
@@ -431,6 +437,7 @@ mod tests {
         let panes: Vec<Pane> = (0..4)
             .map(|i| Pane {
                 rope: RopeLook {
+                    trail: &[],
                     exploded: i == 0 && exploded,
                     ..look(if i == 0 { first } else { &hanging }, &[0])
                 },

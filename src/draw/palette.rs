@@ -7,6 +7,8 @@ pub const BG_BOTTOM: Rgb = [12, 14, 19];
 pub const GRID: Rgb = [160, 176, 210];
 pub const ROPE: Rgb = [226, 206, 164];
 pub const BEAD: Rgb = [255, 243, 214];
+/// The free end's trail (`G`): a cool colour apart from the rope's.
+pub const TRAIL: Rgb = [110, 200, 255];
 pub const BEAD_RIM: Rgb = [16, 18, 24];
 pub const ROPE_EXPLODED: Rgb = [255, 72, 72];
 pub const BEAD_EXPLODED: Rgb = [255, 168, 160];

@@ -77,6 +77,7 @@ fn hud(particles: usize) -> HudInfo {
             exploded: false,
             tick: "1ms raw".into(),
             vsync: "59.94 Hz".into(),
+            judder: "0.42 px rms".into(),
         }],
         capture: None,
     }
@@ -97,6 +98,7 @@ fn frame(
     let positions: Vec<Vec2> = rope.positions().collect();
     let panes = [Pane {
         rope: RopeLook {
+            trail: &[],
             positions: &positions,
             pinned: &pinned,
             grabbed,
@@ -220,6 +222,7 @@ fn writes_a_scattered_rope_png() {
     };
     let pos: Vec<Vec2> = (0..2000).map(|_| Vec2::new(rnd(), rnd())).collect();
     let rope = RopeLook {
+        trail: &[],
         positions: &pos,
         pinned: &[0],
         grabbed: None,

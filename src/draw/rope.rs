@@ -181,6 +181,7 @@ pub(super) fn draw_rope(
         pb: scratch.path.take().unwrap_or_default(),
         size: Vec2::new(width as f32, height as f32),
     };
+    painter.trail(look, view, line_w);
     painter.stroke_rope(&scratch.points, total, line_w, look.exploded);
     let radius = painter.beads(look, view, line_w);
     painter.pins(look, view, radius, line_w);
@@ -271,6 +272,20 @@ impl Painter<'_, '_> {
             prev = Some(q);
         }
         self.stroke(colour, 255, line_w);
+    }
+
+    /// The trail: a dot at each of the free end's last shown positions, the oldest faintest,
+    /// under the rope.
+    fn trail(&mut self, look: &RopeLook, view: &View, line_w: f32) {
+        let n = look.trail.len();
+        let r = (line_w * 1.2).clamp(2.5, 6.0);
+        for (k, &p) in look.trail.iter().enumerate() {
+            if let Some(s) = screen(view, p).filter(|&s| self.on_screen(s, r)) {
+                self.pb.push_circle(s.x, s.y, r);
+                let alpha = 40 + (200 * (k + 1) / n.max(1)) as u8;
+                self.fill(pal::TRAIL, alpha);
+            }
+        }
     }
 
     /// Beads on free particles, when there are few enough to tell apart; never so large that
@@ -418,6 +433,7 @@ mod tests {
             })
             .collect();
         let look = RopeLook {
+            trail: &[],
             positions: &scattered,
             pinned: &[0],
             grabbed: None,

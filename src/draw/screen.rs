@@ -35,6 +35,8 @@ pub struct Overlay<'a> {
     pub grabbed: Option<usize>,
     /// The pane of the lane the keys act on.
     pub focused: usize,
+    /// Whether each rope's free end leaves a trail (`G`).
+    pub trail: bool,
 }
 
 /// A screen's layout and what drawing keeps between frames.
@@ -100,9 +102,13 @@ impl Screen {
     /// Draws `lanes` (one per pane) and `overlay` into `frame`, an RGBA8 buffer of the
     /// arrangement's size.
     pub fn draw(&mut self, frame: &mut [u8], lanes: &[&Lane], overlay: &Overlay) {
-        let panes = self
-            .panes
-            .build(lanes, &self.layout, overlay.grabbed, overlay.focused);
+        let panes = self.panes.build(
+            lanes,
+            &self.layout,
+            overlay.grabbed,
+            overlay.focused,
+            overlay.trail,
+        );
         let scene = Scene {
             panes: &panes,
             hud: overlay.hud,

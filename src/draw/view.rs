@@ -118,6 +118,15 @@ impl View {
     }
 }
 
+/// The window's size when it opens, in pixels (before any scaling by the OS).
+pub const DEFAULT_SIZE: (u32, u32) = (1280, 800);
+
+/// Pixels per metre of the window's default single view of a rope of `params`: the scale
+/// judder is measured in.
+pub fn default_px_per_m(params: &RopeParams) -> f32 {
+    View::for_rope(params, DEFAULT_SIZE.0, DEFAULT_SIZE.1).scale
+}
+
 /// The margin kept around the rope (and between panes), pixels.
 pub(super) fn margin_px(width: u32, height: u32) -> f32 {
     (0.03 * (width.min(height) as f32)).clamp(4.0, 24.0)
@@ -125,6 +134,18 @@ pub(super) fn margin_px(width: u32, height: u32) -> f32 {
 
 /// The world box, metres, that holds every place the rope reaches (see [`View::for_rope`]).
 fn rope_box(params: &RopeParams) -> (Vec2, Vec2) {
+    // A driven pin takes the rope with it: the box widens by how far it goes (and a circle
+    // rises half that).
+    let (min, max) = still_rope_box(params);
+    let reach = params.drive.reach_m();
+    (
+        min - Vec2::new(reach, 0.0),
+        max + Vec2::new(reach, 0.5 * reach),
+    )
+}
+
+/// The box of a rope whose pin stays put.
+fn still_rope_box(params: &RopeParams) -> (Vec2, Vec2) {
     let rest = if params.rest_length_m.is_finite() && params.rest_length_m > 0.0 {
         params.rest_length_m
     } else {

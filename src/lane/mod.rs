@@ -3,6 +3,7 @@
 //! measured), and what it recorded of its presented frames. The window, `simulate` and `sweep`
 //! all multiply lanes; a lane knows nothing of panes, windows or displays.
 
+mod judder;
 mod latency;
 mod metrics;
 mod record;
@@ -11,6 +12,7 @@ mod spec;
 mod vblanks;
 mod world;
 
+pub use judder::{Judder, JudderStats};
 pub use latency::{Latency, LatencyStats};
 pub use metrics::{Metrics, StepsPerFrame};
 pub use record::{Record, Vblank};
@@ -44,7 +46,24 @@ impl Lane {
     pub fn new(spec: LaneSpec, params: &RopeParams, env: &PolicyEnv) -> Result<Lane, ConfigError> {
         let mut lane = Lane::timing_only(spec, env)?;
         lane.world = Some(World::new(params, spec.integrator));
+        lane.judge_drive(params);
         Ok(lane)
+    }
+
+    /// Measures the judder of `params`' drive (a lane without a rope, too: the drive is a
+    /// function of time), in pixels of the window's default view of that rope.
+    pub fn judge_drive(&mut self, params: &RopeParams) {
+        let px_per_m = crate::draw::default_px_per_m(params);
+        self.record.judder = Judder::new(params.drive, f64::from(px_per_m));
+    }
+
+    /// Drives the pin with `params`' drive from now on (the window's `D`), and measures its
+    /// judder afresh.
+    pub fn set_drive(&mut self, params: &RopeParams) {
+        if let Some(world) = &mut self.world {
+            world.set_drive(params.drive);
+        }
+        self.judge_drive(params);
     }
 
     /// A lane without a rope: its loop steps, and its timing is measured, the same as with one.

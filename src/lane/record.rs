@@ -2,7 +2,7 @@
 //! per-vblank counters ([`Vblanks`]), input latency ([`Latency`]), and when this frame's steps
 //! began.
 
-use super::{Latency, Metrics, Vblanks};
+use super::{Judder, Latency, Metrics, Vblanks};
 use timestep_loop::Loop;
 
 /// Where a presented frame landed: the vblank it was shown at and the display's period, when
@@ -40,6 +40,7 @@ pub struct Record {
     /// When each of this frame's steps began (kept only when asked for), ns.
     pub(super) step_starts: Vec<u64>,
     pub(super) keep_step_starts: bool,
+    pub(super) judder: Judder,
 }
 
 impl Record {
@@ -54,6 +55,7 @@ impl Record {
     ) {
         let last = looped.last_frame();
         self.metrics.push(present_ns, last.shown_ns, last.steps);
+        self.judder.frame(last.shown_ns, present_ns);
         let behind = looped.stepper().sim_ns().saturating_sub(last.shown_ns);
         self.latency.frame(input_ns, last.steps, present_ns, behind);
         let tick = looped.policy().timing.tick_ns() as f64;
@@ -85,6 +87,10 @@ impl Record {
     /// MonitorSim's per-vblank counters and the beat.
     pub fn vblanks(&self) -> &Vblanks {
         &self.vblanks
+    }
+    /// The driven end's judder so far.
+    pub fn judder(&self) -> &Judder {
+        &self.judder
     }
     /// Input latency so far.
     pub fn latency(&self) -> &Latency {

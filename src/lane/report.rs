@@ -1,7 +1,7 @@
 //! One lane's report: what it did and how its loop is built, every figure measured — on the
 //! simulated clock in `simulate` and `sweep`, on the window's own clock in the window.
 
-use super::{Lane, LatencyStats, RefreshInterval, StepsPerFrame, Vblanks, World};
+use super::{JudderStats, Lane, LatencyStats, RefreshInterval, StepsPerFrame, Vblanks, World};
 use serde::Serialize;
 use timestep_loop::{
     ClampOn, Pacer, Policy, SNAP_FRAMES, Stepper, TimerKind, VsyncDetector, millis, millis_f,
@@ -60,6 +60,9 @@ pub struct ShownReport {
     pub dropped_ms: f64,
     pub stutter_rms_ms: f64,
     pub stutter_max_ms: f64,
+    /// With `--drive`: how far the driven end is shown from where steady motion would put it,
+    /// pixels at the window's default scale (rms and max); null without a drive.
+    pub judder_px: Option<JudderStats>,
     pub steps_per_frame: StepsPerFrame,
     /// Frames per number of steps taken, e.g. {"16": 310, "17": 290}.
     pub steps_histogram: std::collections::BTreeMap<String, u64>,
@@ -188,6 +191,7 @@ impl ShownReport {
             dropped_ms: millis(stepper.dropped_ns()),
             stutter_rms_ms: millis_f(metrics.stutter_rms_ns()),
             stutter_max_ms: millis(metrics.stutter_max_ns()),
+            judder_px: lane.record().judder().stats(),
             steps_per_frame: metrics.steps_per_frame(),
             steps_histogram: metrics
                 .histogram()

@@ -17,6 +17,9 @@ pub struct World {
     max_stretch: f32,
     /// `--integrator`'s choice, which a lane's `+rk4` / `+euler` overrides.
     base_integrator: Integrator,
+    /// Simulated time integrated so far, ns: where `--drive` has the pin (the loop's clock,
+    /// which a reset leaves alone).
+    sim_ns: u64,
 }
 
 impl World {
@@ -33,20 +36,40 @@ impl World {
             watched: Watch::Fine,
             max_stretch: 1.0,
             base_integrator: params.integrator,
+            sim_ns: 0,
         }
     }
 
     /// Integrates a run of the loop's steps, each in its equal substeps. Only the first
     /// substep of a frame's last step saves the state the blend starts from.
+    /// A driven pin is put where the drive has it at the end of each substep first.
     pub fn integrate(&mut self, run: StepRun) {
         let h = run.step.substep_s();
         let substeps = run.step.substeps.max(1);
+        let (dt_ns, driven) = (run.step.dt_ns, self.rope.params().drive.is_on());
         for i in 0..run.count {
             let last = run.step.last && i + 1 == run.count;
             for j in 0..substeps {
-                self.rope.step(h, last && j == 0);
+                let save = last && j == 0;
+                if driven {
+                    // The blend starts from where the pin was, before the drive moves it.
+                    if save {
+                        self.rope.save_previous();
+                    }
+                    let into = (j + 1) as f64 * dt_ns as f64 / substeps as f64;
+                    self.rope.drive_to(self.sim_ns as f64 + into);
+                    self.rope.step(h, false);
+                } else {
+                    self.rope.step(h, save);
+                }
             }
+            self.sim_ns += dt_ns;
         }
+    }
+
+    /// Drives the pin with `drive` from now on.
+    pub fn set_drive(&mut self, drive: crate::rope::Drive) {
+        self.rope.set_drive(drive);
     }
 
     /// The divergence watch at `now_ns` (wall time): an exploded rope is shown for a while,

@@ -8,12 +8,14 @@
 //!
 //! `params.rs` holds the constants and the stability bound; `euler.rs` the step itself.
 
+mod drive;
 mod euler;
 mod integrator;
 mod params;
 mod rk4;
 mod stability;
 
+pub use drive::Drive;
 pub use integrator::Integrator;
 pub use params::{
     BYTES_PER_PARTICLE, EXPLODE_STRETCH, MAX_PARTICLES, Pin, REST_FRACTION, RopeParams,
@@ -106,7 +108,11 @@ pub struct Rope {
     coefficients: (f32, euler::Coefficients),
     /// RK4's stages and sums, made the first time RK4 steps this rope.
     rk4: Option<Box<rk4::Scratch>>,
-    anchors: Vec<(usize, Vec2)>,
+    /// The pinned particles: each one's index, place and velocity (particle 0's move with
+    /// `--drive`).
+    anchors: Vec<(usize, Vec2, Vec2)>,
+    /// Where particle 0 is pinned when the drive is at its start.
+    home: Vec2,
     grab: Option<Grab>,
     exploded: bool,
     max_stretch: f32,
@@ -147,10 +153,11 @@ impl Rope {
 
     fn build(params: RopeParams, pos: &[Vec2], vel: Option<&[Vec2]>) -> Self {
         let n = pos.len();
-        let mut anchors = vec![(0, pos[0])];
+        let mut anchors = vec![(0, pos[0], Vec2::ZERO)];
         if params.pin == Pin::Both && n > 1 {
-            anchors.push((n - 1, pos[n - 1]));
+            anchors.push((n - 1, pos[n - 1], Vec2::ZERO));
         }
+        let home = pos[0];
         let pos = Xy::from_points(pos);
         Rope {
             params,
@@ -161,6 +168,7 @@ impl Rope {
             coefficients: (0.0, euler::Coefficients::new(&params, 0.0)),
             rk4: None,
             anchors,
+            home,
             grab: None,
             exploded: false,
             max_stretch: 1.0,
@@ -201,12 +209,12 @@ impl Rope {
     }
     /// The indices of the pinned particles (particle 0, and the last with `Pin::Both`).
     pub fn pinned_indices(&self) -> Vec<usize> {
-        self.anchors.iter().map(|&(i, _)| i).collect()
+        self.anchors.iter().map(|&(i, _, _)| i).collect()
     }
 
     /// Whether particle `i` is held fixed by a pin.
     pub fn is_pinned(&self, i: usize) -> bool {
-        self.anchors.iter().any(|&(a, _)| a == i)
+        self.anchors.iter().any(|&(a, _, _)| a == i)
     }
     /// True once the integration has diverged; the rope then stops stepping until reset.
     pub fn exploded(&self) -> bool {
@@ -231,9 +239,9 @@ impl Rope {
 
     /// Puts the pins and the held particle where they belong.
     fn hold(&mut self) {
-        for &(i, at) in &self.anchors {
+        for &(i, at, velocity) in &self.anchors {
             self.pos.set(i, at);
-            self.vel.set(i, Vec2::ZERO);
+            self.vel.set(i, velocity);
         }
         if let Some(g) = self.grab {
             self.pos.set(g.index, g.target);
@@ -262,6 +270,33 @@ impl Rope {
         self.params.integrator = integrator;
     }
 
+    /// Keeps the positions now as the ones a blend starts from.
+    pub fn save_previous(&mut self) {
+        self.prev.copy_from(&self.pos);
+    }
+
+    /// Puts particle 0 where `--drive` has it at simulated time `t_ns`, moving as the drive
+    /// does; with no drive, nothing changes.
+    pub fn drive_to(&mut self, t_ns: f64) {
+        let drive = self.params.drive;
+        if !drive.is_on() || self.exploded {
+            return;
+        }
+        let (offset, velocity) = drive.at(t_ns);
+        self.anchors[0].1 = self.home + offset;
+        self.anchors[0].2 = velocity;
+        self.hold();
+    }
+
+    /// Drives particle 0 with `drive` from now on (from where `drive` has it at the next step).
+    pub fn set_drive(&mut self, drive: Drive) {
+        self.params.drive = drive;
+        if !drive.is_on() {
+            self.anchors[0].2 = Vec2::ZERO;
+            self.hold();
+        }
+    }
+
     /// One step of `dt` seconds with the rope's integrator. `save_previous` copies the current
     /// positions into `previous` first; the stepper asks for it on each frame's last step,
     /// which is the only one whose starting state is ever shown.
@@ -270,7 +305,7 @@ impl Rope {
             return;
         }
         if save_previous {
-            self.prev.copy_from(&self.pos);
+            self.save_previous();
         }
         if self.coefficients.0 != dt {
             self.coefficients = (dt, euler::Coefficients::new(&self.params, dt));
@@ -310,7 +345,7 @@ impl Rope {
     /// measured later sees a NaN.
     fn explode(&mut self) {
         self.exploded = true;
-        let origin = self.anchors[0].1;
+        let origin = self.home;
         self.pos.sanitise(origin);
         self.prev.sanitise(origin);
         self.vel.sanitise(Vec2::ZERO);

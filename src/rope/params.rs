@@ -1,6 +1,6 @@
 //! The rope's physical constants, their validation, and the stability bound they imply.
 
-use super::Integrator;
+use super::{Drive, Integrator};
 use glam::Vec2;
 use std::fmt;
 use std::str::FromStr;
@@ -112,6 +112,8 @@ pub struct RopeParams {
     pub rest_fraction: f32,
     /// How each step is integrated (`--integrator`).
     pub integrator: Integrator,
+    /// How the pinned end moves (`--drive`).
+    pub drive: Drive,
 }
 
 impl Default for RopeParams {
@@ -131,6 +133,7 @@ impl Default for RopeParams {
             pin: Pin::One,
             rest_fraction: REST_FRACTION,
             integrator: Integrator::Euler,
+            drive: Drive::Off,
         }
     }
 }

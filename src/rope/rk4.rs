@@ -42,17 +42,16 @@ impl Scratch {
     }
 }
 
-/// What holds particles in place: the pins (at rest) and a held particle (its position and
-/// velocity).
+/// What holds particles in place: the pins and a held particle (each its position and
+/// velocity: a driven pin moves).
 pub struct Constraints<'a> {
-    pub pins: &'a [(usize, Vec2)],
+    pub pins: &'a [(usize, Vec2, Vec2)],
     pub held: Option<(usize, Vec2, Vec2)>,
 }
 
 impl Constraints<'_> {
     fn apply(&self, [x, y, u, w]: &mut [Vec<f32>; 4]) {
-        let pinned = self.pins.iter().map(|&(i, p)| (i, p, Vec2::ZERO));
-        for (i, p, v) in pinned.chain(self.held) {
+        for &(i, p, v) in self.pins.iter().chain(&self.held) {
             (x[i], y[i], u[i], w[i]) = (p.x, p.y, v.x, v.y);
         }
     }

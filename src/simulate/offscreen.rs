@@ -58,10 +58,13 @@ impl Offscreen {
         let banner = (lanes.len() == 1)
             .then(|| explosion_banner(first))
             .flatten();
+        // A driven rope leaves its trail, so judder shows in the frames drawn.
+        let driven = lanes.iter().any(|l| l.record().judder().drive().is_on());
         let overlay = Overlay {
             hud: Some(&hud),
             strip: true,
             banner: banner.as_deref(),
+            trail: driven,
             ..Overlay::default()
         };
         self.screen.draw(&mut self.frame, lanes, &overlay);

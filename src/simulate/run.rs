@@ -184,7 +184,9 @@ impl Running {
         let mut lane = if cfg.physics {
             Lane::new(spec, &cfg.rope, &cfg.env())?
         } else {
-            Lane::timing_only(spec, &cfg.env())?
+            let mut lane = Lane::timing_only(spec, &cfg.env())?;
+            lane.judge_drive(&cfg.rope);
+            lane
         };
         lane.keep_step_starts(controls.step_starts);
         let display = Display::new(cfg.display.clone());

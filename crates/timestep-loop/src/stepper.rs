@@ -551,7 +551,9 @@ impl Stepper {
         };
         let alpha = past_ns as f64 / self.config.tick_ns() as f64;
         if self.mode.blends() {
-            (alpha, self.prev_sim_ns + past_ns)
+            // Never later than the newest state: before the first tick the blend is of the
+            // start with itself, which is time 0.
+            (alpha, (self.prev_sim_ns + past_ns).min(self.sim_ns))
         } else {
             (alpha, self.sim_ns)
         }

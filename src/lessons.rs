@@ -1,0 +1,270 @@
+//! The lessons: each sets up the window (lanes, tick, pacing, drive, a step cost, the trail)
+//! to show one thing the source articles teach, with a caption saying what to look at and
+//! which article it comes from. `timestep-rope lessons` lists them; `--lesson N` starts at one;
+//! `L` and `Shift+L` step through them.
+//!
+//! Under Xvfb the window cannot hold 60 fps; a lesson that depends on the frame rate caps to a
+//! rate such a machine holds (30), or its caption says what a real display shows.
+
+use crate::lane::{LaneSpec, parse_lanes};
+use crate::rope::Drive;
+use std::io::{self, Write};
+use timestep_loop::{MaxSubstep, Pacing, TimingConfig, format_duration, parse_period};
+
+/// One lesson.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lesson {
+    pub title: &'static str,
+    /// The article it comes from (`../shared/seeds/`).
+    pub seed: &'static str,
+    /// What to look at: one to three lines, drawn under the title.
+    pub caption: &'static [&'static str],
+    /// The lanes, as `--lanes` takes them: several are shown side by side.
+    pub lanes: &'static str,
+    /// The textbook lanes' tick, as `--dt` takes it.
+    pub dt: &'static str,
+    /// `--max-substep`: a coarse tick integrated in 1 ms substeps keeps the rope stable.
+    pub max_substep: Option<u64>,
+    pub pacing: Pacing,
+    pub drive: Drive,
+    /// Real CPU time spent per tick (spun), ns: what makes the spiral of death real.
+    pub step_cost_ns: u64,
+    /// The free end's trail.
+    pub trail: bool,
+}
+
+/// The clamp every lesson keeps (`--clamp`'s default).
+const CLAMP_NS: u64 = 250_000_000;
+const MS: u64 = 1_000_000;
+
+/// Every lesson, in order (`--lesson 1` is the first).
+pub const LESSONS: [Lesson; 7] = [
+    Lesson {
+        title: "Variable steps fall apart at 60 Hz",
+        seed: "seed 002, the particle rope",
+        caption: &[
+            "One step per frame of the whole frame time: the springs need steps under 15 ms.",
+            "At 60 Hz (16.7 ms) the rope explodes and resets; at 75 Hz (13.3 ms) it holds:",
+            "timestep-rope simulate --mode variable --display-hz 75 shows it.",
+        ],
+        lanes: "variable,fixed",
+        dt: "1ms",
+        max_substep: None,
+        pacing: Pacing::Cap(60.0),
+        drive: Drive::Off,
+        step_cost_ns: 0,
+        trail: false,
+    },
+    Lesson {
+        title: "A coarse tick: fixed judders, interpolated glides",
+        seed: "seed 000, the final touch",
+        caption: &[
+            "A 20 Hz tick: fixed shows each tick for 2 or 3 frames, so the trail's dots bunch;",
+            "interpolated blends the last two ticks by alpha, and its dots are evenly spaced.",
+            "The pane labels give the judder in pixels.",
+        ],
+        lanes: "fixed,interpolated",
+        dt: "20hz",
+        max_substep: Some(MS),
+        pacing: Pacing::Cap(30.0),
+        drive: Drive::Sway {
+            period_ns: 2_500_000_000,
+        },
+        step_cost_ns: 0,
+        trail: true,
+    },
+    Lesson {
+        title: "The spiral of death, and the clamp",
+        seed: "seeds 000 and 002",
+        caption: &[
+            "Each 10 ms tick costs 12 ms of CPU: the more a frame steps, the longer the next.",
+            "The clamp (250 ms) and the step cap stop the spiral: the game runs slow (see",
+            "'dropped' in the HUD grow) instead of freezing.",
+        ],
+        lanes: "fixed",
+        dt: "100hz",
+        max_substep: None,
+        pacing: Pacing::Vsync,
+        drive: Drive::Sway {
+            period_ns: 2_500_000_000,
+        },
+        step_cost_ns: 12 * MS,
+        trail: false,
+    },
+    Lesson {
+        title: "The beat: a tick a hair off the refresh",
+        seed: "seed 004, the 59.94 Hz monitor",
+        caption: &[
+            "A 30 Hz tick at a 29.97 fps cap: every 33 s one frame runs 0 or 2 ticks (fixed).",
+            "Snapping and the fuzzy window hide it; interpolation smooths it. On a real",
+            "59.94 Hz display with a 60 Hz tick it comes every 16.7 s.",
+        ],
+        lanes: "fixed,fixed+snap,fixed+fuzzy,interpolated",
+        dt: "30hz",
+        max_substep: Some(MS),
+        pacing: Pacing::Cap(29.97),
+        drive: Drive::Sway {
+            period_ns: 2_500_000_000,
+        },
+        step_cost_ns: 0,
+        trail: false,
+    },
+    Lesson {
+        title: "FixedUpdate is not periodic in wall time",
+        seed: "seed 003, Unity's FixedUpdate",
+        caption: &[
+            "Unity's 50 Hz ticks run back to back at the start of a frame, none between:",
+            "in the strip's 'wall' row the marks bunch at the frame lines.",
+        ],
+        lanes: "unity",
+        dt: "1ms",
+        max_substep: None,
+        pacing: Pacing::Cap(30.0),
+        drive: Drive::Sway {
+            period_ns: 2_500_000_000,
+        },
+        step_cost_ns: 500_000,
+        trail: false,
+    },
+    Lesson {
+        title: "Four engines' loops side by side",
+        seed: "the engines' own sources (see the README)",
+        caption: &[
+            "Godot, Bevy, Unity and MonoGame on the same frames: their ticks, timers and",
+            "clamps differ, and so do their judder and steps per frame.",
+        ],
+        lanes: "godot,bevy,unity,monogame",
+        dt: "1ms",
+        max_substep: None,
+        pacing: Pacing::Vsync,
+        drive: Drive::Sway {
+            period_ns: 2_500_000_000,
+        },
+        step_cost_ns: 0,
+        trail: true,
+    },
+    Lesson {
+        title: "Late pacing: input read as late as possible",
+        seed: "seed 001, and bevy_framepace",
+        caption: &[
+            "Drag the rope: the HUD's 'input' row is the latency from the mouse to the screen.",
+            "C cycles the pacing (vsync, adaptive, late): late reads input just before the",
+            "next frame; on a real 60 Hz display it saves about 6 ms over vsync.",
+        ],
+        lanes: "interpolated",
+        dt: "1ms",
+        max_substep: None,
+        pacing: Pacing::Late,
+        drive: Drive::Off,
+        step_cost_ns: 0,
+        trail: false,
+    },
+];
+
+impl Lesson {
+    /// Lesson `n` (1-based), or why there is none.
+    pub fn number(n: usize) -> Result<&'static Lesson, String> {
+        n.checked_sub(1)
+            .and_then(|i| LESSONS.get(i))
+            .ok_or_else(|| {
+                format!(
+                    "there is no lesson {n}: they are 1 to {} (timestep-rope lessons lists them)",
+                    LESSONS.len()
+                )
+            })
+    }
+
+    /// Its lanes.
+    pub fn lane_specs(&self) -> Vec<LaneSpec> {
+        parse_lanes(self.lanes)
+            .unwrap_or_else(|_| vec![LaneSpec::mode(timestep_loop::Mode::Interpolated)])
+    }
+
+    /// Its tick, clamp and step cap (the cap: clamp / tick, as `--max-steps`' default).
+    pub fn timing(&self) -> TimingConfig {
+        let tick = parse_period(self.dt).unwrap_or(MS);
+        TimingConfig::textbook(tick, CLAMP_NS, None).unwrap_or_default()
+    }
+
+    pub fn max_substep(&self) -> MaxSubstep {
+        self.max_substep
+            .map_or(MaxSubstep::Default, MaxSubstep::Set)
+    }
+
+    /// The caption as drawn: the number and title, then what to look at.
+    pub fn caption_lines(&self, n: usize) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Lesson {n}/{}: {} ({})",
+            LESSONS.len(),
+            self.title,
+            self.seed
+        )];
+        lines.extend(self.caption.iter().map(|l| (*l).to_string()));
+        lines
+    }
+}
+
+/// `timestep-rope lessons`: each lesson, what it sets, and how to start it.
+pub fn list(out: &mut impl Write) -> io::Result<()> {
+    for (i, l) in LESSONS.iter().enumerate() {
+        let n = i + 1;
+        writeln!(out, "{n}. {} ({})", l.title, l.seed)?;
+        for line in l.caption {
+            writeln!(out, "     {line}")?;
+        }
+        let cost = match l.step_cost_ns {
+            0 => String::new(),
+            ns => format!(", each tick costs {}", format_duration(ns)),
+        };
+        let trail = if l.trail { ", trail on" } else { "" };
+        writeln!(
+            out,
+            "     lanes {}, dt {}, pacing {}, drive {}{cost}{trail}",
+            l.lanes, l.dt, l.pacing, l.drive
+        )?;
+    }
+    writeln!(
+        out,
+        "\nStart one with timestep-rope --lesson N; in the window L and Shift+L step through them."
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_lesson_is_well_formed() {
+        for (i, l) in LESSONS.iter().enumerate() {
+            let lanes = parse_lanes(l.lanes).unwrap_or_else(|e| panic!("lesson {}: {e}", i + 1));
+            assert!(
+                (1..=crate::draw::MAX_PANES).contains(&lanes.len()),
+                "{}",
+                l.title
+            );
+            assert!(parse_period(l.dt).is_ok(), "{}", l.title);
+            assert!(TimingConfig::textbook(parse_period(l.dt).unwrap(), CLAMP_NS, None).is_ok());
+            assert!((1..=3).contains(&l.caption.len()), "{}", l.title);
+            for line in l.caption_lines(i + 1).iter().skip(1) {
+                assert!(
+                    line.len() <= 84 && line.is_ascii(),
+                    "{line:?} ({} chars)",
+                    line.len()
+                );
+            }
+        }
+        assert!(Lesson::number(0).unwrap_err().contains("1 to 7"));
+        assert_eq!(Lesson::number(7).map(|l| l.lanes), Ok("interpolated"));
+    }
+
+    #[test]
+    fn the_list_names_every_lesson_and_how_to_start_one() {
+        let mut out = Vec::new();
+        list(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for (i, l) in LESSONS.iter().enumerate() {
+            assert!(text.contains(&format!("{}. {}", i + 1, l.title)), "{text}");
+        }
+        assert!(text.contains("--lesson N") && text.contains("each tick costs 12ms"));
+    }
+}
