@@ -13,6 +13,7 @@ pub mod lane;
 pub mod machine;
 pub mod messages;
 pub mod plot;
+pub mod probe;
 pub mod progress;
 pub mod replay;
 pub mod rope;

@@ -1,5 +1,5 @@
 //! `probe --window`: how presents are paced in each present mode the surface offers. A small
-//! window presents the cleared buffer through the window's own [`Gpu`], as fast as the mode
+//! window presents the cleared buffer through the window's own `Gpu`, as fast as the mode
 //! lets it, for a while in each mode; each interval is from one present returning to the next.
 //! The figures are summed up by `crate::probe`; nothing here but the window and the clock.
 

@@ -10,6 +10,7 @@ use crate::app::{CaptureChoice, WindowConfig};
 use crate::draw::MAX_PANES;
 use crate::lane::LaneSpec;
 use crate::messages::Failure;
+use crate::probe::ProbeConfig;
 use crate::replay::{ReplayConfig, ReplayOutput};
 use crate::simulate::{DisplayConfig, SimConfig, SimOutput};
 use crate::sweep::{MAX_CONFIGS, SweepConfig, SweepOutput};
@@ -29,6 +30,7 @@ pub enum Run {
     Simulate(SimConfig, SimOutput),
     Sweep(SweepConfig, SweepOutput),
     Replay(ReplayConfig, ReplayOutput),
+    Probe(ProbeConfig),
 }
 
 /// Parses and validates the command line: what to run, or a one-line error naming the flag
@@ -63,6 +65,7 @@ where
         Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim),
         Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep),
         Some(Command::Replay(replay)) => replay_config(&cli.window.common, replay),
+        Some(Command::Probe(probe)) => Ok(Run::Probe(probe_config(probe))),
     };
     run.map_err(Failure::usage)
 }
@@ -224,6 +227,17 @@ fn replay_config(common: &CommonArgs, args: ReplayArgs) -> Result<Run, String> {
     Ok(Run::Replay(cfg, out))
 }
 
+/// `probe`'s flags (each checked by its parser).
+fn probe_config(args: ProbeArgs) -> ProbeConfig {
+    ProbeConfig {
+        budget_ns: ns_from_seconds(args.seconds),
+        window: args.window,
+        json: args.json,
+        out: args.out,
+        progress: args.progress,
+    }
+}
+
 /// The simulated display of `simulate` and `sweep`, checked.
 fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayConfig, String> {
     let paced = matches!(args.pacing, Pacing::Cap(_) | Pacing::Late);
@@ -274,6 +288,8 @@ mod tests {
             (&["simulate", "--stall", "2s"], "--stall"),
             (&["--pin", "middle"], "--pin"),
             (&["simulate", "--mode", "wobbly"], "--mode"),
+            (&["probe", "--seconds", "0"], "--seconds"),
+            (&["probe", "--seconds", "601"], "--seconds"),
         ] {
             let (msg, status) = err(args);
             assert_eq!(status, 2, "{args:?}");
@@ -303,6 +319,35 @@ mod tests {
                     }]
                 );
                 assert_eq!(cfg.lanes, LaneSpec::every_mode());
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_probe_takes_its_budget_in_seconds_and_its_outputs() {
+        let run = parse([
+            "timestep-rope",
+            "probe",
+            "--seconds",
+            "0.5",
+            "--json",
+            "--out",
+            "m.json",
+        ]);
+        match run {
+            Ok(Run::Probe(cfg)) => {
+                assert_eq!(cfg.budget_ns, 500_000_000);
+                assert!(cfg.json && !cfg.window && !cfg.progress);
+                assert_eq!(cfg.out, Some("m.json".into()));
+                assert_eq!(cfg.per_mode_ns(), 500_000_000);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse(["timestep-rope", "probe", "--window"]) {
+            Ok(Run::Probe(cfg)) => {
+                assert_eq!(cfg.budget_ns, 10_000_000_000);
+                assert_eq!(cfg.per_mode_ns(), 3_000_000_000);
             }
             other => panic!("{other:?}"),
         }

@@ -12,6 +12,7 @@ mod long_runs;
 mod pacing;
 mod physics;
 mod policies;
+mod probe;
 mod properties;
 mod reliability;
 mod replay;
