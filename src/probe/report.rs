@@ -159,11 +159,15 @@ impl ProbeReport {
     ) -> ProbeReport {
         let interrupted = measured.is_none_or(|m| m.sleeps.interrupted)
             || presents.is_some_and(|(p, _)| p.interrupted);
+        let mut profile = measured.and_then(|m| profile(facts, m));
+        if let Some(p) = profile.as_mut().filter(|_| interrupted) {
+            p.name += &format!(" (interrupted after {:.1} s)", seconds(took_ns));
+        }
         ProbeReport {
             budget_s: seconds(budget_ns),
             took_s: seconds(took_ns),
             interrupted,
-            profile: measured.and_then(|m| profile(facts, m)),
+            profile,
             quantiles: QUANTILES,
             clock: measured.map(|m| m.clock),
             timer_slack_source: facts.timer_slack.map_or("not reported", |(_, from)| from),
@@ -362,7 +366,12 @@ mod tests {
         let mut m = measured();
         m.sleeps.interrupted = true;
         let r = ProbeReport::new(&facts(), Some(&m), None, 10_000_000_000, 1_230_000_000);
-        assert!(r.interrupted && r.profile.is_some());
+        let name = r.profile.map(|p| p.name);
+        assert!(r.interrupted);
+        assert_eq!(
+            name.as_deref(),
+            Some("probe of a test machine (interrupted after 1.2 s)")
+        );
         let before = ProbeReport::new(&facts(), None, None, 10_000_000_000, 0);
         assert!(before.interrupted && before.profile.is_none() && before.sleeps.is_empty());
     }
