@@ -208,9 +208,8 @@ fn sleep_once<M: Machine>(m: &mut M, how: Sleeper, request_ns: u64, into: &mut O
     into.ns.push(took.saturating_sub(request_ns));
 }
 
-/// The value at probability `q` of `sorted` (ascending, at least one value): the one at index
-/// round(q · (n − 1)), the rule `SleepSample::from_overshoots` keeps a profile's quantiles by.
-/// 0 for an empty list.
+/// The value at probability `q` of `sorted` (ascending): the one at index round(q · (n − 1)),
+/// the rule `SleepSample::from_overshoots` keeps a profile's quantiles by; 0 for an empty list.
 pub fn quantile(sorted: &[u64], q: f64) -> u64 {
     let i = (q * sorted.len().saturating_sub(1) as f64).round() as usize;
     sorted.get(i).copied().unwrap_or(0)
