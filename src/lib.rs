@@ -14,6 +14,7 @@ pub mod lessons;
 pub mod machine;
 pub mod messages;
 pub mod plot;
+pub mod probe;
 pub mod progress;
 pub mod replay;
 pub mod rope;

@@ -195,6 +195,21 @@ impl Gpu {
         &self.present_mode
     }
 
+    /// The present modes the surface offers, as wgpu lists them.
+    pub fn present_modes(&self) -> Vec<wgpu::PresentMode> {
+        self.pixels
+            .context()
+            .surface_capabilities
+            .present_modes
+            .clone()
+    }
+
+    /// Presents in `mode` (one the surface offers) from the next frame on.
+    pub fn set_present_mode(&mut self, mode: wgpu::PresentMode) {
+        self.pixels.set_present_mode(mode);
+        self.present_mode = present_mode_label(mode, true);
+    }
+
     pub fn frame_mut(&mut self) -> &mut [u8] {
         self.pixels.frame_mut()
     }

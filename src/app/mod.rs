@@ -7,7 +7,8 @@
 //! with rules in it lives in the pure modules: `bindings` (keys → actions), `session` (what
 //! actions and frames do), `host` (the window as a host, on any clock), `pacing` (the cap
 //! keys, fps), `drag` (the mouse and its fling), `output` (frame log, screenshot, error
-//! lines); `gpu` presents.
+//! lines); `gpu` presents. `probe` is `probe --window`: presents in each present mode,
+//! timed.
 
 mod bindings;
 mod drag;
@@ -15,6 +16,7 @@ mod gpu;
 mod host;
 mod output;
 mod pacing;
+pub mod probe;
 mod replay;
 mod session;
 

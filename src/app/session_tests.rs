@@ -800,7 +800,10 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
         ..Default::default()
     };
     let lanes = LaneSpec::every_mode();
-    let path = std::env::temp_dir().join(format!("timestep-rope-log-{}.csv", std::process::id()));
+    let path = std::env::temp_dir().join(format!(
+        "timestep-rope-session-log-{}.csv",
+        std::process::id()
+    ));
     let mut log = super::super::output::FrameLog::create(&path).unwrap_or_else(|e| panic!("{e}"));
     let mut s = new(&config(lanes.clone(), RopeParams::default()), 320, 200);
     s.set_refresh_hint(Some(display.display_hz));

@@ -1,5 +1,5 @@
-//! The command line as clap sees it: the window's flags, `simulate`'s and `sweep`'s, and the
-//! ones they share.
+//! The command line as clap sees it: the window's flags, `simulate`'s, `sweep`'s, `replay`'s
+//! and `probe`'s, and the ones they share.
 
 use super::values::*;
 use crate::lane::LaneSpec;
@@ -39,6 +39,9 @@ pub enum Command {
     /// Run every lane on the frames of a real capture (PresentMon, CapFrameX, MangoHud, or
     /// this program's own --frame-log and --trace) and print what each would have done.
     Replay(ReplayArgs),
+    /// Measure this machine's clock and sleeps (with --window, its presents too); --out
+    /// writes them as a machine profile, for simulate --machine.
+    Probe(ProbeArgs),
 }
 
 /// Flags shared by the window and `simulate`: timing and the rope.
@@ -335,6 +338,27 @@ pub struct ReplayArgs {
     /// or PNG
     #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct ProbeArgs {
+    /// Time for the clock and the sleeps, seconds (at most 600)
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = probe_seconds, allow_hyphen_values = true)]
+    pub seconds: f64,
+    /// Print one JSON object instead of the table
+    #[arg(long)]
+    pub json: bool,
+    /// Write the machine profile (the clock, the timer slack, spin_sleep's threshold, each
+    /// sleep's overshoot quantiles), for simulate --machine
+    #[arg(long, value_name = "FILE.json")]
+    pub out: Option<PathBuf>,
+    /// First open a window and time the presents in each present mode the surface offers,
+    /// 3 s each (or --seconds, if shorter)
+    #[arg(long)]
+    pub window: bool,
+    /// Show progress on stderr even when it is not a terminal (as plain lines, one a second)
+    #[arg(long)]
+    pub progress: bool,
 }
 
 /// `sweep --display-hz`: the rates, ascending and distinct.

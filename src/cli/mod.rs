@@ -11,6 +11,7 @@ use crate::draw::MAX_PANES;
 use crate::lane::LaneSpec;
 use crate::machine::Machine;
 use crate::messages::Failure;
+use crate::probe::ProbeConfig;
 use crate::replay::{ReplayConfig, ReplayOutput};
 use crate::rope::Drive;
 use crate::simulate::vrr::Vrr;
@@ -32,6 +33,7 @@ pub enum Run {
     Simulate(SimConfig, SimOutput),
     Sweep(SweepConfig, SweepOutput),
     Replay(ReplayConfig, ReplayOutput),
+    Probe(ProbeConfig),
 }
 
 /// Parses and validates the command line: what to run, or a one-line error naming the flag
@@ -66,6 +68,7 @@ where
         Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim),
         Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep),
         Some(Command::Replay(replay)) => replay_config(&cli.window.common, replay),
+        Some(Command::Probe(probe)) => Ok(Run::Probe(probe_config(probe))),
     };
     run.map_err(Failure::usage)
 }
@@ -292,6 +295,17 @@ fn vrr_panel(args: &DisplayArgs) -> Result<Option<Vrr>, String> {
     }
 }
 
+/// `probe`'s flags (each checked by its parser).
+fn probe_config(args: ProbeArgs) -> ProbeConfig {
+    ProbeConfig {
+        budget_ns: ns_from_seconds(args.seconds),
+        window: args.window,
+        json: args.json,
+        out: args.out,
+        progress: args.progress,
+    }
+}
+
 /// The simulated display of `simulate` and `sweep`, checked: a `--vrr` panel refreshes at
 /// most at its MAX, which is the rate the loops are told of.
 fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayConfig, String> {
@@ -348,6 +362,8 @@ mod tests {
             (&["simulate", "--stall", "2s"], "--stall"),
             (&["--pin", "middle"], "--pin"),
             (&["simulate", "--mode", "wobbly"], "--mode"),
+            (&["probe", "--seconds", "0"], "--seconds"),
+            (&["probe", "--seconds", "601"], "--seconds"),
         ] {
             let (msg, status) = err(args);
             assert_eq!(status, 2, "{args:?}");
@@ -430,6 +446,35 @@ mod tests {
                     !cfg.base.display.vrr.is_some_and(|v| v.lfc_on()),
                     "60 < 2 x 40"
                 );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_probe_takes_its_budget_in_seconds_and_its_outputs() {
+        let run = parse([
+            "timestep-rope",
+            "probe",
+            "--seconds",
+            "0.5",
+            "--json",
+            "--out",
+            "m.json",
+        ]);
+        match run {
+            Ok(Run::Probe(cfg)) => {
+                assert_eq!(cfg.budget_ns, 500_000_000);
+                assert!(cfg.json && !cfg.window && !cfg.progress);
+                assert_eq!(cfg.out, Some("m.json".into()));
+                assert_eq!(cfg.per_mode_ns(), 500_000_000);
+            }
+            other => panic!("{other:?}"),
+        }
+        match parse(["timestep-rope", "probe", "--window"]) {
+            Ok(Run::Probe(cfg)) => {
+                assert_eq!(cfg.budget_ns, 10_000_000_000);
+                assert_eq!(cfg.per_mode_ns(), 3_000_000_000);
             }
             other => panic!("{other:?}"),
         }

@@ -91,6 +91,19 @@ pub(super) fn seconds(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// `probe --seconds`: above 0, at most [`crate::probe::MAX_SECONDS`].
+pub(super) fn probe_seconds(s: &str) -> Result<f64, String> {
+    let v = parse_float(s)?;
+    let max = crate::probe::MAX_SECONDS;
+    if v <= 0.0 {
+        return Err(format!("'{s}' must be greater than zero"));
+    }
+    if v > max {
+        return Err(format!("'{s}' is above the maximum of {max} s"));
+    }
+    Ok(v)
+}
+
 pub(super) fn drag_rate(s: &str) -> Result<f32, String> {
     let v = parse_float(s)?;
     if v < 0.0 {

@@ -13,6 +13,7 @@ mod machines;
 mod pacing;
 mod physics;
 mod policies;
+mod probe;
 mod properties;
 mod reliability;
 mod replay;

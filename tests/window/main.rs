@@ -8,5 +8,6 @@
 
 mod basics;
 mod faults;
+mod probe;
 mod replay;
 mod support;

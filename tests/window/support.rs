@@ -48,10 +48,20 @@ impl Running {
 
     /// Starts it with environment changes: `(name, Some(value))` sets, `(name, None)` removes.
     pub fn start_with_env(name: &str, args: &[&str], env: &[(&str, Option<&str>)]) -> Running {
+        Running::spawn(name, args, env, Stdio::null())
+    }
+
+    /// Starts it with its stdout written to `stdout`.
+    pub fn start_with_stdout(name: &str, args: &[&str], stdout: &Path) -> Running {
+        let file = File::create(stdout).expect("stdout capture file");
+        Running::spawn(name, args, &[], Stdio::from(file))
+    }
+
+    fn spawn(name: &str, args: &[&str], env: &[(&str, Option<&str>)], stdout: Stdio) -> Running {
         let stderr_path = temp_path(&format!("{name}.stderr"));
         let stderr = File::create(&stderr_path).expect("stderr capture file");
         let mut command = Command::new(BIN);
-        command.args(args).stdout(Stdio::null()).stderr(stderr);
+        command.args(args).stdout(stdout).stderr(stderr);
         for &(key, value) in env {
             match value {
                 Some(v) => command.env(key, v),

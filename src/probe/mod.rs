@@ -1,0 +1,230 @@
+//! `timestep-rope probe`: this machine's clock and sleeps, measured within a budget of time.
+//!
+//! - **The clock**: what one `Instant::now()` costs (the median over batches of back-to-back
+//!   reads) and the smallest step seen between two consecutive readings.
+//! - **Sleeps**: how late `std::thread::sleep` and spin_sleep wake (woke − asked) for
+//!   requests of 0.1, 0.5, 1, 2 and 5 ms, in rounds that spread the budget evenly over the
+//!   requests (`plan.rs`) and take one native and one spin sleep of a request in turn.
+//! - **What the OS says**: the timer slack where it reports it, and spin_sleep's own
+//!   threshold (`system.rs`, `measure.rs`): read, not measured.
+//! - **`--window`**: first, the presents in each present mode the surface offers
+//!   (`crate::app::probe`; nothing here touches the window).
+//!
+//! The result is a [`crate::machine::MachineProfile`] (`--out`), one JSON object (`--json`)
+//! or a table (`report.rs`). Ctrl-C stops between two sleeps or two presents: what was
+//! measured is printed, marked interrupted, and the exit status is 130.
+
+mod measure;
+mod plan;
+mod report;
+mod system;
+mod table;
+
+pub use plan::REQUESTS_NS;
+
+use crate::app::probe::{PresentProbe, Presents};
+use crate::interrupt::{self, EXIT_INTERRUPTED};
+use crate::machine::MachineProfile;
+use crate::messages::{self, Failure};
+use crate::progress;
+use measure::{Machine, RealMachine, measure_clock, measure_sleeps};
+use plan::Plan;
+use report::{ClockReport, Facts, Measured, ProbeReport, write_json};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+use table::write_table;
+use timestep_loop::NS_PER_S;
+
+/// Longest `--seconds`: ten minutes.
+pub const MAX_SECONDS: f64 = 600.0;
+/// How long `--window` presents in each mode, at most (never longer than the budget).
+pub const PER_MODE_NS: u64 = 3 * NS_PER_S;
+
+/// A probe, its flags checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProbeConfig {
+    /// The clock's and the sleeps' budget, ns (above 0, at most [`MAX_SECONDS`]).
+    pub budget_ns: u64,
+    /// `--window`: the presents in each present mode too.
+    pub window: bool,
+    /// `--json`: one JSON object on stdout instead of the table.
+    pub json: bool,
+    /// `--out`: where to write the machine profile.
+    pub out: Option<PathBuf>,
+    /// `--progress`: progress on stderr even when it is not a terminal.
+    pub progress: bool,
+}
+
+impl ProbeConfig {
+    /// How long `--window` presents in each mode.
+    pub fn per_mode_ns(&self) -> u64 {
+        PER_MODE_NS.min(self.budget_ns)
+    }
+}
+
+/// Runs a probe. `--out` is opened, and with `--window` the display found, before anything
+/// is measured: an unwritable path is exit status 2, no display 1.
+pub fn main(cfg: &ProbeConfig) -> Result<ExitCode, Failure> {
+    let out = cfg.out.as_deref().map(Out::open).transpose()?;
+    let (report, facts) = match probe(cfg) {
+        Ok(found) => found,
+        Err(e) => return Err(abandon(out, e)),
+    };
+    if let Some(file) = out {
+        file.write(report.profile.as_ref())?;
+    }
+    let status = if report.interrupted {
+        ExitCode::from(EXIT_INTERRUPTED)
+    } else {
+        ExitCode::SUCCESS
+    };
+    let stdout = io::stdout();
+    let mut w = stdout.lock();
+    let written = if cfg.json {
+        write_json(&mut w, &report)
+    } else {
+        write_table(&mut w, &report, &facts)
+    };
+    match written.and_then(|()| w.flush()) {
+        Ok(()) => Ok(status),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(status),
+        Err(e) => Err(Failure::machine(format!("writing the probe failed: {e}"))),
+    }
+}
+
+/// The display found (with `--window`), then the presents, the clock and the sleeps measured.
+fn probe(cfg: &ProbeConfig) -> Result<(ProbeReport, Facts), Failure> {
+    let window = cfg.window.then(PresentProbe::open).transpose()?;
+    interrupt::install();
+    let started = Instant::now();
+    let presents = window.map(|w| run_window(w, cfg)).transpose()?;
+    let measured = if presents.as_ref().is_some_and(|p| p.interrupted) {
+        None
+    } else {
+        Some(measure(cfg)?)
+    };
+    let took_ns = started.elapsed().as_nanos().try_into().unwrap_or(u64::MAX);
+    let facts = system::facts();
+    let window = presents.as_ref().map(|p| (p, cfg.per_mode_ns()));
+    let report = ProbeReport::new(&facts, measured.as_ref(), window, cfg.budget_ns, took_ns);
+    Ok((report, facts))
+}
+
+/// The presents in each mode, with a bar that moves mode by mode.
+fn run_window(window: PresentProbe, cfg: &ProbeConfig) -> Result<Presents, Failure> {
+    let bar = progress::bar(1, "{elapsed_precise} [{bar:24}] {msg}", cfg.progress);
+    let mut on_mode = |i: usize, n: usize, mode: &str| {
+        bar.set_length(n as u64);
+        bar.set_position(i as u64);
+        bar.set_message(format!("presenting in {mode} ({} of {n})", i + 1));
+    };
+    let presents = window.run(cfg.per_mode_ns(), interrupt::flag(), &mut on_mode);
+    bar.finish_and_clear();
+    presents
+}
+
+/// The clock, then the sleeps, on this machine, within the budget; a bar that moves with the
+/// clock.
+fn measure(cfg: &ProbeConfig) -> Result<Measured, Failure> {
+    let plan = Plan::new(cfg.budget_ns);
+    let template = "{elapsed_precise} [{bar:24}] {pos}/{len} ms measured";
+    let bar = progress::bar(plan.planned_ns() / 1_000_000, template, cfg.progress);
+    let mut m = RealMachine::new();
+    let stop = interrupt::flag();
+    let start = m.now_ns();
+    let clock = measure_clock(&mut m, start + plan.clock_ns, stop);
+    let sleeps = measure_sleeps(&mut m, &plan, start + cfg.budget_ns, stop, |now| {
+        bar.set_position(now.saturating_sub(start) / 1_000_000);
+    });
+    bar.finish_and_clear();
+    let resolution_ns = clock.resolution_ns.ok_or_else(|| {
+        Failure::machine(format!(
+            "the clock did not move in {} back-to-back reads of Instant::now()",
+            clock.reads
+        ))
+    })?;
+    let clock = ClockReport {
+        read_ns: clock.read_ns,
+        resolution_ns,
+        reads: clock.reads,
+    };
+    Ok(Measured { clock, sleeps })
+}
+
+/// `--out`, opened before anything is measured. A file already there keeps what it holds
+/// until a profile replaces it.
+struct Out {
+    path: PathBuf,
+    file: File,
+    /// Whether the file was there before: if no profile is written, it stays; one made for
+    /// the probe is removed.
+    existed: bool,
+}
+
+impl Out {
+    /// The file, or one line naming the flag and the path (exit status 2).
+    fn open(path: &Path) -> Result<Out, Failure> {
+        let existed = path.exists();
+        let file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(|e| Failure::usage(format!("cannot write --out '{}': {e}", path.display())))?;
+        Ok(Out {
+            path: path.to_owned(),
+            file,
+            existed,
+        })
+    }
+
+    /// Writes `profile` over whatever the file held; without one (interrupted before any
+    /// sleep) nothing is written, and that is said.
+    fn write(self, profile: Option<&MachineProfile>) -> Result<(), Failure> {
+        let Some(profile) = profile else {
+            messages::note(&format!(
+                "no sleep was measured, so no profile: '{}' is not written",
+                self.path.display()
+            ));
+            self.abandon();
+            return Ok(());
+        };
+        let mut w = BufWriter::new(&self.file);
+        let written = self
+            .file
+            .set_len(0)
+            .and_then(|()| serde_json::to_writer_pretty(&mut w, profile).map_err(io::Error::other))
+            .and_then(|()| writeln!(w))
+            .and_then(|()| w.flush());
+        written.map_err(|e| {
+            Failure::machine(format!(
+                "writing --out '{}' failed: {e}",
+                self.path.display()
+            ))
+        })
+    }
+
+    /// Leaves the file as it was: removed if the probe made it.
+    fn abandon(self) {
+        let Out {
+            path,
+            file,
+            existed,
+        } = self;
+        drop(file);
+        if !existed {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+/// `failure`, with the `--out` file left as it was.
+fn abandon(out: Option<Out>, failure: Failure) -> Failure {
+    if let Some(out) = out {
+        out.abandon();
+    }
+    failure
+}
