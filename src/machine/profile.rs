@@ -29,6 +29,13 @@ const P50: usize = 10;
 const P99: usize = 20;
 const MAX: usize = 21;
 
+/// The value at probability `q` of `sorted` (ascending): nearest rank, index round(q·(n−1));
+/// 0 for none.
+pub fn quantile(sorted: &[u64], q: f64) -> u64 {
+    let i = (q * sorted.len().saturating_sub(1) as f64).round() as usize;
+    sorted.get(i).copied().unwrap_or(0)
+}
+
 /// A machine as measured.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -37,7 +44,9 @@ pub struct MachineProfile {
     pub name: String,
     /// `std::env::consts::OS` of the machine measured.
     pub os: String,
-    /// The smallest step between two different clock readings, ns (readings are multiples).
+    /// The smallest step seen between two clock readings, ns. Where the clock counts finer
+    /// than a reading takes (Linux), it is about one reading's cost, not the clock's unit; a
+    /// simulated run on the profile reads its clock in steps of it either way.
     pub clock_resolution_ns: u64,
     /// What one clock reading costs, ns (median).
     pub clock_read_ns: f64,
@@ -69,15 +78,13 @@ impl SleepSample {
     /// `request_ns`.
     pub fn from_overshoots(request_ns: u64, mut overshoots_ns: Vec<u64>) -> SleepSample {
         overshoots_ns.sort_unstable();
-        let n = overshoots_ns.len();
-        let at = |q: f64| {
-            let i = (q * n.saturating_sub(1) as f64).round() as usize;
-            overshoots_ns.get(i).copied().unwrap_or(0)
-        };
         SleepSample {
             request_ns,
-            samples: n as u64,
-            overshoot_ns: QUANTILES.iter().map(|&q| at(q)).collect(),
+            samples: overshoots_ns.len() as u64,
+            overshoot_ns: QUANTILES
+                .iter()
+                .map(|&q| quantile(&overshoots_ns, q))
+                .collect(),
         }
     }
 

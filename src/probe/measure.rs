@@ -208,12 +208,7 @@ fn sleep_once<M: Machine>(m: &mut M, how: Sleeper, request_ns: u64, into: &mut O
     into.ns.push(took.saturating_sub(request_ns));
 }
 
-/// The value at probability `q` of `sorted` (ascending): the one at index round(q · (n − 1)),
-/// the rule `SleepSample::from_overshoots` keeps a profile's quantiles by; 0 for an empty list.
-pub fn quantile(sorted: &[u64], q: f64) -> u64 {
-    let i = (q * sorted.len().saturating_sub(1) as f64).round() as usize;
-    sorted.get(i).copied().unwrap_or(0)
-}
+pub use crate::machine::profile::quantile;
 
 /// How a list of durations spreads, ns, by [`quantile`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
