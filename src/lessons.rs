@@ -33,6 +33,9 @@ pub struct Lesson {
     pub trail: bool,
 }
 
+/// The longest caption line: what the default window holds at its text size.
+pub const CAPTION_CHARS: usize = 76;
+
 /// The clamp every lesson keeps (`--clamp`'s default).
 const CLAMP_NS: u64 = 250_000_000;
 const MS: u64 = 1_000_000;
@@ -43,9 +46,9 @@ pub const LESSONS: [Lesson; 7] = [
         title: "Variable steps fall apart at 60 Hz",
         seed: "seed 002, the particle rope",
         caption: &[
-            "One step per frame of the whole frame time: the springs need steps under 15 ms.",
-            "At 60 Hz (16.7 ms) the rope explodes and resets; at 75 Hz (13.3 ms) it holds:",
-            "timestep-rope simulate --mode variable --display-hz 75 shows it.",
+            "One step of the whole frame time: the springs need steps under 15 ms.",
+            "At 60 Hz (16.7 ms) the rope explodes and resets; at 75 Hz (13.3 ms) it",
+            "holds: timestep-rope simulate --mode variable --display-hz 75.",
         ],
         lanes: "variable,fixed",
         dt: "1ms",
@@ -59,8 +62,8 @@ pub const LESSONS: [Lesson; 7] = [
         title: "A coarse tick: fixed judders, interpolated glides",
         seed: "seed 000, the final touch",
         caption: &[
-            "A 20 Hz tick: fixed shows each tick for 2 or 3 frames, so the trail's dots bunch;",
-            "interpolated blends the last two ticks by alpha, and its dots are evenly spaced.",
+            "A 20 Hz tick: fixed shows each tick for 2 or 3 frames, so its trail bunches;",
+            "interpolated blends the last two ticks by alpha: evenly spaced dots.",
             "The pane labels give the judder in pixels.",
         ],
         lanes: "fixed,interpolated",
@@ -77,9 +80,9 @@ pub const LESSONS: [Lesson; 7] = [
         title: "The spiral of death, and the clamp",
         seed: "seeds 000 and 002",
         caption: &[
-            "Each 10 ms tick costs 12 ms of CPU: the more a frame steps, the longer the next.",
-            "The clamp (250 ms) and the step cap stop the spiral: the game runs slow (see",
-            "'dropped' in the HUD grow) instead of freezing.",
+            "Each 10 ms tick costs 12 ms of CPU: the more a frame steps, the longer the",
+            "next. The clamp (250 ms) and the step cap stop the spiral: the game runs",
+            "slow (see 'dropped' grow in the HUD) instead of freezing.",
         ],
         lanes: "fixed",
         dt: "100hz",
@@ -95,8 +98,8 @@ pub const LESSONS: [Lesson; 7] = [
         title: "The beat: a tick a hair off the refresh",
         seed: "seed 004, the 59.94 Hz monitor",
         caption: &[
-            "A 30 Hz tick at a 29.97 fps cap: every 33 s one frame runs 0 or 2 ticks (fixed).",
-            "Snapping and the fuzzy window hide it; interpolation smooths it. On a real",
+            "A 30 Hz tick at a 29.97 fps cap: every 33 s a frame runs 0 or 2 ticks.",
+            "Snapping and the fuzzy window hide it, interpolation smooths it. On a",
             "59.94 Hz display with a 60 Hz tick it comes every 16.7 s.",
         ],
         lanes: "fixed,fixed+snap,fixed+fuzzy,interpolated",
@@ -113,8 +116,8 @@ pub const LESSONS: [Lesson; 7] = [
         title: "FixedUpdate is not periodic in wall time",
         seed: "seed 003, Unity's FixedUpdate",
         caption: &[
-            "Unity's 50 Hz ticks run back to back at the start of a frame, none between:",
-            "in the strip's 'wall' row the marks bunch at the frame lines.",
+            "Unity's 50 Hz ticks run back to back as a frame starts, none between:",
+            "in the strip's 'wall' row the step marks bunch at the frame lines.",
         ],
         lanes: "unity",
         dt: "1ms",
@@ -130,8 +133,8 @@ pub const LESSONS: [Lesson; 7] = [
         title: "Four engines' loops side by side",
         seed: "the engines' own sources (see the README)",
         caption: &[
-            "Godot, Bevy, Unity and MonoGame on the same frames: their ticks, timers and",
-            "clamps differ, and so do their judder and steps per frame.",
+            "Godot, Bevy, Unity and MonoGame on the same frames: their ticks, timers",
+            "and clamps differ, and so do their judder and steps per frame.",
         ],
         lanes: "godot,bevy,unity,monogame",
         dt: "1ms",
@@ -147,9 +150,9 @@ pub const LESSONS: [Lesson; 7] = [
         title: "Late pacing: input read as late as possible",
         seed: "seed 001, and bevy_framepace",
         caption: &[
-            "Drag the rope: the HUD's 'input' row is the latency from the mouse to the screen.",
-            "C cycles the pacing (vsync, adaptive, late): late reads input just before the",
-            "next frame; on a real 60 Hz display it saves about 6 ms over vsync.",
+            "Drag the rope: the HUD's 'input' row is the mouse-to-screen latency.",
+            "C cycles the pacing (vsync, adaptive, late): late reads input just before",
+            "the next frame; on a real 60 Hz display it saves about 6 ms over vsync.",
         ],
         lanes: "interpolated",
         dt: "1ms",
@@ -191,15 +194,14 @@ impl Lesson {
             .map_or(MaxSubstep::Default, MaxSubstep::Set)
     }
 
-    /// The caption as drawn: the number and title, then what to look at.
+    /// The caption as drawn: the number and title, what to look at, and where it comes from.
     pub fn caption_lines(&self, n: usize) -> Vec<String> {
-        let mut lines = vec![format!(
-            "Lesson {n}/{}: {} ({})",
-            LESSONS.len(),
-            self.title,
-            self.seed
-        )];
+        let mut lines = vec![format!("Lesson {n}/{}: {}", LESSONS.len(), self.title)];
         lines.extend(self.caption.iter().map(|l| (*l).to_string()));
+        lines.push(format!(
+            "From {}. L: next lesson, Shift+L: back.",
+            self.seed
+        ));
         lines
     }
 }

@@ -25,5 +25,18 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Sweep(cfg, out) => sweep::main(&cfg, &out),
         Run::Replay(cfg, out) => replay::main(&cfg, &out),
         Run::Probe(cfg) => probe::main(&cfg),
+        Run::Lessons => lessons(),
+    }
+}
+
+/// `timestep-rope lessons`: the list on stdout.
+fn lessons() -> Result<ExitCode, Failure> {
+    let mut out = std::io::stdout().lock();
+    match timestep_rope::lessons::list(&mut out) {
+        // A reader that stopped early (`| head`) is not an error.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::machine(
+            messages::chain("cannot write the lessons", &e),
+        )),
+        _ => Ok(ExitCode::SUCCESS),
     }
 }

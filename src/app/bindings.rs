@@ -28,6 +28,13 @@ pub enum Action {
     CyclePacing,
     /// The focused lane's integrator: Euler ↔ RK4 (the rope keeps its state).
     ToggleIntegrator,
+    /// The pinned end's drive: sway → circle → off → sway.
+    CycleDrive,
+    /// The free end's trail.
+    ToggleTrail,
+    /// The next lesson, and the one before.
+    NextLesson,
+    PreviousLesson,
     ToggleHud,
     ToggleHelp,
     Quit,
@@ -35,7 +42,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 17] = [
+    pub const ALL: [Action; 21] = [
         Action::CycleMode,
         Action::Pick(0),
         Action::Pick(1),
@@ -50,6 +57,10 @@ impl Action {
         Action::CapUp,
         Action::CyclePacing,
         Action::ToggleIntegrator,
+        Action::CycleDrive,
+        Action::ToggleTrail,
+        Action::NextLesson,
+        Action::PreviousLesson,
         Action::ToggleHud,
         Action::ToggleHelp,
         Action::Quit,
@@ -72,6 +83,10 @@ impl Action {
             Action::CapUp => "fps cap up".into(),
             Action::CyclePacing => "pacing: vsync, adaptive, late".into(),
             Action::ToggleIntegrator => "integrator: euler / rk4".into(),
+            Action::CycleDrive => "drive the pin: sway, circle, off".into(),
+            Action::ToggleTrail => "trail of the free end".into(),
+            Action::NextLesson => "next lesson".into(),
+            Action::PreviousLesson => "previous lesson".into(),
             Action::ToggleHud => "hide / show the HUD".into(),
             Action::ToggleHelp => "this help".into(),
             Action::Quit => "quit".into(),
@@ -111,6 +126,10 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::BracketRight), Action::CapUp),
     (Trigger::Key(KeyCode::KeyC), Action::CyclePacing),
     (Trigger::Key(KeyCode::KeyI), Action::ToggleIntegrator),
+    (Trigger::Key(KeyCode::KeyD), Action::CycleDrive),
+    (Trigger::Key(KeyCode::KeyG), Action::ToggleTrail),
+    (Trigger::Shifted(KeyCode::KeyL), Action::PreviousLesson),
+    (Trigger::Key(KeyCode::KeyL), Action::NextLesson),
     (Trigger::Key(KeyCode::KeyH), Action::ToggleHud),
     (Trigger::Key(KeyCode::F1), Action::ToggleHelp),
     (Trigger::Shifted(KeyCode::Slash), Action::ToggleHelp),
@@ -235,6 +254,26 @@ mod tests {
             Some(Action::ToggleHelp)
         );
         assert_eq!(lookup(None, false, Some("?")), Some(Action::ToggleHelp));
+    }
+
+    #[test]
+    fn d_drives_g_trails_and_l_steps_through_the_lessons_both_ways() {
+        assert_eq!(
+            lookup(Some(KeyCode::KeyD), false, None),
+            Some(Action::CycleDrive)
+        );
+        assert_eq!(
+            lookup(Some(KeyCode::KeyG), false, None),
+            Some(Action::ToggleTrail)
+        );
+        assert_eq!(
+            lookup(Some(KeyCode::KeyL), false, Some("l")),
+            Some(Action::NextLesson)
+        );
+        assert_eq!(
+            lookup(Some(KeyCode::KeyL), true, Some("L")),
+            Some(Action::PreviousLesson)
+        );
     }
 
     #[test]

@@ -137,6 +137,10 @@ pub struct WindowHost<'a, W: Wall, P: Present> {
     pub pacing: String,
     /// A presenter's failure, for the caller to report.
     pub error: Option<String>,
+    /// CPU time each tick costs (a lesson's), spent before presenting, ns.
+    pub step_cost_ns: u64,
+    /// A lesson's caption, drawn over the panes.
+    pub caption: &'a [String],
 }
 
 impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
@@ -148,7 +152,23 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             self.wall.sleep(ns);
         }
     }
+    /// With a step cost, steps run back to back from the frame's start, as simulated.
+    fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
+        match self.step_cost_ns {
+            0 => self.wall.now_ns(),
+            cost => start_ns + index * cost,
+        }
+    }
     fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
+        if self.step_cost_ns > 0 {
+            let ticks: u64 = lanes
+                .iter()
+                .zip(ran)
+                .filter(|(_, ran)| **ran)
+                .map(|(lane, _)| u64::from(lane.last().steps))
+                .sum();
+            self.wall.sleep(ticks.saturating_mul(self.step_cost_ns));
+        }
         self.meter.fps.push(frame.frame_ns);
         self.meter.last_frame_ns = frame.frame_ns;
         let shown: Vec<usize> = self.view.shown(lanes.len());
@@ -182,6 +202,7 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             grabbed: self.grabbed,
             focused: if self.view.split { self.view.focus } else { 0 },
             trail: self.view.trail,
+            caption: (!self.caption.is_empty()).then_some(self.caption),
         };
         // `hold:HZ`: wait for the frame's present time (before drawing, which is quick).
         if let Some(at_ns) = frame.present_not_before_ns {

@@ -65,6 +65,8 @@ pub struct WindowConfig {
     pub replay: Option<CaptureChoice>,
     /// `--sleep`: how pacing waits.
     pub sleep: Sleep,
+    /// `--lesson`: the lesson to start at (1-based, checked).
+    pub lesson: Option<usize>,
 }
 
 /// A capture and which of its frames to replay.

@@ -16,9 +16,10 @@ use super::pacing::{cap_down, cap_up};
 use crate::draw::{Arrangement, Screen, pacing_summary};
 use crate::frame::{FrameDone, Frames, VblankCounter};
 use crate::lane::{Lane, LaneReport, LaneSpec};
-use crate::rope::Rope;
+use crate::lessons::{LESSONS, Lesson};
+use crate::rope::{Rope, RopeParams};
 use glam::Vec2;
-use timestep_loop::{Mode, Pacer, Pacing, millis, seconds};
+use timestep_loop::{Mode, Pacer, Pacing, PolicyEnv, millis, seconds};
 
 /// The stall the `S` key injects.
 pub const STALL_NS: u64 = 300_000_000;
@@ -57,6 +58,12 @@ pub struct Session {
     refresh_hz: Option<f64>,
     help: Vec<String>,
     requests: Requests,
+    /// The rope every lane steps (its drive changes with `D` and the lessons).
+    rope: RopeParams,
+    /// The lesson showing (1-based), its caption, and the CPU time its ticks cost.
+    lesson: Option<usize>,
+    caption: Vec<String>,
+    step_cost_ns: u64,
 }
 
 impl Session {
@@ -101,7 +108,81 @@ impl Session {
             refresh_hz: None,
             help: help_lines(),
             requests: Requests::default(),
+            rope: cfg.rope,
+            lesson: None,
+            caption: Vec::new(),
+            step_cost_ns: 0,
         })
+        .map(|mut session| {
+            if let Some(n) = cfg.lesson {
+                session.start_lesson(n);
+            }
+            session
+        })
+    }
+
+    /// Lesson `n` (1-based; any other number does nothing): its lanes, tick, pacing, drive,
+    /// step cost and trail, and its caption. The window's clock carries on; the lanes start
+    /// afresh, as the lesson says.
+    pub fn start_lesson(&mut self, n: usize) {
+        let Ok(lesson) = Lesson::number(n) else {
+            return;
+        };
+        let rope = RopeParams {
+            drive: lesson.drive,
+            ..self.rope
+        };
+        let env = PolicyEnv {
+            timing: lesson.timing(),
+            max_substep: lesson.max_substep(),
+            vsync_requested: self.vsync,
+            refresh_hint_hz: self.refresh_hz,
+        };
+        let lanes: Result<Vec<Lane>, _> = lesson
+            .lane_specs()
+            .into_iter()
+            .map(|spec| {
+                let mut lane = Lane::new(spec, &rope, &env)?;
+                lane.keep_step_starts(true);
+                Ok::<Lane, timestep_loop::ConfigError>(lane)
+            })
+            .collect();
+        let Ok(lanes) = lanes else {
+            return;
+        };
+        self.lanes = lanes;
+        self.rope = rope;
+        self.screen.set_params(&rope);
+        self.view.focus = 0;
+        self.view.split = self.lanes.len() > 1;
+        self.view.trail = lesson.trail;
+        self.set_pacing(lesson.pacing);
+        self.step_cost_ns = lesson.step_cost_ns;
+        self.lesson = Some(n);
+        self.caption = lesson.caption_lines(n);
+        self.hand.drop_held();
+        self.arrange();
+    }
+
+    /// L and Shift+L: the next lesson or the one before, round the list.
+    fn step_lesson(&mut self, forward: bool) {
+        let count = LESSONS.len();
+        let n = match (self.lesson, forward) {
+            (None, true) => 1,
+            (None, false) => count,
+            (Some(n), true) => n % count + 1,
+            (Some(n), false) => (n + count - 2) % count + 1,
+        };
+        self.start_lesson(n);
+    }
+
+    /// D: the next drive for every rope (sway, circle, off).
+    fn cycle_drive(&mut self) {
+        self.rope.drive = self.rope.drive.next();
+        for lane in &mut self.lanes {
+            lane.set_drive(&self.rope);
+        }
+        self.screen.set_params(&self.rope);
     }
 
     /// The window's clock reads `now_ns`: setting up took a while, and that is not a frame.
@@ -132,9 +213,12 @@ impl Session {
         self.requests.quit
     }
 
-    /// The window title: the view and the lanes in it.
+    /// The window title: the lesson, if one is showing, the view and the lanes in it.
     pub fn title(&self) -> String {
-        let dash = "timestep-rope \u{2014}";
+        let dash = match self.lesson {
+            Some(n) => format!("timestep-rope \u{2014} lesson {n} \u{2014}"),
+            None => "timestep-rope \u{2014}".to_string(),
+        };
         if self.view.split {
             let names: Vec<String> = self.lanes.iter().map(Lane::name).collect();
             format!("{dash} split view: {}", names.join(" | "))
@@ -178,6 +262,10 @@ impl Session {
                 // The rope may use the HUD's column while the HUD is hidden.
                 self.arrange();
             }
+            Action::CycleDrive => self.cycle_drive(),
+            Action::ToggleTrail => self.view.trail = !self.view.trail,
+            Action::NextLesson => self.step_lesson(true),
+            Action::PreviousLesson => self.step_lesson(false),
             Action::ToggleHelp => self.view.show_help = !self.view.show_help,
             Action::Quit => self.requests.quit = true,
         }
@@ -352,6 +440,8 @@ impl Session {
             grabbed: self.hand.held(),
             help: &self.help,
             error: None,
+            step_cost_ns: self.step_cost_ns,
+            caption: &self.caption,
         };
         let frame = self.frames.run(&mut host, &mut self.lanes);
         if let Some(e) = host.error {

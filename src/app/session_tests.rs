@@ -71,6 +71,14 @@ impl Session {
         self.focused().mode()
     }
 
+    fn lesson(&self) -> Option<usize> {
+        self.lesson
+    }
+
+    fn drive(&self) -> crate::rope::Drive {
+        self.rope.drive
+    }
+
     fn lanes(&self) -> &[Lane] {
         &self.lanes
     }
@@ -171,6 +179,7 @@ fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
         report: None,
         replay: None,
         sleep: Default::default(),
+        lesson: None,
     }
 }
 
@@ -898,4 +907,108 @@ fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
         (1, "test_case_5.csv")
     );
     assert!(wall.now_ns() > last, "{} after {last}", wall.now_ns());
+}
+
+#[test]
+fn l_steps_through_the_lessons_and_each_sets_its_lanes_pacing_and_trail() {
+    let mut s = session(Mode::Interpolated);
+    assert_eq!(s.lesson(), None);
+    let mut seen = Vec::new();
+    for _ in 0..crate::lessons::LESSONS.len() {
+        s.handle_action(Action::NextLesson);
+        let n = s.lesson().unwrap_or_else(|| panic!("no lesson"));
+        let lesson = &crate::lessons::LESSONS[n - 1];
+        let names: Vec<String> = s.lanes().iter().map(Lane::name).collect();
+        assert_eq!(names.join(","), lesson.lanes, "lesson {n}");
+        assert_eq!(s.pacing(), lesson.pacing, "lesson {n}");
+        assert_eq!(s.drive(), lesson.drive, "lesson {n}");
+        assert_eq!(s.split(), names.len() > 1);
+        assert_eq!(s.view.trail, lesson.trail);
+        assert!(s.caption[0].starts_with(&format!("Lesson {n}/7: ")));
+        seen.push(n);
+    }
+    assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7]);
+    // Round the end, and back.
+    s.handle_action(Action::NextLesson);
+    assert_eq!(s.lesson(), Some(1));
+    s.handle_action(Action::PreviousLesson);
+    assert_eq!(s.lesson(), Some(7));
+}
+
+#[test]
+fn a_lesson_keeps_the_windows_clock_and_its_lanes_start_afresh() {
+    let mut s = session(Mode::Interpolated);
+    let mut now = 0;
+    for _ in 0..60 {
+        now += 16_666_667;
+        s.advance_to(now);
+    }
+    s.start_lesson(2);
+    // The next frame measures 16.7 ms, not the whole second: the clock carried on.
+    now += 16_666_667;
+    let r = s.advance_to(now);
+    assert_eq!(r.frame.frame_ns, 16_666_667);
+    assert_eq!(
+        s.lanes()[0].stepper().config().tick_ns(),
+        50_000_000,
+        "--dt 20hz"
+    );
+    assert!(s.lanes()[0].stepper().sim_ns() < 20_000_000, "a fresh lane");
+}
+
+#[test]
+fn a_lessons_step_cost_makes_each_frame_as_long_as_its_ticks_cost() {
+    // Lesson 3: 10 ms ticks costing 12 ms. A frame that runs n ticks takes 12n ms more, so
+    // the next frame is longer: the spiral, until the clamp holds it at 25 ticks.
+    let mut s = session(Mode::Interpolated);
+    s.start_lesson(3);
+    let mut wall = Scripted {
+        now_ns: 0,
+        tick_ns: 0,
+    };
+    s.restart_clock(0);
+    let mut presenter = Buffer::new(0, 0);
+    wall.now_ns = 30 * MS;
+    let mut frames = Vec::new();
+    for _ in 0..20 {
+        let r = s
+            .frame(&mut wall, &mut presenter, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        frames.push((r.frame.frame_ns / MS, r.rows[0].steps));
+    }
+    assert_eq!(frames[0], (30, 3));
+    assert_eq!(frames[1], (36, 3), "3 ticks cost 36 ms");
+    assert_eq!(frames.last(), Some(&(300, 25)), "{frames:?}");
+    assert!(s.lanes()[0].stepper().dropped_ns() > 0);
+}
+
+#[test]
+fn d_cycles_every_ropes_drive_and_g_the_trail() {
+    let mut s = split();
+    assert_eq!(
+        s.drive(),
+        crate::rope::Drive::Off,
+        "the test config drives nothing"
+    );
+    s.handle_action(Action::CycleDrive);
+    assert_eq!(s.drive(), crate::rope::Drive::sway());
+    let mut now = 0;
+    for _ in 0..90 {
+        now += 16_666_667;
+        s.advance_to(now);
+    }
+    // Every rope's pin swings along (but variable's, which exploded at 60 Hz and stopped):
+    // the same place in the other three.
+    let pins: Vec<Vec2> = s.lanes().iter().map(|l| rope_of(l).position(0)).collect();
+    assert!(pins[1].x.abs() > 0.1, "{pins:?}");
+    assert!(
+        pins[1..].iter().all(|p| p.distance(pins[2]) < 0.05),
+        "{pins:?}"
+    );
+    s.handle_action(Action::CycleDrive);
+    s.handle_action(Action::CycleDrive);
+    assert_eq!(s.drive(), crate::rope::Drive::Off);
+    assert!(!s.view.trail);
+    s.handle_action(Action::ToggleTrail);
+    assert!(s.view.trail);
 }

@@ -42,6 +42,9 @@ pub enum Command {
     /// Measure this machine's clock and sleeps (with --window, its presents too); --out
     /// writes them as a machine profile, for simulate --machine.
     Probe(ProbeArgs),
+    /// List the lessons: what each shows, the article it comes from, and what it sets
+    /// (start one with --lesson N; L and Shift+L step through them in the window).
+    Lessons,
 }
 
 /// Flags shared by the window and `simulate`: timing and the rope.
@@ -135,6 +138,10 @@ pub struct WindowArgs {
     /// Start in the split view: the four modes side by side (--lanes variable,semi-fixed,fixed,interpolated)
     #[arg(long)]
     pub split: bool,
+    /// Start at lesson N (timestep-rope lessons lists them): it sets the lanes, tick, pacing,
+    /// drive and trail, and captions what to look at; L and Shift+L step through them
+    #[arg(long, value_name = "N", value_parser = parse_lesson, allow_hyphen_values = true)]
+    pub lesson: Option<usize>,
     /// Present with vsync (off picks a non-vsync present mode where the surface has one)
     #[arg(long, value_enum, default_value = "on")]
     pub vsync: OnOff,

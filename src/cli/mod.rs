@@ -34,6 +34,8 @@ pub enum Run {
     Sweep(SweepConfig, SweepOutput),
     Replay(ReplayConfig, ReplayOutput),
     Probe(ProbeConfig),
+    /// Print the lessons.
+    Lessons,
 }
 
 /// Parses and validates the command line: what to run, or a one-line error naming the flag
@@ -69,6 +71,7 @@ where
         Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep),
         Some(Command::Replay(replay)) => replay_config(&cli.window.common, replay),
         Some(Command::Probe(probe)) => Ok(Run::Probe(probe_config(probe))),
+        Some(Command::Lessons) => Ok(Run::Lessons),
     };
     run.map_err(Failure::usage)
 }
@@ -76,6 +79,9 @@ where
 /// The window's flags, checked together and converted.
 fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
     let common = &args.common;
+    if args.lesson.is_some() && (common.lanes.is_some() || args.mode.is_some() || args.split) {
+        return Err("--lesson sets the lanes: leave out --lanes, --mode and --split".into());
+    }
     let lanes = match (&common.lanes, args.mode, args.split) {
         (Some(_), Some(_), _) | (Some(_), _, true) | (None, Some(_), true) => {
             return Err(
@@ -111,6 +117,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         frame_log: args.frame_log,
         report: args.report,
         sleep: args.sleep,
+        lesson: args.lesson,
         replay: capture_choice(args.replay, args.capture)?,
     })
 }

@@ -246,3 +246,12 @@ pub(super) fn parse_sleep(s: &str) -> Result<Sleep, String> {
 pub(super) fn parse_drive(s: &str) -> Result<Drive, String> {
     Drive::parse(s)
 }
+
+/// `--lesson N`: one of the lessons.
+pub(super) fn parse_lesson(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{s}' is not a lesson's number"))?;
+    crate::lessons::Lesson::number(n).map(|_| n)
+}

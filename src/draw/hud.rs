@@ -495,7 +495,14 @@ fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) -> i64 {
     for (i, rows) in hud.bar_rows(hud.lanes.len()).iter().enumerate() {
         let ty = margin + pad + i as i64 * line;
         let mut x = margin + pad;
+        let right = i64::from(w) - margin - pad;
         for row in rows {
+            // A row that would run off the bar is left out, not cut (and so are those after).
+            let chars =
+                row.label.len() + 1 + row.value.len() + row.flag.map_or(0, |f| 1 + f.0.len());
+            if x + chars as i64 * g > right {
+                break;
+            }
             x = text::draw_text(canvas, x, ty, row.label, scale, pal::LABEL) + g;
             x = text::draw_text(canvas, x, ty, &row.value, scale, tone_colour(row.tone));
             if let Some((flag, tone)) = row.flag {

@@ -39,7 +39,7 @@ pub use strip::FrameStrip;
 pub use view::{DEFAULT_SIZE, View, default_px_per_m};
 
 use hud::{hud_bar_height, hud_column_width};
-use strip::strip_height;
+pub use strip::strip_height;
 
 use canvas::Canvas;
 use glam::Vec2;
@@ -70,6 +70,8 @@ pub struct Scene<'a> {
     pub help: Option<&'a [String]>,
     /// A large centred message, e.g. "EXPLODED - resetting in 1.4 s (R now)".
     pub banner: Option<&'a str>,
+    /// A lesson's caption, over the bottom of the panes.
+    pub caption: Option<&'a [String]>,
 }
 
 /// A clip mask, the pane area it covers and the buffer size it was made for.
@@ -114,6 +116,9 @@ impl Renderer {
         let scale = text_scale(height);
         if let Some(hud) = scene.hud {
             hud::draw_hud(&mut canvas, hud, scale);
+        }
+        if let Some(lines) = scene.caption {
+            overlay::draw_caption(&mut canvas, lines, scene.strip.is_some());
         }
         // The help panel goes last: when the user asks for it, it must be readable over
         // everything, the banner included.
@@ -203,6 +208,7 @@ mod tests {
             strip: None,
             help: None,
             banner: None,
+            caption: None,
         }
     }
 
@@ -333,6 +339,7 @@ mod tests {
                 strip: Some(&strip),
                 help: Some(&["\u{2603} snow".to_string()]),
                 banner: Some("EXPLODED \u{2014} press R"),
+                caption: None,
             };
             let mut buf = vec![0u8; (W * H * 4) as usize];
             Renderer::new().draw(&mut buf, W, H, &scene);
@@ -408,6 +415,7 @@ mod tests {
             strip: Some(&strip),
             help: Some(&help),
             banner: Some("PAUSED"),
+            caption: None,
         };
         let mut buf = vec![0u8; (W * H * 4) as usize];
         Renderer::new().draw(&mut buf, W, H, &scene);

@@ -64,6 +64,51 @@ pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32) {
     }
 }
 
+/// A lesson's caption: a panel across the bottom of the panes (above the strip when it is
+/// shown), its first line the lesson's title in the accent colour. Lines too long for the
+/// buffer are drawn smaller.
+pub(super) fn draw_caption(canvas: &mut Canvas, lines: &[String], above_strip: bool) {
+    let (w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
+    let chars = lines
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(1) as i64;
+    let mut scale = i64::from(super::text_scale(h));
+    while scale > 1 && chars * i64::from(GLYPH) * scale + 24 > i64::from(w) {
+        scale -= 1;
+    }
+    let (g, s) = (i64::from(GLYPH) * scale, scale as u32);
+    let line_h = g + 4 * scale;
+    let pad = 6 * scale;
+    let panel_h = lines.len() as i64 * line_h - 4 * scale + 2 * pad;
+    let bottom = if above_strip {
+        i64::from(h) - i64::from(super::strip_height(w, h))
+    } else {
+        i64::from(h)
+    };
+    let y = (bottom - panel_h - 8).max(0);
+    let panel_w = (chars * g + 2 * pad).min(i64::from(w));
+    let x = (i64::from(w) - panel_w) / 2;
+    canvas.panel((x, y, panel_w, panel_h), palette::PANEL_STYLE);
+    for (i, line) in lines.iter().enumerate() {
+        let colour = if i == 0 {
+            palette::ACCENT
+        } else {
+            palette::TEXT
+        };
+        text::draw_text(
+            canvas,
+            x + pad,
+            y + pad + i as i64 * line_h,
+            line,
+            s,
+            colour,
+        );
+    }
+}
+
 /// A large message on a band across the middle of the screen: red when the rope exploded.
 pub(super) fn draw_banner(canvas: &mut Canvas, message: &str, exploded: bool) {
     let (w, h) = (i64::from(canvas.width()), i64::from(canvas.height()));

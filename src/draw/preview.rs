@@ -114,6 +114,7 @@ fn frame(
         strip: Some(&strip),
         help,
         banner,
+        caption: None,
     };
     let mut buf = vec![0u8; (w * h * 4) as usize];
     Renderer::new().draw(&mut buf, w, h, &scene);
@@ -240,6 +241,7 @@ fn writes_a_scattered_rope_png() {
         strip: None,
         help: None,
         banner: None,
+        caption: None,
     };
     let mut buf = vec![0u8; (w * h * 4) as usize];
     let mut r = Renderer::new();

@@ -37,6 +37,8 @@ pub struct Overlay<'a> {
     pub focused: usize,
     /// Whether each rope's free end leaves a trail (`G`).
     pub trail: bool,
+    /// A lesson's caption: its title, then what to look at.
+    pub caption: Option<&'a [String]>,
 }
 
 /// A screen's layout and what drawing keeps between frames.
@@ -78,6 +80,12 @@ impl Screen {
         self.layout = layout(&self.params, arrangement);
     }
 
+    /// Lays ropes of `params` out from now on (a drive needs room to move the rope).
+    pub fn set_params(&mut self, params: &RopeParams) {
+        self.params = *params;
+        self.layout = layout(params, self.arrangement);
+    }
+
     /// How the lanes are arranged.
     pub fn arrangement(&self) -> Arrangement {
         self.arrangement
@@ -115,6 +123,7 @@ impl Screen {
             strip: overlay.strip.then_some(&self.strip),
             help: overlay.help,
             banner: overlay.banner,
+            caption: overlay.caption,
         };
         let (w, h) = self.arrangement.size;
         self.renderer.draw(frame, w, h, &scene);

@@ -26,7 +26,16 @@ fn wait_for_title(window: &str, want: &str) {
 fn a_timed_run_exits_cleanly_and_its_screenshot_shows_the_rope() {
     let shot = temp_path("shot.png");
     let shot_arg = shot.to_string_lossy().to_string();
-    let mut app = Running::start("shot", &["--exit-after", "3s", "--screenshot", &shot_arg]);
+    // The pin stays put (the window drives it by default), so the test knows where it is.
+    let args = [
+        "--exit-after",
+        "3s",
+        "--screenshot",
+        &shot_arg,
+        "--drive",
+        "off",
+    ];
+    let mut app = Running::start("shot", &args);
     app.assert_exits_0();
 
     let image = tiny_skia::Pixmap::load_png(&shot).expect("the screenshot is a PNG");

@@ -8,6 +8,7 @@
 
 mod basics;
 mod faults;
+mod lessons;
 mod probe;
 mod replay;
 mod support;

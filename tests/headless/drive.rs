@@ -1,0 +1,113 @@
+//! `--drive`: the pinned end follows an exact path of simulated time, so a driven rope is as
+//! deterministic as a still one; and judder, what a driven end shows of the loop.
+
+use crate::support::*;
+use timestep_loop::{MaxSubstep, Mode, PolicyEnv, TimingConfig};
+use timestep_rope::RopeParams;
+use timestep_rope::lane::{Lane, LaneSpec};
+use timestep_rope::rope::Drive;
+
+fn driven() -> RopeParams {
+    RopeParams {
+        drive: Drive::sway(),
+        ..RopeParams::default()
+    }
+}
+
+/// A fixed lane stepped by frames of `frame_ns` until it has simulated `sim_ns`.
+fn fixed_after(frame_ns: u64, sim_ns: u64) -> Lane {
+    let env = PolicyEnv::default();
+    let mut lane = Lane::new(LaneSpec::mode(Mode::Fixed), &driven(), &env).unwrap();
+    let mut now = 0;
+    while lane.stepper().sim_ns() + frame_ns <= sim_ns {
+        now += frame_ns;
+        lane.advance(frame_ns, now);
+    }
+    let rest = sim_ns - lane.stepper().sim_ns();
+    lane.advance(rest, now + rest);
+    lane
+}
+
+#[test]
+fn a_driven_rope_reaches_the_same_state_whatever_the_frames() {
+    // 3 s of 1 ms ticks, taken 16.667, 6.944 or 33.333 ms at a time: the pin is where the
+    // path has it at each tick, so the state is bit for bit the same.
+    let hashes: Vec<u64> = [16_666_667, 6_944_444, 33_333_333]
+        .iter()
+        .map(|&f| fixed_after(f, 3 * S).rope().unwrap().state_hash())
+        .collect();
+    assert_eq!(hashes[0], hashes[1]);
+    assert_eq!(hashes[0], hashes[2]);
+    let still = Lane::new(
+        LaneSpec::mode(Mode::Fixed),
+        &RopeParams::default(),
+        &PolicyEnv::default(),
+    )
+    .unwrap();
+    assert_ne!(still.rope().unwrap().state_hash(), hashes[0]);
+}
+
+#[test]
+fn the_pin_is_where_the_path_says_at_the_simulated_time() {
+    let lane = fixed_after(16_666_667, 1_300 * MS);
+    let rope = lane.rope().unwrap();
+    let (offset, velocity) = Drive::sway().at(1_300.0 * MS as f64);
+    assert!(
+        rope.position(0).distance(offset) < 1e-6,
+        "{:?}",
+        rope.position(0)
+    );
+    assert!(rope.velocity(0).distance(velocity) < 1e-5);
+}
+
+#[test]
+fn fixed_and_interpolated_take_the_same_driven_steps_and_end_the_same() {
+    let display = display(59.94);
+    let cfg = simulate_config(display, driven(), "fixed,interpolated");
+    let runs = timestep_rope::simulate::run(&cfg, |_| {}).unwrap();
+    let hash = |i: usize| physics(&runs[i].0).state_hash.clone();
+    assert_eq!(hash(0), hash(1));
+}
+
+fn simulate_config(
+    display: timestep_rope::simulate::DisplayConfig,
+    rope: RopeParams,
+    lanes: &str,
+) -> timestep_rope::simulate::SimConfig {
+    timestep_rope::simulate::SimConfig {
+        rope,
+        lanes: timestep_rope::lane::parse_lanes(lanes).unwrap(),
+        ..config(display)
+    }
+}
+
+#[test]
+fn a_coarse_tick_judders_by_pixels_when_shown_latest_and_not_when_blended() {
+    // --dt 20hz --max-substep 1ms on a 60 Hz display: fixed shows each 50 ms tick for three
+    // frames, so the driven end jumps; interpolated shows where the path is.
+    let cfg = timestep_rope::simulate::SimConfig {
+        timing: TimingConfig::textbook(50 * MS, 250 * MS, None).unwrap(),
+        max_substep: MaxSubstep::Set(MS),
+        ..simulate_config(display(60.0), driven(), "fixed,interpolated")
+    };
+    let runs = timestep_rope::simulate::run(&cfg, |_| {}).unwrap();
+    let judder = |i: usize| runs[i].0.shown.judder_px.unwrap();
+    assert!(
+        judder(0).rms > 1.0 && judder(0).max > 2.0,
+        "{:?}",
+        judder(0)
+    );
+    assert!(
+        judder(1).rms < 0.05 && judder(1).max < 0.5,
+        "{:?}",
+        judder(1)
+    );
+    // At the default 1 ms tick fixed's judder is a fraction of a pixel; without a drive there
+    // is none to report.
+    let fine = simulate_config(display(60.0), driven(), "fixed");
+    let r = timestep_rope::simulate::run(&fine, |_| {}).unwrap();
+    assert!(r[0].0.shown.judder_px.unwrap().rms < 0.1);
+    let still = simulate_config(display(60.0), RopeParams::default(), "fixed");
+    let r = timestep_rope::simulate::run(&still, |_| {}).unwrap();
+    assert_eq!(r[0].0.shown.judder_px, None);
+}
