@@ -171,6 +171,15 @@ const BAD_INPUT: &[(&[&str], &str)] = &[
     ),
     (&["simulate", "--sleep", "doze"], "--sleep"),
     (&["--sleep", "doze"], "--sleep"),
+    // Drives and lessons.
+    (&["--drive", "wobble"], "--drive"),
+    (&["--drive", "sway:0"], "--drive"),
+    (&["simulate", "--drive", "circle:fast"], "--drive"),
+    (&["simulate", "--drive", "off:2s"], "--drive"),
+    (&["--lesson", "0"], "--lesson"),
+    (&["--lesson", "8"], "--lesson"),
+    (&["--lesson", "two"], "--lesson"),
+    (&["--lesson", "2", "--lanes", "fixed"], "--lesson"),
     // Integrators.
     (&["--integrator", "verlet"], "--integrator"),
     (&["simulate", "--integrator", ""], "--integrator"),
