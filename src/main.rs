@@ -25,17 +25,25 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Sweep(cfg, out) => sweep::main(&cfg, &out),
         Run::Replay(cfg, out) => replay::main(&cfg, &out),
         Run::Probe(cfg) => probe::main(&cfg),
-        Run::Lessons => lessons(),
+        Run::Lessons => written("the lessons", timestep_rope::lessons::list),
+        Run::Completions(shell) => written("the completions", |out| {
+            cli::completions(shell, out);
+            Ok(())
+        }),
+        Run::Man(command) => written("the man page", |out| cli::man(*command, out)),
     }
 }
 
-/// `timestep-rope lessons`: the list on stdout.
-fn lessons() -> Result<ExitCode, Failure> {
+/// Writes `what` to stdout with `write`; a reader that stopped early (`| head`) is not an
+/// error.
+fn written(
+    what: &str,
+    write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
+) -> Result<ExitCode, Failure> {
     let mut out = std::io::stdout().lock();
-    match timestep_rope::lessons::list(&mut out) {
-        // A reader that stopped early (`| head`) is not an error.
+    match write(&mut out).and_then(|()| std::io::Write::flush(&mut out)) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::machine(
-            messages::chain("cannot write the lessons", &e),
+            messages::chain(&format!("cannot write {what}"), &e),
         )),
         _ => Ok(ExitCode::SUCCESS),
     }

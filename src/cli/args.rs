@@ -45,47 +45,59 @@ pub enum Command {
     /// List the lessons: what each shows, the article it comes from, and what it sets
     /// (start one with --lesson N; L and Shift+L step through them in the window).
     Lessons,
+    /// Print a shell completion script for SHELL (bash, zsh, fish, elvish, powershell), e.g.
+    /// timestep-rope completions bash > /etc/bash_completion.d/timestep-rope
+    Completions {
+        #[arg(value_name = "SHELL")]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), or a subcommand's, e.g. timestep-rope man > timestep-rope.1,
+    /// timestep-rope man simulate > timestep-rope-simulate.1
+    Man {
+        #[arg(value_name = "SUBCOMMAND")]
+        subcommand: Option<String>,
+    },
 }
 
 /// Flags shared by the window and `simulate`: timing and the rope.
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
     /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds), or a rate: 60hz (the nearest ns)
-    #[arg(long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = parse_period, allow_hyphen_values = true, global = true)]
+    #[arg(help_heading = "Loop", long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = parse_period, allow_hyphen_values = true, global = true)]
     pub dt: u64,
     /// Longest frame time any mode sees; the excess is dropped (and reported)
-    #[arg(long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
+    #[arg(help_heading = "Loop", long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
     pub clamp: u64,
     /// Most steps in one frame, against the spiral of death [default: clamp / dt]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true, global = true)]
+    #[arg(help_heading = "Loop", long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true, global = true)]
     pub max_steps: Option<u32>,
     /// Particles in the rope
-    #[arg(long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, allow_hyphen_values = true, global = true)]
+    #[arg(help_heading = "Rope", long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, allow_hyphen_values = true, global = true)]
     pub particles: usize,
     /// Which ends are pinned: one (particle 0) or both
-    #[arg(long, value_name = "one|both", default_value = "one", value_parser = named::<Pin>, global = true)]
+    #[arg(help_heading = "Rope", long, value_name = "one|both", default_value = "one", value_parser = named::<Pin>, global = true)]
     pub pin: Pin,
     /// How the rope is integrated: euler (semi-implicit) or rk4
-    #[arg(long, value_name = "euler|rk4", default_value = "euler", value_parser = named::<Integrator>, global = true)]
+    #[arg(help_heading = "Rope", long, value_name = "euler|rk4", default_value = "euler", value_parser = named::<Integrator>, global = true)]
     pub integrator: Integrator,
     /// Move the pinned end along a path, an exact function of simulated time: sway (side to
     /// side, 0.75 m each way) or circle (0.5 m radius), each with an optional :PERIOD (sway:2.5s,
     /// circle:3s), or off [default: sway in the window, off elsewhere]
-    #[arg(long, value_name = "sway|circle|off[:PERIOD]", value_parser = parse_drive, global = true)]
+    #[arg(help_heading = "Rope", long, value_name = "sway|circle|off[:PERIOD]", value_parser = parse_drive, global = true)]
     pub drive: Option<Drive>,
     /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)
-    #[arg(long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
+    #[arg(help_heading = "Rope", long, value_name = "RATE", default_value_t = RopeParams::default().damping_per_s, value_parser = drag_rate, allow_hyphen_values = true, global = true)]
     pub damping: f32,
     /// Lanes to run side by side on the same frame times, comma-separated: textbook modes
     /// (variable, semi-fixed, fixed, interpolated), engine presets (godot, bevy, unity,
     /// monogame, game-loop, glaiel), groups (modes, presets, timers), each optionally
     /// NAME+OPTION (+snap, +smooth, +fuzzy, +fuzzy59, +interpolated, +tick=60hz, +jitter=0),
     /// e.g. fixed,godot,fixed+snap (the window shows 1 to 4)
-    #[arg(long, value_name = "LIST", value_parser = lane_list, global = true)]
+    #[arg(help_heading = "Loop", long, value_name = "LIST", value_parser = lane_list, global = true)]
     pub lanes: Option<LaneList>,
     /// Longest substep a tick is integrated in, or off [default: 1ms for presets; textbook
     /// modes do not substep unless given]
-    #[arg(long, value_name = "DURATION|off", value_parser = max_substep, allow_hyphen_values = true, global = true)]
+    #[arg(help_heading = "Loop", long, value_name = "DURATION|off", value_parser = max_substep, allow_hyphen_values = true, global = true)]
     pub max_substep: Option<MaxSubstep>,
 }
 
@@ -133,47 +145,47 @@ pub struct WindowArgs {
     #[command(flatten)]
     pub common: CommonArgs,
     /// Mode to start in [default: interpolated]
-    #[arg(long, value_name = "MODE", value_parser = named::<Mode>)]
+    #[arg(help_heading = "Loop", long, value_name = "MODE", value_parser = named::<Mode>)]
     pub mode: Option<Mode>,
     /// Start in the split view: the four modes side by side (--lanes variable,semi-fixed,fixed,interpolated)
-    #[arg(long)]
+    #[arg(help_heading = "Loop", long)]
     pub split: bool,
     /// Start at lesson N (timestep-rope lessons lists them): it sets the lanes, tick, pacing,
     /// drive and trail, and captions what to look at; L and Shift+L step through them
-    #[arg(long, value_name = "N", value_parser = parse_lesson, allow_hyphen_values = true)]
+    #[arg(help_heading = "Window", long, value_name = "N", value_parser = parse_lesson, allow_hyphen_values = true)]
     pub lesson: Option<usize>,
     /// Present with vsync (off picks a non-vsync present mode where the surface has one)
-    #[arg(long, value_enum, default_value = "on")]
+    #[arg(help_heading = "Pacing", long, value_enum, default_value = "on")]
     pub vsync: OnOff,
     /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144 (the same as --pacing cap:HZ)
-    #[arg(long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
+    #[arg(help_heading = "Pacing", long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
     pub fps_cap: Option<f64>,
     /// How the loop paces frames: vsync, cap:HZ, adaptive (a render interval that follows the
     /// frame's cost) or late (sleep at the end of each frame so input is read as late as
     /// possible) [default: vsync]
-    #[arg(long, value_name = "vsync|cap:HZ|adaptive|late", value_parser = parse_pacing)]
+    #[arg(help_heading = "Pacing", long, value_name = "vsync|cap:HZ|adaptive|late", value_parser = parse_pacing)]
     pub pacing: Option<Pacing>,
     /// Quit after this much wall time (for scripted runs)
-    #[arg(long, value_name = "DURATION", value_parser = positive_duration, allow_hyphen_values = true)]
+    #[arg(help_heading = "Output", long, value_name = "DURATION", value_parser = positive_duration, allow_hyphen_values = true)]
     pub exit_after: Option<u64>,
     /// Write the last presented frame to this PNG at exit
-    #[arg(long, value_name = "FILE.png")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
     /// Write one CSV row per frame: wall time, frame ms, steps, alpha, mode, drift
-    #[arg(long, value_name = "FILE.csv")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub frame_log: Option<PathBuf>,
     /// At exit, write every lane's report as JSON: the books simulate keeps (stutter, drift,
     /// per-vblank counters, latency, pacing), kept on the window's own clock
-    #[arg(long, value_name = "FILE.json")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.json")]
     pub report: Option<PathBuf>,
     /// How pacing waits (a cap, adaptive, late, MonoGame's wait): spin (spin_sleep: the OS's
     /// sleep to within its accuracy, then spin) or native (the OS's sleep alone)
-    #[arg(long, value_name = "native|spin", default_value = "spin", value_parser = parse_sleep)]
+    #[arg(help_heading = "Pacing", long, value_name = "native|spin", default_value = "spin", value_parser = parse_sleep)]
     pub sleep: Sleep,
     /// Play a capture (PresentMon, CapFrameX, MangoHud, or this program's --frame-log or
     /// --trace): each frame starts at the capture's next frame start and is held until its time
     /// on screen; at the end it starts over
-    #[arg(long, value_name = "CAPTURE")]
+    #[arg(help_heading = "Capture", long, value_name = "CAPTURE")]
     pub replay: Option<PathBuf>,
     #[command(flatten)]
     pub capture: CaptureArgs,
@@ -184,10 +196,10 @@ pub struct WindowArgs {
 pub struct CaptureArgs {
     /// The application whose frames to replay, or its process ID [default: the one with the
     /// most, dwm.exe left out]; in this program's own logs, the lane
-    #[arg(long, value_name = "NAME|PID")]
+    #[arg(help_heading = "Capture", long, value_name = "NAME|PID")]
     pub app: Option<String>,
     /// Its swap chain, by address [default: its busiest]
-    #[arg(long, value_name = "ADDR")]
+    #[arg(help_heading = "Capture", long, value_name = "ADDR")]
     pub swapchain: Option<String>,
 }
 
@@ -202,51 +214,52 @@ pub enum ModeChoice {
 #[derive(Args, Debug, Clone)]
 pub struct DisplayArgs {
     /// Wait for vblank before presenting
-    #[arg(long, value_enum, default_value = "on")]
+    #[arg(help_heading = "Display", long, value_enum, default_value = "on")]
     pub vsync: OnOff,
     /// A variable-refresh panel of MIN..MAX Hz (e.g. 48..144) instead of a fixed rate: a frame
     /// is scanned out when ready but no sooner than 1/MAX after the last scanout, and after
     /// 1/MIN without one the old frame is scanned again (replaces --display-hz)
-    #[arg(long, value_name = "MIN..MAX", value_parser = parse_vrr, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "MIN..MAX", value_parser = parse_vrr, allow_hyphen_values = true)]
     pub vrr: Option<(f64, f64)>,
     /// Low-framerate compensation on a --vrr panel: on where MAX >= RATIO x MIN (AMD's driver:
     /// 2; launch-era articles: 2.5), or off [default: 2]
-    #[arg(long, value_name = "off|RATIO", value_parser = parse_lfc, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "off|RATIO", value_parser = parse_lfc, allow_hyphen_values = true)]
     pub lfc: Option<Lfc>,
     /// The machine the loop runs on: how its clock reads and its sleeps wake. windows-default
     /// (Sleep wakes on the 15.625 ms timer interrupt; 100 ns clock), windows-1ms
     /// (timeBeginPeriod(1)), linux (50 us timer slack), browser (100 us clock, 4 ms shortest
     /// setTimeout), or a FILE.json from 'timestep-rope probe --out' [default: an exact clock
     /// and sleeps]
-    #[arg(long, value_name = "NAME|FILE.json", value_parser = parse_machine)]
+    #[arg(help_heading = "Machine and pacing", long, value_name = "NAME|FILE.json", value_parser = parse_machine)]
     pub machine: Option<Machine>,
     /// How the loop's pacing waits: native (the OS's sleep alone) or spin (native to within
     /// the machine's accuracy, then spin to the deadline, as spin_sleep does)
-    #[arg(long, value_name = "native|spin", default_value = "spin", value_parser = parse_sleep)]
+    #[arg(help_heading = "Machine and pacing", long, value_name = "native|spin", default_value = "spin", value_parser = parse_sleep)]
     pub sleep: Sleep,
     /// Timer noise: each clock reading is off by a uniform amount in ±D
-    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
     pub jitter: u64,
     /// Simulated render time per frame: D, MIN..MAX (uniform, seeded) or ramp:A..B[..C]
     /// (linear through the points over the run)
-    #[arg(long, value_name = "D|MIN..MAX|ramp:A..B[..C]", default_value = "0", value_parser = parse_render_cost, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "D|MIN..MAX|ramp:A..B[..C]", default_value = "0", value_parser = parse_render_cost, allow_hyphen_values = true)]
     pub render_cost: RenderCost,
     /// How the loop paces frames: vsync (presents wait for the display), cap:HZ, adaptive (a
     /// render interval that follows the frame's cost) or late (sleep at the end of each frame
     /// so input is read as late as possible)
-    #[arg(long, value_name = "vsync|cap:HZ|adaptive|late", default_value = "vsync", value_parser = parse_pacing)]
+    #[arg(help_heading = "Machine and pacing", long, value_name = "vsync|cap:HZ|adaptive|late", default_value = "vsync", value_parser = parse_pacing)]
     pub pacing: Pacing,
     /// Simulated CPU time per tick: above the tick, the spiral of death is real
-    #[arg(long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
     pub step_cost: u64,
     /// Where the loop starts between two vblanks: a duration after vblank 0, or random (seeded)
-    #[arg(long, value_name = "D|random", default_value = "0", value_parser = parse_phase, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "D|random", default_value = "0", value_parser = parse_phase, allow_hyphen_values = true)]
     pub phase: Phase,
     /// One long frame at simulated time AT lasting DURATION (repeatable), e.g. 2s:300ms
-    #[arg(long, value_name = "AT:DURATION", value_parser = parse_stall, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "AT:DURATION", value_parser = parse_stall, allow_hyphen_values = true)]
     pub stall: Vec<Stall>,
     /// Seed for the timer noise (and random phases and render costs)
     #[arg(
+        help_heading = "Display",
         long,
         value_name = "N",
         default_value_t = 1,
@@ -258,39 +271,39 @@ pub struct DisplayArgs {
 #[derive(Args, Debug, Clone)]
 pub struct SimulateArgs {
     /// Display refresh rate, Hz (fractional allowed: 59.94) [default: 60]
-    #[arg(long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
     pub display_hz: Option<f64>,
     #[command(flatten)]
     pub display: DisplayArgs,
     /// Simulated wall time, seconds
-    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = seconds, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "S", default_value_t = 10.0, value_parser = seconds, allow_hyphen_values = true)]
     pub seconds: f64,
     /// A mode, or all of them in cycle order [default: all] (or give --lanes)
-    #[arg(long, value_name = "MODE|all", value_parser = parse_mode_choice)]
+    #[arg(help_heading = "Loop", long, value_name = "MODE|all", value_parser = parse_mode_choice)]
     pub mode: Option<ModeChoice>,
     /// Print one JSON object instead of the table
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub json: bool,
     /// Write one CSV row per presented frame per lane
-    #[arg(long, value_name = "FILE.csv")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub trace: Option<PathBuf>,
     /// Write each lane's final particle positions as JSON
-    #[arg(long, value_name = "FILE.json")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.json")]
     pub dump_state: Option<PathBuf>,
     /// Rasterise every presented frame off-screen at this size with the window's drawing code
     /// and report the time it took (draw_ms_mean, draw_ms_max)
-    #[arg(long, value_name = "WIDTHxHEIGHT", value_parser = parse_size)]
+    #[arg(help_heading = "Output", long, value_name = "WIDTHxHEIGHT", value_parser = parse_size)]
     pub draw: Option<(u32, u32)>,
     /// Plot each lane frame by frame (shown-time error, ticks per frame, frame time) to an SVG
     /// or PNG
-    #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
+    #[arg(help_heading = "Output", long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
     /// Plot only the first S seconds [default: the whole run]
-    #[arg(long, value_name = "S", value_parser = seconds, allow_hyphen_values = true)]
+    #[arg(help_heading = "Output", long, value_name = "S", value_parser = seconds, allow_hyphen_values = true)]
     pub plot_seconds: Option<f64>,
     /// Say how long a long run will take and show its progress on stderr even when stderr is
     /// not a terminal (as plain lines, one a second); on a terminal they show anyway
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub progress: bool,
 }
 
@@ -298,33 +311,33 @@ pub struct SimulateArgs {
 pub struct SweepArgs {
     /// Display rates: ranges A..B (1 Hz steps) or A..B:STEP, and single rates, comma-separated
     /// [default: 30..240,59.94,119.88,143.86]
-    #[arg(long, value_name = "RATES", value_parser = rate_list, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "RATES", value_parser = rate_list, allow_hyphen_values = true)]
     pub display_hz: Option<RateList>,
     /// With --vrr: the frame rates to sweep instead of display rates, each configuration
     /// rendering every frame in one period of its rate (RATES as --display-hz) [default: as
     /// --display-hz's]
-    #[arg(long, value_name = "RATES", value_parser = rate_list, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "RATES", value_parser = rate_list, allow_hyphen_values = true)]
     pub fps: Option<RateList>,
     #[command(flatten)]
     pub display: DisplayArgs,
     /// Simulated wall time per configuration, seconds
-    #[arg(long, value_name = "S", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "S", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub seconds: f64,
     /// Print the rows and the summary as one JSON object instead of the table
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub json: bool,
     /// Write one CSV row per (display rate, lane) with every figure simulate reports
-    #[arg(long, value_name = "FILE.csv")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub csv: Option<PathBuf>,
     /// Plot stutter, double updates and drift against the display rate to an SVG or PNG
-    #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
+    #[arg(help_heading = "Output", long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
     /// Worker threads [default: one per core]
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_hyphen_values = true)]
+    #[arg(help_heading = "Run", long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256), allow_hyphen_values = true)]
     pub threads: Option<u16>,
     /// Step a rope in every configuration too, for its figures (energy, stretch, explosions,
     /// state hash); without it a sweep measures timing only, which is the same either way
-    #[arg(long)]
+    #[arg(help_heading = "Run", long)]
     pub physics: bool,
 }
 
@@ -336,35 +349,35 @@ pub struct ReplayArgs {
     #[command(flatten)]
     pub which: CaptureArgs,
     /// Print one JSON object instead of the table
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub json: bool,
     /// Write one CSV row per presented frame per lane (simulate --trace's columns)
-    #[arg(long, value_name = "FILE.csv")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub trace: Option<PathBuf>,
     /// Plot each lane frame by frame (shown-time error, ticks per frame, frame time) to an SVG
     /// or PNG
-    #[arg(long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
+    #[arg(help_heading = "Output", long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
 }
 
 #[derive(Args, Debug, Clone)]
 pub struct ProbeArgs {
     /// Time for the clock and the sleeps, seconds (at most 600)
-    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = probe_seconds, allow_hyphen_values = true)]
+    #[arg(help_heading = "Run", long, value_name = "S", default_value_t = 10.0, value_parser = probe_seconds, allow_hyphen_values = true)]
     pub seconds: f64,
     /// Print one JSON object instead of the table
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub json: bool,
     /// Write the machine profile (the clock, the timer slack, spin_sleep's threshold, each
     /// sleep's overshoot quantiles), for simulate --machine
-    #[arg(long, value_name = "FILE.json")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.json")]
     pub out: Option<PathBuf>,
     /// First open a window and time the presents in each present mode the surface offers,
     /// 3 s each (or --seconds, if shorter)
-    #[arg(long)]
+    #[arg(help_heading = "Run", long)]
     pub window: bool,
     /// Show progress on stderr even when it is not a terminal (as plain lines, one a second)
-    #[arg(long)]
+    #[arg(help_heading = "Output", long)]
     pub progress: bool,
 }
 

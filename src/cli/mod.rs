@@ -36,6 +36,44 @@ pub enum Run {
     Probe(ProbeConfig),
     /// Print the lessons.
     Lessons,
+    /// Print a completion script for this shell.
+    Completions(clap_complete::Shell),
+    /// Print this man page: the program's, or a subcommand's.
+    Man(Box<clap::Command>),
+}
+
+/// The man page `man [SUBCOMMAND]` asks for: the command it documents, named as man names
+/// pages (`timestep-rope-simulate`).
+fn man_page(subcommand: Option<String>) -> Result<clap::Command, String> {
+    let mut top = <Cli as clap::CommandFactory>::command();
+    let Some(name) = subcommand else {
+        return Ok(top);
+    };
+    // Built, so the shared (global) flags reach the subcommands' pages too.
+    top.build();
+    let names: Vec<String> = top
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    top.find_subcommand(&name)
+        .map(|c| c.clone().name(format!("timestep-rope-{name}")))
+        .ok_or_else(|| {
+            format!(
+                "man: no subcommand '{name}' (there are {})",
+                names.join(", ")
+            )
+        })
+}
+
+/// Writes the completion script for `shell` to `out`, from the one flag definition.
+pub fn completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+    let mut command = <Cli as clap::CommandFactory>::command();
+    clap_complete::generate(shell, &mut command, "timestep-rope", out);
+}
+
+/// Writes `command`'s man page (roff) to `out`, from the one flag definition.
+pub fn man(command: clap::Command, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    clap_mangen::Man::new(command).render(out)
 }
 
 /// Parses and validates the command line: what to run, or a one-line error naming the flag
@@ -72,6 +110,8 @@ where
         Some(Command::Replay(replay)) => replay_config(&cli.window.common, replay),
         Some(Command::Probe(probe)) => Ok(Run::Probe(probe_config(probe))),
         Some(Command::Lessons) => Ok(Run::Lessons),
+        Some(Command::Completions { shell }) => Ok(Run::Completions(shell)),
+        Some(Command::Man { subcommand }) => man_page(subcommand).map(|c| Run::Man(Box::new(c))),
     };
     run.map_err(Failure::usage)
 }

@@ -412,3 +412,77 @@ fn trace_has_a_row_per_presented_frame_per_lane_and_dump_has_positions() {
     assert_eq!(positions[0], serde_json::json!([0.0, 0.0]));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn help_groups_the_flags_under_headings_for_every_subcommand() {
+    let cases: [(&[&str], &[&str]); 6] = [
+        (
+            &["--help"],
+            &[
+                "Loop:", "Rope:", "Window:", "Pacing:", "Output:", "Capture:",
+            ],
+        ),
+        (
+            &["simulate", "--help"],
+            &[
+                "Display:",
+                "Machine and pacing:",
+                "Loop:",
+                "Rope:",
+                "Output:",
+            ],
+        ),
+        (
+            &["sweep", "--help"],
+            &["Display:", "Output:", "Run:", "Loop:", "Rope:"],
+        ),
+        (
+            &["replay", "--help"],
+            &["Capture:", "Output:", "Loop:", "Rope:"],
+        ),
+        (&["probe", "--help"], &["Run:", "Output:"]),
+        (&["lessons", "--help"], &["Usage: timestep-rope lessons"]),
+    ];
+    for (args, headings) in cases {
+        let out = run(args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        for heading in headings {
+            assert!(
+                text.lines().any(|l| l.starts_with(heading)),
+                "{args:?} has no {heading} heading:\n{text}"
+            );
+        }
+    }
+}
+
+#[test]
+fn completions_and_man_pages_come_from_the_one_flag_definition() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run(&["completions", shell]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        for word in ["simulate", "replay", "--vrr", "--lesson"] {
+            assert!(text.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let out = run(&["man"]);
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH timestep-rope 1"),
+        "{page}"
+    );
+    assert!(page.contains("\\-\\-lesson") && page.contains("simulate"));
+    let out = run(&["man", "simulate"]);
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.contains(".TH timestep-rope-simulate 1"), "{page}");
+    // The shared flags are on the subcommand's page too.
+    assert!(
+        page.contains("\\-\\-vrr") && page.contains("\\-\\-dt"),
+        "{page}"
+    );
+    let out = run(&["man", "nope"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr.contains("no subcommand 'nope'") && stderr.contains("simulate"));
+}
