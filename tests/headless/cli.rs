@@ -13,7 +13,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 /// Every bad value a user can type, and the word the one-line error must name.
-const BAD_INPUT: &[(&[&str], &str)] = &[
+pub const BAD_INPUT: &[(&[&str], &str)] = &[
     // Durations: zero, negative, NaN, infinite, absurd, garbage, below resolution.
     (&["--dt", "0"], "--dt"),
     (&["--dt", "-1ms"], "--dt"),

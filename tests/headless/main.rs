@@ -8,6 +8,7 @@
 #![allow(dead_code)]
 
 mod cli;
+mod docs;
 mod drive;
 mod long_runs;
 mod machines;
