@@ -32,7 +32,7 @@ pub struct Judder {
 }
 
 /// Judder over a run, pixels.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct JudderStats {
     pub rms: f64,
     pub max: f64,

@@ -13,7 +13,7 @@ const MAX_PENDING: usize = 4096;
 const FLAT_BINS: u64 = 100_000;
 
 /// Mean, 99th percentile and maximum, ms.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct LatencyStats {
     pub mean: f64,
     pub p99: f64,

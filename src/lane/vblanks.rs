@@ -42,7 +42,7 @@ struct Cycles {
 }
 
 /// The refresh interval over a run, ms.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct RefreshInterval {
     pub min: f64,
     pub mean: f64,

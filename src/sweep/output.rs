@@ -3,6 +3,7 @@
 //! common rates) kept small enough to hold for any number of configurations.
 
 use super::{Axis, Row};
+use crate::lane::{JudderStats, LatencyStats, RefreshInterval};
 use crate::plot::SweepPoint;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
@@ -37,8 +38,31 @@ fn report_value(row: &Row) -> Value {
     serde_json::to_value(&row.report).unwrap_or(Value::Null)
 }
 
+/// The report's fields that hold an object or null (null: nothing to measure, as judder
+/// without a drive or before 64 frames), each with an object of its shape: a null one is
+/// written as that object's columns, empty, so every row has the header's columns whatever
+/// the first row measured.
+fn nullable_objects() -> [(&'static str, Value); 3] {
+    let shape = |v: Result<Value, _>| v.unwrap_or(Value::Null);
+    [
+        (
+            "judder_px",
+            shape(serde_json::to_value(JudderStats::default())),
+        ),
+        (
+            "latency_ms",
+            shape(serde_json::to_value(LatencyStats::default())),
+        ),
+        (
+            "refresh_interval_ms",
+            shape(serde_json::to_value(RefreshInterval::default())),
+        ),
+    ]
+}
+
 /// Leaves of `value` as (dotted name, CSV cell). An object whose keys are all numbers (a
-/// histogram) is one cell, `16x190 17x409`, so every row has the same columns.
+/// histogram) is one cell, `16x190 17x409`, and a null that stands for an object is that
+/// object's empty cells, so every row has the same columns.
 fn flatten(value: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();
     if let Value::Object(map) = value {
@@ -59,7 +83,14 @@ fn flatten_into(prefix: &str, map: &Map<String, Value>, out: &mut Vec<(String, S
                     histogram.iter().map(|(k, v)| format!("{k}x{v}")).collect();
                 out.push((name, cells.join(" ")));
             }
-            Value::Null => out.push((name, String::new())),
+            Value::Null => match nullable_objects().into_iter().find(|(n, _)| *n == name) {
+                Some((_, Value::Object(shape))) => {
+                    let start = out.len();
+                    flatten_into(&format!("{name}."), &shape, out);
+                    out[start..].iter_mut().for_each(|(_, cell)| cell.clear());
+                }
+                _ => out.push((name, String::new())),
+            },
             Value::String(s) => out.push((name, csv_quote(s))),
             other => out.push((name, csv_quote(&other.to_string()))),
         }

@@ -380,3 +380,45 @@ fn ctrl_c_ends_a_sweep_with_130_and_complete_rows() {
         "a row was cut short"
     );
 }
+
+/// A figure that is an object on one row and null on another (judder needs 64 frames: a
+/// 1.5 s run at 30 Hz has 45, at 120 Hz 180) keeps its columns on every row, so a row's cells
+/// stay under their names.
+#[test]
+fn a_figure_null_on_the_first_row_keeps_its_columns_on_every_row() {
+    let csv = temp("judder.csv");
+    let out = run(&[
+        "sweep",
+        "--drive",
+        "sway",
+        "--display-hz",
+        "30,120",
+        "--seconds",
+        "1.5",
+        "--lanes",
+        "fixed",
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap());
+    assert_eq!(rows.len(), 3, "a header and two rows");
+    let header = &rows[0];
+    assert!(rows.iter().all(|r| r.len() == header.len()), "{rows:?}");
+    let rms = header
+        .iter()
+        .position(|h| h == "judder_px.rms")
+        .expect("judder_px.rms");
+    let lane = header.iter().position(|h| h == "lane").unwrap_or(1);
+    assert_eq!(rows[1][rms], "", "30 Hz: too few frames to judge");
+    assert!(
+        rows[2][rms].parse::<f64>().is_ok_and(|v| v > 0.0),
+        "{:?}",
+        rows[2]
+    );
+    assert_eq!(rows[2][lane], "fixed");
+}
