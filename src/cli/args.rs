@@ -12,6 +12,20 @@ use std::path::PathBuf;
 use timestep_loop::MaxSubstep;
 use timestep_loop::{ConfigError, Mode, Pacing, TimingConfig, parse_duration, parse_period};
 
+/// `--pacing`'s choices, as the window's and `simulate`'s help name them.
+const PACING_VALUES: &str = "vsync|cap:HZ|hold:HZ|adaptive|late";
+
+/// `--pacing`'s help, one text for the window and `simulate` (a macro, so `concat!` can add
+/// the window's default to it).
+macro_rules! pacing_help {
+    () => {
+        "How the loop paces frames: vsync (presents wait for the display), cap:HZ (frames start \
+         1/HZ apart), hold:HZ (as cap, and each is presented no sooner than its deadline: steady \
+         presents on a VRR panel), adaptive (a render interval that follows the frame's cost) \
+         or late (sleep at the end of each frame so input is read as late as possible)"
+    };
+}
+
 #[derive(Parser, Debug)]
 #[command(
     name = "timestep-rope",
@@ -160,10 +174,7 @@ pub struct WindowArgs {
     /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144 (the same as --pacing cap:HZ)
     #[arg(help_heading = "Pacing", long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
     pub fps_cap: Option<f64>,
-    /// How the loop paces frames: vsync, cap:HZ, adaptive (a render interval that follows the
-    /// frame's cost) or late (sleep at the end of each frame so input is read as late as
-    /// possible) [default: vsync]
-    #[arg(help_heading = "Pacing", long, value_name = "vsync|cap:HZ|adaptive|late", value_parser = parse_pacing)]
+    #[arg(help_heading = "Pacing", long, value_name = PACING_VALUES, help = concat!(pacing_help!(), " [default: vsync]"), value_parser = parse_pacing)]
     pub pacing: Option<Pacing>,
     /// Quit after this much wall time (for scripted runs)
     #[arg(help_heading = "Output", long, value_name = "DURATION", value_parser = positive_duration, allow_hyphen_values = true)]
@@ -243,10 +254,7 @@ pub struct DisplayArgs {
     /// (linear through the points over the run)
     #[arg(help_heading = "Display", long, value_name = "D|MIN..MAX|ramp:A..B[..C]", default_value = "0", value_parser = parse_render_cost, allow_hyphen_values = true)]
     pub render_cost: RenderCost,
-    /// How the loop paces frames: vsync (presents wait for the display), cap:HZ, adaptive (a
-    /// render interval that follows the frame's cost) or late (sleep at the end of each frame
-    /// so input is read as late as possible)
-    #[arg(help_heading = "Machine and pacing", long, value_name = "vsync|cap:HZ|adaptive|late", default_value = "vsync", value_parser = parse_pacing)]
+    #[arg(help_heading = "Machine and pacing", long, value_name = PACING_VALUES, help = pacing_help!(), default_value = "vsync", value_parser = parse_pacing)]
     pub pacing: Pacing,
     /// Simulated CPU time per tick: above the tick, the spiral of death is real
     #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
