@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The tables of the README's "Which loop should I use?", measured.
+"""The tables of docs/FINDINGS.md's "Which loop should I use?", measured.
 
 Runs `timestep-rope simulate --json` once per display scenario, every preset and every timer as
 lanes on the same frame times, and prints one Markdown table per measure (lanes down, scenarios
-across). Only the standard library; builds the release binary first.
+across). Only the standard library; builds the release binary first. scripts/findings.py
+writes these tables into docs/FINDINGS.md; run alone, this prints them.
 
     python3 scripts/which_loop.py > /tmp/tables.md
 """
@@ -75,34 +76,41 @@ def run(extra):
     return report["config"], report["lanes"]
 
 
-def main():
-    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
-    print("<!-- python3 scripts/which_loop.py; every lane: " + " ".join(COMMON) + " -->")
+def table(title, columns, rows):
+    """A Markdown table: a bold title, the header, then one line per row of cells."""
+    out = [f"\n**{title}**\n", "| lane | " + " | ".join(columns) + " |",
+           "|---|" + "---:|" * len(columns)]
+    out += [f"| `{lane}` | " + " | ".join(cells) + " |" for lane, cells in rows]
+    return out
+
+
+def tables():
+    """Every table of "Which loop should I use?", as Markdown lines."""
+    out = ["Every lane: `" + " ".join(COMMON) + "`."]
     runs = [(name, extra, *run(extra)) for name, extra in SCENARIOS]
-    print("\nScenarios (60 s each, timer noise uniform ±0.3 ms):\n")
-    for name, extra, _, _ in runs:
-        print(f"- **{name}**: `{' '.join(extra)}`")
+    out.append("\nScenarios (60 s each, timer noise uniform ±0.3 ms):\n")
+    out += [f"- **{name}**: `{' '.join(extra)}`" for name, extra, _, _ in runs]
     lanes = [l["lane"] for l in runs[0][3]]
     for title, cell in MEASURES:
-        print(f"\n**{title}**\n")
-        print("| lane | " + " | ".join(r[0] for r in runs) + " |")
-        print("|---|" + "---:|" * len(runs))
-        for i, lane in enumerate(lanes):
-            cells = [cell(ls[i], cfg) for _, _, cfg, ls in runs]
-            print(f"| `{lane}` | " + " | ".join(cells) + " |")
+        rows = [(lane, [cell(ls[i], cfg) for _, _, cfg, ls in runs])
+                for i, lane in enumerate(lanes)]
+        out += table(title, [r[0] for r in runs], rows)
     paced = [(p, run([*VRR, "--pacing", p])[1]) for p in PACINGS]
-    print(f"\n**On the VRR panel (`{' '.join(VRR)}`), by pacing: stutter, rms ms**\n")
-    print("| lane | " + " | ".join(f"`{p}`" for p, _ in paced) + " |")
-    print("|---|" + "---:|" * len(paced))
-    for i, lane in enumerate(lanes):
-        cells = [f"{ls[i]['stutter_rms_ms']:.2f}" for _, ls in paced]
-        print(f"| `{lane}` | " + " | ".join(cells) + " |")
-    print("\n**The same, mean input latency, ms (input sampled to its frame on screen)**\n")
-    print("| lane | " + " | ".join(f"`{p}`" for p, _ in paced) + " |")
-    print("|---|" + "---:|" * len(paced))
-    for i, lane in enumerate(lanes):
-        cells = [f"{ls[i]['latency_ms']['mean']:.1f}" for _, ls in paced]
-        print(f"| `{lane}` | " + " | ".join(cells) + " |")
+    columns = [f"`{p}`" for p, _ in paced]
+    rows = [(lane, [f"{ls[i]['stutter_rms_ms']:.2f}" for _, ls in paced])
+            for i, lane in enumerate(lanes)]
+    out += table(f"On the VRR panel (`{' '.join(VRR)}`), by pacing: stutter, rms ms",
+                 columns, rows)
+    rows = [(lane, [f"{ls[i]['latency_ms']['mean']:.1f}" for _, ls in paced])
+            for i, lane in enumerate(lanes)]
+    out += table("The same, mean input latency, ms (input sampled to its frame on screen)",
+                 columns, rows)
+    return out
+
+
+def main():
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    print("\n".join(tables()))
 
 
 if __name__ == "__main__":

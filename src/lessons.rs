@@ -131,7 +131,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "Four engines' loops side by side",
-        seed: "the engines' own sources (see the README)",
+        seed: "the engines' own sources (see GUIDE.md)",
         caption: &[
             "Godot, Bevy, Unity and MonoGame on the same frames: their ticks, timers",
             "and clamps differ, and so do their judder and steps per frame.",

@@ -1,5 +1,5 @@
 //! What a lane measures of its presented frames: steps per frame, stutter and drift, on the
-//! one scale every policy is judged by (see the README's "Definitions").
+//! one scale every policy is judged by (defined in docs/REFERENCE.md).
 
 use std::collections::BTreeMap;
 

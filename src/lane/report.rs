@@ -54,7 +54,8 @@ pub struct ShownReport {
     pub sim_time_s: f64,
     /// Timer time handed to the stepper (the sum of measured frame times).
     pub wall_time_s: f64,
-    /// (S_last − S_0) − (P_last − P_0): shown simulation time against presented wall time.
+    /// (S_last − S_1) − (P_last − P_1): shown simulation time against presented wall time,
+    /// from frame 1 (frame 0 has no frame time).
     pub drift_ms: f64,
     /// Time lost to the clamp and the step cap.
     pub dropped_ms: f64,

@@ -2,7 +2,7 @@
 //! sleep wakes; and how the loop waits (`--sleep`). [`profile`] is a machine as `probe`
 //! measured it.
 //!
-//! Each model follows its sources (see `../shared/REAL_WORLD.md`):
+//! Each model follows the sources it names:
 //! - `windows-default`: `Sleep` wakes at a timer interrupt, 64 a second (15.625 ms): "If
 //!   dwMilliseconds is less than the resolution of the system clock, the thread may sleep for
 //!   less than the specified length of time. If dwMilliseconds is greater than one tick but less

@@ -8,7 +8,7 @@
 //! at all. The capture is read three times, streaming: to find the groups, to sum up the one
 //! chosen, and to replay it; nothing grows with its length but the lanes' own books.
 //!
-//! The rules, as the README states them:
+//! The rules, as GUIDE.md states them:
 //! - **Which frames**: the application with the most application frames (dwm.exe left out
 //!   unless `--app` names it), its busiest swap chain unless `--swapchain`, and only frames
 //!   whose `FrameType` is Application (generated frames are counted and skipped).

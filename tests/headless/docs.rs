@@ -121,7 +121,7 @@ fn named_paths(text: &str) -> Vec<String> {
 fn every_link_and_every_path_the_docs_name_exists() {
     let mut broken = Vec::new();
     let files = docs();
-    assert!(files.len() >= 7, "{files:?}");
+    assert!(files.len() >= 10, "{files:?}");
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
         let body = prose(&text);
@@ -213,4 +213,42 @@ fn the_figures_the_docs_state_are_the_codes() {
             assert_eq!(number, actual.to_string(), "{file} says {number} {word}");
         }
     }
+}
+
+/// The findings' tables are measured, not typed: each one sits in a block that
+/// `scripts/findings.py` rewrites, named for a function the script has.
+#[test]
+fn every_table_of_the_findings_is_one_the_script_regenerates() {
+    let doc = std::fs::read_to_string(root().join("docs/FINDINGS.md")).unwrap();
+    let script = std::fs::read_to_string(root().join("scripts/findings.py")).unwrap();
+    let open = "<!-- generated: python3 scripts/findings.py ";
+    let mut block: Option<String> = None;
+    let mut tables = 0;
+    for (i, line) in doc.lines().enumerate() {
+        if let Some(rest) = line.strip_prefix(open) {
+            let name = rest.trim_end_matches("-->").trim().to_string();
+            assert!(
+                script.contains(&format!("\"{name}\":")),
+                "line {}: scripts/findings.py makes no table named {name}",
+                i + 1
+            );
+            assert!(block.is_none(), "line {}: a block inside a block", i + 1);
+            block = Some(name);
+        } else if line == "<!-- end generated -->" {
+            assert!(
+                block.take().is_some(),
+                "line {}: an end with no start",
+                i + 1
+            );
+        } else if line.starts_with('|') && block.is_none() {
+            panic!(
+                "docs/FINDINGS.md line {}: a table outside a generated block",
+                i + 1
+            );
+        } else if line.starts_with("|---") {
+            tables += 1;
+        }
+    }
+    assert!(block.is_none(), "a block is never ended");
+    assert!(tables >= 10, "only {tables} tables");
 }

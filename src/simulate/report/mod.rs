@@ -1,5 +1,5 @@
 //! What `simulate` prints: a table (`table.rs`), or one JSON object of the config and one
-//! report per lane (`lane.rs`); and the `--dump-state` file.
+//! report per lane (`crate::lane::LaneReport`); and the `--dump-state` file.
 
 mod table;
 

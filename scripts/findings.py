@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Regenerates every table of docs/FINDINGS.md from the program's own output.
+
+Each table in that file sits between two markers,
+
+    <!-- generated: python3 scripts/findings.py NAME -->
+    ...
+    <!-- end generated -->
+
+and this script replaces what is between them with what NAME's function below measures now,
+running the release binary (`simulate --json`, `replay --json`) and the `energy` example. Only
+the standard library; builds first. Every run is simulated time, so the tables are the same on
+any machine (the replay and the energy example too); a few seconds in all.
+
+    python3 scripts/findings.py            # rewrite every table
+    python3 scripts/findings.py latency    # only the named ones
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+import which_loop
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+BIN = ROOT / "target" / "release" / "timestep-rope"
+DOC = ROOT / "docs" / "FINDINGS.md"
+BLOCK = re.compile(r"(<!-- generated: python3 scripts/findings.py (\S+) -->\n)(.*?)"
+                   r"(<!-- end generated -->)", re.S)
+
+
+def simulate(*args):
+    out = subprocess.run([BIN, "simulate", "--json", *args], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)["lanes"]
+
+
+def lane(lanes, name):
+    return next(l for l in lanes if l["lane"] == name)
+
+
+def md(header, rows, right=()):
+    """A Markdown table; the columns numbered in `right` are right-aligned."""
+    align = ["---:" if i in right else "---" for i in range(len(header))]
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join(align) + "|"]
+    return out + ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+
+
+def which_loop_tables():
+    return which_loop.tables()
+
+
+def sixty_hz():
+    """MonitorSim's scenario: a 60 Hz tick written as a rate or as milliseconds."""
+    common = ["--jitter", "83us", "--render-cost", "5ms", "--seconds", "166.67",
+              "--max-substep", "1ms", "--lanes", "fixed"]
+    rows = []
+    for dt, extra, note in [("60hz", [], "starts on a vblank"),
+                            ("16.667ms", [], "starts on a vblank"),
+                            ("60hz", ["--phase", "random"], "`--phase random`")]:
+        f = simulate("--dt", dt, *common, *extra)[0]
+        rows.append([f"`{dt}`", f"{round(f['policy']['tick_s'] * 1e9):,}", note,
+                     f"{f['double_updates']:,}"])
+    return ["`simulate " + " ".join(common) + " --dt TICK`:", ""] + md(
+        ["`--dt`", "tick, ns", "start", "vblanks with a double update"], rows, right=(1, 3))
+
+
+def latency():
+    """Each pacing's input latency and stutter, 60 Hz, a 1 ms tick."""
+    common = ["--render-cost", "4ms", "--jitter", "200us", "--seconds", "60"]
+    runs = [("`vsync`", [], ["fixed", "interpolated"]),
+            ("`late`", ["--pacing", "late"], ["fixed", "interpolated"]),
+            ("`cap:60`, `--vsync off`", ["--pacing", "cap:60", "--vsync", "off"],
+             ["interpolated"]),
+            ("`adaptive`, `--vsync off`", ["--pacing", "adaptive", "--vsync", "off"],
+             ["interpolated"]),
+            ("`adaptive` (vsync on)", ["--pacing", "adaptive"], ["interpolated"])]
+    rows = []
+    for name, extra, lanes in runs:
+        report = simulate(*common, *extra, "--lanes", ",".join(lanes))
+        for l in report:
+            lat = l["latency_ms"]
+            interval = l["render_interval_ms"]
+            rows.append([name, l["lane"], f"{l['frames']:,}",
+                         f"{lat['mean']:.2f} / {lat['p99']:.2f} / {lat['max']:.2f}",
+                         f"{l['stutter_rms_ms']:.3f}",
+                         "—" if interval is None else f"{interval:.3f}",
+                         l["missed_intervals"]])
+    return ["`simulate " + " ".join(common) + "`, 60 Hz, 1 ms tick:", ""] + md(
+        ["`--pacing`", "lane", "frames", "latency mean / p99 / max, ms", "stutter rms, ms",
+         "interval, ms", "missed"], rows, right=(2, 4, 5, 6))
+
+
+def machines():
+    """A 60 fps cap on each OS model, sleeping natively or spinning."""
+    common = ["--pacing", "cap:60", "--vsync", "off", "--render-cost", "2ms", "--lanes",
+              "fixed", "--seconds", "10"]
+    rows = []
+    for machine, sleep in [("windows-default", "native"), ("windows-default", "spin"),
+                           ("windows-1ms", "native"), ("windows-1ms", "spin"),
+                           ("linux", "native"), ("linux", "spin"),
+                           ("browser", "native"), ("browser", "spin")]:
+        f = simulate(*common, "--machine", machine, "--sleep", sleep)[0]
+        hist = sorted((int(k), v) for k, v in f["steps_histogram"].items() if int(k) > 0)
+        frames = ", ".join(f"{k} × {v:,}" for k, v in hist)
+        rows.append([f"`{machine}`, `{sleep}`", frames, f"{f['spin_cpu_ms']:,.0f}"])
+    return ["`simulate " + " ".join(common) + " --machine M --sleep S` (a 1 ms tick, so a "
+            "frame's steps are its milliseconds; the first frame, which runs none, left out):",
+            ""] + md(["machine, sleep", "steps a frame × frames", "spinning, ms of the 10 s"],
+                     rows, right=(2,))
+
+
+def replay():
+    """Four loops on PresentMon's gold capture 5."""
+    capture = "tests/data/presentmon/test_case_5.csv"
+    lanes = "fixed,interpolated,godot,glaiel"
+    out = subprocess.run([BIN, "replay", capture, "--json", "--lanes", lanes], cwd=ROOT,
+                         check=True, capture_output=True, text=True).stdout
+    report = json.loads(out)
+    rows = [[f"`{l['lane']}`", l["frames"],
+             f"{l['steps_per_frame']['min']}/{l['steps_per_frame']['mean']:.2f}/"
+             f"{l['steps_per_frame']['max']}",
+             f"{l['stutter_rms_ms']:.2f} / {l['stutter_max_ms']:.2f}", f"{l['drift_ms']:.3f}"]
+            for l in report["lanes"]]
+    return [f"`replay {capture} --lanes {lanes}`:", ""] + md(
+        ["lane", "frames shown", "ticks a frame, min/mean/max", "stutter rms / max, ms",
+         "drift, ms"], rows, right=(1, 4))
+
+
+def judder():
+    """How far the driven end is shown from steady motion."""
+    runs = [("20 Hz tick, 60 Hz display", ["--dt", "20hz"]),
+            ("60 Hz tick, 59.94 Hz display, ±0.3 ms noise",
+             ["--dt", "60hz", "--display-hz", "59.94", "--jitter", "300us"])]
+    rows = []
+    for name, extra in runs:
+        for l in simulate("--drive", "sway", "--max-substep", "1ms", "--lanes",
+                          "fixed,interpolated", *extra):
+            j = l["judder_px"]
+            rows.append([name, f"`{l['lane']}`", f"{j['rms']:.3f}", f"{j['max']:.2f}"])
+    return ["`simulate --drive sway --max-substep 1ms --lanes fixed,interpolated` and:", ""] + md(
+        ["scenario", "lane", "judder rms, px", "max, px"], rows, right=(2, 3))
+
+
+def bounds():
+    """Each integrator's stability bound for the default rope."""
+    lanes = simulate("--lanes", "variable,variable+rk4", "--seconds", "0.1")
+    rows = []
+    for name, limit, l in [("semi-implicit Euler", "h·ω < 2", lanes[0]),
+                           ("RK4", "h·ω < 2√2", lanes[1])]:
+        s = l["stable_below_s"]
+        rows.append([name, limit, f"**{s * 1e3:.2f} ms**", f"above {1 / s:.1f} Hz"])
+    return md(["integrator", "undamped limit", "default rope", "frame rates that hold"], rows)
+
+
+def rk4_rates():
+    """Variable steps with each integrator around their bounds, 60 s per rate."""
+    rates = [67, 66, 50, 47, 46, 44, 43]
+    runs = [simulate("--lanes", "variable,variable+rk4", "--display-hz", str(hz),
+                     "--seconds", "60") for hz in rates]
+    return md(["display"] + [f"{hz} Hz" for hz in rates], [
+        ["Euler: explosions"] + [r[0]["explosions"] for r in runs],
+        ["RK4: explosions"] + [r[1]["explosions"] for r in runs],
+        ["RK4: energy at 60 s, J"] + [f"{r[1]['energy_end_j']:+.2f}" for r in runs],
+    ], right=tuple(range(1, len(rates) + 1)))
+
+
+def energy():
+    """The undamped default rope's energy over 60 s (the `energy` example)."""
+    out = subprocess.run(["cargo", "run", "--release", "-q", "--example", "energy"], cwd=ROOT,
+                         check=True, capture_output=True, text=True).stdout
+    cells = {}
+    for line in out.splitlines():
+        m = re.match(r"dt (\S+) s (\w+): E\(t\) - E\(0\) every 10 s: (.*)\(band (\S+) \.\. (\S+) J\)",
+                     line)
+        if not m:
+            continue
+        dt, integ, series, lo, hi = m.groups()
+        if "exploded" in series:
+            text = series.strip()
+        else:
+            values = [float(v) for v in series.split()]
+            falling = all(b < a for a, b in zip(values, values[1:]))
+            text = (f"{values[0]:+.4f} J after 10 s, {values[-1]:+.4f} J after 60 s; "
+                    + ("lower every 10 s" if falling
+                       else f"in a band of {float(lo):+.2f} to {float(hi):+.2f} J"))
+        cells[(dt, integ)] = text
+    steps = sorted({dt for dt, _ in cells}, key=float)
+    rows = [[f"{float(dt) * 1e3:.1f} ms", cells[(dt, "euler")], cells[(dt, "rk4")]]
+            for dt in steps]
+    return ["`cargo run --release --example energy`: E(t) − E(0) of the undamped default rope:",
+            ""] + md(["step", "semi-implicit Euler", "RK4"], rows)
+
+
+GENERATORS = {
+    "which-loop": which_loop_tables,
+    "sixty-hz": sixty_hz,
+    "latency": latency,
+    "machines": machines,
+    "replay": replay,
+    "judder": judder,
+    "bounds": bounds,
+    "rk4-rates": rk4_rates,
+    "energy": energy,
+}
+
+
+def main():
+    only = set(sys.argv[1:])
+    unknown = only - GENERATORS.keys()
+    if unknown:
+        sys.exit(f"findings.py: no table named {', '.join(sorted(unknown))}; "
+                 f"the tables: {', '.join(GENERATORS)}")
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=ROOT, check=True)
+    text = DOC.read_text()
+    names = [m.group(2) for m in BLOCK.finditer(text)]
+    missing = [n for n in names if n not in GENERATORS]
+    if missing:
+        sys.exit(f"findings.py: docs/FINDINGS.md has blocks no function makes: {missing}")
+
+    def fill(m):
+        if only and m.group(2) not in only:
+            return m.group(0)
+        return m.group(1) + "\n".join(GENERATORS[m.group(2)]()) + "\n" + m.group(4)
+
+    DOC.write_text(BLOCK.sub(fill, text))
+
+
+if __name__ == "__main__":
+    main()
