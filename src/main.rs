@@ -26,10 +26,7 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Replay(cfg, out) => replay::main(&cfg, &out),
         Run::Probe(cfg) => probe::main(&cfg),
         Run::Lessons => written("the lessons", timestep_rope::lessons::list),
-        Run::Completions(shell) => written("the completions", |out| {
-            cli::completions(shell, out);
-            Ok(())
-        }),
+        Run::Completions(shell) => written("the completions", |out| cli::completions(shell, out)),
         Run::Man(command) => written("the man page", |out| cli::man(*command, out)),
     }
 }

@@ -66,9 +66,16 @@ fn man_page(subcommand: Option<String>) -> Result<clap::Command, String> {
 }
 
 /// Writes the completion script for `shell` to `out`, from the one flag definition.
-pub fn completions(shell: clap_complete::Shell, out: &mut dyn std::io::Write) {
+pub fn completions(
+    shell: clap_complete::Shell,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     let mut command = <Cli as clap::CommandFactory>::command();
-    clap_complete::generate(shell, &mut command, "timestep-rope", out);
+    // clap_complete panics on a failed write (a reader that stopped early, `| head`), so
+    // the script is made in memory and written here, where a failure is an error.
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, "timestep-rope", &mut script);
+    out.write_all(&script)
 }
 
 /// Writes `command`'s man page (roff) to `out`, from the one flag definition.

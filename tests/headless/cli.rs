@@ -486,3 +486,28 @@ fn completions_and_man_pages_come_from_the_one_flag_definition() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr.contains("no subcommand 'nope'") && stderr.contains("simulate"));
 }
+
+/// A reader that has gone (`| head -c1`) is no error for what only prints: the write fails
+/// with a broken pipe, and the program exits 0 saying nothing (clap_complete alone would
+/// panic on it).
+#[test]
+fn printing_commands_exit_0_quietly_when_the_reader_has_gone() {
+    for args in [
+        &["completions", "bash"][..],
+        &["completions", "zsh"],
+        &["man", "simulate"],
+        &["lessons"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(env!("CARGO_BIN_EXE_timestep-rope"))
+            .args(args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
