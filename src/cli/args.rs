@@ -105,7 +105,8 @@ pub struct CommonArgs {
     /// Lanes to run side by side on the same frame times, comma-separated: textbook modes
     /// (variable, semi-fixed, fixed, interpolated), engine presets (godot, bevy, unity,
     /// monogame, game-loop, glaiel), groups (modes, presets, timers), each optionally
-    /// NAME+OPTION (+snap, +smooth, +fuzzy, +fuzzy59, +interpolated, +tick=60hz, +jitter=0),
+    /// NAME+OPTION (+raw, +snap, +smooth, +fuzzy, +fuzzy59, +interpolated, +tick=60hz,
+    /// +jitter=0, +euler, +rk4),
     /// e.g. fixed,godot,fixed+snap (the window shows 1 to 4)
     #[arg(help_heading = "Loop", long, value_name = "LIST", value_parser = lane_list, global = true)]
     pub lanes: Option<LaneList>,
@@ -182,7 +183,8 @@ pub struct WindowArgs {
     /// Write the last presented frame to this PNG at exit
     #[arg(help_heading = "Output", long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
-    /// Write one CSV row per frame: wall time, frame ms, steps, alpha, mode, drift
+    /// Write one CSV row per frame and lane shown: wall time, frame ms, lane, steps, alpha,
+    /// drift, exploded, pacing, input latency, step starts, present time (replay reads it)
     #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub frame_log: Option<PathBuf>,
     /// At exit, write every lane's report as JSON: the books simulate keeps (stutter, drift,
