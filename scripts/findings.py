@@ -143,6 +143,18 @@ def judder():
         ["scenario", "lane", "judder rms, px", "max, px"], rows, right=(2, 3))
 
 
+def godot_jitter():
+    """Godot's jitter fix with interpolation on, and off, at 144 Hz."""
+    common = ["--display-hz", "144", "--jitter", "300us", "--render-cost", "3ms",
+              "--seconds", "60"]
+    lanes = simulate(*common, "--lanes", "godot+interpolated,godot+interpolated+jitter=0")
+    rows = [[f"`{l['lane']}`", f"{l['stutter_rms_ms']:.3f}", f"{l['stutter_max_ms']:.3f}",
+             l["irregular_frames"]] for l in lanes]
+    return ["`simulate " + " ".join(common) + " --lanes godot+interpolated,"
+            "godot+interpolated+jitter=0`:", ""] + md(
+        ["lane", "stutter rms, ms", "max, ms", "irregular frames"], rows, right=(1, 2, 3))
+
+
 def bounds():
     """Each integrator's stability bound for the default rope."""
     lanes = simulate("--lanes", "variable,variable+rk4", "--seconds", "0.1")
@@ -196,6 +208,7 @@ def energy():
 GENERATORS = {
     "which-loop": which_loop_tables,
     "sixty-hz": sixty_hz,
+    "godot-jitter": godot_jitter,
     "latency": latency,
     "machines": machines,
     "replay": replay,
