@@ -17,7 +17,6 @@ use crate::rope::Drive;
 use crate::simulate::vrr::Vrr;
 use crate::simulate::{DisplayConfig, SimConfig, SimOutput};
 use crate::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig, SweepOutput};
-use clap::Parser;
 use timestep_loop::ns_from_seconds;
 use timestep_loop::{Mode, Pacing};
 
@@ -90,26 +89,23 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    use clap::error::ErrorKind;
-    let cli = match Cli::try_parse_from(args) {
-        Ok(cli) => cli,
-        Err(e) => match e.kind() {
-            ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-                return Ok(Run::Help(e.render().to_string()));
-            }
-            _ => {
-                let text = e.render().to_string();
-                let line = text
-                    .lines()
-                    .find(|l| !l.trim().is_empty())
-                    .unwrap_or("error");
-                let line = line.trim();
-                return Err(Failure::usage(line.strip_prefix("error: ").unwrap_or(line)));
-            }
-        },
+    let command = <Cli as clap::CommandFactory>::command();
+    let matches = command.try_get_matches_from(args).map_err(clap_failure);
+    let matches = match matches {
+        Ok(matches) => matches,
+        Err(Ok(help)) => return Ok(Run::Help(help)),
+        Err(Err(failure)) => return Err(failure),
     };
+    if let Some(flag) = loop_flag_on_a_command_without_a_loop(&matches) {
+        return Err(Failure::usage(flag));
+    }
+    let cli =
+        <Cli as clap::FromArgMatches>::from_arg_matches(&matches).map_err(
+            |e| match clap_failure(e) {
+                Ok(text) => Failure::usage(text.trim()),
+                Err(failure) => failure,
+            },
+        )?;
     let run = match cli.command {
         None => window_config(cli.window).map(Run::Window),
         Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim),
@@ -121,6 +117,49 @@ where
         Some(Command::Man { subcommand }) => man_page(subcommand).map(|c| Run::Man(Box::new(c))),
     };
     run.map_err(Failure::usage)
+}
+
+/// What clap's error means: help or version text to print (`Ok`), or a one-line failure.
+fn clap_failure(e: clap::Error) -> Result<String, Failure> {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ok(e.render().to_string()),
+        _ => {
+            let text = e.render().to_string();
+            let line = text
+                .lines()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("error");
+            let line = line.trim();
+            Err(Failure::usage(line.strip_prefix("error: ").unwrap_or(line)))
+        }
+    }
+}
+
+/// The subcommands that run no loop and no rope: the loop and rope flags (global, so every
+/// subcommand's parser takes them) mean nothing there, and one given is refused by name
+/// rather than ignored.
+const WITHOUT_A_LOOP: [&str; 4] = ["probe", "lessons", "completions", "man"];
+
+/// The error for a loop or rope flag typed after a subcommand that runs neither.
+fn loop_flag_on_a_command_without_a_loop(matches: &clap::ArgMatches) -> Option<String> {
+    let (name, sub) = matches.subcommand()?;
+    if !WITHOUT_A_LOOP.contains(&name) {
+        return None;
+    }
+    let command = <Cli as clap::CommandFactory>::command();
+    let given = command
+        .get_arguments()
+        .filter(|a| a.is_global_set())
+        .find(|a| {
+            sub.value_source(a.get_id().as_str()) == Some(clap::parser::ValueSource::CommandLine)
+        })?;
+    let flag = format!("--{}", given.get_long().unwrap_or(given.get_id().as_str()));
+    Some(format!(
+        "{flag}: timestep-rope {name} runs no loop and no rope, so it takes no {flag}"
+    ))
 }
 
 /// The window's flags, checked together and converted.

@@ -180,6 +180,12 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
     (&["--lesson", "8"], "--lesson"),
     (&["--lesson", "two"], "--lesson"),
     (&["--lesson", "2", "--lanes", "fixed"], "--lesson"),
+    // Loop and rope flags on a subcommand that runs neither.
+    (&["lessons", "--dt", "5ms"], "--dt"),
+    (&["--particles", "5", "lessons"], "--particles"),
+    (&["probe", "--lanes", "fixed"], "--lanes"),
+    (&["completions", "bash", "--drive", "sway"], "--drive"),
+    (&["man", "simulate", "--integrator", "rk4"], "--integrator"),
     // Integrators.
     (&["--integrator", "verlet"], "--integrator"),
     (&["simulate", "--integrator", ""], "--integrator"),
