@@ -269,11 +269,16 @@ fn simulate_json_is_one_object_with_every_field_and_the_lanes_in_the_order_given
         "gravity_m_per_s2",
         "damping_per_s",
         "pin",
+        "drive",
         "display_hz",
     ] {
         assert!(!config[key].is_null(), "config.{key} missing");
     }
     assert_eq!(config["dt_s"], 0.001);
+    assert_eq!(
+        config["drive"], "off",
+        "simulate keeps the pin still unless asked"
+    );
     assert_eq!(config["display_hz"], 59.94);
     let modes = v["lanes"].as_array().unwrap();
     let names: Vec<&str> = modes.iter().map(|m| m["lane"].as_str().unwrap()).collect();

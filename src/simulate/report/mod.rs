@@ -103,6 +103,8 @@ pub struct RopeReport {
     pub gravity_m_per_s2: f64,
     pub damping_per_s: f64,
     pub pin: String,
+    /// `--drive`, as typed: "off", "sway:2.5s", "circle:3s" (judder is measured only with one).
+    pub drive: String,
     /// `--integrator`, and the longest step it can take without the rope's fastest mode
     /// growing (computed from the parameters, see `RopeParams::stability_limit_s`): what
     /// variable mode can integrate. A lane with its own integrator reports its own.
@@ -121,6 +123,7 @@ impl RopeReport {
             gravity_m_per_s2: f64_of(r.gravity_m_per_s2),
             damping_per_s: f64_of(r.damping_per_s),
             pin: r.pin.name().to_string(),
+            drive: r.drive.to_string(),
             integrator: r.integrator.to_string(),
             stable_below_s: r.stability_limit_s(),
         }
