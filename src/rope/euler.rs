@@ -171,6 +171,10 @@ pub(super) fn spring(
 /// Pass 2: semi-implicit Euler — velocity first, then position with the new velocity — with
 /// the drag applied exactly as exp(−rate·dt) and the rest rule on the new velocity. Padding
 /// particles keep their state. Returns whether any position is not finite.
+///
+/// Chunks wholly of real particles are stored whole; only the last, part padding, chooses lane
+/// by lane. (A store that keeps some lanes compiles to a masked store, which AMD's cores run
+/// many times slower than a plain one; the default rope is one whole chunk.)
 #[inline(always)]
 fn kick_and_drift(k: &Coefficients, s: State<'_>) -> bool {
     let n = s.n;
@@ -183,17 +187,23 @@ fn kick_and_drift(k: &Coefficients, s: State<'_>) -> bool {
     let vy = s.vy[..len].as_chunks_mut::<LANES>().0;
     let mut bad = false;
     for c in 0..len / LANES {
+        let whole = (c + 1) * LANES <= n;
         for l in 0..LANES {
-            let real = c * LANES + l < n;
             let u = (vx[c][l] + (fx_in[c][l] - fx_out[c][l]) * k.kick) * k.decay;
             let w = (vy[c][l] + k.gravity_dv + (fy_in[c][l] - fy_out[c][l]) * k.kick) * k.decay;
             let (u, w) = (flush(u, k.floor_speed), flush(w, k.floor_speed));
             let (nx, ny) = (x[c][l] + u * k.dt, y[c][l] + w * k.dt);
-            vx[c][l] = if real { u } else { vx[c][l] };
-            vy[c][l] = if real { w } else { vy[c][l] };
-            x[c][l] = if real { nx } else { x[c][l] };
-            y[c][l] = if real { ny } else { y[c][l] };
-            bad |= real & !(nx.is_finite() & ny.is_finite());
+            if whole {
+                (vx[c][l], vy[c][l], x[c][l], y[c][l]) = (u, w, nx, ny);
+                bad |= !(nx.is_finite() & ny.is_finite());
+            } else {
+                let real = c * LANES + l < n;
+                vx[c][l] = if real { u } else { vx[c][l] };
+                vy[c][l] = if real { w } else { vy[c][l] };
+                x[c][l] = if real { nx } else { x[c][l] };
+                y[c][l] = if real { ny } else { y[c][l] };
+                bad |= real & !(nx.is_finite() & ny.is_finite());
+            }
         }
     }
     bad
