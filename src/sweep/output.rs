@@ -38,26 +38,17 @@ fn report_value(row: &Row) -> Value {
     serde_json::to_value(&row.report).unwrap_or(Value::Null)
 }
 
-/// The report's fields that hold an object or null (null: nothing to measure, as judder
-/// without a drive or before 64 frames), each with an object of its shape: a null one is
-/// written as that object's columns, empty, so every row has the header's columns whatever
-/// the first row measured.
-fn nullable_objects() -> [(&'static str, Value); 3] {
-    let shape = |v: Result<Value, _>| v.unwrap_or(Value::Null);
-    [
-        (
-            "judder_px",
-            shape(serde_json::to_value(JudderStats::default())),
-        ),
-        (
-            "latency_ms",
-            shape(serde_json::to_value(LatencyStats::default())),
-        ),
-        (
-            "refresh_interval_ms",
-            shape(serde_json::to_value(RefreshInterval::default())),
-        ),
-    ]
+/// The shape of a report field that holds an object or null (null: nothing to measure, as
+/// judder without a drive or before 64 frames): a null one is written as that object's
+/// columns, empty, so every row has the header's columns whatever the first row measured.
+fn null_shape(name: &str) -> Option<Value> {
+    let shape = match name {
+        "judder_px" => serde_json::to_value(JudderStats::default()),
+        "latency_ms" => serde_json::to_value(LatencyStats::default()),
+        "refresh_interval_ms" => serde_json::to_value(RefreshInterval::default()),
+        _ => return None,
+    };
+    shape.ok()
 }
 
 /// Leaves of `value` as (dotted name, CSV cell). An object whose keys are all numbers (a
@@ -83,8 +74,8 @@ fn flatten_into(prefix: &str, map: &Map<String, Value>, out: &mut Vec<(String, S
                     histogram.iter().map(|(k, v)| format!("{k}x{v}")).collect();
                 out.push((name, cells.join(" ")));
             }
-            Value::Null => match nullable_objects().into_iter().find(|(n, _)| *n == name) {
-                Some((_, Value::Object(shape))) => {
+            Value::Null => match null_shape(&name) {
+                Some(Value::Object(shape)) => {
                     let start = out.len();
                     flatten_into(&format!("{name}."), &shape, out);
                     out[start..].iter_mut().for_each(|(_, cell)| cell.clear());
