@@ -9,6 +9,15 @@ static REQUESTED: AtomicBool = AtomicBool::new(false);
 /// The exit status after an interrupt (128 + SIGINT, as shells report it).
 pub const EXIT_INTERRUPTED: u8 = 130;
 
+/// The exit status of a run that finished (0) or was stopped by Ctrl-C (130).
+pub fn status(interrupted: bool) -> std::process::ExitCode {
+    if interrupted {
+        std::process::ExitCode::from(EXIT_INTERRUPTED)
+    } else {
+        std::process::ExitCode::SUCCESS
+    }
+}
+
 /// Installs the handler (once; later calls do nothing). Without one (the OS refused it) Ctrl-C
 /// keeps its default meaning, which ends the process.
 pub fn install() {

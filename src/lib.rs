@@ -13,6 +13,7 @@ pub mod lane;
 pub mod lessons;
 pub mod machine;
 pub mod messages;
+pub mod pending;
 pub mod plot;
 pub mod probe;
 pub mod progress;

@@ -31,17 +31,10 @@ fn run() -> Result<ExitCode, Failure> {
     }
 }
 
-/// Writes `what` to stdout with `write`; a reader that stopped early (`| head`) is not an
-/// error.
+/// Prints `what` with `write`, exit status 0.
 fn written(
     what: &str,
     write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
 ) -> Result<ExitCode, Failure> {
-    let mut out = std::io::stdout().lock();
-    match write(&mut out).and_then(|()| std::io::Write::flush(&mut out)) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::machine(
-            messages::chain(&format!("cannot write {what}"), &e),
-        )),
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    messages::print(what, write).map(|()| ExitCode::SUCCESS)
 }

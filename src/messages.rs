@@ -69,6 +69,22 @@ pub fn note_text(message: &str) -> String {
     format!("{PROGRAM}: {}", one_line(message))
 }
 
+/// Writes a command's result to stdout with `write`, then flushes. A reader that has gone
+/// (`| head`) is no error; any other failure is one line naming `what` (exit status 1).
+pub fn print(
+    what: &str,
+    write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
+) -> Result<(), Failure> {
+    let mut out = std::io::stdout().lock();
+    match write(&mut out).and_then(|()| std::io::Write::flush(&mut out)) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::machine(chain(
+            &format!("writing {what} failed"),
+            &e,
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// `message` on one line: line breaks become spaces.
 fn one_line(message: &str) -> String {
     message.trim_end().replace(['\n', '\r'], " ")

@@ -4,8 +4,9 @@
 //! one-line error naming its flag (exit 2) instead of a window that fails at the end.
 
 use crate::messages::chain;
-use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Seek, Write};
+use crate::pending::PendingFile;
+use std::fs::File;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 fn open_error(flag: &str, path: &Path, err: std::io::Error) -> String {
@@ -127,48 +128,28 @@ impl FrameLog {
     }
 }
 
-/// `--screenshot`: opened (not truncated) at start to prove it is writable, written at exit.
+/// `--screenshot`: opened (not truncated) at start to prove it is writable, written at exit;
+/// if no frame was ever shown, a file made for it is removed and one that existed is left.
 #[derive(Debug)]
-pub struct Screenshot {
-    path: PathBuf,
-    file: File,
-    /// Whether the file existed before we opened it; if we never get a frame to write, a
-    /// file we created is removed again and one that existed is left untouched.
-    existed: bool,
-}
+pub struct Screenshot(PendingFile);
 
 impl Screenshot {
     pub fn open(path: &Path) -> Result<Screenshot, String> {
-        let existed = path.exists();
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| open_error("--screenshot", path, e))?;
-        Ok(Screenshot {
-            path: path.to_owned(),
-            file,
-            existed,
-        })
+        PendingFile::open(path)
+            .map(Screenshot)
+            .map_err(|e| open_error("--screenshot", path, e))
     }
 
     /// Writes an RGBA8 frame as PNG (alpha forced opaque: the window shows it opaque).
-    pub fn write(mut self, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
+    pub fn write(self, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
         let png = encode_png(rgba, width, height)?;
-        let what = format!("writing --screenshot {}", self.path.display());
-        self.file.set_len(0).map_err(|e| chain(&what, &e))?;
-        self.file.rewind().map_err(|e| chain(&what, &e))?;
-        self.file.write_all(&png).map_err(|e| chain(&what, &e))?;
-        self.file.flush().map_err(|e| chain(&what, &e))
+        let what = format!("writing --screenshot {}", self.0.path().display());
+        self.0.replace(&png).map_err(|e| chain(&what, &e))
     }
 
     /// No frame was ever shown: leave no empty file behind.
     pub fn abandon(self) {
-        if !self.existed {
-            drop(self.file);
-            let _ = std::fs::remove_file(&self.path);
-        }
+        self.0.abandon();
     }
 }
 

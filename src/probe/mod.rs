@@ -23,15 +23,15 @@ mod table;
 pub use plan::REQUESTS_NS;
 
 use crate::app::probe::{PresentProbe, Presents};
-use crate::interrupt::{self, EXIT_INTERRUPTED};
+use crate::interrupt;
 use crate::machine::MachineProfile;
 use crate::messages::{self, Failure};
+use crate::pending::PendingFile;
 use crate::progress;
 use measure::{Machine, RealMachine, measure_clock, measure_sleeps};
 use plan::Plan;
 use report::{ClockReport, Facts, Measured, ProbeReport, write_json};
-use std::fs::{File, OpenOptions};
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -76,23 +76,14 @@ pub fn main(cfg: &ProbeConfig) -> Result<ExitCode, Failure> {
     if let Some(file) = out {
         file.write(report.profile.as_ref())?;
     }
-    let status = if report.interrupted {
-        ExitCode::from(EXIT_INTERRUPTED)
-    } else {
-        ExitCode::SUCCESS
-    };
-    let stdout = io::stdout();
-    let mut w = stdout.lock();
-    let written = if cfg.json {
-        write_json(&mut w, &report)
-    } else {
-        write_table(&mut w, &report, &facts)
-    };
-    match written.and_then(|()| w.flush()) {
-        Ok(()) => Ok(status),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(status),
-        Err(e) => Err(Failure::machine(format!("writing the probe failed: {e}"))),
-    }
+    messages::print("the probe", |w| {
+        if cfg.json {
+            write_json(w, &report)
+        } else {
+            write_table(w, &report, &facts)
+        }
+    })?;
+    Ok(interrupt::status(report.interrupted))
 }
 
 /// The display found (with `--window`), then the presents, the clock and the sleeps measured.
@@ -154,70 +145,40 @@ fn measure(cfg: &ProbeConfig) -> Result<Measured, Failure> {
     Ok(Measured { clock, sleeps })
 }
 
-/// `--out`, opened before anything is measured. A file already there keeps what it holds
+/// `--out`, opened before anything is measured: a file already there keeps what it holds
 /// until a profile replaces it.
-struct Out {
-    path: PathBuf,
-    file: File,
-    /// Whether the file was there before: if no profile is written, it stays; one made for
-    /// the probe is removed.
-    existed: bool,
-}
+struct Out(PendingFile);
 
 impl Out {
     /// The file, or one line naming the flag and the path (exit status 2).
     fn open(path: &Path) -> Result<Out, Failure> {
-        let existed = path.exists();
-        let file = OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)
-            .map_err(|e| Failure::usage(format!("cannot write --out '{}': {e}", path.display())))?;
-        Ok(Out {
-            path: path.to_owned(),
-            file,
-            existed,
-        })
+        PendingFile::open(path)
+            .map(Out)
+            .map_err(|e| Failure::usage(format!("cannot write --out '{}': {e}", path.display())))
     }
 
     /// Writes `profile` over whatever the file held; without one (interrupted before any
     /// sleep) nothing is written, and that is said.
     fn write(self, profile: Option<&MachineProfile>) -> Result<(), Failure> {
+        let path = self.0.path().display().to_string();
         let Some(profile) = profile else {
             messages::note(&format!(
-                "no sleep was measured, so no profile: '{}' is not written",
-                self.path.display()
+                "no sleep was measured, so no profile: '{path}' is not written"
             ));
             self.abandon();
             return Ok(());
         };
-        let mut w = BufWriter::new(&self.file);
-        let written = self
-            .file
-            .set_len(0)
-            .and_then(|()| serde_json::to_writer_pretty(&mut w, profile).map_err(io::Error::other))
-            .and_then(|()| writeln!(w))
-            .and_then(|()| w.flush());
-        written.map_err(|e| {
-            Failure::machine(format!(
-                "writing --out '{}' failed: {e}",
-                self.path.display()
-            ))
+        let json = serde_json::to_vec_pretty(profile).map_err(io::Error::other);
+        json.and_then(|mut json| {
+            json.push(b'\n');
+            self.0.replace(&json)
         })
+        .map_err(|e| Failure::machine(format!("writing --out '{path}' failed: {e}")))
     }
 
     /// Leaves the file as it was: removed if the probe made it.
     fn abandon(self) {
-        let Out {
-            path,
-            file,
-            existed,
-        } = self;
-        drop(file);
-        if !existed {
-            let _ = std::fs::remove_file(path);
-        }
+        self.0.abandon();
     }
 }
 

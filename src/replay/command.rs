@@ -3,9 +3,9 @@
 
 use super::host::{ReplayError, open, run_with};
 use super::summary::CaptureSummary;
-use crate::interrupt::{self, EXIT_INTERRUPTED};
+use crate::interrupt;
 use crate::lane::{LaneReport, LaneSpec};
-use crate::messages::Failure;
+use crate::messages::{self, Failure};
 use crate::plot;
 use crate::rope::RopeParams;
 use crate::simulate::{
@@ -126,24 +126,15 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         replayed_s: seconds(outcome.replayed_ns),
         lanes_not_run: outcome.not_run,
     };
-    let status = if report.interrupted {
-        ExitCode::from(EXIT_INTERRUPTED)
-    } else {
-        ExitCode::SUCCESS
-    };
-    let stdout = io::stdout();
-    let mut w = stdout.lock();
-    let written = if out.json {
-        let json = serde_json::to_string_pretty(&report).map_err(io::Error::other);
-        json.and_then(|j| writeln!(w, "{j}"))
-    } else {
-        write_table(&mut w, &report, cfg)
-    };
-    match written.and_then(|()| w.flush()) {
-        Ok(()) => Ok(status),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(status),
-        Err(e) => Err(Failure::machine(format!("writing the report failed: {e}"))),
-    }
+    messages::print("the report", |w| {
+        if out.json {
+            let json = serde_json::to_string_pretty(&report).map_err(io::Error::other);
+            json.and_then(|j| writeln!(w, "{j}"))
+        } else {
+            write_table(w, &report, cfg)
+        }
+    })?;
+    Ok(interrupt::status(report.interrupted))
 }
 
 /// The capture's summary, then the lanes' tables as `simulate` prints them.

@@ -4,10 +4,10 @@ use super::SimOutput;
 use super::progress::Progress;
 use super::trace::{Plotting, Trace, open};
 use super::{Controls, FrameRecord, Report, SimConfig, run_with, write_dump, write_table};
-use crate::interrupt::{self, EXIT_INTERRUPTED};
-use crate::messages::Failure;
+use crate::interrupt;
+use crate::messages::{self, Failure};
 use crate::plot::{self};
-use std::io::{self, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 /// Runs `simulate`. Files named by flags are opened before anything runs, so a bad path
@@ -85,22 +85,12 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     if outcome.interrupted {
         report = report.interrupted(outcome.not_run.iter().map(ToString::to_string).collect());
     }
-    let status = if outcome.interrupted {
-        ExitCode::from(EXIT_INTERRUPTED)
-    } else {
-        ExitCode::SUCCESS
-    };
-    let stdout = io::stdout();
-    let mut out = stdout.lock();
-    let written = if args.json {
-        writeln!(out, "{}", report.to_json())
-    } else {
-        write_table(&mut out, &report, cfg)
-    };
-    match written.and_then(|_| out.flush()) {
-        Ok(()) => Ok(status),
-        // A closed pipe (`| head`) is not an error worth a message.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(status),
-        Err(e) => Err(Failure::machine(format!("writing the report failed: {e}"))),
-    }
+    messages::print("the report", |out| {
+        if args.json {
+            writeln!(out, "{}", report.to_json())
+        } else {
+            write_table(out, &report, cfg)
+        }
+    })?;
+    Ok(interrupt::status(outcome.interrupted))
 }

@@ -3,7 +3,7 @@
 
 use super::output::json_row;
 use super::{Axis, Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
-use crate::interrupt::{self, EXIT_INTERRUPTED};
+use crate::interrupt;
 use crate::lane::peak_rss_kib;
 use crate::messages::{self, Failure};
 use crate::plot::{self, plot_sweep};
@@ -82,9 +82,8 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
             outcome.done,
             cfg.configs()
         ));
-        return Ok(ExitCode::from(EXIT_INTERRUPTED));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(interrupt::status(outcome.interrupted))
 }
 
 /// Runs the configurations with a progress bar on a terminal's stderr.
