@@ -31,7 +31,7 @@ use crate::rope::RopeParams;
 use glam::Vec2;
 use gpu::{Gpu, Presented};
 use host::{Present, Wall};
-use output::Outputs;
+use output::{AtExit, Outputs};
 use replay::CaptureWall;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -99,9 +99,10 @@ const START_SIZE: LogicalSize<u32> =
 const FIRST_FRAME_GRACE_NS: u64 = 10_000_000_000;
 
 /// Runs the window until the user quits. Returns the process exit status: 0 for a normal
-/// quit (Esc, Q, closing the window, `--exit-after`); a failure is an unwritable output path
+/// quit (Esc, Q, closing the window, `--exit-after`); 130 for Ctrl-C in its terminal, which
+/// quits as Esc does (the files are written); a failure is an unwritable output path
 /// (status 2, checked before any window opens), or the window or GPU failing (status 1; said
-/// as it happens, while the window winds down).
+/// as it happens, while the window winds down, and no file is replaced).
 pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
     let outputs = Outputs::open(
         cfg.screenshot.as_deref(),
@@ -109,28 +110,18 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         cfg.report.as_deref(),
     );
     let outputs = outputs.map_err(Failure::usage)?;
-    // From here on a failure is the machine's, not the flags' (status 1); the screenshot
-    // file opened above is removed again, since no frame will ever fill it.
+    // A failure from here on drops `outputs`: every target is left as it was.
     let (clock, replay_refresh) = match window_clock(&cfg) {
         Ok(clock) => clock,
-        Err(e) => {
-            outputs.abandon();
-            return Err(Failure::usage(e));
-        }
+        Err(e) => return Err(Failure::usage(e)),
     };
     let session = match Session::new(&cfg, START_SIZE.width, START_SIZE.height) {
         Ok(session) => session,
-        Err(e) => {
-            outputs.abandon();
-            return Err(Failure::usage(e));
-        }
+        Err(e) => return Err(Failure::usage(e)),
     };
     let event_loop = match preflight() {
         Ok(event_loop) => event_loop,
-        Err(line) => {
-            outputs.abandon();
-            return Err(Failure::machine(line));
-        }
+        Err(line) => return Err(Failure::machine(line)),
     };
     let mut app = App {
         session,
@@ -149,11 +140,20 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         finished: false,
         oversize_reported: false,
     };
+    crate::interrupt::install();
     if let Err(e) = event_loop.run_app(&mut app) {
         app.fail(chain("the event loop failed", &e));
     }
     app.finish();
+    if app.status == 0 && interrupted() {
+        return Ok(crate::interrupt::status(true));
+    }
     Ok(ExitCode::from(app.status))
+}
+
+/// Whether Ctrl-C was pressed in the window's terminal.
+fn interrupted() -> bool {
+    crate::interrupt::flag().load(std::sync::atomic::Ordering::Relaxed)
 }
 
 /// The window's clock: the real one, or `--replay`'s capture played on it (read and checked
@@ -352,33 +352,25 @@ impl App {
         event_loop.exit();
     }
 
-    /// Writes the screenshot and the report and flushes the frame log; once, at exit.
+    /// Writes the screenshot, the report and the frame log, and makes them their targets'
+    /// content unless the run failed; once, at exit.
     fn finish(&mut self) {
         if std::mem::replace(&mut self.finished, true) {
             return;
         }
-        if let Some(report) = self.outputs.report.take()
-            && let Err(e) = report.write(&self.session.reports())
-        {
-            self.fail(e);
-        }
-        if let Some(shot) = self.outputs.screenshot.take() {
-            match &self.gpu {
-                Some(gpu) if self.presented => {
-                    let (w, h) = gpu.size();
-                    if let Err(e) = shot.write(gpu.frame(), w, h) {
-                        self.fail(e);
-                    }
-                }
-                _ => {
-                    shot.abandon();
-                    self.fail("no frame was shown, so no --screenshot".into());
-                }
+        let frame = match &self.gpu {
+            Some(gpu) if self.presented => {
+                let (w, h) = gpu.size();
+                Some((gpu.frame(), w, h))
             }
-        }
-        if let Some(log) = &mut self.outputs.frame_log
-            && let Err(e) = log.finish()
-        {
+            _ => None,
+        };
+        let at_exit = AtExit {
+            reports: self.session.reports(),
+            frame,
+        };
+        let outputs = std::mem::take(&mut self.outputs);
+        if let Err(e) = outputs.finish(at_exit, self.status == 0) {
             self.fail(e);
         }
     }
@@ -566,6 +558,10 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        if interrupted() {
+            event_loop.exit();
+            return;
+        }
         if let Some(limit) = self.exit_after_ns {
             let now = self.now_ns();
             // A screenshot needs a frame: wait for the first one (within reason).

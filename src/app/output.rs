@@ -1,11 +1,12 @@
 //! What the window writes to disk: the per-frame CSV log, the exit screenshot and the report.
 //!
-//! Both files are opened before the window exists, so a path that cannot be written is a
-//! one-line error naming its flag (exit 2) instead of a window that fails at the end.
+//! Each file is created (see [`PendingFile`]) before the window exists, so a path that cannot
+//! be written is a one-line error naming its flag (exit 2) instead of a window that fails at
+//! the end. At exit they replace their targets together ([`Outputs::finish`]); a run that
+//! failed leaves every target as it was.
 
 use crate::messages::chain;
 use crate::pending::PendingFile;
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
@@ -80,20 +81,21 @@ impl FrameRow {
 }
 
 /// `--frame-log`: a buffered CSV writer, flushed every [`FrameLog::FLUSH_EVERY_S`] of wall
-/// time (so the file can be followed while the window runs) and at exit.
+/// time (so the file being written, `.NAME.tmp-PID` beside the target, can be followed while
+/// the window runs) and at exit.
 #[derive(Debug)]
 pub struct FrameLog {
     path: PathBuf,
-    out: csv::Writer<File>,
+    out: csv::Writer<PendingFile>,
     /// The wall time of the row that last flushed, s.
     flushed_at_s: f64,
 }
 
 impl FrameLog {
-    /// Creates (truncates) the file and writes the header.
+    /// Creates the file and writes the header.
     pub fn create(path: &Path) -> Result<FrameLog, String> {
         let flag = "--frame-log";
-        let file = File::create(path).map_err(|e| open_error(flag, path, e))?;
+        let file = PendingFile::create(path).map_err(|e| open_error(flag, path, e))?;
         let mut out = csv::Writer::from_writer(file);
         out.write_record(FrameRow::header())
             .map_err(|e| open_error(flag, path, e.into()))?;
@@ -119,8 +121,11 @@ impl FrameLog {
         Ok(())
     }
 
-    pub fn finish(&mut self) -> Result<(), String> {
-        self.out.flush().map_err(|e| self.write_error(&e))
+    /// The file, every row in it, to be committed.
+    pub fn finish(mut self) -> Result<PendingFile, String> {
+        self.out.flush().map_err(|e| self.write_error(&e))?;
+        let what = format!("writing --frame-log {}", self.path.display());
+        self.out.into_inner().map_err(|e| chain(&what, e.error()))
     }
 
     fn write_error(&self, e: &std::io::Error) -> String {
@@ -128,61 +133,51 @@ impl FrameLog {
     }
 }
 
-/// `--screenshot`: opened (not truncated) at start to prove it is writable, written at exit;
-/// if no frame was ever shown, a file made for it is removed and one that existed is left.
+/// `--screenshot`: created at start to prove it is writable, written at exit.
 #[derive(Debug)]
 pub struct Screenshot(PendingFile);
 
 impl Screenshot {
     pub fn open(path: &Path) -> Result<Screenshot, String> {
-        PendingFile::open(path)
+        PendingFile::create(path)
             .map(Screenshot)
             .map_err(|e| open_error("--screenshot", path, e))
     }
 
-    /// Writes an RGBA8 frame as PNG (alpha forced opaque: the window shows it opaque).
-    pub fn write(self, rgba: &[u8], width: u32, height: u32) -> Result<(), String> {
+    /// Writes an RGBA8 frame as PNG (alpha forced opaque: the window shows it opaque); the
+    /// file, to be committed.
+    pub fn write(mut self, rgba: &[u8], width: u32, height: u32) -> Result<PendingFile, String> {
         let png = encode_png(rgba, width, height)?;
         let what = format!("writing --screenshot {}", self.0.path().display());
-        self.0.replace(&png).map_err(|e| chain(&what, &e))
-    }
-
-    /// No frame was ever shown: leave no empty file behind.
-    pub fn abandon(self) {
-        self.0.abandon();
+        self.0.write_all(&png).map_err(|e| chain(&what, &e))?;
+        Ok(self.0)
     }
 }
 
-/// `--report`: opened at start to prove it is writable; at exit it gets every lane's report,
+/// `--report`: created at start to prove it is writable; at exit it gets every lane's report,
 /// the same JSON object per lane as `simulate --json` gives.
 #[derive(Debug)]
-pub struct ReportFile {
-    path: PathBuf,
-    file: File,
-}
+pub struct ReportFile(PendingFile);
 
 impl ReportFile {
     pub fn create(path: &Path) -> Result<ReportFile, String> {
-        let file = File::create(path).map_err(|e| open_error("--report", path, e))?;
-        Ok(ReportFile {
-            path: path.to_owned(),
-            file,
-        })
+        PendingFile::create(path)
+            .map(ReportFile)
+            .map_err(|e| open_error("--report", path, e))
     }
 
-    /// Writes `{"lanes": [...]}`.
-    pub fn write(self, lanes: &[crate::lane::LaneReport]) -> Result<(), String> {
-        let what = format!("writing --report {}", self.path.display());
-        let mut out = BufWriter::new(self.file);
+    /// Writes `{"lanes": [...]}`; the file, to be committed.
+    pub fn write(self, lanes: &[crate::lane::LaneReport]) -> Result<PendingFile, String> {
+        let what = format!("writing --report {}", self.0.path().display());
+        let mut out = BufWriter::new(self.0);
         serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "lanes": lanes }))
             .map_err(|e| chain(&what, &e))?;
-        writeln!(out)
-            .and_then(|()| out.flush())
-            .map_err(|e| chain(&what, &e))
+        writeln!(out).map_err(|e| chain(&what, &e))?;
+        out.into_inner().map_err(|e| chain(&what, e.error()))
     }
 }
 
-/// Everything the window writes, opened before the window exists, so a path that cannot be
+/// Everything the window writes, created before the window exists, so a path that cannot be
 /// written is one line naming its flag.
 #[derive(Debug, Default)]
 pub struct Outputs {
@@ -191,39 +186,48 @@ pub struct Outputs {
     pub report: Option<ReportFile>,
 }
 
+/// What the window has to show at exit: its lanes' reports, and its last frame (none if no
+/// frame was ever shown): RGBA8, width, height.
+pub struct AtExit<'a> {
+    pub reports: Vec<crate::lane::LaneReport>,
+    pub frame: Option<(&'a [u8], u32, u32)>,
+}
+
 impl Outputs {
-    /// Opens each output asked for; on a failure, what was opened is abandoned.
+    /// Creates each output asked for; on a failure, those created are dropped (removed).
     pub fn open(
         screenshot: Option<&Path>,
         frame_log: Option<&Path>,
         report: Option<&Path>,
     ) -> Result<Outputs, String> {
-        let mut out = Outputs {
+        Ok(Outputs {
             screenshot: screenshot.map(Screenshot::open).transpose()?,
-            ..Outputs::default()
-        };
-        let rest = frame_log
-            .map(FrameLog::create)
-            .transpose()
-            .and_then(|log| Ok((log, report.map(ReportFile::create).transpose()?)));
-        match rest {
-            Ok((log, report)) => {
-                out.frame_log = log;
-                out.report = report;
-                Ok(out)
-            }
-            Err(e) => {
-                out.abandon();
-                Err(e)
-            }
-        }
+            frame_log: frame_log.map(FrameLog::create).transpose()?,
+            report: report.map(ReportFile::create).transpose()?,
+        })
     }
 
-    /// No window will ever fill them: leave no empty screenshot behind.
-    pub fn abandon(self) {
-        if let Some(s) = self.screenshot {
-            s.abandon();
+    /// Writes the report and the screenshot and finishes the log, then, if all went well and
+    /// `ok` (the run did not fail), makes each its target's content. Otherwise every target is
+    /// left as it was; the first error is returned.
+    pub fn finish(self, at_exit: AtExit<'_>, ok: bool) -> Result<(), String> {
+        let mut files = Vec::new();
+        if let Some(report) = self.report {
+            files.push(("--report", report.write(&at_exit.reports)?));
         }
+        if let Some(shot) = self.screenshot {
+            let (rgba, w, h) = at_exit
+                .frame
+                .ok_or("no frame was shown, so no --screenshot")?;
+            files.push(("--screenshot", shot.write(rgba, w, h)?));
+        }
+        if let Some(log) = self.frame_log {
+            files.push(("--frame-log", log.finish()?));
+        }
+        if ok {
+            crate::pending::commit_all(files)?;
+        }
+        Ok(())
     }
 }
 
@@ -304,18 +308,20 @@ mod tests {
             exploded: false,
             present_s: Some(wall_s),
         };
-        let lines = || std::fs::read_to_string(&path).unwrap().lines().count();
+        let growing = crate::pending::temp_path(&path, std::process::id()).unwrap();
+        let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
         log.row(&row(0.1)).unwrap();
-        assert_eq!(lines(), 0, "buffered: not a write per frame");
+        assert_eq!(lines(&growing), 0, "buffered: not a write per frame");
         log.row(&row(0.3)).unwrap();
         assert_eq!(
-            lines(),
+            lines(&growing),
             3,
             "a quarter second on, header and both rows are in the file"
         );
         log.row(&row(0.4)).unwrap();
-        log.finish().unwrap();
-        assert_eq!(lines(), 4);
+        log.finish().unwrap().commit().unwrap();
+        assert_eq!(lines(&path), 4);
+        assert!(!growing.exists());
         let _ = std::fs::remove_file(&path);
     }
 
@@ -337,7 +343,7 @@ mod tests {
         let rgba: Vec<u8> = (0..4 * 3)
             .flat_map(|i| [i as u8 * 20, 10, 200, 7])
             .collect();
-        shot.write(&rgba, 4, 3).unwrap();
+        shot.write(&rgba, 4, 3).unwrap().commit().unwrap();
         let back = tiny_skia::Pixmap::load_png(&path).unwrap();
         assert_eq!((back.width(), back.height()), (4, 3));
         assert_eq!(&back.data()[4..8], &[20, 10, 200, 255]);

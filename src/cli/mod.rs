@@ -2,6 +2,7 @@
 //! window opens or any simulation starts; a bad value is one line naming the flag and exit 2.
 
 mod args;
+mod paths;
 mod values;
 
 pub use args::*;
@@ -116,7 +117,8 @@ where
         Some(Command::Completions { shell }) => Ok(Run::Completions(shell)),
         Some(Command::Man { subcommand }) => man_page(subcommand).map(|c| Run::Man(Box::new(c))),
     };
-    run.map_err(Failure::usage)
+    run.and_then(|run| paths::check(&run).map(|()| run))
+        .map_err(Failure::usage)
 }
 
 /// What clap's error means: help or version text to print (`Ok`), or a one-line failure.

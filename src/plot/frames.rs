@@ -2,10 +2,10 @@
 //! vblank and its frame time over the run.
 
 use super::{Figure, colour, font, page, render, stroke, tidy};
+use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
-use std::path::Path;
 
 /// One presented frame of one lane, as the plot shows it.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -31,9 +31,10 @@ struct FramesFigure<'a> {
     plot: &'a FramePlot,
 }
 
-/// Writes the frame-by-frame plot to `path` (.svg or .png), titled `title`.
-pub fn plot_frames(path: &Path, title: &str, plot: &FramePlot) -> Result<(), String> {
-    render(path, &FramesFigure { title, plot })
+/// Writes the frame-by-frame plot into `out` (as its path's .svg or .png says), titled
+/// `title`.
+pub fn plot_frames(out: &mut PendingFile, title: &str, plot: &FramePlot) -> Result<(), String> {
+    render(out, &FramesFigure { title, plot })
 }
 
 impl FramesFigure<'_> {

@@ -8,9 +8,11 @@ mod sweep;
 pub use frames::{FramePlot, FramePoint, plot_frames};
 pub use sweep::{SweepPoint, plot_sweep};
 
+use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use std::io::Write;
 use std::path::Path;
 use std::sync::Once;
 
@@ -70,12 +72,11 @@ impl Format {
     }
 }
 
-/// Checks that a plot can be written to `path` (its extension, and that the file can be
-/// created) before anything runs. The file is created empty and filled at the end.
-pub fn check_path(path: &Path) -> Result<Format, String> {
-    let format = Format::of(path)?;
-    std::fs::File::create(path).map_err(|e| format!("cannot write '{}': {e}", path.display()))?;
-    Ok(format)
+/// Checks a plot's extension and creates its file (see [`PendingFile`]) before anything runs;
+/// the plot is drawn into it at the end.
+pub fn create(path: &Path) -> Result<PendingFile, String> {
+    Format::of(path)?;
+    PendingFile::create(path).map_err(|e| format!("cannot write '{}': {e}", path.display()))
 }
 
 /// Something that draws itself on any plotters backend.
@@ -85,11 +86,11 @@ trait Figure {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
 }
 
-/// Draws `figure` and writes it to `path` as its extension says.
-fn render(path: &Path, figure: &impl Figure) -> Result<(), String> {
+/// Draws `figure` and writes it into `out` as its path's extension says.
+fn render(out: &mut PendingFile, figure: &impl Figure) -> Result<(), String> {
     register_font();
     let size = figure.size();
-    match Format::of(path)? {
+    let bytes = match Format::of(out.path())? {
         Format::Svg => {
             let mut svg = String::new();
             {
@@ -97,7 +98,7 @@ fn render(path: &Path, figure: &impl Figure) -> Result<(), String> {
                 figure.draw(&root)?;
                 root.present().map_err(|e| e.to_string())?;
             }
-            std::fs::write(path, svg).map_err(|e| e.to_string())
+            svg.into_bytes()
         }
         Format::Png => {
             let (w, h) = size;
@@ -107,21 +108,21 @@ fn render(path: &Path, figure: &impl Figure) -> Result<(), String> {
                 figure.draw(&root)?;
                 root.present().map_err(|e| e.to_string())?;
             }
-            write_png(path, &rgb, size)
+            png(&rgb, size)?
         }
-    }
+    };
+    out.write_all(&bytes).map_err(|e| e.to_string())
 }
 
-/// Encodes an RGB buffer as a PNG (with tiny-skia's encoder, already a dependency).
-fn write_png(path: &Path, rgb: &[u8], (w, h): (u32, u32)) -> Result<(), String> {
+/// An RGB buffer as a PNG (with tiny-skia's encoder, already a dependency).
+fn png(rgb: &[u8], (w, h): (u32, u32)) -> Result<Vec<u8>, String> {
     let rgba: Vec<u8> = rgb
         .chunks_exact(3)
         .flat_map(|p| [p[0], p[1], p[2], 255])
         .collect();
     let size = tiny_skia::IntSize::from_wh(w, h).ok_or("empty plot size")?;
     let pixmap = tiny_skia::Pixmap::from_vec(rgba, size).ok_or("bad plot buffer")?;
-    let png = pixmap.encode_png().map_err(|e| e.to_string())?;
-    std::fs::write(path, png).map_err(|e| e.to_string())
+    pixmap.encode_png().map_err(|e| e.to_string())
 }
 
 fn register_font() {

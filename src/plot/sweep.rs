@@ -2,10 +2,10 @@
 //! lane, with the common display rates marked.
 
 use super::{Figure, font, page, render, stroke, tidy};
+use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::Path;
 
 /// What the plot shows of one (display rate, lane) configuration.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -28,15 +28,15 @@ struct SweepFigure<'a> {
     lanes: &'a [(String, Vec<SweepPoint>)],
 }
 
-/// Writes the sweep's plot to `path` (.svg or .png), titled `title`, its rates described by
-/// `rate`.
+/// Writes the sweep's plot into `out` (as its path's .svg or .png says), titled `title`, its
+/// rates described by `rate`.
 pub fn plot_sweep(
-    path: &Path,
+    out: &mut PendingFile,
     title: &str,
     rate: &str,
     lanes: &[(String, Vec<SweepPoint>)],
 ) -> Result<(), String> {
-    render(path, &SweepFigure { title, rate, lanes })
+    render(out, &SweepFigure { title, rate, lanes })
 }
 
 impl SweepFigure<'_> {

@@ -31,7 +31,7 @@ use crate::progress;
 use measure::{Machine, RealMachine, measure_clock, measure_sleeps};
 use plan::Plan;
 use report::{ClockReport, Facts, Measured, ProbeReport, write_json};
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -69,10 +69,8 @@ impl ProbeConfig {
 /// is measured: an unwritable path is exit status 2, no display 1.
 pub fn main(cfg: &ProbeConfig) -> Result<ExitCode, Failure> {
     let out = cfg.out.as_deref().map(Out::open).transpose()?;
-    let (report, facts) = match probe(cfg) {
-        Ok(found) => found,
-        Err(e) => return Err(abandon(out, e)),
-    };
+    // A failed probe drops `out`: the file is left as it was.
+    let (report, facts) = probe(cfg)?;
     if let Some(file) = out {
         file.write(report.profile.as_ref())?;
     }
@@ -145,47 +143,34 @@ fn measure(cfg: &ProbeConfig) -> Result<Measured, Failure> {
     Ok(Measured { clock, sleeps })
 }
 
-/// `--out`, opened before anything is measured: a file already there keeps what it holds
-/// until a profile replaces it.
+/// `--out`, created before anything is measured: a file already there keeps what it holds
+/// until a profile replaces it (see [`PendingFile`]).
 struct Out(PendingFile);
 
 impl Out {
     /// The file, or one line naming the flag and the path (exit status 2).
     fn open(path: &Path) -> Result<Out, Failure> {
-        PendingFile::open(path)
+        PendingFile::create(path)
             .map(Out)
             .map_err(|e| Failure::usage(format!("cannot write --out '{}': {e}", path.display())))
     }
 
     /// Writes `profile` over whatever the file held; without one (interrupted before any
     /// sleep) nothing is written, and that is said.
-    fn write(self, profile: Option<&MachineProfile>) -> Result<(), Failure> {
+    fn write(mut self, profile: Option<&MachineProfile>) -> Result<(), Failure> {
         let path = self.0.path().display().to_string();
         let Some(profile) = profile else {
             messages::note(&format!(
                 "no sleep was measured, so no profile: '{path}' is not written"
             ));
-            self.abandon();
             return Ok(());
         };
         let json = serde_json::to_vec_pretty(profile).map_err(io::Error::other);
         json.and_then(|mut json| {
             json.push(b'\n');
-            self.0.replace(&json)
+            self.0.write_all(&json)
         })
+        .and_then(|()| self.0.commit())
         .map_err(|e| Failure::machine(format!("writing --out '{path}' failed: {e}")))
     }
-
-    /// Leaves the file as it was: removed if the probe made it.
-    fn abandon(self) {
-        self.0.abandon();
-    }
-}
-
-/// `failure`, with the `--out` file left as it was.
-fn abandon(out: Option<Out>, failure: Failure) -> Failure {
-    if let Some(out) = out {
-        out.abandon();
-    }
-    failure
 }

@@ -75,8 +75,9 @@ pub struct ReplayConfigReport {
     pub rope: RopeReport,
 }
 
-/// Runs `replay`: the capture is read and checked before anything runs, so a bad one fails
-/// at once with status 2.
+/// Runs `replay`: the capture is read and checked, and the output files created, before
+/// anything runs, so a bad one fails at once with status 2. The outputs replace their targets
+/// once all are written (see [`crate::pending`]), also when Ctrl-C stopped the run.
 pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure> {
     let (selection, summary) = open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
         .map_err(|e| Failure::usage(e.to_string()))?;
@@ -84,10 +85,9 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
     let mut trace = crate::simulate::open("--trace", out.trace.as_deref())
         .map_err(Failure::usage)?
         .map(|file| Trace::new(file, names.clone()));
-    if let Some(p) = &out.plot {
-        plot::check_path(p).map_err(|e| Failure::usage(format!("--plot: {e}")))?;
-    }
-    let mut plotting = out.plot.as_ref().map(|_| Plotting::new(&names, None));
+    let plot_file = out.plot.as_deref().map(plot::create).transpose();
+    let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
+    let mut plotting = plot_file.as_ref().map(|_| Plotting::new(&names, None));
     interrupt::install();
     let controls = Controls {
         keep_positions: false,
@@ -106,15 +106,23 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         ReplayError::Capture(e) => Failure::usage(e.to_string()),
         ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
     })?;
-    if let (Some(path), Some(p)) = (&out.plot, &plotting) {
+    let mut files = Vec::new();
+    if let (Some(mut file), Some(p)) = (plot_file, &plotting) {
         let title = format!("{} ({}), frame by frame", summary.app, summary.format);
-        plot::plot_frames(path, &title, &p.plot).map_err(|e| {
-            Failure::machine(format!("writing --plot '{}' failed: {e}", path.display()))
+        plot::plot_frames(&mut file, &title, &p.plot).map_err(|e| {
+            Failure::machine(format!(
+                "writing --plot '{}' failed: {e}",
+                file.path().display()
+            ))
         })?;
+        files.push(("--plot", file));
     }
-    if let Some(Err(e)) = trace.map(Trace::finish) {
-        return Err(Failure::machine(format!("writing --trace failed: {e}")));
+    if let Some(t) = trace {
+        let file = t.finish();
+        let file = file.map_err(|e| Failure::machine(format!("writing --trace failed: {e}")))?;
+        files.push(("--trace", file));
     }
+    crate::pending::commit_all(files).map_err(Failure::machine)?;
     let report = ReplayReport {
         config: ReplayConfigReport {
             looped: LoopConfigReport::new(&cfg.timing, cfg.max_substep),

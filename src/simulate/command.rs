@@ -6,31 +6,24 @@ use super::trace::{Plotting, Trace, open};
 use super::{Controls, FrameRecord, Report, SimConfig, run_with, write_dump, write_table};
 use crate::interrupt;
 use crate::messages::{self, Failure};
+use crate::pending;
 use crate::plot::{self};
-use std::io::Write;
+use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 
-/// Runs `simulate`. Files named by flags are opened before anything runs, so a bad path
-/// fails at once with status 2.
+/// Runs `simulate`. Files named by flags are created before anything runs, so a bad path
+/// fails at once with status 2; they replace their targets only once all are written (see
+/// [`crate::pending`]), also when Ctrl-C stopped the run.
 pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
-    // Opened before anything runs, in order; the first bad path stops everything.
+    // Created before anything runs, in order; the first bad path stops everything.
     let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
-    let mut trace = match open("--trace", args.trace.as_deref()) {
-        Ok(t) => t.map(|out| Trace::new(out, names.clone())),
-        Err(e) => return Err(Failure::usage(e)),
-    };
-    let mut dump = match open("--dump-state", args.dump_state.as_deref()) {
-        Ok(d) => d,
-        Err(e) => return Err(Failure::usage(e)),
-    };
-
-    if let Some(p) = &args.plot
-        && let Err(e) = plot::check_path(p)
-    {
-        return Err(Failure::usage(format!("--plot: {e}")));
-    }
-    let mut plotting = args
-        .plot
+    let mut trace = open("--trace", args.trace.as_deref())
+        .map_err(Failure::usage)?
+        .map(|file| Trace::new(file, names.clone()));
+    let dump = open("--dump-state", args.dump_state.as_deref()).map_err(Failure::usage)?;
+    let plot_file = args.plot.as_deref().map(plot::create).transpose();
+    let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
+    let mut plotting = plot_file
         .as_ref()
         .map(|_| Plotting::new(&names, args.plot_ns));
 
@@ -50,34 +43,37 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         }
         progress.frame(f);
     });
-    let outcome = match outcome {
-        Ok(o) => o,
-        Err(e) => return Err(Failure::usage(format!("--lanes: {e}"))),
-    };
+    let outcome = outcome.map_err(|e| Failure::usage(format!("--lanes: {e}")))?;
     progress.finish();
-    if let (Some(path), Some(p)) = (&args.plot, &plotting) {
+    let mut files = Vec::new();
+    if let (Some(mut file), Some(p)) = (plot_file, &plotting) {
         let title = format!(
             "{} Hz display, jitter ±{}, frame by frame",
             cfg.display.display_hz,
             timestep_loop::format_duration(cfg.display.jitter_ns)
         );
-        if let Err(e) = plot::plot_frames(path, &title, &p.plot) {
-            return Err(Failure::machine(format!(
+        plot::plot_frames(&mut file, &title, &p.plot).map_err(|e| {
+            Failure::machine(format!(
                 "writing --plot '{}' failed: {e}",
-                path.display()
-            )));
-        }
+                file.path().display()
+            ))
+        })?;
+        files.push(("--plot", file));
     }
-    if let Some(Err(e)) = trace.map(Trace::finish) {
-        return Err(Failure::machine(format!("writing --trace failed: {e}")));
+    if let Some(t) = trace {
+        let file = t.finish();
+        files.push(("--trace", file.map_err(|e| failed("--trace", &e))?));
     }
-    if let Some(d) = dump.as_mut()
-        && let Err(e) = write_dump(d, &outcome.lanes).and_then(|_| d.flush())
-    {
-        return Err(Failure::machine(format!(
-            "writing --dump-state failed: {e}"
-        )));
+    if let Some(file) = dump {
+        let mut out = BufWriter::new(file);
+        let file = write_dump(&mut out, &outcome.lanes)
+            .and_then(|()| out.into_inner().map_err(io::IntoInnerError::into_error));
+        files.push((
+            "--dump-state",
+            file.map_err(|e| failed("--dump-state", &e))?,
+        ));
     }
+    pending::commit_all(files).map_err(Failure::machine)?;
 
     let ran = outcome.lanes.len();
     let reports = outcome.lanes.into_iter().map(|l| l.report).collect();
@@ -93,4 +89,9 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         }
     })?;
     Ok(interrupt::status(outcome.interrupted))
+}
+
+/// A write to `flag`'s file failed after the run (exit status 1).
+fn failed(flag: &str, e: &io::Error) -> Failure {
+    Failure::machine(format!("writing {flag} failed: {e}"))
 }

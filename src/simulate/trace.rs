@@ -2,18 +2,17 @@
 //! frame of every lane) and the points of `--plot`.
 
 use super::FrameRecord;
+use crate::pending::PendingFile;
 use crate::plot::{FramePlot, FramePoint};
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use timestep_loop::{millis, millis_signed, seconds};
 
-/// Creates the file a flag names, if it names one; an error names the flag.
-pub fn open(flag: &str, path: Option<&Path>) -> Result<Option<BufWriter<File>>, String> {
+/// Creates the file a flag names, if it names one (see [`PendingFile`]); an error names the
+/// flag.
+pub fn open(flag: &str, path: Option<&Path>) -> Result<Option<PendingFile>, String> {
     path.map(|p| {
-        File::create(p)
-            .map(BufWriter::new)
-            .map_err(|e| format!("cannot write {flag} '{}': {e}", p.display()))
+        PendingFile::create(p).map_err(|e| format!("cannot write {flag} '{}': {e}", p.display()))
     })
     .transpose()
 }
@@ -21,14 +20,15 @@ pub fn open(flag: &str, path: Option<&Path>) -> Result<Option<BufWriter<File>>, 
 /// `--trace`: one CSV row per presented frame. Keeps the first write error and stops
 /// writing; [`Trace::finish`] reports it.
 pub struct Trace {
-    out: BufWriter<File>,
+    out: BufWriter<PendingFile>,
     lanes: Vec<String>,
     result: io::Result<()>,
 }
 
 impl Trace {
     /// A trace of the lanes named `lanes`, written to `out`.
-    pub fn new(mut out: BufWriter<File>, lanes: Vec<String>) -> Trace {
+    pub fn new(file: PendingFile, lanes: Vec<String>) -> Trace {
+        let mut out = BufWriter::new(file);
         let result = writeln!(
             out,
             "lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s"
@@ -60,9 +60,12 @@ impl Trace {
         }
     }
 
-    /// Flushes the file; the first write error, if there was one.
-    pub fn finish(mut self) -> io::Result<()> {
-        self.result.and_then(|()| self.out.flush())
+    /// The file, every row in it, to be committed; or the first write error.
+    pub fn finish(self) -> io::Result<PendingFile> {
+        self.result?;
+        self.out
+            .into_inner()
+            .map_err(io::IntoInnerError::into_error)
     }
 }
 

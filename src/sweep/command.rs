@@ -6,10 +6,10 @@ use super::{Axis, Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
 use crate::interrupt;
 use crate::lane::peak_rss_kib;
 use crate::messages::{self, Failure};
+use crate::pending::{self, PendingFile};
 use crate::plot::{self, plot_sweep};
 use crate::progress;
 use crate::simulate::ConfigReport;
-use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -25,25 +25,18 @@ pub struct SweepOutput {
     pub plot: Option<PathBuf>,
 }
 
-/// Runs a sweep. `--csv` and `--plot` are checked (and created) before anything runs.
+/// Runs a sweep. `--csv` and `--plot` are checked and created before anything runs; they
+/// replace their targets once all is written (see [`crate::pending`]), also when Ctrl-C
+/// stopped the sweep or stdout's reader went away.
 pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
-    if let Some(p) = &out.plot
-        && let Err(e) = plot::check_path(p)
-    {
-        return Err(Failure::usage(format!("--plot: {e}")));
-    }
-    let csv = match &out.csv {
-        Some(p) => match File::create(p) {
-            Ok(f) => Some(BufWriter::new(f)),
-            Err(e) => {
-                return Err(Failure::usage(format!(
-                    "cannot write --csv '{}': {e}",
-                    p.display()
-                )));
-            }
-        },
-        None => None,
-    };
+    let plot_file = out.plot.as_deref().map(plot::create).transpose();
+    let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
+    let csv = out.csv.as_deref().map(|p| {
+        PendingFile::create(p)
+            .map(BufWriter::new)
+            .map_err(|e| Failure::usage(format!("cannot write --csv '{}': {e}", p.display())))
+    });
+    let csv = csv.transpose()?;
     interrupt::install();
     let stdout = io::stdout();
     let mut sink = Sink {
@@ -62,20 +55,31 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         .begin(cfg)
         .and_then(|()| sweep(cfg, &mut sink))
         .and_then(|o| sink.end(cfg, o, started).map(|()| o));
+    let mut files = Vec::new();
+    if let Some(csv) = sink.csv.take() {
+        let file = csv.into_inner().map_err(io::IntoInnerError::into_error);
+        let file = file.map_err(|e| Failure::machine(format!("writing --csv failed: {e}")))?;
+        files.push(("--csv", file));
+    }
     let outcome = match outcome {
         Ok(o) => o,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+            pending::commit_all(files).map_err(Failure::machine)?;
+            return Ok(ExitCode::SUCCESS);
+        }
         Err(e) => return Err(Failure::machine(format!("writing the sweep failed: {e}"))),
     };
-    if let Some(p) = &out.plot {
+    if let Some(mut file) = plot_file {
         let title = plot_title(cfg);
-        if let Err(e) = plot_sweep(p, &title, cfg.axis.label(), &sink.summary.series()) {
-            return Err(Failure::machine(format!(
+        plot_sweep(&mut file, &title, cfg.axis.label(), &sink.summary.series()).map_err(|e| {
+            Failure::machine(format!(
                 "writing --plot '{}' failed: {e}",
-                p.display()
-            )));
-        }
+                file.path().display()
+            ))
+        })?;
+        files.push(("--plot", file));
     }
+    pending::commit_all(files).map_err(Failure::machine)?;
     if outcome.interrupted {
         messages::note(&format!(
             "interrupted after {} of {} configurations; what finished is written",
@@ -102,7 +106,7 @@ fn sweep(cfg: &SweepConfig, sink: &mut Sink<'_>) -> io::Result<Outcome> {
 
 /// Rows on their way out: to the CSV file, to stdout as JSON, and into the summary.
 struct Sink<'a> {
-    csv: Option<BufWriter<File>>,
+    csv: Option<BufWriter<PendingFile>>,
     stdout: io::StdoutLock<'a>,
     json: bool,
     rows: u64,

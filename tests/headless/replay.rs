@@ -238,7 +238,7 @@ fn simulates_trace_replayed_gives_simulates_reports_for_every_lane_that_does_not
         ..Controls::default()
     };
     let sim = simulate::run_with(&cfg, controls, |f| trace.row(f)).unwrap();
-    trace.finish().unwrap();
+    trace.finish().unwrap().commit().unwrap();
     for (spec, ran) in cfg.lanes.iter().zip(&sim.lanes) {
         let name = spec.to_string();
         let (selection, summary) = opened(&path, Some(&name), None);

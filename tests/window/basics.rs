@@ -179,11 +179,12 @@ fn c_cycles_the_pacing_and_the_frame_log_shows_it_and_the_input_latency() {
     let log = temp_path("pacing.csv");
     let log_arg = log.to_string_lossy().to_string();
     let mut app = Running::start("pacing", &["--frame-log", &log_arg]);
+    let live = app.growing(&log);
     let window = find_window(&mut app);
     let logged = |pacing: &str| {
         let needle = format!(",{pacing},");
         poll(&format!("a frame paced {pacing} in the log"), || {
-            let text = std::fs::read_to_string(&log).ok()?;
+            let text = std::fs::read_to_string(&live).ok()?;
             text.contains(&needle).then_some(())
         })
     };

@@ -44,6 +44,7 @@ fn a_resize_storm_down_to_1x1_keeps_it_presenting_and_escape_still_exits_0() {
         &["--frame-log", &log.arg(), "--screenshot", &shot.arg()],
         &[],
     );
+    let live = app.growing(&log.0);
     let window = find_window(&mut app);
     let mut seen = wait_for_frames(&mut app, &log.0, 0, 10, "starting");
     let start_frames = seen;
@@ -59,7 +60,7 @@ fn a_resize_storm_down_to_1x1_keeps_it_presenting_and_escape_still_exits_0() {
         if w == OVERSIZE {
             std::thread::sleep(Duration::from_millis(300));
             app.assert_alive(&format!("resizing to {w}x{h}"));
-            seen = frames(&log.0);
+            seen = frames(&live);
         } else {
             seen = wait_for_frames(&mut app, &log.0, seen, 3, &format!("resizing to {w}x{h}"));
         }
@@ -78,7 +79,7 @@ fn a_resize_storm_down_to_1x1_keeps_it_presenting_and_escape_still_exits_0() {
     poll("the storm to settle", || {
         (geometry(&window) == Some(last)).then_some(())
     });
-    let after_storm = frames(&log.0);
+    let after_storm = frames(&live);
     let end = wait_for_frames(&mut app, &log.0, after_storm, 30, "after the storm");
     press(&window, "Escape");
     app.assert_clean_exit();
@@ -113,6 +114,7 @@ fn unmapping_and_remapping_the_window_keeps_it_presenting_and_escape_still_exits
     let _screen = screen_lock();
     let log = TempFile::new("unmap.csv");
     let mut app = Running::start_with_env("unmap", &["--frame-log", &log.arg()], &[]);
+    let live = app.growing(&log.0);
     let window = find_window(&mut app);
     let start_frames = wait_for_frames(&mut app, &log.0, 0, 10, "starting");
 
@@ -126,13 +128,13 @@ fn unmapping_and_remapping_the_window_keeps_it_presenting_and_escape_still_exits
 
     // What a minimise does to the app without a window manager: the window is unmapped.
     let mut while_unmapped = Vec::new();
-    let mut seen = frames(&log.0);
+    let mut seen = frames(&live);
     for cycle in 0..CYCLES {
         xdotool(&["windowunmap", &window]).expect("windowunmap");
         poll("the window to be unmapped", || {
             (!viewable(&app, &window)).then_some(())
         });
-        let hidden_at = frames(&log.0);
+        let hidden_at = frames(&live);
         // Stay hidden for a while (longer on the last cycle).
         std::thread::sleep(Duration::from_millis(if cycle + 1 == CYCLES {
             2000
@@ -140,12 +142,12 @@ fn unmapping_and_remapping_the_window_keeps_it_presenting_and_escape_still_exits
             300
         }));
         app.assert_alive("being unmapped");
-        while_unmapped.push(frames(&log.0) - hidden_at);
+        while_unmapped.push(frames(&live) - hidden_at);
         xdotool(&["windowmap", &window]).expect("windowmap");
         poll("the window to be mapped again", || {
             viewable(&app, &window).then_some(())
         });
-        seen = wait_for_frames(&mut app, &log.0, frames(&log.0), 10, "being mapped again");
+        seen = wait_for_frames(&mut app, &log.0, frames(&live), 10, "being mapped again");
     }
     let end = wait_for_frames(&mut app, &log.0, seen, 30, "the last restore");
     press(&window, "Escape");
@@ -341,6 +343,7 @@ fn a_minute_of_random_keys_and_drags_keeps_it_presenting_in_flat_memory() {
     let _screen = screen_lock();
     let log = TempFile::new("soak.csv");
     let mut app = Running::start_with_env("soak", &["--frame-log", &log.arg()], &[]);
+    let live = app.growing(&log.0);
     let window = find_window(&mut app);
     wait_for_frames(&mut app, &log.0, 0, 10, "starting");
     // Grab targets: the rope's starting line and where it hangs, on screen.
@@ -373,12 +376,12 @@ fn a_minute_of_random_keys_and_drags_keeps_it_presenting_in_flat_memory() {
     run_for(&mut app, WARM_UP, &mut n);
     let pid = app.pid();
     let rss_warm = vm_kib(pid, "VmRSS:").expect("VmRSS after warm-up");
-    let frames_warm = frames(&log.0);
+    let frames_warm = frames(&live);
     run_for(&mut app, SOAK, &mut n);
     app.assert_alive("a minute of random input");
     let rss_end = vm_kib(pid, "VmRSS:").expect("VmRSS at the end");
     let hwm = vm_kib(pid, "VmHWM:").unwrap_or(0);
-    let frames_end = frames(&log.0);
+    let frames_end = frames(&live);
 
     // Leave it running: release any button, undo an odd number of pauses.
     let _ = xdotool(&["mouseup", "1", "mouseup", "2", "mouseup", "3"]);

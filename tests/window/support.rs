@@ -81,6 +81,12 @@ impl Running {
         self.child.as_ref().map_or(0, |c| c.id())
     }
 
+    /// Where the app writes the output file `target` while it runs (it is renamed over
+    /// `target` at exit): the file to follow.
+    pub fn growing(&self, target: &Path) -> PathBuf {
+        timestep_rope::pending::temp_path(target, self.pid()).expect("a file name")
+    }
+
     pub fn stderr(&self) -> String {
         std::fs::read_to_string(&self.stderr_path).unwrap_or_default()
     }
@@ -228,14 +234,16 @@ pub fn press(window: &str, key: &str) {
     xdotool(&["key", "--window", window, key]).expect("xdotool key");
 }
 
-/// Rows in the frame log so far (the app flushes it a few times a second).
+/// Rows in the frame log so far (the app flushes it a few times a second): `log` is the file
+/// being written ([`Running::growing`]).
 pub fn frames(log: &Path) -> usize {
     std::fs::read_to_string(log)
         .map(|t| t.lines().count().saturating_sub(1))
         .unwrap_or(0)
 }
 
-/// Waits until the log has `more` rows beyond `from`: the app is still presenting.
+/// Waits until the log (`log`: the target) has `more` rows beyond `from`: the app is still
+/// presenting.
 pub fn wait_for_frames(
     app: &mut Running,
     log: &Path,
@@ -243,9 +251,10 @@ pub fn wait_for_frames(
     more: usize,
     when: &str,
 ) -> usize {
+    let growing = app.growing(log);
     poll(&format!("{more} more presented frames {when}"), || {
         app.assert_alive(when);
-        let now = frames(log);
+        let now = frames(&growing);
         (now >= from + more).then_some(now)
     })
 }
