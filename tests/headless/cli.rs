@@ -216,6 +216,65 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
         "--plot",
     ),
     (&["simulate", "--plot-seconds", "2"], "--plot"),
+    // Two outputs that are one file, an output that is the input (paths not there: nothing
+    // runs either way).
+    (
+        &[
+            "simulate",
+            "--trace",
+            "/tmp/timestep-rope-clash.csv",
+            "--dump-state",
+            "/tmp/./timestep-rope-clash.csv",
+        ],
+        "--dump-state",
+    ),
+    (
+        &[
+            "simulate",
+            "--trace",
+            "/tmp/timestep-rope-clash.svg",
+            "--plot",
+            "/tmp/timestep-rope-clash.svg",
+        ],
+        "--plot",
+    ),
+    (
+        &[
+            "--frame-log",
+            "/tmp/timestep-rope-clash.csv",
+            "--report",
+            "/tmp//timestep-rope-clash.csv",
+        ],
+        "--report",
+    ),
+    (
+        &[
+            "--screenshot",
+            "/tmp/timestep-rope-clash.png",
+            "--frame-log",
+            "/tmp/timestep-rope-clash.png",
+        ],
+        "--frame-log",
+    ),
+    (
+        &[
+            "sweep",
+            "--csv",
+            "/tmp/timestep-rope-clash.svg",
+            "--plot",
+            "/tmp/timestep-rope-clash.svg",
+        ],
+        "--plot",
+    ),
+    (
+        &[
+            "replay",
+            "/tmp/timestep-rope-clash.csv",
+            "--trace",
+            "/tmp/timestep-rope-clash.csv",
+        ],
+        "--trace",
+    ),
     (
         &["simulate", "--plot", "/tmp/f.svg", "--plot-seconds", "-1"],
         "--plot-seconds",

@@ -13,6 +13,7 @@ mod docs;
 mod drive;
 mod long_runs;
 mod machines;
+mod outputs;
 mod pacing;
 mod physics;
 mod policies;
