@@ -35,11 +35,7 @@ pub fn check(run: &Run) -> Result<(), String> {
     let (input_ids, output_ids) = (ids(&inputs), ids(&outputs));
     for (i, (out, out_id)) in outputs.iter().zip(&output_ids).enumerate() {
         let Some(out_id) = out_id else { continue };
-        for (input, _) in inputs
-            .iter()
-            .zip(&input_ids)
-            .filter(|(_, id)| id.as_ref() == Some(out_id))
-        {
+        if let Some(input) = same(&inputs, &input_ids, out_id) {
             return Err(format!(
                 "{} '{}' is the same file as {} '{}': an output may not overwrite an input",
                 out.0,
@@ -48,8 +44,7 @@ pub fn check(run: &Run) -> Result<(), String> {
                 input.1.display()
             ));
         }
-        let earlier = outputs[..i].iter().zip(&output_ids);
-        for (first, _) in earlier.filter(|(_, id)| id.as_ref() == Some(out_id)) {
+        if let Some(first) = same(&outputs[..i], &output_ids[..i], out_id) {
             return Err(format!(
                 "{} '{}' and {} '{}' are the same file: give each output its own",
                 first.0,
@@ -60,6 +55,14 @@ pub fn check(run: &Run) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The first path of `list` (whose ids are `ids`) that is the file `id`.
+fn same<'a>(list: &[Named<'a>], ids: &[Option<FileId>], id: &FileId) -> Option<Named<'a>> {
+    list.iter()
+        .zip(ids)
+        .find(|(_, other)| other.as_ref() == Some(id))
+        .map(|(named, _)| *named)
 }
 
 /// The files `run` reads and the files it writes, each with what named it.
