@@ -828,7 +828,8 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
             log.row(row).unwrap_or_else(|e| panic!("{e}"));
         }
     }
-    log.finish().unwrap_or_else(|e| panic!("{e}"));
+    let file = log.finish().unwrap_or_else(|e| panic!("{e}"));
+    file.commit().unwrap_or_else(|e| panic!("{e}"));
     let window: Vec<LaneReport> = s.reports().into_iter().map(books).collect();
     for (i, spec) in lanes.iter().enumerate() {
         let name = spec.to_string();

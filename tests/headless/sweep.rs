@@ -354,9 +354,11 @@ fn ctrl_c_ends_a_sweep_with_130_and_complete_rows() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // Wait (on the file, not the clock) until rows have been written, then press Ctrl-C.
+    // Wait (on the file being written, not the clock) until rows have been written, then
+    // press Ctrl-C.
+    let growing = timestep_rope::pending::temp_path(&csv, child.id()).unwrap();
     let mut polls = 0;
-    while std::fs::read_to_string(&csv).map_or(0, |t| t.lines().count()) < 3 {
+    while std::fs::read_to_string(&growing).map_or(0, |t| t.lines().count()) < 3 {
         polls += 1;
         assert!(polls < 6_000, "no rows after a minute");
         std::thread::sleep(std::time::Duration::from_millis(10));
@@ -373,6 +375,8 @@ fn ctrl_c_ends_a_sweep_with_130_and_complete_rows() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("interrupted after"), "{stderr}");
+    // What finished replaced the file; nothing is left beside it.
+    assert!(!growing.exists());
     let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap());
     assert!(rows.len() > 2 && rows.len() < 2_141, "{} rows", rows.len());
     assert!(
