@@ -236,7 +236,10 @@ mod tests {
         assert_eq!(v.skipped_vblanks(), far - 3);
         assert_eq!(v.pattern.len(), PATTERN_VBLANKS);
         assert!(v.pattern().ends_with("003"), "{}", v.pattern());
-        assert_eq!(v.pattern.iter().filter(|&&n| n == 0).count(), PATTERN_VBLANKS - 1);
+        assert_eq!(
+            v.pattern.iter().filter(|&&n| n == 0).count(),
+            PATTERN_VBLANKS - 1
+        );
         // And one at the end of time saturates instead of wrapping.
         v.record(Some(u64::MAX), 1, 1.0);
         assert_eq!(v.skipped_vblanks(), u64::MAX - 4);
