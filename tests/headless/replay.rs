@@ -635,3 +635,34 @@ fn a_frame_busy_for_1e38_ms_costs_every_lane_bounded_work_and_its_books_balance(
         "the frame at the end of time skipped its vblanks: {skipped:?}"
     );
 }
+
+#[test]
+fn ctrl_c_stops_a_glaiel_replay_at_the_frame_after_a_gap() {
+    // Ctrl-C pressed while glaiel stepped a 100-day gap: before, that one frame took 331 s
+    // before the run polled the flag again; now the frame is bounded and the run stops at
+    // the next frame boundary, the second gap never begun.
+    let day = 86_400.0;
+    let mut text = String::from("lane,start_s,present_s\n");
+    for t in [0.0, 0.0166, 100.0 * day, 100.0 * day + 0.0166, 200.0 * day] {
+        text += &format!("x,{t},{}\n", t + 0.0166);
+    }
+    let path = capture_file("two-gaps.csv", &text);
+    let cfg = config(&path, "glaiel", 250 * MS);
+    let (s, summary) = opened(&path, None, None);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let controls = Controls {
+        stop: Some(&stop),
+        ..Default::default()
+    };
+    let mut seen = Vec::new();
+    let outcome = replay::run_with(&cfg, &s, &summary, controls, |f| {
+        seen.push(f.frame);
+        if f.start_ns >= 100 * 86_400 * S {
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    })
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(outcome.interrupted);
+    assert_eq!(seen, [0, 1, 2], "stopped after the first gap's frame");
+    assert_eq!(outcome.replayed_ns, 100 * 86_400 * S);
+}
