@@ -74,7 +74,7 @@ impl Vblanks {
             Some(c) => Cycles {
                 shortest_ns: c.shortest_ns.min(shortest_ns),
                 longest_ns: c.longest_ns.max(longest_ns),
-                count: c.count + span,
+                count: c.count.saturating_add(span),
                 total_ns: c.total_ns + total_ns,
             },
         });
