@@ -36,13 +36,13 @@ use replay::CaptureWall;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use timestep_loop::{Clock, SystemClock};
 use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, MouseButton, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, PhysicalKey};
 use winit::window::{Window, WindowId};
 
@@ -139,6 +139,7 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         status: 0,
         finished: false,
         oversize_reported: false,
+        capture_wait: None,
     };
     crate::interrupt::install();
     if let Err(e) = event_loop.run_app(&mut app) {
@@ -336,6 +337,10 @@ struct App {
     finished: bool,
     /// The window is (or was last) larger than the GPU can draw, and that has been said.
     oversize_reported: bool,
+    /// With `--replay`: the capture's next frame starts later; the event loop waits until
+    /// then (in slices of at most [`replay::WAIT_SLICE_NS`]), handling events, before the
+    /// next redraw.
+    capture_wait: Option<Instant>,
 }
 
 impl App {
@@ -422,10 +427,16 @@ impl App {
             fits,
             presented: &mut self.presented,
         };
-        if let WindowClock::Capture(capture) = &mut self.clock
-            && let Err(e) = capture.advance()
-        {
-            return self.fail_and_exit(event_loop, e.to_string());
+        if let WindowClock::Capture(capture) = &mut self.clock {
+            match capture.wait_ns() {
+                Err(e) => return self.fail_and_exit(event_loop, e.to_string()),
+                Ok(0) => capture.ran(),
+                Ok(ns) => {
+                    let slice = Duration::from_nanos(ns.min(replay::WAIT_SLICE_NS));
+                    self.capture_wait = Some(Instant::now() + slice);
+                    return;
+                }
+            }
         }
         // Events that arrived before this frame began are this frame's input.
         let input_at = self.input_at.take();
@@ -571,6 +582,12 @@ impl ApplicationHandler for App {
                 return;
             }
         }
+        // A replayed capture's next frame is not due yet: wait for it, or for an event.
+        if let Some(until) = self.capture_wait.take() {
+            event_loop.set_control_flow(ControlFlow::WaitUntil(until));
+            return;
+        }
+        event_loop.set_control_flow(ControlFlow::Wait);
         if let Some(window) = &self.window {
             window.request_redraw();
         }

@@ -1,13 +1,24 @@
 //! `timestep-rope --replay CAPTURE`: the window plays a capture live. Each window frame takes
-//! the capture's next frame start as its clock (waiting, in real time, until it comes) and is
-//! held until the capture's time on screen, so the lanes move as they would have in that game;
-//! at the end the capture starts over, its timeline carried on. Where the window cannot keep up
-//! it plays slower than real time: the lanes still see the captured times.
+//! the capture's next frame start as its clock (the window waits, in real time, until it
+//! comes, handling its events meanwhile) and is held until the capture's time on screen, so
+//! the lanes move as they would have in that game; at the end the capture starts over, its
+//! timeline carried on. Where the window cannot keep up it plays slower than real time: the
+//! lanes still see the captured times. A hold on screen longer than [`MAX_HOLD_NS`] is cut
+//! short (a corrupted cell can put a frame on screen centuries later), so a frame never
+//! blocks the window for longer.
 
 use super::host::Wall;
 use crate::draw::CaptureCaption;
 use crate::replay::{CaptureError, CaptureSummary, Captured, Selection, Stream};
 use std::path::{Path, PathBuf};
+
+/// The longest a frame is held, in real time, until the capture's time on screen, ns: the
+/// window handles no event while a frame is held.
+pub const MAX_HOLD_NS: u64 = 100_000_000;
+
+/// The longest the window waits for a capture's next frame before it looks again, ns: it
+/// handles events as they come either way, and `--exit-after` is checked at least this often.
+pub const WAIT_SLICE_NS: u64 = 100_000_000;
 
 /// A capture as the window's clock, on top of a real one.
 pub struct CaptureWall<W: Wall> {
@@ -21,9 +32,9 @@ pub struct CaptureWall<W: Wall> {
     total: u64,
     index: u64,
     frame: Captured,
-    /// Whether `frame` is a pass's first, not yet run: the clock starts at its start, and it
-    /// is run (with no time, as every host's first frame is) before the next is read.
-    first_pending: bool,
+    /// Whether `frame` has run: the next call to [`CaptureWall::wait_ns`] moves on. The very
+    /// first frame is run first (with no time, as every host's first frame is).
+    ran: bool,
     /// Captured time `t` is window time `t + offset`.
     offset: i128,
     /// The typical frame, ns: the gap left between the end of a pass and the next.
@@ -51,7 +62,7 @@ impl<W: Wall> CaptureWall<W> {
             ),
             total: summary.frames,
             index: 1,
-            first_pending: true,
+            ran: false,
             offset: i128::from(now) - i128::from(first.start_ns),
             frame: first,
             last_ns: now,
@@ -65,15 +76,28 @@ impl<W: Wall> CaptureWall<W> {
 
     /// Window time of captured time `t`.
     fn window_ns(&self, t: u64) -> u64 {
-        (i128::from(t) + self.offset).max(0) as u64
+        (i128::from(t) + self.offset).clamp(0, i128::from(u64::MAX)) as u64
     }
 
-    /// Moves to the capture's next frame (the first again after the last, a typical frame
-    /// later) and waits until it starts; the very first call stays on the first frame.
-    pub fn advance(&mut self) -> Result<(), CaptureError> {
-        if std::mem::take(&mut self.first_pending) {
-            return Ok(());
+    /// How long, ns of real time, until the frame to run next starts (0: run it now). After
+    /// [`CaptureWall::ran`] it first moves to the capture's next frame (the first again after
+    /// the last, a typical frame later). It does not wait: the window waits in slices, its
+    /// events handled, and asks again, so a gap in the capture never freezes it.
+    pub fn wait_ns(&mut self) -> Result<u64, CaptureError> {
+        if std::mem::take(&mut self.ran) {
+            self.next()?;
         }
+        let start = self.window_ns(self.frame.start_ns);
+        Ok(start.saturating_sub(self.real.now_ns()))
+    }
+
+    /// The frame [`CaptureWall::wait_ns`] said was due has run.
+    pub fn ran(&mut self) {
+        self.ran = true;
+    }
+
+    /// Moves to the capture's next frame, the first again after the last.
+    fn next(&mut self) -> Result<(), CaptureError> {
         match self.stream.next_frame()? {
             Some(frame) => {
                 self.frame = frame;
@@ -83,20 +107,19 @@ impl<W: Wall> CaptureWall<W> {
                 self.stream = Stream::open(&self.path, &self.selection)?;
                 self.frame = first_frame(&self.path, &mut self.stream)?;
                 self.index = 1;
-                let resume = self.last_ns + self.frame_ns;
+                let resume = self.last_ns.saturating_add(self.frame_ns);
                 self.offset = i128::from(resume) - i128::from(self.frame.start_ns);
             }
         }
-        let start = self.window_ns(self.frame.start_ns);
-        self.last_ns = start;
-        self.wait_until(start);
+        self.last_ns = self.window_ns(self.frame.start_ns);
         Ok(())
     }
 
-    fn wait_until(&mut self, at_ns: u64) {
+    /// Waits until `at_ns`, or [`MAX_HOLD_NS`] at most.
+    fn hold_until(&mut self, at_ns: u64) {
         let now = self.real.now_ns();
         if at_ns > now {
-            self.real.sleep(at_ns - now);
+            self.real.sleep((at_ns - now).min(MAX_HOLD_NS));
         }
     }
 }
@@ -120,11 +143,12 @@ impl<W: Wall> Wall for CaptureWall<W> {
     fn sleep(&mut self, ns: u64) {
         self.real.sleep(ns);
     }
-    /// Held until the captured time on screen, which is what the lanes are told.
+    /// Held until the captured time on screen (at most [`MAX_HOLD_NS`]); the lanes are told
+    /// the captured time.
     fn shown(&mut self) -> Option<u64> {
         let at = self.window_ns(self.frame.shown_ns?);
         self.last_ns = self.last_ns.max(at);
-        self.wait_until(at);
+        self.hold_until(at);
         Some(at)
     }
     fn caption(&self) -> Option<CaptureCaption> {

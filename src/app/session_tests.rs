@@ -851,6 +851,66 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
     let _ = std::fs::remove_file(&path);
 }
 
+/// Waits, as the window does (in slices, on the test's clock), until the capture's next frame
+/// is due, and marks it run.
+fn until_due<W: Wall>(wall: &mut super::super::replay::CaptureWall<W>) {
+    loop {
+        let ns = wall.wait_ns().unwrap_or_else(|e| panic!("{e}"));
+        if ns == 0 {
+            wall.ran();
+            return;
+        }
+        wall.sleep(ns.min(super::super::replay::WAIT_SLICE_NS));
+    }
+}
+
+#[test]
+fn a_gap_in_a_replayed_capture_never_blocks_the_window() {
+    use super::super::replay::{CaptureWall, MAX_HOLD_NS};
+    // Frame 2 starts a billion seconds after frame 1, and frame 1 is on screen 100 days
+    // after it starts. Before, the window slept through both in one call: Escape, closing and
+    // --exit-after waited for them.
+    let dir = std::env::temp_dir().join(format!("timestep-rope-window-gap-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.join("gap.csv");
+    let text =
+        "lane,start_s,present_s\nx,0,0.0166\nx,0.0166,8640000\nx,1000000000,1000000000.0166\n";
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    let (selection, summary) =
+        crate::replay::open(&path, None, None).unwrap_or_else(|e| panic!("{e}"));
+    let real = Scripted {
+        now_ns: 5_000 * MS,
+        tick_ns: 0,
+    };
+    let mut wall =
+        CaptureWall::open(real, &path, selection, &summary).unwrap_or_else(|e| panic!("{e}"));
+    let mut s = new(
+        &config(LaneSpec::every_mode(), RopeParams::default()),
+        320,
+        200,
+    );
+    s.restart_clock(wall.now_ns());
+    let mut presenter = Buffer::new(0, 0);
+    for _ in 0..2 {
+        until_due(&mut wall);
+        let before = wall.real_ns();
+        s.frame(&mut wall, &mut presenter, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        // A frame is held on screen no longer than MAX_HOLD_NS, however late its capture
+        // showed it.
+        assert!(wall.real_ns() - before <= MAX_HOLD_NS);
+    }
+    // The gap: the window is told how long to wait, and waits for none of it itself.
+    let before = wall.real_ns();
+    let wait = wall.wait_ns().unwrap_or_else(|e| panic!("{e}"));
+    assert!(wait > 999_999_999 * 1_000_000_000, "{wait}");
+    assert_eq!(wall.real_ns(), before, "no blocking wait");
+    // Meanwhile its events are handled: Escape quits.
+    s.handle_action(Action::Quit);
+    assert!(s.quit_requested());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
     use super::super::replay::CaptureWall;
@@ -876,7 +936,7 @@ fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
     let mut presenter = Buffer::new(0, 0);
     let mut captions = Vec::new();
     for _ in 0..summary.frames {
-        wall.advance().unwrap_or_else(|e| panic!("{e}"));
+        until_due(&mut wall);
         s.frame(&mut wall, &mut presenter, None)
             .unwrap_or_else(|e| panic!("{e}"));
         captions.extend(wall.caption());
@@ -901,7 +961,7 @@ fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
     );
     // At the end the capture starts over, its timeline carried on.
     let last = wall.now_ns();
-    wall.advance().unwrap_or_else(|e| panic!("{e}"));
+    until_due(&mut wall);
     let caption = wall.caption().unwrap_or_else(|| panic!("a caption"));
     assert_eq!(
         (caption.frame, caption.name.as_str()),

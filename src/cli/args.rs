@@ -285,7 +285,7 @@ pub struct SimulateArgs {
     pub display_hz: Option<f64>,
     #[command(flatten)]
     pub display: DisplayArgs,
-    /// Simulated wall time, seconds
+    /// Simulated wall time, seconds (at least 1e-9)
     #[arg(help_heading = "Display", long, value_name = "S", default_value_t = 10.0, value_parser = seconds, allow_hyphen_values = true)]
     pub seconds: f64,
     /// A mode, or all of them in cycle order [default: all] (or give --lanes)
@@ -302,7 +302,7 @@ pub struct SimulateArgs {
     pub dump_state: Option<PathBuf>,
     /// Rasterise every presented frame off-screen at this size with the window's drawing code
     /// and report the time it took (draw_ms_mean, draw_ms_max)
-    #[arg(help_heading = "Output", long, value_name = "WIDTHxHEIGHT", value_parser = parse_size)]
+    #[arg(help_heading = "Output", long, value_name = "WIDTHxHEIGHT", value_parser = parse_size, allow_hyphen_values = true)]
     pub draw: Option<(u32, u32)>,
     /// Plot each lane frame by frame (shown-time error, ticks per frame, frame time) to an SVG
     /// or PNG
@@ -330,7 +330,7 @@ pub struct SweepArgs {
     pub fps: Option<RateList>,
     #[command(flatten)]
     pub display: DisplayArgs,
-    /// Simulated wall time per configuration, seconds
+    /// Simulated wall time per configuration, seconds (at least 1e-9)
     #[arg(help_heading = "Display", long, value_name = "S", default_value_t = 60.0, value_parser = seconds, allow_hyphen_values = true)]
     pub seconds: f64,
     /// Print the rows and the summary as one JSON object instead of the table

@@ -78,10 +78,17 @@ pub(super) fn positive_hz(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// A run's length, s: at least 1 ns (the simulated clock's unit: a shorter run has no
+/// time in it at all), at most [`MAX_SECONDS`].
 pub(super) fn seconds(s: &str) -> Result<f64, String> {
     let v = parse_float(s)?;
     if v <= 0.0 {
         return Err(format!("'{s}' must be greater than zero"));
+    }
+    if v < 1e-9 {
+        return Err(format!(
+            "'{s}' is shorter than 1 ns, the simulated clock's unit"
+        ));
     }
     if v > MAX_SECONDS {
         return Err(format!(

@@ -74,7 +74,7 @@ impl Vblanks {
             Some(c) => Cycles {
                 shortest_ns: c.shortest_ns.min(shortest_ns),
                 longest_ns: c.longest_ns.max(longest_ns),
-                count: c.count + span,
+                count: c.count.saturating_add(span),
                 total_ns: c.total_ns + total_ns,
             },
         });
@@ -94,10 +94,7 @@ impl Vblanks {
     /// when `expected` ticks would have kept exact time (its vblanks × period ÷ tick).
     pub fn record(&mut self, index: Option<u64>, ticks: u32, expected: f64) {
         if let (Some(i), Some(last)) = (index, self.last) {
-            for _ in last + 1..i {
-                self.skipped_vblanks += 1;
-                self.push(0);
-            }
+            self.skip(i.saturating_sub(last).saturating_sub(1));
         }
         if self.frames > 0 {
             self.double_updates += u64::from(ticks >= 2);
@@ -148,6 +145,19 @@ impl Vblanks {
     /// Frames whose tick count was off the nearest whole number to the ticks they should hold.
     pub fn off_beat_frames(&self) -> u64 {
         self.off_beat_frames
+    }
+
+    /// `count` vblanks that showed no new frame: counted by arithmetic, and at most
+    /// [`PATTERN_VBLANKS`] zeros pushed to the pattern (the rest would fall off it anyway).
+    fn skip(&mut self, count: u64) {
+        self.skipped_vblanks = self.skipped_vblanks.saturating_add(count);
+        let shown = count.min(PATTERN_VBLANKS as u64);
+        if shown == PATTERN_VBLANKS as u64 {
+            self.pattern.clear();
+        }
+        for _ in 0..shown {
+            self.push(0);
+        }
     }
 
     fn push(&mut self, ticks: u32) {
@@ -213,6 +223,26 @@ mod tests {
         assert_eq!(v.max_steps_per_vblank(), 2);
         v.record(Some(7), 12, 1.0);
         assert!(v.pattern().ends_with(",0,12"), "{}", v.pattern());
+    }
+
+    #[test]
+    fn a_huge_gap_between_vblanks_is_counted_not_walked() {
+        let mut v = Vblanks::default();
+        v.record(Some(1), 1, 1.0);
+        v.record(Some(2), 1, 1.0);
+        // A frame shown 1e10 s later on a 60 Hz display: 6e11 vblanks skipped.
+        let far = 600_000_000_002;
+        v.record(Some(far), 3, 1.0);
+        assert_eq!(v.skipped_vblanks(), far - 3);
+        assert_eq!(v.pattern.len(), PATTERN_VBLANKS);
+        assert!(v.pattern().ends_with("003"), "{}", v.pattern());
+        assert_eq!(
+            v.pattern.iter().filter(|&&n| n == 0).count(),
+            PATTERN_VBLANKS - 1
+        );
+        // And one at the end of time saturates instead of wrapping.
+        v.record(Some(u64::MAX), 1, 1.0);
+        assert_eq!(v.skipped_vblanks(), u64::MAX - 4);
     }
 
     #[test]

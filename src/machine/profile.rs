@@ -111,8 +111,9 @@ impl SleepSample {
 
     /// Why these figures cannot be a sleep's, if they cannot.
     fn problem(&self) -> Option<String> {
-        if self.request_ns == 0 || self.samples == 0 {
-            return Some("request_ns and samples must be above 0".into());
+        let request = within("request_ns", self.request_ns, 1, MAX_SLEEP_NS);
+        if let Err(e) = request.and(within("samples", self.samples, 1, u64::MAX)) {
+            return Some(e);
         }
         if self.overshoot_ns.len() != QUANTILES.len() {
             return Some(format!(
@@ -121,8 +122,33 @@ impl SleepSample {
                 QUANTILES.len()
             ));
         }
+        if let Some(&worst) = self.overshoot_ns.iter().max()
+            && let Err(e) = within("overshoot_ns", worst, 0, MAX_SLEEP_NS)
+        {
+            return Some(e);
+        }
         (!self.overshoot_ns.is_sorted()).then(|| "overshoot_ns must not decrease".into())
     }
+}
+
+/// The coarsest clock a profile may have, ns (1 ms: `Instant` counts far finer on every OS
+/// the probe runs on; a browser's coarsened clock is 100 µs). A simulated loop that waits for
+/// its clock to move retries once per sleep, so this also bounds its retries.
+const MAX_CLOCK_RESOLUTION_NS: u64 = 1_000_000;
+/// The longest a profile's sleep request or overshoot, its timer slack or its spin
+/// threshold may be, ns (10 s; the probe measures sleeps of 0.1 to 5 ms).
+const MAX_SLEEP_NS: u64 = 10_000_000_000;
+
+/// `Ok` when `value` of `field` is in `lo..=hi`, else the one line that says the range.
+fn within(field: &str, value: u64, lo: u64, hi: u64) -> Result<(), String> {
+    if (lo..=hi).contains(&value) {
+        return Ok(());
+    }
+    Err(if hi == u64::MAX {
+        format!("{field} is {value}; it must be at least {lo}")
+    } else {
+        format!("{field} is {value}; it must be {lo} to {hi}")
+    })
 }
 
 impl MachineProfile {
@@ -139,9 +165,22 @@ impl MachineProfile {
 
     /// Whether the figures can be a machine's.
     pub fn check(&self) -> Result<(), String> {
-        if self.clock_resolution_ns == 0 {
-            return Err("clock_resolution_ns must be above 0".into());
+        within(
+            "clock_resolution_ns",
+            self.clock_resolution_ns,
+            1,
+            MAX_CLOCK_RESOLUTION_NS,
+        )?;
+        let read = self.clock_read_ns;
+        if !(read.is_finite() && (0.0..=MAX_CLOCK_RESOLUTION_NS as f64).contains(&read)) {
+            return Err(format!(
+                "clock_read_ns is {read}; it must be 0 to {MAX_CLOCK_RESOLUTION_NS}"
+            ));
         }
+        if let Some(slack) = self.timer_slack_ns {
+            within("timer_slack_ns", slack, 0, MAX_SLEEP_NS)?;
+        }
+        within("spin_threshold_ns", self.spin_threshold_ns, 0, MAX_SLEEP_NS)?;
         for (list, samples) in [
             ("native_sleep", &self.native_sleep),
             ("spin_sleep", &self.spin_sleep),
@@ -223,5 +262,64 @@ mod tests {
         );
         broken.native_sleep.clear();
         assert_eq!(broken.check().unwrap_err(), "native_sleep is empty");
+    }
+
+    #[test]
+    fn every_field_out_of_range_is_refused_with_its_range() {
+        let good = MachineProfile {
+            name: "test".into(),
+            os: "linux".into(),
+            clock_resolution_ns: 1,
+            clock_read_ns: 20.0,
+            timer_slack_ns: Some(50_000),
+            spin_threshold_ns: 125_000,
+            native_sleep: vec![sample(1_000_000)],
+            spin_sleep: vec![sample(1_000_000)],
+        };
+        type Break = fn(&mut MachineProfile);
+        let cases: [(Break, &str); 9] = [
+            (
+                |p| p.clock_resolution_ns = 0,
+                "clock_resolution_ns is 0; it must be 1 to 1000000",
+            ),
+            (
+                |p| p.clock_resolution_ns = 1_000_000_000_000_000_000,
+                "clock_resolution_ns is 1000000000000000000; it must be 1 to 1000000",
+            ),
+            (
+                |p| p.clock_read_ns = f64::NAN,
+                "clock_read_ns is NaN; it must be 0 to 1000000",
+            ),
+            (
+                |p| p.clock_read_ns = -1.0,
+                "clock_read_ns is -1; it must be 0 to 1000000",
+            ),
+            (
+                |p| p.timer_slack_ns = Some(u64::MAX),
+                "timer_slack_ns is 18446744073709551615; it must be 0 to 10000000000",
+            ),
+            (
+                |p| p.spin_threshold_ns = 20_000_000_000,
+                "spin_threshold_ns is 20000000000; it must be 0 to 10000000000",
+            ),
+            (
+                |p| p.native_sleep[0].request_ns = 0,
+                "native_sleep (request_ns 0): request_ns is 0; it must be 1 to 10000000000",
+            ),
+            (
+                |p| p.spin_sleep[0].samples = 0,
+                "spin_sleep (request_ns 1000000): samples is 0; it must be at least 1",
+            ),
+            (
+                |p| p.native_sleep[0].overshoot_ns[21] = u64::MAX,
+                "native_sleep (request_ns 1000000): overshoot_ns is 18446744073709551615; it must be 0 to 10000000000",
+            ),
+        ];
+        assert!(good.check().is_ok());
+        for (break_it, says) in cases {
+            let mut p = good.clone();
+            break_it(&mut p);
+            assert_eq!(p.check().unwrap_err(), says);
+        }
     }
 }

@@ -94,13 +94,15 @@ pub struct Outcome {
 
 /// One configuration, exactly as `simulate --display-hz hz --lanes lane` runs it (with
 /// `Fps`, `simulate --vrr .. --render-cost 1/hz`). The process's peak memory is left out (it
-/// depends on what else ran), so a row is the same whatever ran beside it.
+/// depends on what else ran), so a row is the same whatever ran beside it. `None` when `stop`
+/// was set before it finished (it is checked between frames).
 pub fn run_one(
     base: &SimConfig,
     axis: Axis,
     hz: f64,
     lane: LaneSpec,
-) -> Result<LaneReport, ConfigError> {
+    stop: Option<&AtomicBool>,
+) -> Result<Option<LaneReport>, ConfigError> {
     let display = match axis {
         Axis::DisplayHz => DisplayConfig {
             display_hz: hz,
@@ -117,16 +119,24 @@ pub fn run_one(
         draw: None,
         ..base.clone()
     };
-    let mut runs = simulate::run_with(&cfg, simulate::Controls::default(), |_| {})?.lanes;
+    let controls = simulate::Controls {
+        stop,
+        ..Default::default()
+    };
+    let outcome = simulate::run_with(&cfg, controls, |_| {})?;
+    if outcome.interrupted {
+        return Ok(None);
+    }
+    let mut runs = outcome.lanes;
     let mut report = runs.swap_remove(0).report;
     report.peak_rss_kib = None;
-    Ok(report)
+    Ok(Some(report))
 }
 
 /// Runs every configuration of `cfg` (rate by rate, each lane in turn) on a pool of
 /// `cfg.threads`, handing each row to `sink` in that order; `progress` hears how many are done
-/// after each batch. Between configurations it checks `stop`, and once it is set, hands on what
-/// finished and returns.
+/// after each batch. It checks `stop` between configurations and, inside one, between frames;
+/// once it is set, it hands on what finished and returns.
 pub fn run(
     cfg: &SweepConfig,
     stop: &AtomicBool,
@@ -157,13 +167,17 @@ pub fn run(
                     }
                     let (rate, lane) = ((i / lanes as u64) as usize, (i % lanes as u64) as usize);
                     let hz = cfg.rates[rate];
-                    let report = run_one(&cfg.base, cfg.axis, hz, cfg.base.lanes[lane]);
-                    Some(report.map(|report| Row {
-                        rate: hz,
-                        axis: cfg.axis,
-                        lane,
-                        report,
-                    }))
+                    let report = run_one(&cfg.base, cfg.axis, hz, cfg.base.lanes[lane], Some(stop));
+                    report
+                        .map(|r| {
+                            r.map(|report| Row {
+                                rate: hz,
+                                axis: cfg.axis,
+                                lane,
+                                report,
+                            })
+                        })
+                        .transpose()
                 })
                 .collect()
         });

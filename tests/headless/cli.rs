@@ -66,6 +66,8 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
     (&["simulate", "--seconds", "-1"], "--seconds"),
     (&["simulate", "--seconds", "0"], "--seconds"),
     (&["simulate", "--seconds", "1e12"], "--seconds"),
+    (&["simulate", "--seconds", "1e-300"], "--seconds"),
+    (&["sweep", "--seconds", "1e-300"], "--seconds"),
     (&["simulate", "--jitter", "-1ms"], "--jitter"),
     (&["simulate", "--render-cost", "slow"], "--render-cost"),
     (&["simulate", "--stall", "2s"], "--stall"),
@@ -77,6 +79,17 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
     (&["simulate", "--draw", "0x0"], "--draw"),
     (&["simulate", "--draw", "1280"], "--draw"),
     (&["simulate", "--draw", "99999x99999"], "--draw"),
+    (&["simulate", "--draw", "-1x-1"], "--draw"),
+    (
+        &[
+            "simulate",
+            "--machine",
+            "tests/data/fixtures/machine_clock_1e18.json",
+            "--sleep",
+            "native",
+        ],
+        "machine_clock_1e18.json: clock_resolution_ns is 1000000000000000000; it must be 1 to",
+    ),
     (&["simulate", "--seed", "-1"], "--seed"),
     (
         &["simulate", "--trace", "/nonexistent-dir/trace.csv"],

@@ -532,3 +532,137 @@ fn captures_are_read_in_any_capitalisation_with_quotes_crlf_and_milliseconds() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every lane there is: each mode with each timer, and each preset with each timer.
+fn every_lane() -> String {
+    let bases = [
+        "variable",
+        "semi-fixed",
+        "fixed",
+        "interpolated",
+        "godot",
+        "bevy",
+        "unity",
+        "monogame",
+        "game-loop",
+        "glaiel",
+    ];
+    let lanes: Vec<String> = bases
+        .iter()
+        .flat_map(|b| ["raw", "snap", "smooth"].map(|t| format!("{b}+{t}")))
+        .collect();
+    lanes.join(",")
+}
+
+/// A capture written to a temporary file.
+fn capture_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("timestep-rope-gaps-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Replays `path` in every lane; each lane's books must balance.
+fn replay_every_lane(path: &Path) -> Vec<LaneReport> {
+    let cfg = config(path, &every_lane(), 250 * MS);
+    let (s, summary) = opened(path, None, None);
+    let reports = replay::run(&cfg, &s, &summary).unwrap_or_else(|e| panic!("{e:?}"));
+    assert_eq!(reports.len(), 30);
+    for r in &reports {
+        let b = &r.books;
+        let left = i128::from(b.measured_ns) + i128::from(b.invented_ns);
+        let right =
+            i128::from(b.consumed_ns) + i128::from(b.dropped_ns) + i128::from(b.remainder_ns);
+        assert_eq!(left, right, "{}: {b:?}", r.lane);
+    }
+    reports
+}
+
+#[test]
+fn a_gap_of_a_billion_seconds_costs_every_lane_bounded_work_and_its_books_balance() {
+    // 200 frames paced at 60 Hz, then one a billion seconds later. Before, glaiel (no clamp,
+    // no cap) integrated all 6e10 ticks of the gap (about 11 hours), and every lane on the
+    // paced refresh counted its 6e10 skipped vblanks one by one (half an hour a lane).
+    let mut text = String::from("lane,start_s,present_s\n");
+    for i in 0..200 {
+        let t = f64::from(i) / 60.0;
+        text += &format!("x,{t:.6},{:.6}\n", t + 1.0 / 60.0);
+    }
+    text += "x,1000000000,1000000000.016667\n";
+    let reports = replay_every_lane(&capture_file("gap.csv", &text));
+    for r in &reports {
+        // The gap was stepped as each loop's clamp and cap say, the rest dropped: at most
+        // 65,536 ticks in its frame on top of the 200 frames' few thousand.
+        assert!(
+            r.shown.steps < 70_000 + 200 * 20,
+            "{}: {}",
+            r.lane,
+            r.shown.steps
+        );
+        assert!(r.books.consumed_ns < 2_000 * S, "{}", r.lane);
+        if r.lane.ends_with("+raw") {
+            assert!(r.books.dropped_ns > 999_990_000 * S, "{}", r.lane);
+        }
+        if r.vsync.vsync_detected {
+            // About 6e10 refresh cycles of the gap, at the rate the capture measured.
+            assert!(
+                r.vblanks.skipped_vblanks.abs_diff(60_000_000_000) < 10_000_000,
+                "{}: {}",
+                r.lane,
+                r.vblanks.skipped_vblanks
+            );
+        }
+    }
+    assert!(reports.iter().any(|r| r.vsync.vsync_detected));
+}
+
+#[test]
+fn a_frame_busy_for_1e38_ms_costs_every_lane_bounded_work_and_its_books_balance() {
+    // One corrupted cell (PresentMon MsCPUBusy = 1e38) puts the last frame on screen at the
+    // end of time: before, its skipped vblanks were counted one by one for hours.
+    let mut text = String::from(
+        "Application,ProcessID,SwapChainAddress,CPUStartQPC,MsCPUBusy,MsUntilDisplayed\n",
+    );
+    for i in 0..200u64 {
+        let busy = if i == 199 { "1e38" } else { "1.0" };
+        text += &format!("game.exe,7,0x1,{},{busy},2.0\n", 100 + i * 166_667);
+    }
+    let reports = replay_every_lane(&capture_file("busy.csv", &text));
+    let skipped: Vec<u64> = reports.iter().map(|r| r.vblanks.skipped_vblanks).collect();
+    assert!(
+        skipped.iter().any(|&n| n > 100_000_000_000),
+        "the frame at the end of time skipped its vblanks: {skipped:?}"
+    );
+}
+
+#[test]
+fn ctrl_c_stops_a_glaiel_replay_at_the_frame_after_a_gap() {
+    // Ctrl-C pressed while glaiel stepped a 100-day gap: before, that one frame took 331 s
+    // before the run polled the flag again; now the frame is bounded and the run stops at
+    // the next frame boundary, the second gap never begun.
+    let day = 86_400.0;
+    let mut text = String::from("lane,start_s,present_s\n");
+    for t in [0.0, 0.0166, 100.0 * day, 100.0 * day + 0.0166, 200.0 * day] {
+        text += &format!("x,{t},{}\n", t + 0.0166);
+    }
+    let path = capture_file("two-gaps.csv", &text);
+    let cfg = config(&path, "glaiel", 250 * MS);
+    let (s, summary) = opened(&path, None, None);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let controls = Controls {
+        stop: Some(&stop),
+        ..Default::default()
+    };
+    let mut seen = Vec::new();
+    let outcome = replay::run_with(&cfg, &s, &summary, controls, |f| {
+        seen.push(f.frame);
+        if f.start_ns >= 100 * 86_400 * S {
+            stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        }
+    })
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(outcome.interrupted);
+    assert_eq!(seen, [0, 1, 2], "stopped after the first gap's frame");
+    assert_eq!(outcome.replayed_ns, 100 * 86_400 * S);
+}

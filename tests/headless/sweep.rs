@@ -138,6 +138,28 @@ fn a_sweep_without_a_rope_reports_every_timing_figure_as_one_with_a_rope_does() 
 }
 
 #[test]
+fn ctrl_c_stops_a_sweep_inside_a_configuration_between_frames() {
+    // One configuration of 30 simulated days (hours of work) with Ctrl-C already pressed:
+    // before, a configuration ran to its end; now it stops at its first frame boundary.
+    let cfg = base("glaiel", 30 * 24 * 3600);
+    let stop = AtomicBool::new(true);
+    let row = sweep::run_one(
+        &cfg,
+        sweep::Axis::DisplayHz,
+        60.0,
+        cfg.lanes[0],
+        Some(&stop),
+    );
+    assert!(
+        row.unwrap().is_none(),
+        "an interrupted configuration has no row"
+    );
+    let short = base("glaiel", 1);
+    let row = sweep::run_one(&short, sweep::Axis::DisplayHz, 60.0, short.lanes[0], None);
+    assert_eq!(row.unwrap().map(|r| r.shown.frames > 50), Some(true));
+}
+
+#[test]
 fn an_interrupted_sweep_stops_between_configurations_and_keeps_what_finished() {
     let cfg = SweepConfig {
         axis: sweep::Axis::DisplayHz,

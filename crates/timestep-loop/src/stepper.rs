@@ -60,6 +60,13 @@ impl StepRun {
     }
 }
 
+/// The most ticks one frame runs when its loop has no step cap (Glaiel's loop, a preset
+/// with only a clamp): 65,536, 18 minutes of 60 Hz ticks, which no ordinary frame holds. A
+/// gap in the frame times (a capture's frame 100 days after the one before) then costs the
+/// same work as any long stall: whole ticks past this are cut, as a cap cuts them, and
+/// counted as dropped, so the work a frame does is bounded by this, never by its length.
+pub const UNCAPPED_MAX_STEPS: u32 = 1 << 16;
+
 /// What one frame did, returned by [`Stepper::advance`] (and [`Stepper::last_frame`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameStats {
@@ -112,7 +119,7 @@ pub struct FrameStats {
 #[derive(Clone, Debug)]
 pub struct Stepper {
     config: TimingConfig,
-    /// The step cap, with none as `u32::MAX` (a frame cannot hold that many steps anyway).
+    /// The step cap, with none as [`UNCAPPED_MAX_STEPS`].
     cap: u32,
     mode: Mode,
     accumulator_ns: u64,
@@ -184,7 +191,7 @@ impl Stepper {
         };
         Stepper {
             config,
-            cap: config.max_steps().unwrap_or(u32::MAX),
+            cap: config.max_steps().unwrap_or(UNCAPPED_MAX_STEPS),
             mode,
             accumulator_ns: 0,
             jitter,
@@ -835,6 +842,45 @@ mod tests {
                     assert_eq!(pushed_steps, pulled_steps, "{mode} {rule:?}");
                     assert_eq!(&pushed, pull.last_frame(), "{mode} {rule:?}");
                     books_balance(&pull);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_gap_in_a_loop_without_cap_or_clamp_runs_a_bounded_number_of_ticks() {
+        // A frame 1e9 s long (a capture's gap) in every mode and rule, with no cap and no
+        // clamp: at most UNCAPPED_MAX_STEPS ticks, the rest dropped, the books balanced.
+        let rules = [
+            StepRule::Whole,
+            StepRule::Fuzzy {
+                above_ns: TICK * 60 / 61,
+                consume_ns: TICK * 60 / 59,
+            },
+            StepRule::JitterFix { permille: 500 },
+        ];
+        let gap = 1_000_000_000 * 1_000_000_000;
+        for mode in Mode::ALL {
+            for rule in rules {
+                let cfg = TimingConfig::new(TICK)
+                    .and_then(|c| c.with_rule(rule))
+                    .unwrap();
+                let mut s = with(cfg, mode);
+                advance(&mut s, TICK);
+                s.begin_frame(gap);
+                let mut steps = 0u64;
+                while let Some(run) = s.next_run() {
+                    steps += run.count;
+                }
+                let f = *s.last_frame();
+                assert!(
+                    steps <= u64::from(UNCAPPED_MAX_STEPS),
+                    "{mode} {rule:?}: {steps}"
+                );
+                assert_eq!(steps, u64::from(f.steps));
+                books_balance(&s);
+                if mode.accumulates() {
+                    assert!(f.capped && f.dropped_ns > gap / 2, "{mode} {rule:?}: {f:?}");
                 }
             }
         }
