@@ -234,18 +234,15 @@ impl Display {
             };
         };
         let flip = panel.flip(ready_ns);
-        let cycles = flip.scans.iter().map(|s| s.cycle_ns);
-        let shortest = cycles.clone().min().unwrap_or(0);
-        let longest = cycles.clone().max().unwrap_or(0);
-        let n = flip.scans.len().max(1) as u64;
+        let n = flip.scans.len().max(1);
         self.scans += n;
         self.now_ns = flip.shown_ns;
         Presented {
             at_ns: flip.shown_ns,
             vblank: Some(Vblank {
                 index: self.scans,
-                period_ns: cycles.sum::<u64>() as f64 / n as f64,
-                cycles_ns: Some((shortest, longest)),
+                period_ns: flip.scans.total_ns() as f64 / n as f64,
+                cycles_ns: Some(flip.scans.cycle_range_ns()),
             }),
         }
     }

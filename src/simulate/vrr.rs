@@ -105,12 +105,85 @@ pub struct Scan {
     pub cycle_ns: u64,
 }
 
+/// A run of scanouts `cycle_ns` apart: `first`, then `count − 1` more, each one cycle later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScanRun {
+    pub first: Scan,
+    pub count: u64,
+}
+
+/// Scanouts in order, each run of equal cycles held as one entry: a wait of any length is a
+/// few entries, never one per cycle.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Scans {
+    runs: Vec<ScanRun>,
+}
+
+impl Scans {
+    /// Appends `count` scanouts from `first` on, one cycle apart, joining the last run if
+    /// they continue it.
+    fn push(&mut self, first: Scan, count: u64) {
+        if let Some(last) = self.runs.last_mut()
+            && last.first.cycle_ns == first.cycle_ns
+            && last.first.at_ns + last.count * first.cycle_ns == first.at_ns
+        {
+            last.count += count;
+            return;
+        }
+        self.runs.push(ScanRun { first, count });
+    }
+
+    /// The runs, in order.
+    pub fn runs(&self) -> &[ScanRun] {
+        &self.runs
+    }
+
+    /// How many scanouts.
+    pub fn len(&self) -> u64 {
+        self.runs.iter().map(|r| r.count).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.runs.is_empty()
+    }
+
+    /// The scanouts one by one (as many as [`Scans::len`]: for tests and short waits).
+    pub fn iter(&self) -> impl Iterator<Item = Scan> + '_ {
+        self.runs.iter().flat_map(|r| {
+            (0..r.count).map(move |i| Scan {
+                at_ns: r.first.at_ns + i * r.first.cycle_ns,
+                cycle_ns: r.first.cycle_ns,
+            })
+        })
+    }
+
+    /// The shortest and longest cycle, ns (0 with no scanouts).
+    pub fn cycle_range_ns(&self) -> (u64, u64) {
+        let cycles = self.runs.iter().map(|r| r.first.cycle_ns);
+        (cycles.clone().min().unwrap_or(0), cycles.max().unwrap_or(0))
+    }
+
+    /// Every cycle's length added up, ns.
+    pub fn total_ns(&self) -> u64 {
+        self.runs
+            .iter()
+            .map(|r| r.first.cycle_ns.saturating_mul(r.count))
+            .fold(0, u64::saturating_add)
+    }
+}
+
+impl<const N: usize> PartialEq<[Scan; N]> for Scans {
+    fn eq(&self, other: &[Scan; N]) -> bool {
+        self.iter().eq(other.iter().copied())
+    }
+}
+
 /// A flip scanned out, and the scanouts of the old frame before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Flip {
     pub shown_ns: u64,
     /// Every scanout up to and including the flip's own, in order.
-    pub scans: Vec<Scan>,
+    pub scans: Scans,
 }
 
 /// The panel and its driver's state.
@@ -124,8 +197,9 @@ pub struct VrrPanel {
     /// The current cycle: when it began, its shortest and longest length, ns.
     cycle_start_ns: u64,
     cycle: (u64, u64),
-    /// Cycles still pinned at `pinned_ns` after the current one (LFC's insertion).
-    pinned_left: u32,
+    /// Cycles still pinned at `pinned_ns` after the current one (LFC's insertion); while
+    /// any are left, the current cycle is pinned too.
+    pinned_left: u64,
     pinned_ns: u64,
     last_flip_ns: Option<u64>,
     btr_active: bool,
@@ -194,13 +268,12 @@ impl VrrPanel {
     /// A frame ready to flip at `ready_ns`: the old frame's repeated scanouts until the panel
     /// can take it, then its own. The driver then decides how this frame is scanned.
     pub fn flip(&mut self, ready_ns: u64) -> Flip {
-        let mut scans = Vec::new();
+        let mut scans = Scans::default();
         while ready_ns > self.cycle_start_ns.saturating_add(self.cycle.1) {
-            let at_ns = self.cycle_start_ns + self.cycle.1;
-            scans.push(self.begin_cycle(at_ns));
+            self.time_out(ready_ns, &mut scans);
         }
         let shown_ns = ready_ns.max(self.cycle_start_ns + self.cycle.0);
-        scans.push(self.scan(shown_ns));
+        scans.push(self.scan(shown_ns), 1);
         // The driver decides how this frame is scanned; its first cycle is the one just begun.
         match self.last_flip_ns.replace(ready_ns) {
             Some(last) => self.decide(ready_ns.saturating_sub(last) / 1_000),
@@ -210,11 +283,34 @@ impl VrrPanel {
         Flip { shown_ns, scans }
     }
 
-    /// A scanout of the old frame at `at_ns`: it ends the current cycle and begins the next.
-    fn begin_cycle(&mut self, at_ns: u64) -> Scan {
-        let scan = self.scan(at_ns);
+    /// The current cycle times out before `ready_ns`, and so do the alike cycles after it
+    /// that end before then: the old frame is scanned again at the end of each, all in one
+    /// step (as many as fit, `(ready − start − 1) / cycle`), however long the wait.
+    fn time_out(&mut self, ready_ns: u64, scans: &mut Scans) {
+        let cycle_ns = self.cycle.1;
+        let fit = (ready_ns - self.cycle_start_ns - 1) / cycle_ns;
+        let n = fit.min(self.alike_cycles());
+        let first = Scan {
+            at_ns: self.cycle_start_ns + cycle_ns,
+            cycle_ns,
+        };
+        scans.push(first, n);
+        self.cycle_start_ns += n * cycle_ns;
+        // The n − 1 cycles begun in between were the pinned ones, or free ones that keep none.
+        self.pinned_left = self.pinned_left.saturating_sub(n - 1);
         self.cycle = self.next_cycle();
-        scan
+    }
+
+    /// How many cycles from the current one on are alike: it and the pinned ones left, or
+    /// every one while the panel runs free (the driver changes it only at a flip).
+    fn alike_cycles(&self) -> u64 {
+        if self.pinned_left > 0 {
+            self.pinned_left + 1
+        } else if self.cycle == self.free_cycle() {
+            u64::MAX
+        } else {
+            1
+        }
     }
 
     /// A scanout at `at_ns`, where a cycle ends and the next begins.
@@ -253,7 +349,7 @@ impl VrrPanel {
         let k = self.multiplier(l);
         let inserted_us = l.checked_div(k).unwrap_or(0).max(self.min_d_us);
         self.frames_to_insert = k;
-        self.pinned_left = k.saturating_sub(1) as u32;
+        self.pinned_left = k.saturating_sub(1);
         self.pinned_ns = inserted_us * 1_000;
     }
 
@@ -354,6 +450,98 @@ mod tests {
             out.push(p.flip(t));
         }
         out
+    }
+
+    /// The reference: `flip` as first written, one refresh cycle after another.
+    fn flip_per_cycle(p: &mut VrrPanel, ready_ns: u64) -> (u64, Vec<Scan>) {
+        let mut scans = Vec::new();
+        while ready_ns > p.cycle_start_ns.saturating_add(p.cycle.1) {
+            scans.push(p.scan(p.cycle_start_ns + p.cycle.1));
+            p.cycle = p.next_cycle();
+        }
+        let shown_ns = ready_ns.max(p.cycle_start_ns + p.cycle.0);
+        scans.push(p.scan(shown_ns));
+        match p.last_flip_ns.replace(ready_ns) {
+            Some(last) => p.decide(ready_ns.saturating_sub(last) / 1_000),
+            None => p.pinned_left = 0,
+        }
+        p.cycle = p.next_cycle();
+        (shown_ns, scans)
+    }
+
+    /// Flips after each of `intervals` on two like panels, one cycle by cycle and one in
+    /// runs: every scanout and every state alike. Returns the runs' flips.
+    fn flips_match_per_cycle(min_hz: f64, max_hz: f64, intervals: &[u64]) -> Vec<Flip> {
+        let vrr = Vrr {
+            min_hz,
+            max_hz,
+            lfc: Lfc::default(),
+        };
+        let (mut runs, mut cycles) = (VrrPanel::new(vrr, 0), VrrPanel::new(vrr, 0));
+        let mut t = 0;
+        let mut out = Vec::new();
+        for (i, d) in [0].iter().chain(intervals).enumerate() {
+            t += d;
+            let f = runs.flip(t);
+            let (shown_ns, scans) = flip_per_cycle(&mut cycles, t);
+            assert_eq!(
+                (f.shown_ns, f.scans.len()),
+                (shown_ns, scans.len() as u64),
+                "flip {i}"
+            );
+            assert!(f.scans.iter().eq(scans.iter().copied()), "flip {i}");
+            assert_eq!(format!("{runs:?}"), format!("{cycles:?}"), "after flip {i}");
+            out.push(f);
+        }
+        out
+    }
+
+    #[test]
+    fn long_waits_scan_as_the_per_cycle_panel_does_in_a_few_entries() {
+        const S: u64 = 1_000 * MS;
+        // LFC on: 25 ms frames pin one 12.5 ms cycle; a 10 s stall then runs free at 1/48 s.
+        // The flip after it pins 719 cycles of 10 s / 720; the 20 s wait after the next flip
+        // runs through them and on free.
+        let lfc = [
+            10 * MS,
+            25 * MS,
+            25 * MS,
+            10 * S,
+            10 * S,
+            20 * S,
+            16 * MS,
+            3 * MS,
+            40 * MS,
+        ];
+        let f = flips_match_per_cycle(48.0, 144.0, &lfc);
+        let cycles = |f: &Flip| -> Vec<(u64, u64)> {
+            let runs = f.scans.runs().iter();
+            runs.map(|r| (r.first.cycle_ns / US, r.count)).collect()
+        };
+        assert_eq!(cycles(&f[4]), [(12_500, 1), (20_833, 479), (8_493, 1)]);
+        assert_eq!(cycles(&f[5]), [(13_888, 719), (14_528, 1)]);
+        assert_eq!(cycles(&f[6]), [(13_888, 719), (20_833, 480), (14_688, 1)]);
+        // LFC off: eight 30 ms frames pin the panel at 60 Hz; a 10 s stall runs at 60 Hz.
+        let mut fixed = vec![30 * MS; 8];
+        fixed.extend([10 * S, 30 * MS, 10 * MS, 10 * S]);
+        let f = flips_match_per_cycle(40.0, 60.0, &fixed);
+        // Pinned, the flip waits for the 60 Hz grid: its own scan continues the run.
+        assert_eq!(f[9].scans.runs().len(), 1, "{:?}", f[9].scans);
+        assert!(f[9].scans.len() > 590);
+    }
+
+    #[test]
+    fn a_year_long_stall_is_held_in_a_few_entries() {
+        const YEAR: u64 = 365 * 86_400 * 1_000 * MS;
+        let mut p = panel(48.0, 144.0, Lfc::default());
+        let f = flips(&mut p, &[10 * MS, 25 * MS, 25 * MS, YEAR, 16 * MS, YEAR]);
+        for (i, gap) in [(4, 25 * MS + YEAR), (6, 16 * MS + YEAR)] {
+            let scans = &f[i].scans;
+            assert!(scans.runs().len() <= 3, "{scans:?}");
+            // About one scan per 1/48 s, the cycles covering the wait from flip to flip.
+            assert!(scans.len() > YEAR / (20_834 * US), "{}", scans.len());
+            assert_eq!(scans.total_ns(), f[i].shown_ns - f[i - 1].shown_ns, "{gap}");
+        }
     }
 
     #[test]

@@ -338,3 +338,29 @@ fn a_probed_machine_wakes_as_its_profile_measured_and_spins_the_rest() {
         assert_eq!(n.start_ns - s.start_ns, 2 * MS);
     }
 }
+
+#[test]
+fn a_year_long_stall_on_a_vrr_panel_repeats_the_frame_every_1_over_min_all_year() {
+    // Without LFC the panel times out every 1/48 s through the stall and scans the old frame
+    // again: about 1.5 billion repeats, counted in a few steps (one per cycle took minutes and
+    // tens of GB before).
+    const YEAR: u64 = 365 * 86_400 * S;
+    let display = DisplayConfig {
+        stalls: vec![stall(S, YEAR)],
+        duration_ns: 2 * S,
+        ..vrr(48.0, 144.0, Lfc::Off)
+    };
+    let (report, frames) = presented(display, Mode::Fixed);
+    let gap = frames
+        .windows(2)
+        .map(|w| w[1].present_ns - w[0].present_ns)
+        .max();
+    let gap = gap.unwrap_or(0);
+    assert!(gap > YEAR, "{gap}");
+    let skipped = report.vblanks.skipped_vblanks;
+    assert_eq!(skipped, gap / 20_833_000, "{report:?}");
+    assert_eq!(
+        report.vblanks.refresh_interval_ms.map(|r| r.max),
+        Some(20.833)
+    );
+}
