@@ -27,7 +27,8 @@ pub struct Lesson {
     pub max_substep: Option<u64>,
     pub pacing: Pacing,
     pub drive: Drive,
-    /// Real CPU time spent per tick (spun), ns: what makes the spiral of death real.
+    /// Real CPU time spent per tick (spun), ns: what makes the spiral of death real (the window
+    /// caps it a frame: `MAX_STEP_COST_NS` in `src/app/host.rs`).
     pub step_cost_ns: u64,
     /// The free end's trail.
     pub trail: bool,

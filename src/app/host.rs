@@ -8,7 +8,7 @@ use crate::draw::{CaptureCaption, HudInfo, Overlay, Screen, explosion_banner};
 use crate::frame::{FrameDone, Host, Shown, VblankCounter};
 use crate::lane::Lane;
 use std::collections::VecDeque;
-use timestep_loop::{millis, millis_f};
+use timestep_loop::{NS_PER_MS, millis, millis_f};
 
 /// The window's clock: what it reads, and how it sleeps.
 pub trait Wall {
@@ -122,6 +122,13 @@ pub fn hud_info(
     hud
 }
 
+/// The most real time a lesson's step cost spends in one frame: 500 ms. A frame of more ticks
+/// (a capture's gap frame runs up to 65,536) costs this and runs the rest free, instead of
+/// freezing the window for minutes. The spiral lesson peaks at 25 ticks × 12 ms = 300 ms,
+/// under it: a cap of a few 60 Hz frames would hold that lesson at 10 ticks and stop its
+/// spiral.
+pub const MAX_STEP_COST_NS: u64 = 500 * NS_PER_MS;
+
 /// One frame's window host: the session's screen and meter, a wall clock and a presenter.
 pub struct WindowHost<'a, W: Wall, P: Present> {
     pub wall: &'a mut W,
@@ -137,10 +144,21 @@ pub struct WindowHost<'a, W: Wall, P: Present> {
     pub pacing: String,
     /// A presenter's failure, for the caller to report.
     pub error: Option<String>,
-    /// CPU time each tick costs (a lesson's), spent before presenting, ns.
+    /// CPU time each tick costs (a lesson's), spent before presenting, ns; at most
+    /// [`MAX_STEP_COST_NS`] a frame.
     pub step_cost_ns: u64,
     /// A lesson's caption, drawn over the panes.
     pub caption: &'a [String],
+}
+
+impl<W: Wall, P: Present> WindowHost<'_, W, P> {
+    /// The real time `ticks` ticks of one frame cost: the step cost each, at most
+    /// [`MAX_STEP_COST_NS`].
+    fn cost_of(&self, ticks: u64) -> u64 {
+        ticks
+            .saturating_mul(self.step_cost_ns)
+            .min(MAX_STEP_COST_NS)
+    }
 }
 
 impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
@@ -152,11 +170,12 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             self.wall.sleep(ns);
         }
     }
-    /// With a step cost, steps run back to back from the frame's start, as simulated.
+    /// With a step cost, steps run back to back from the frame's start, as simulated (those
+    /// past the frame's cap all at its end).
     fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
         match self.step_cost_ns {
             0 => self.wall.now_ns(),
-            cost => start_ns + index * cost,
+            _ => start_ns + self.cost_of(index),
         }
     }
     fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
@@ -167,7 +186,7 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
                 .filter(|(_, ran)| **ran)
                 .map(|(lane, _)| u64::from(lane.last().steps))
                 .sum();
-            self.wall.sleep(ticks.saturating_mul(self.step_cost_ns));
+            self.wall.sleep(self.cost_of(ticks));
         }
         self.meter.fps.push(frame.frame_ns);
         self.meter.last_frame_ns = frame.frame_ns;

@@ -1,4 +1,4 @@
-use super::super::host::hud_info;
+use super::super::host::{MAX_STEP_COST_NS, hud_info};
 use super::*;
 use crate::draw::{HudInfo, Layout, View, explosion_banner};
 use crate::rope::{Pin, RopeParams};
@@ -1041,6 +1041,31 @@ fn a_lessons_step_cost_makes_each_frame_as_long_as_its_ticks_cost() {
     assert_eq!(frames[1], (36, 3), "3 ticks cost 36 ms");
     assert_eq!(frames.last(), Some(&(300, 25)), "{frames:?}");
     assert!(s.lanes()[0].stepper().dropped_ns() > 0);
+}
+
+#[test]
+fn a_frame_spends_at_most_500_ms_of_real_time_on_its_ticks_cost() {
+    // 250 ticks (the fixed lane's 250 ms clamp in 1 ms ticks) at 10 ms each would sleep 2.5 s.
+    let mut s = session(Mode::Fixed);
+    s.step_cost_ns = 10 * MS;
+    let mut wall = Scripted {
+        now_ns: 0,
+        tick_ns: 0,
+    };
+    s.restart_clock(0);
+    let mut presenter = Buffer::new(0, 0);
+    wall.now_ns = 3_600_000 * MS;
+    let r = s
+        .frame(&mut wall, &mut presenter, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.rows[0].steps, 250);
+    assert_eq!(wall.now_ns - 3_600_000 * MS, MAX_STEP_COST_NS);
+    assert_eq!(MAX_STEP_COST_NS, 500 * MS);
+    // Its ticks are drawn 10 ms apart up to the cap, and the rest at it.
+    let starts = s.lanes()[0].record().step_starts();
+    let from_start: Vec<u64> = starts.iter().map(|t| (t - starts[0]) / MS).collect();
+    let capped: Vec<u64> = (0..250).map(|i| (i * 10).min(500)).collect();
+    assert_eq!(from_start, capped);
 }
 
 #[test]
