@@ -10,8 +10,17 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use timestep_loop::{VsyncDetector, millis, seconds};
 
-/// Durations below this many microseconds are counted in a flat array; longer ones in a map.
+/// Durations below this many microseconds are counted in a flat array, to the microsecond;
+/// longer ones in buckets each [`LONG_RATIO`] times as wide as the one before.
 const FLAT_US: u64 = 100_000;
+
+/// Each bucket of long durations starts this many times after the one before: a long duration
+/// is given as its bucket's start, at most 0.1% below it. Durations reach at most
+/// [`super::MAX_TIME_NS`], so there are at most [`LONG_BUCKETS`] of them.
+const LONG_RATIO: f64 = 1.001;
+
+/// How many buckets of long durations there can be: 1 + ln(2^62 ns / 100 ms) / ln(1.001).
+const LONG_BUCKETS: usize = 24_567;
 
 /// What replay runs on, summed up.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -63,7 +72,8 @@ impl CaptureSummary {
 /// [`CaptureSummary::refresh`] of a format that keeps only presents.
 const NO_DISPLAY_TIMES: &str = "no display times";
 
-/// Median, 5th and 95th percentiles (nearest rank, to the microsecond) and max, ms.
+/// Median, 5th and 95th percentiles (nearest rank, to the microsecond below 100 ms, within 0.1%
+/// below above it) and max (to the nanosecond), ms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Spread {
     pub median: f64,
@@ -72,14 +82,27 @@ pub struct Spread {
     pub max: f64,
 }
 
-/// Durations counted by the microsecond, in bounded memory: a flat array below
-/// [`FLAT_US`], a map above (long frames are few).
+/// Durations counted in bounded memory: by the microsecond in a flat array below [`FLAT_US`]
+/// (at most 800 KB), in at most [`LONG_BUCKETS`] buckets 0.1% wide above it.
 #[derive(Clone, Debug, Default)]
 struct Durations {
     flat: Vec<u64>,
-    long: BTreeMap<u64, u64>,
+    /// Counts by bucket ([`long_bucket`]).
+    long: BTreeMap<u32, u64>,
     count: u64,
     max_ns: u64,
+}
+
+/// The bucket of a duration of `us` (at least [`FLAT_US`]; the last bucket holds any past
+/// [`super::MAX_TIME_NS`]).
+fn long_bucket(us: u64) -> u32 {
+    let k = ((us as f64 / FLAT_US as f64).ln() / LONG_RATIO.ln()) as u32;
+    k.min(LONG_BUCKETS as u32 - 1)
+}
+
+/// Where bucket `k` starts, µs.
+fn bucket_start_us(k: u32) -> u64 {
+    (FLAT_US as f64 * LONG_RATIO.powf(f64::from(k))).ceil() as u64
 }
 
 impl Durations {
@@ -92,7 +115,7 @@ impl Durations {
             }
             self.flat[i] += 1;
         } else {
-            *self.long.entry(us).or_default() += 1;
+            *self.long.entry(long_bucket(us)).or_default() += 1;
         }
         self.count += 1;
         self.max_ns = self.max_ns.max(ns);
@@ -103,7 +126,7 @@ impl Durations {
         let rank = ((p * self.count as f64).ceil() as u64).clamp(1, self.count);
         let mut seen = 0;
         let flat = self.flat.iter().enumerate().map(|(us, &n)| (us as u64, n));
-        let long = self.long.iter().map(|(&us, &n)| (us, n));
+        let long = self.long.iter().map(|(&k, &n)| (bucket_start_us(k), n));
         flat.chain(long)
             .find(|&(_, n)| {
                 seen += n;
@@ -201,5 +224,28 @@ mod tests {
         let s = d.spread().unwrap_or_else(|| panic!("values"));
         assert_eq!((s.median, s.p5, s.p95), (51.0, 6.0, 96.0));
         assert_eq!(s.max, 5_000.0);
+    }
+
+    #[test]
+    fn long_durations_are_counted_in_a_bounded_number_of_buckets_within_a_tenth_of_a_percent() {
+        let mut d = Durations::default();
+        // A million distinct durations from 100 ms to about 1.2 days, then the longest.
+        for i in 0..1_000_000u64 {
+            d.push(100_000_000 + i * i * 100 + i);
+        }
+        d.push(crate::replay::MAX_TIME_NS);
+        assert!(d.long.len() <= LONG_BUCKETS, "{} buckets", d.long.len());
+        assert_eq!(
+            long_bucket(crate::replay::MAX_TIME_NS / 1_000) as usize,
+            LONG_BUCKETS - 1
+        );
+        let s = d.spread().unwrap_or_else(|| panic!("values"));
+        let true_median = (100_000_000 + 500_000u64 * 500_000 * 100 + 500_000) as f64 / 1e6;
+        assert!(
+            s.median <= true_median && s.median >= true_median * 0.999,
+            "{} against {true_median}",
+            s.median
+        );
+        assert_eq!(s.max, millis(crate::replay::MAX_TIME_NS));
     }
 }
