@@ -6,7 +6,14 @@
 //! lane over them through the frame protocol with the capture as its host (`host.rs`): each
 //! frame starts at its captured start, and is presented at its captured time on screen, or not
 //! at all. The capture is read three times, streaming: to find the groups, to sum up the one
-//! chosen, and to replay it; nothing grows with its length but the lanes' own books.
+//! chosen, and to replay it. Nothing grows with a CSV capture's length but the lanes' own books:
+//! a record is at most 1 MiB, the groups at most 10,000, the summary's histograms bounded. A
+//! CapFrameX session's arrays are parallel, so a run's are held while it is read (at most 33
+//! bytes a frame; `capframex.rs`), never the file itself.
+//!
+//! Every time is checked where it is read: a capture is refused, in one line naming the file,
+//! the line (or frame) and the column, for a time that is negative, not a number, past
+//! [`MAX_TIME_NS`], or on screen before its frame started.
 //!
 //! The rules, as GUIDE.md states them:
 //! - **Which frames**: the application with the most application frames (dwm.exe left out
@@ -121,7 +128,7 @@ pub(crate) fn time_ns(ns: f64) -> Result<u64, String> {
 /// `not_before` or past [`MAX_TIME_NS`].
 pub(crate) fn moved_ns(from: u64, by_ns: f64, not_before: u64) -> Result<u64, String> {
     let by = by_ns.round();
-    if !(by.abs() <= MAX_TIME_NS as f64) {
+    if by.is_nan() || by.abs() > MAX_TIME_NS as f64 {
         return Err(MAX_TIME.into());
     }
     let to = from as i128 + by as i128;
