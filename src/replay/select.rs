@@ -4,7 +4,8 @@
 //! The tally is a map from the group to its counts, in time linear in the rows. A capture may
 //! have at most [`MAX_GROUPS`] groups, each named in at most [`MAX_GROUP_BYTES`] (its
 //! application, process and swap chain together): past either, it is refused with the line
-//! that went past, so the tally holds at most about 10 MB however the file was made.
+//! that went past, so the tally holds at most about 20 MB (each name kept twice, in the map
+//! and in the list) however the file was made.
 
 use super::format::Format;
 use super::rows::{Group, Rows};

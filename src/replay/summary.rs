@@ -11,8 +11,13 @@ use std::path::Path;
 use timestep_loop::{VsyncDetector, millis, seconds};
 
 /// Durations below this many microseconds are counted in a flat array, to the microsecond;
-/// longer ones in buckets each [`LONG_RATIO`] times as wide as the one before.
+/// longer ones to the microsecond too while there are at most [`LONG_EXACT`] distinct ones, then
+/// in buckets each [`LONG_RATIO`] times as wide as the one before.
 const FLAT_US: u64 = 100_000;
+
+/// The most distinct long durations (over [`FLAT_US`]) kept to the microsecond: a real capture
+/// has a few hitches; past this many, all are put in buckets.
+const LONG_EXACT: usize = 4_096;
 
 /// Each bucket of long durations starts this many times after the one before: a long duration
 /// is given as its bucket's start, at most 0.1% below it. Durations reach at most
@@ -72,8 +77,8 @@ impl CaptureSummary {
 /// [`CaptureSummary::refresh`] of a format that keeps only presents.
 const NO_DISPLAY_TIMES: &str = "no display times";
 
-/// Median, 5th and 95th percentiles (nearest rank, to the microsecond below 100 ms, within 0.1%
-/// below above it) and max (to the nanosecond), ms.
+/// Median, 5th and 95th percentiles (nearest rank, to the microsecond; over 100 ms, within 0.1%
+/// once there are more than 4,096 distinct durations over it) and max (to the ns), ms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Spread {
     pub median: f64,
@@ -83,12 +88,14 @@ pub struct Spread {
 }
 
 /// Durations counted in bounded memory: by the microsecond in a flat array below [`FLAT_US`]
-/// (at most 800 KB), in at most [`LONG_BUCKETS`] buckets 0.1% wide above it.
+/// (at most 800 KB); above it in a map by the microsecond of at most [`LONG_EXACT`] entries, or
+/// by the start of their bucket, at most [`LONG_BUCKETS`] entries.
 #[derive(Clone, Debug, Default)]
 struct Durations {
     flat: Vec<u64>,
-    /// Counts by bucket ([`long_bucket`]).
-    long: BTreeMap<u32, u64>,
+    /// Counts by the microsecond, or by the start of their bucket once `bucketed`.
+    long: BTreeMap<u64, u64>,
+    bucketed: bool,
     count: u64,
     max_ns: u64,
 }
@@ -100,8 +107,9 @@ fn long_bucket(us: u64) -> u32 {
     k.min(LONG_BUCKETS as u32 - 1)
 }
 
-/// Where bucket `k` starts, µs.
-fn bucket_start_us(k: u32) -> u64 {
+/// A long duration of `us` as its bucket's start, µs.
+fn bucketed(us: u64) -> u64 {
+    let k = long_bucket(us);
     (FLAT_US as f64 * LONG_RATIO.powf(f64::from(k))).ceil() as u64
 }
 
@@ -115,7 +123,15 @@ impl Durations {
             }
             self.flat[i] += 1;
         } else {
-            *self.long.entry(long_bucket(us)).or_default() += 1;
+            let key = if self.bucketed { bucketed(us) } else { us };
+            *self.long.entry(key).or_default() += 1;
+            if self.long.len() > LONG_EXACT && !self.bucketed {
+                self.bucketed = true;
+                let exact = std::mem::take(&mut self.long);
+                for (us, n) in exact {
+                    *self.long.entry(bucketed(us)).or_default() += n;
+                }
+            }
         }
         self.count += 1;
         self.max_ns = self.max_ns.max(ns);
@@ -126,7 +142,7 @@ impl Durations {
         let rank = ((p * self.count as f64).ceil() as u64).clamp(1, self.count);
         let mut seen = 0;
         let flat = self.flat.iter().enumerate().map(|(us, &n)| (us as u64, n));
-        let long = self.long.iter().map(|(&k, &n)| (bucket_start_us(k), n));
+        let long = self.long.iter().map(|(&us, &n)| (us, n));
         flat.chain(long)
             .find(|&(_, n)| {
                 seen += n;
@@ -239,6 +255,7 @@ mod tests {
             long_bucket(crate::replay::MAX_TIME_NS / 1_000) as usize,
             LONG_BUCKETS - 1
         );
+        assert!(d.bucketed);
         let s = d.spread().unwrap_or_else(|| panic!("values"));
         let true_median = (100_000_000 + 500_000u64 * 500_000 * 100 + 500_000) as f64 / 1e6;
         assert!(
@@ -247,5 +264,18 @@ mod tests {
             s.median
         );
         assert_eq!(s.max, millis(crate::replay::MAX_TIME_NS));
+    }
+
+    #[test]
+    fn a_few_thousand_long_durations_are_kept_to_the_microsecond() {
+        let mut d = Durations::default();
+        for i in 0..LONG_EXACT as u64 {
+            d.push(100_000_000 + i * 1_337_000);
+        }
+        assert!(!d.bucketed);
+        assert_eq!(
+            d.rank_us(0.5),
+            100_000 + (LONG_EXACT as u64 / 2 - 1) * 1_337
+        );
     }
 }
