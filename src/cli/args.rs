@@ -209,10 +209,20 @@ pub struct WindowArgs {
 pub struct CaptureArgs {
     /// The application whose frames to replay, or its process ID [default: the one with the
     /// most, dwm.exe left out]; in this program's own logs, the lane
-    #[arg(help_heading = "Capture", long, value_name = "NAME|PID")]
+    #[arg(
+        help_heading = "Capture",
+        long,
+        value_name = "NAME|PID",
+        allow_negative_numbers = true
+    )]
     pub app: Option<String>,
     /// Its swap chain, by address [default: its busiest]
-    #[arg(help_heading = "Capture", long, value_name = "ADDR")]
+    #[arg(
+        help_heading = "Capture",
+        long,
+        value_name = "ADDR",
+        allow_negative_numbers = true
+    )]
     pub swapchain: Option<String>,
 }
 

@@ -125,7 +125,10 @@ pub fn detect(path: &std::path::Path, head: &[u8]) -> Result<(Format, usize), Ca
     for (i, line) in lines.iter().enumerate().take(64) {
         let cells: Vec<String> = line
             .split(',')
-            .map(|c| c.trim().trim_matches('"').to_ascii_lowercase())
+            .map(|c| {
+                let c = c.trim().trim_start_matches('\u{feff}');
+                c.trim_matches('"').to_ascii_lowercase()
+            })
             .collect();
         let has = |name: &str| cells.iter().any(|c| c == name);
         if line.starts_with("0.1% Min FPS") {

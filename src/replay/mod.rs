@@ -6,7 +6,14 @@
 //! lane over them through the frame protocol with the capture as its host (`host.rs`): each
 //! frame starts at its captured start, and is presented at its captured time on screen, or not
 //! at all. The capture is read three times, streaming: to find the groups, to sum up the one
-//! chosen, and to replay it; nothing grows with its length but the lanes' own books.
+//! chosen, and to replay it. Nothing grows with a CSV capture's length but the lanes' own books:
+//! a record is at most 1 MiB, the groups at most 10,000, the summary's histograms bounded. A
+//! CapFrameX session's arrays are parallel, so a run's are held while it is read (at most 33
+//! bytes a frame; `capframex.rs`), never the file itself.
+//!
+//! Every time is checked where it is read: a capture is refused, in one line naming the file,
+//! the line (or frame) and the column, for a time that is negative, not a number, past
+//! [`MAX_TIME_NS`], or on screen before its frame started.
 //!
 //! The rules, as GUIDE.md states them:
 //! - **Which frames**: the application with the most application frames (dwm.exe left out
@@ -95,3 +102,51 @@ impl fmt::Display for CaptureError {
 }
 
 impl std::error::Error for CaptureError {}
+
+/// The latest time a capture may hold, ns: 2^62 ns, about 146 years from its clock's zero. A
+/// time past it is refused; a few of them (a start, its latencies, a run's offset) then sum
+/// without overflowing a u64, and every sum is checked against it again.
+pub const MAX_TIME_NS: u64 = 1 << 62;
+
+/// [`MAX_TIME_NS`] in words, for the errors that refuse a time past it.
+const MAX_TIME: &str = "past the latest time replay reads (2^62 ns, about 146 years)";
+
+/// A time computed in ns (from a number in a file), rounded to whole ns: refused when not a
+/// number, negative, or past [`MAX_TIME_NS`].
+pub(crate) fn time_ns(ns: f64) -> Result<u64, String> {
+    if ns.is_nan() || ns < 0.0 {
+        return Err("not a time (negative, or not a number)".into());
+    }
+    let ns = ns.round();
+    if ns > MAX_TIME_NS as f64 {
+        return Err(MAX_TIME.into());
+    }
+    Ok(ns as u64)
+}
+
+/// `from` moved by a duration in ns (which may be negative): refused when the result is before
+/// `not_before` or past [`MAX_TIME_NS`].
+pub(crate) fn moved_ns(from: u64, by_ns: f64, not_before: u64) -> Result<u64, String> {
+    let by = by_ns.round();
+    if by.is_nan() || by.abs() > MAX_TIME_NS as f64 {
+        return Err(MAX_TIME.into());
+    }
+    let to = from as i128 + by as i128;
+    if to < i128::from(not_before) {
+        return Err(format!(
+            "{:.4} ms puts it before the frame's start",
+            by_ns / 1e6
+        ));
+    }
+    u64::try_from(to)
+        .ok()
+        .filter(|&t| t <= MAX_TIME_NS)
+        .ok_or_else(|| MAX_TIME.into())
+}
+
+/// `a + b`, both times or durations in ns, refused past [`MAX_TIME_NS`].
+pub(crate) fn sum_ns(a: u64, b: u64) -> Result<u64, String> {
+    a.checked_add(b)
+        .filter(|&t| t <= MAX_TIME_NS)
+        .ok_or_else(|| MAX_TIME.into())
+}

@@ -2,17 +2,28 @@
 //! application, process and swap chain, or a lane), whether it is an application frame, when
 //! it started and when it reached the screen. Numbers are read straight from the record's
 //! bytes, and a bad one is an error naming the file, the line and the column.
+//!
+//! A capture is a regular file (checked before it is opened: opening a FIFO would block), read
+//! from one open. A CSV record may be at most [`MAX_RECORD_BYTES`] long, counted in the file's
+//! bytes from the end of the record before (quotes and the newlines inside them included), so a
+//! file of one endless line, or one endless quoted field, is refused having held at most that.
 
 use super::capframex::JsonRows;
 use super::format::{Format, detect};
-use super::{CaptureError, Captured};
+use super::{CaptureError, Captured, moved_ns, time_ns};
 use csv::{ByteRecord, Reader, ReaderBuilder};
 use std::fs::File;
-use std::io::{BufReader, Read};
+use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
 
 /// Bytes read to tell the format: enough for MangoHud's info lines and a long header.
 const HEAD_BYTES: u64 = 64 * 1024;
+
+/// The longest CSV record read, bytes: 1 MiB, thousands of times a real capture's row.
+pub const MAX_RECORD_BYTES: u64 = 1 << 20;
+
+/// The CSV reader's own buffer, bytes.
+const CSV_BUFFER: usize = 1 << 16;
 
 /// A frame's group: (application, process, swap chain) for PresentMon, (lane) for ours,
 /// nothing for a format of one stream.
@@ -40,20 +51,26 @@ enum Inner {
 }
 
 impl Rows {
-    /// Opens `path` and tells its format from its content.
+    /// Opens `path` (a regular file) and tells its format from its content.
     pub fn open(path: &Path) -> Result<Rows, CaptureError> {
-        let io =
-            |e: std::io::Error| CaptureError::at(path, None, None, format!("cannot read: {e}"));
+        let mut file = open_file(path)?;
+        let io = |e: io::Error| CaptureError::at(path, None, None, format!("cannot read: {e}"));
         let mut head = Vec::new();
-        File::open(path)
-            .map_err(io)?
+        (&mut file)
             .take(HEAD_BYTES)
             .read_to_end(&mut head)
             .map_err(io)?;
         let (format, header_line) = detect(path, &head)?;
+        // The CSV reader starts at the header, the lines before it (which it would count
+        // differently: it skips blank ones) passed over.
+        let header_byte = match format {
+            Format::CapFrameX => 0,
+            _ => line_start(&head, header_line),
+        };
+        file.seek(io::SeekFrom::Start(header_byte)).map_err(io)?;
         let inner = match format {
-            Format::CapFrameX => Inner::Json(JsonRows::read(path)?),
-            _ => Inner::Csv(Box::new(CsvRows::open(path, format, header_line)?)),
+            Format::CapFrameX => Inner::Json(JsonRows::read(path, file)?),
+            _ => Inner::Csv(Box::new(CsvRows::open(path, file, format, header_line)?)),
         };
         Ok(Rows { format, inner })
     }
@@ -67,8 +84,57 @@ impl Rows {
     pub fn next_row(&mut self) -> Result<Option<Row<'_>>, CaptureError> {
         match &mut self.inner {
             Inner::Csv(rows) => rows.next_row(),
-            Inner::Json(rows) => Ok(rows.next_row()),
+            Inner::Json(rows) => rows.next_row(),
         }
+    }
+}
+
+/// Where line `line` (0-based, lines ended by `\n`) of `head` starts, bytes.
+fn line_start(head: &[u8], line: usize) -> u64 {
+    let ends = head.iter().enumerate().filter(|&(_, &b)| b == b'\n');
+    line.checked_sub(1)
+        .and_then(|n| ends.map(|(i, _)| i as u64 + 1).nth(n))
+        .unwrap_or(0)
+}
+
+/// Opens `path` if it is a regular file. Its metadata is read first, which never blocks, where
+/// opening a FIFO waits for a writer; a pipe or a device could not be read three times anyway.
+fn open_file(path: &Path) -> Result<File, CaptureError> {
+    let err = |message: String| CaptureError::at(path, None, None, message);
+    let meta = std::fs::metadata(path).map_err(|e| err(format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return Err(err(
+            "is not a regular file: save the capture to a file first".into(),
+        ));
+    }
+    File::open(path).map_err(|e| err(format!("cannot read: {e}")))
+}
+
+/// A file read through a limit: at most [`MAX_RECORD_BYTES`] past the start of the record being
+/// read, so the CSV reader's record never grows past that (and its own buffer).
+struct Limited {
+    file: File,
+    /// Bytes handed to the CSV reader.
+    read: u64,
+    /// Where the record being read starts, bytes into the file.
+    record_start: u64,
+    /// The limit was met.
+    exceeded: bool,
+}
+
+impl Read for Limited {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let allowed = (self.record_start + MAX_RECORD_BYTES).saturating_sub(self.read);
+        if allowed == 0 {
+            self.exceeded = true;
+            return Err(io::Error::other("record too long"));
+        }
+        let take = buf
+            .len()
+            .min(usize::try_from(allowed).unwrap_or(usize::MAX));
+        let n = self.file.read(&mut buf[..take])?;
+        self.read += n as u64;
+        Ok(n)
     }
 }
 
@@ -123,7 +189,7 @@ enum Layout {
 /// A CSV capture.
 struct CsvRows {
     path: PathBuf,
-    reader: Reader<BufReader<File>>,
+    reader: Reader<Limited>,
     record: ByteRecord,
     /// Column names by index (for errors) and how many there are.
     names: Vec<String>,
@@ -133,23 +199,55 @@ struct CsvRows {
     layout: Layout,
     /// MangoHud: the previous row's present, ns.
     previous_ns: Option<u64>,
+    /// Lines of the file before the header (where the reader started).
+    lines_before: u64,
 }
 
 impl CsvRows {
-    fn open(path: &Path, format: Format, header_line: usize) -> Result<CsvRows, CaptureError> {
-        let file = File::open(path)
-            .map_err(|e| CaptureError::at(path, None, None, format!("cannot read: {e}")))?;
-        let mut reader = ReaderBuilder::new()
+    /// Reads `file` (at `path`, read from the start of its column header) as `format`, the
+    /// header on line `header_line` (0-based, as [`detect`] counts lines, blank ones included).
+    fn open(
+        path: &Path,
+        file: File,
+        format: Format,
+        header_line: usize,
+    ) -> Result<CsvRows, CaptureError> {
+        let reader = ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
-            .from_reader(BufReader::with_capacity(1 << 16, file));
-        let mut record = ByteRecord::new();
-        for _ in 0..=header_line {
-            let read = reader.read_byte_record(&mut record);
-            if !matches!(read, Ok(true)) {
-                return Err(CaptureError::at(path, None, None, "no header".into()));
-            }
+            .buffer_capacity(CSV_BUFFER)
+            .from_reader(Limited {
+                file,
+                read: 0,
+                record_start: 0,
+                exceeded: false,
+            });
+        let mut rows = CsvRows {
+            path: path.to_owned(),
+            reader,
+            record: ByteRecord::new(),
+            names: Vec::new(),
+            group: [None; 3],
+            frame_type: None,
+            layout: Layout::Ours {
+                start: 0,
+                present: 0,
+            },
+            previous_ns: None,
+            lines_before: header_line as u64,
+        };
+        if !rows.read_record()? {
+            return Err(CaptureError::at(path, None, None, "no header".into()));
         }
+        rows.read_header(format, header_line)?;
+        Ok(rows)
+    }
+
+    /// Reads the column header in `self.record`: the names, and where `format`'s columns are.
+    fn read_header(&mut self, format: Format, header_line: usize) -> Result<(), CaptureError> {
+        let path = self.path.clone();
+        let path = path.as_path();
+        let record = &self.record;
         let names: Vec<String> = record
             .iter()
             .map(|c| {
@@ -250,27 +348,40 @@ impl CsvRows {
                 },
             ),
         };
-        Ok(CsvRows {
-            path: path.to_owned(),
-            frame_type: find("FrameType"),
-            reader,
-            record,
-            names,
-            group,
-            layout,
-            previous_ns: None,
-        })
+        self.frame_type = find("FrameType");
+        self.group = group;
+        self.layout = layout;
+        self.names = names;
+        Ok(())
+    }
+
+    /// Reads the next record into `self.record`; `false` at the end.
+    fn read_record(&mut self) -> Result<bool, CaptureError> {
+        let starts = self.reader.position().clone();
+        self.reader.get_mut().record_start = starts.byte();
+        match self.reader.read_byte_record(&mut self.record) {
+            Ok(more) => Ok(more),
+            Err(_) if self.reader.get_ref().exceeded => Err(CaptureError::at(
+                &self.path,
+                Some(starts.line() + self.lines_before),
+                None,
+                format!(
+                    "a record longer than {} bytes (1 MiB), the most replay reads: not a \
+                     capture, or one cut without newlines",
+                    MAX_RECORD_BYTES
+                ),
+            )),
+            Err(e) => {
+                let line = e.position().map(|p| p.line() + self.lines_before);
+                Err(CaptureError::at(&self.path, line, None, e.to_string()))
+            }
+        }
     }
 
     fn next_row(&mut self) -> Result<Option<Row<'_>>, CaptureError> {
         loop {
-            match self.reader.read_byte_record(&mut self.record) {
-                Ok(true) => {}
-                Ok(false) => return Ok(None),
-                Err(e) => {
-                    let line = e.position().map(|p| p.line());
-                    return Err(CaptureError::at(&self.path, line, None, e.to_string()));
-                }
+            if !self.read_record()? {
+                return Ok(None);
             }
             let blank = self
                 .record
@@ -282,19 +393,15 @@ impl CsvRows {
             if self.record.len() != self.names.len() {
                 // A crashed logger can leave a last line cut short: that one is left out.
                 let line = self.line();
-                let mut next = ByteRecord::new();
-                if matches!(self.reader.read_byte_record(&mut next), Ok(false)) {
+                let fields = self.record.len();
+                if matches!(self.read_record(), Ok(false)) {
                     return Ok(None);
                 }
                 return Err(CaptureError::at(
                     &self.path,
                     Some(line),
                     None,
-                    format!(
-                        "{} fields where the header has {}",
-                        self.record.len(),
-                        self.names.len()
-                    ),
+                    format!("{fields} fields where the header has {}", self.names.len()),
                 ));
             }
             break;
@@ -321,58 +428,63 @@ impl CsvRows {
 
     /// The current record's line, 1-based.
     fn line(&self) -> u64 {
-        self.record.position().map_or(0, |p| p.line())
+        self.record
+            .position()
+            .map_or(0, |p| p.line() + self.lines_before)
+    }
+
+    /// An error at the current line, in column `i`.
+    fn error(&self, i: usize, message: String) -> CaptureError {
+        CaptureError::at(
+            &self.path,
+            Some(self.line()),
+            self.names.get(i).cloned(),
+            message,
+        )
     }
 
     /// The number in column `i`, or `None` for `NA` (or an empty cell).
     fn number(&self, i: usize) -> Result<Option<f64>, CaptureError> {
         let cell = self.record.get(i).unwrap_or_default();
-        let text = std::str::from_utf8(cell).unwrap_or("").trim();
+        let not_a_number = || {
+            self.error(
+                i,
+                format!("'{}' is not a number", String::from_utf8_lossy(cell)),
+            )
+        };
+        let text = std::str::from_utf8(cell)
+            .map_err(|_| not_a_number())?
+            .trim();
         if text.is_empty() || text.eq_ignore_ascii_case("NA") {
             return Ok(None);
         }
         match text.parse::<f64>() {
             Ok(v) if v.is_finite() => Ok(Some(v)),
-            _ => Err(CaptureError::at(
-                &self.path,
-                Some(self.line()),
-                self.names.get(i).cloned(),
-                format!("'{}' is not a number", String::from_utf8_lossy(cell)),
-            )),
+            _ => Err(not_a_number()),
         }
     }
 
     /// The number in column `i`, which must be there.
     fn required(&self, i: usize) -> Result<f64, CaptureError> {
-        self.number(i)?.ok_or_else(|| {
-            CaptureError::at(
-                &self.path,
-                Some(self.line()),
-                self.names.get(i).cloned(),
-                "no value".into(),
-            )
-        })
+        self.number(i)?
+            .ok_or_else(|| self.error(i, "no value".into()))
     }
 
-    /// A time, in ns (negative times are errors).
+    /// A time, in ns: negative times, and times past [`super::MAX_TIME_NS`], are errors.
     fn time(&self, i: usize, unit: Unit) -> Result<u64, CaptureError> {
-        let ns = unit.ns(self.required(i)?);
-        if ns < 0.0 {
-            return Err(CaptureError::at(
-                &self.path,
-                Some(self.line()),
-                self.names.get(i).cloned(),
-                "a negative time".into(),
-            ));
-        }
-        Ok(ns.round() as u64)
+        let v = self.required(i)?;
+        time_ns(unit.ns(v)).map_err(|e| self.error(i, format!("'{v}': {e}")))
     }
 
-    /// A duration in ms added to `from`, or `None` for `NA`.
-    fn plus_ms(&self, from: u64, i: usize) -> Result<Option<u64>, CaptureError> {
-        Ok(self
-            .number(i)?
-            .map(|ms| from.saturating_add_signed(Unit::Ms.ns(ms).round() as i64)))
+    /// A duration in ms (column `i`) added to `from`, or `None` for `NA`; an error if that is
+    /// before `start` (the frame's) or past [`super::MAX_TIME_NS`].
+    fn plus_ms(&self, start: u64, from: u64, i: usize) -> Result<Option<u64>, CaptureError> {
+        let Some(ms) = self.number(i)? else {
+            return Ok(None);
+        };
+        moved_ns(from, Unit::Ms.ns(ms), start)
+            .map(Some)
+            .map_err(|e| self.error(i, e))
     }
 
     fn frame(&mut self) -> Result<Captured, CaptureError> {
@@ -380,14 +492,14 @@ impl CsvRows {
         let (start_ns, shown_ns) = match self.layout {
             Layout::PresentMon { start, busy, until } => {
                 let c = self.time(start.0, start.1)?;
-                match self.plus_ms(c, busy)? {
-                    Some(present) => (c, self.plus_ms(present, until)?),
+                match self.plus_ms(c, c, busy)? {
+                    Some(present) => (c, self.plus_ms(c, present, until)?),
                     None => (c, None),
                 }
             }
             Layout::V2 { start, latency } => {
                 let c = self.time(start.0, start.1)?;
-                (c, self.plus_ms(c, latency)?)
+                (c, self.plus_ms(c, c, latency)?)
             }
             Layout::V1 {
                 time,
@@ -399,7 +511,7 @@ impl CsvRows {
                 let shown = if dropped {
                     None
                 } else {
-                    self.plus_ms(t, until)?
+                    self.plus_ms(t, t, until)?
                 };
                 (t, shown)
             }
@@ -414,9 +526,10 @@ impl CsvRows {
             }
             Layout::Ours { start, present } => {
                 let s = self.time(start, Unit::S)?;
+                // Never displayed: an empty cell (the frame log's), or NA.
                 let p = match self.number(present)? {
-                    Some(v) if v >= 0.0 => Some(Unit::S.ns(v).round() as u64),
-                    _ => None,
+                    Some(_) => Some(self.time(present, Unit::S)?),
+                    None => None,
                 };
                 (s, p)
             }
@@ -426,5 +539,173 @@ impl CsvRows {
             shown_ns,
             line,
         })
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    const HEADER: &str =
+        "Application,ProcessID,SwapChainAddress,CPUStartQPC,MsCPUBusy,MsUntilDisplayed\n";
+
+    /// `bytes` written to a file of its own, named `name`.
+    pub(crate) fn file(name: &str, bytes: &[u8]) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("timestep-rope-rows-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{e}"));
+        path
+    }
+
+    /// Every frame of `path`, or the first error.
+    pub(crate) fn frames(path: &Path) -> Result<Vec<Captured>, CaptureError> {
+        let mut rows = Rows::open(path)?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next_row()? {
+            out.push(row.frame);
+        }
+        Ok(out)
+    }
+
+    /// The error reading `name` (a PresentMon capture of `rows` under [`HEADER`]).
+    fn error(name: &str, rows: &[u8]) -> String {
+        let path = file(name, &[HEADER.as_bytes(), rows].concat());
+        match frames(&path) {
+            Ok(f) => panic!("{name} read as {f:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    fn says(text: &str, words: &[&str]) {
+        for w in words {
+            assert!(text.contains(w), "'{text}' should say '{w}'");
+        }
+    }
+
+    #[test]
+    fn a_record_past_the_limit_is_refused_having_read_no_more_of_it() {
+        let long = vec![b'g'; 2 << 20];
+        let mut quoted = b"game.exe,7,0x1,100,1.0,2.0\n\"".to_vec();
+        quoted.extend(std::iter::repeat_n(b'\n', 2 << 20));
+        for (name, rows, line) in [
+            ("long.csv", long, "line 2"),
+            ("quoted.csv", quoted, "line 3"),
+        ] {
+            let path = file(name, &[HEADER.as_bytes(), &rows].concat());
+            let mut rows = Rows::open(&path).unwrap_or_else(|e| panic!("{e}"));
+            let err = loop {
+                match rows.next_row() {
+                    Ok(Some(_)) => {}
+                    Ok(None) => panic!("{name} read to its end"),
+                    Err(e) => break e.to_string(),
+                }
+            };
+            says(&err, &[name, line, "longer than 1048576 bytes"]);
+            let Inner::Csv(csv) = &rows.inner else {
+                panic!("not CSV")
+            };
+            let limited = csv.reader.get_ref();
+            assert!(
+                limited.read <= limited.record_start + MAX_RECORD_BYTES,
+                "{name}: {} bytes read for a record from byte {}",
+                limited.read,
+                limited.record_start
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_that_is_not_utf8_in_a_number_is_refused_where_it_is() {
+        let err = error(
+            "utf8.csv",
+            b"game.exe,7,0x1,100,1.0,2.0\ngame.exe,7,0x1,2\xff00,1.0,2.0\n",
+        );
+        says(&err, &["line 3", "column CPUStartQPC", "is not a number"]);
+    }
+
+    #[test]
+    fn a_time_past_the_limit_is_refused_not_saturated() {
+        // 10,000 years in 10 MHz ticks, then 20,000.
+        let rows = b"game.exe,7,0x1,3155760000000000000,1.0,2.0\ngame.exe,7,0x1,6311520000000000000,1.0,2.0\n";
+        let err = error("far.csv", rows);
+        says(
+            &err,
+            &["line 2", "column CPUStartQPC", "2^62 ns, about 146 years"],
+        );
+        let err = error("far-latency.csv", b"game.exe,7,0x1,100,1.0,1e300\n");
+        says(&err, &["line 2", "column MsUntilDisplayed", "2^62 ns"]);
+    }
+
+    #[test]
+    fn a_negative_latency_that_puts_a_frame_on_screen_before_its_start_is_refused() {
+        let err = error("early.csv", b"game.exe,7,0x1,100000,1.0,-5.0\n");
+        says(
+            &err,
+            &[
+                "line 2",
+                "column MsUntilDisplayed",
+                "before the frame's start",
+            ],
+        );
+        let err = error("early-busy.csv", b"game.exe,7,0x1,100000,-1.0,2.0\n");
+        says(
+            &err,
+            &["line 2", "column MsCPUBusy", "before the frame's start"],
+        );
+        // Less than the CPU's busy time is still after the start.
+        let path = file(
+            "ok.csv",
+            format!("{HEADER}game.exe,7,0x1,100000,3.0,-1.0\n").as_bytes(),
+        );
+        let f = frames(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(f[0].shown_ns, Some(10_000_000 + 2_000_000));
+    }
+
+    #[test]
+    fn a_negative_present_in_our_own_logs_is_refused_and_empty_is_never_displayed() {
+        let header = "lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s\n";
+        let path = file(
+            "trace.csv",
+            format!("{header}fixed,0,1.0,16,1,0,1.0,0.9,\nfixed,1,,16,1,0,1.0,1.0,\n").as_bytes(),
+        );
+        let f = frames(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((f[0].shown_ns, f[1].shown_ns), (Some(1_000_000_000), None));
+        let path = file(
+            "negative.csv",
+            format!("{header}fixed,0,-1.0,16,1,0,1.0,0.9,\n").as_bytes(),
+        );
+        let err = frames(&path).map_or_else(|e| e.to_string(), |f| panic!("read {f:?}"));
+        says(
+            &err,
+            &["negative.csv", "line 2", "column present_s", "not a time"],
+        );
+    }
+
+    #[test]
+    fn blank_lines_before_the_header_are_passed_over() {
+        for (name, before) in [("lf.csv", "\n"), ("crlf.csv", "\r\n\n  \n")] {
+            let rows = "game.exe,7,0x1,100000,1.0,2.0\n\ngame.exe,7,0x1,300000,1.0,2.0\n";
+            let path = file(name, format!("{before}{HEADER}{rows}").as_bytes());
+            let f = frames(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(f.len(), 2, "{name}");
+            assert_eq!(f[0].start_ns, 10_000_000);
+        }
+        let path = file(
+            "bad-after-blank.csv",
+            format!("\n{HEADER}game.exe,7,0x1,x,1,2\n").as_bytes(),
+        );
+        let err = frames(&path).map_or_else(|e| e.to_string(), |f| panic!("read {f:?}"));
+        says(&err, &["line 3", "column CPUStartQPC"]);
+    }
+
+    #[test]
+    fn a_capture_that_is_not_a_regular_file_is_refused_before_it_is_opened() {
+        let dir = std::env::temp_dir();
+        let err = Rows::open(&dir).map_or_else(|e| e.to_string(), |_| panic!("opened"));
+        says(
+            &err,
+            &["is not a regular file: save the capture to a file first"],
+        );
     }
 }

@@ -1,5 +1,11 @@
 //! Which frames of a capture replay runs: one application's swap chain (a lane of our own
 //! logs), chosen by counting every group's application frames in a first pass.
+//!
+//! The tally is a map from the group to its counts, in time linear in the rows. A capture may
+//! have at most [`MAX_GROUPS`] groups, each named in at most [`MAX_GROUP_BYTES`] (its
+//! application, process and swap chain together): past either, it is refused with the line
+//! that went past, so the tally holds at most about 20 MB (each name kept twice, in the map
+//! and in the list) however the file was made.
 
 use super::format::Format;
 use super::rows::{Group, Rows};
@@ -10,6 +16,16 @@ use std::path::{Path, PathBuf};
 /// The compositor, left out of the choice unless `--app` names it: every PresentMon capture
 /// has it, and it is not the game.
 const COMPOSITOR: &str = "dwm.exe";
+
+/// The most groups (application, process, swap chain; or lanes) a capture may have: a real one
+/// has a few dozen.
+pub const MAX_GROUPS: usize = 10_000;
+
+/// The longest a group's names may be, together, bytes.
+pub const MAX_GROUP_BYTES: usize = 1024;
+
+/// The most applications or swap chains an error lists (the busiest), the rest counted.
+const LISTED: usize = 10;
 
 /// The frames chosen: the group's names and how many frames it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,31 +61,7 @@ pub fn choose(
     app: Option<&str>,
     swapchain: Option<&str>,
 ) -> Result<Selection, CaptureError> {
-    let mut rows = Rows::open(path)?;
-    let format = rows.format();
-    let mut index: HashMap<[Vec<u8>; 3], usize> = HashMap::new();
-    let mut counts: Vec<Count> = Vec::new();
-    while let Some(row) = rows.next_row()? {
-        let i = match index.get(&row.group.map(<[u8]>::to_vec)) {
-            Some(&i) => i,
-            None => {
-                let key = owned(row.group);
-                index.insert(key.clone(), counts.len());
-                counts.push(Count {
-                    key,
-                    application: 0,
-                    generated: 0,
-                });
-                counts.len() - 1
-            }
-        };
-        let c = &mut counts[i];
-        if row.application {
-            c.application += 1;
-        } else {
-            c.generated += 1;
-        }
-    }
+    let (format, mut counts) = tally(path)?;
     let err = |message: String| CaptureError::at(path, None, None, message);
     if counts.is_empty() {
         return Err(err(
@@ -100,7 +92,7 @@ pub fn choose(
             .map(|(a, _)| a.clone())
             .ok_or_else(|| {
                 err(format!(
-                    "no frames of '{wanted}'; there are {}",
+                    "--app: no frames of '{wanted}'; there are {}",
                     listed(&apps)
                 ))
             })?,
@@ -123,13 +115,13 @@ pub fn choose(
             .iter()
             .find(|c| same_address(&text(&c.key[2]), wanted))
             .ok_or_else(|| {
-                let chains: Vec<String> = of_app
+                let chains: Vec<(String, u64)> = of_app
                     .iter()
-                    .map(|c| format!("{} ({} frames)", text(&c.key[2]), c.application))
+                    .map(|c| (text(&c.key[2]), c.application))
                     .collect();
                 err(format!(
-                    "'{chosen_app}' has no swap chain {wanted}; it has {}",
-                    chains.join(", ")
+                    "--swapchain: '{chosen_app}' has no swap chain {wanted}; it has {}",
+                    listed(&chains)
                 ))
             })?,
         None => of_app
@@ -163,15 +155,80 @@ pub fn choose(
     })
 }
 
+/// Every group of `path` counted, in the order groups first appear.
+fn tally(path: &Path) -> Result<(Format, Vec<Count>), CaptureError> {
+    let mut rows = Rows::open(path)?;
+    let format = rows.format();
+    // The group's names, each after its length, so that no two groups share a key; the
+    // buffer is reused, so a row allocates nothing.
+    let mut key = Vec::new();
+    let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut counts: Vec<Count> = Vec::new();
+    while let Some(row) = rows.next_row()? {
+        key.clear();
+        for part in row.group {
+            key.extend_from_slice(&part.len().to_le_bytes());
+            key.extend_from_slice(part);
+        }
+        let i = match index.get(key.as_slice()) {
+            Some(&i) => i,
+            None => {
+                check_group(path, &row.group, row.frame.line, counts.len())?;
+                index.insert(key.clone(), counts.len());
+                counts.push(Count {
+                    key: owned(row.group),
+                    application: 0,
+                    generated: 0,
+                });
+                counts.len() - 1
+            }
+        };
+        let c = &mut counts[i];
+        if row.application {
+            c.application += 1;
+        } else {
+            c.generated += 1;
+        }
+    }
+    Ok((format, counts))
+}
+
+/// Refuses a new group, on `line`, past [`MAX_GROUPS`] (`groups` are known) or
+/// [`MAX_GROUP_BYTES`].
+fn check_group(
+    path: &Path,
+    group: &Group<'_>,
+    line: u64,
+    groups: usize,
+) -> Result<(), CaptureError> {
+    let err = |message: String| Err(CaptureError::at(path, Some(line), None, message));
+    if group.iter().map(|g| g.len()).sum::<usize>() > MAX_GROUP_BYTES {
+        return err(format!(
+            "an application, process and swap chain named in more than {MAX_GROUP_BYTES} bytes"
+        ));
+    }
+    if groups >= MAX_GROUPS {
+        return err(format!(
+            "more than {MAX_GROUPS} applications, processes and swap chains: more than replay \
+             chooses from"
+        ));
+    }
+    Ok(())
+}
+
 /// Every application's frames over all its processes and swap chains, in the order they
 /// first appear.
 fn app_totals(counts: &[Count]) -> Vec<(String, u64)> {
+    let mut index: HashMap<String, usize> = HashMap::new();
     let mut apps: Vec<(String, u64)> = Vec::new();
     for c in counts {
         let name = text(&c.key[0]);
-        match apps.iter_mut().find(|(a, _)| *a == name) {
-            Some((_, n)) => *n += c.application,
-            None => apps.push((name, c.application)),
+        match index.get(&name) {
+            Some(&i) => apps[i].1 += c.application,
+            None => {
+                index.insert(name.clone(), apps.len());
+                apps.push((name, c.application));
+            }
         }
     }
     apps
@@ -203,15 +260,24 @@ fn unnamed(path: &Path) -> String {
     }
 }
 
-/// "a (12 frames), b (3 frames)".
+/// "a (12 frames), b (3 frames)": the [`LISTED`] busiest, in the order given, then how many
+/// more.
 fn listed(apps: &[(String, u64)]) -> String {
-    let shown: Vec<String> = apps
+    let mut busiest: Vec<usize> = (0..apps.len()).collect();
+    busiest.sort_by_key(|&i| std::cmp::Reverse(apps[i].1));
+    busiest.truncate(LISTED);
+    busiest.sort_unstable();
+    let mut shown: Vec<String> = busiest
         .iter()
-        .map(|(a, n)| {
+        .map(|&i| {
+            let (a, n) = &apps[i];
             let a = if a.is_empty() { "(unnamed)" } else { a };
             format!("{a} ({n} frames)")
         })
         .collect();
+    if apps.len() > LISTED {
+        shown.push(format!("and {} more", apps.len() - LISTED));
+    }
     shown.join(", ")
 }
 
@@ -303,5 +369,70 @@ impl Stream {
             self.last = Some(frame);
             return Ok(Some(frame));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::rows::tests::file;
+    use super::*;
+
+    const HEADER: &str =
+        "Application,ProcessID,SwapChainAddress,CPUStartQPC,MsCPUBusy,MsUntilDisplayed\n";
+
+    /// A capture of one frame of each of `apps` distinct applications, then two of `busy.exe`.
+    fn capture(name: &str, apps: usize) -> PathBuf {
+        let mut text = String::from(HEADER);
+        for i in 0..apps {
+            text += &format!("app{i}.exe,{i},0x1,{},1.0,2.0\n", 1000 + i);
+        }
+        text += "busy.exe,1,0x1,1000000,1.0,2.0\nbusy.exe,1,0x1,1200000,1.0,2.0\n";
+        file(name, text.as_bytes())
+    }
+
+    #[test]
+    fn groups_are_tallied_in_a_map_up_to_a_bound_and_refused_past_it() {
+        let path = capture("most.csv", MAX_GROUPS - 1);
+        let s = choose(&path, None, None).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((s.app.as_str(), s.frames), ("busy.exe", 2));
+        let path = capture("too-many.csv", MAX_GROUPS);
+        let err = choose(&path, None, None).map_or_else(|e| e.to_string(), |s| panic!("{s:?}"));
+        let line = format!("line {}", MAX_GROUPS + 2);
+        for word in ["too-many.csv", &line, "more than 10000 applications"] {
+            assert!(err.contains(word), "'{err}' should say '{word}'");
+        }
+        let long = "x".repeat(MAX_GROUP_BYTES);
+        let text = format!("{HEADER}{long},1,0x1,1000,1.0,2.0\n");
+        let err = choose(&file("long-name.csv", text.as_bytes()), None, None)
+            .map_or_else(|e| e.to_string(), |s| panic!("{s:?}"));
+        assert!(
+            err.contains("line 2") && err.contains("more than 1024 bytes"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_error_lists_the_ten_busiest_and_counts_the_rest() {
+        let path = capture("listed.csv", 50);
+        let err = choose(&path, Some("nope.exe"), None)
+            .map_or_else(|e| e.to_string(), |s| panic!("{s:?}"));
+        assert!(err.contains("--app: no frames of 'nope.exe'"), "{err}");
+        assert!(err.contains("busy.exe (2 frames)"), "{err}");
+        assert!(err.contains("and 41 more"), "{err}");
+        assert_eq!(err.matches("frames)").count(), LISTED, "{err}");
+    }
+
+    #[test]
+    fn application_totals_are_summed_over_processes_in_first_appearance_order() {
+        let count = |app: &str, pid: &str, n: u64| Count {
+            key: [app.into(), pid.into(), Vec::new()],
+            application: n,
+            generated: 0,
+        };
+        let counts = [count("a", "1", 2), count("b", "2", 5), count("a", "3", 4)];
+        assert_eq!(
+            app_totals(&counts),
+            vec![("a".to_string(), 6), ("b".to_string(), 5)]
+        );
     }
 }

@@ -10,8 +10,22 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use timestep_loop::{VsyncDetector, millis, seconds};
 
-/// Durations below this many microseconds are counted in a flat array; longer ones in a map.
+/// Durations below this many microseconds are counted in a flat array, to the microsecond;
+/// longer ones to the microsecond too while there are at most [`LONG_EXACT`] distinct ones, then
+/// in buckets each [`LONG_RATIO`] times as wide as the one before.
 const FLAT_US: u64 = 100_000;
+
+/// The most distinct long durations (over [`FLAT_US`]) kept to the microsecond: a real capture
+/// has a few hitches; past this many, all are put in buckets.
+const LONG_EXACT: usize = 4_096;
+
+/// Each bucket of long durations starts this many times after the one before: a long duration
+/// is given as its bucket's start, at most 0.1% below it. Durations reach at most
+/// [`super::MAX_TIME_NS`], so there are at most [`LONG_BUCKETS`] of them.
+const LONG_RATIO: f64 = 1.001;
+
+/// How many buckets of long durations there can be: 1 + ln(2^62 ns / 100 ms) / ln(1.001).
+const LONG_BUCKETS: usize = 24_567;
 
 /// What replay runs on, summed up.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -63,7 +77,8 @@ impl CaptureSummary {
 /// [`CaptureSummary::refresh`] of a format that keeps only presents.
 const NO_DISPLAY_TIMES: &str = "no display times";
 
-/// Median, 5th and 95th percentiles (nearest rank, to the microsecond) and max, ms.
+/// Median, 5th and 95th percentiles (nearest rank, to the microsecond; over 100 ms, within 0.1%
+/// once there are more than 4,096 distinct durations over it) and max (to the ns), ms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Spread {
     pub median: f64,
@@ -72,14 +87,30 @@ pub struct Spread {
     pub max: f64,
 }
 
-/// Durations counted by the microsecond, in bounded memory: a flat array below
-/// [`FLAT_US`], a map above (long frames are few).
+/// Durations counted in bounded memory: by the microsecond in a flat array below [`FLAT_US`]
+/// (at most 800 KB); above it in a map by the microsecond of at most [`LONG_EXACT`] entries, or
+/// by the start of their bucket, at most [`LONG_BUCKETS`] entries.
 #[derive(Clone, Debug, Default)]
 struct Durations {
     flat: Vec<u64>,
+    /// Counts by the microsecond, or by the start of their bucket once `bucketed`.
     long: BTreeMap<u64, u64>,
+    bucketed: bool,
     count: u64,
     max_ns: u64,
+}
+
+/// The bucket of a duration of `us` (at least [`FLAT_US`]; the last bucket holds any past
+/// [`super::MAX_TIME_NS`]).
+fn long_bucket(us: u64) -> u32 {
+    let k = ((us as f64 / FLAT_US as f64).ln() / LONG_RATIO.ln()) as u32;
+    k.min(LONG_BUCKETS as u32 - 1)
+}
+
+/// A long duration of `us` as its bucket's start, µs.
+fn bucketed(us: u64) -> u64 {
+    let k = long_bucket(us);
+    (FLAT_US as f64 * LONG_RATIO.powf(f64::from(k))).ceil() as u64
 }
 
 impl Durations {
@@ -92,7 +123,15 @@ impl Durations {
             }
             self.flat[i] += 1;
         } else {
-            *self.long.entry(us).or_default() += 1;
+            let key = if self.bucketed { bucketed(us) } else { us };
+            *self.long.entry(key).or_default() += 1;
+            if self.long.len() > LONG_EXACT && !self.bucketed {
+                self.bucketed = true;
+                let exact = std::mem::take(&mut self.long);
+                for (us, n) in exact {
+                    *self.long.entry(bucketed(us)).or_default() += n;
+                }
+            }
         }
         self.count += 1;
         self.max_ns = self.max_ns.max(ns);
@@ -201,5 +240,42 @@ mod tests {
         let s = d.spread().unwrap_or_else(|| panic!("values"));
         assert_eq!((s.median, s.p5, s.p95), (51.0, 6.0, 96.0));
         assert_eq!(s.max, 5_000.0);
+    }
+
+    #[test]
+    fn long_durations_are_counted_in_a_bounded_number_of_buckets_within_a_tenth_of_a_percent() {
+        let mut d = Durations::default();
+        // A million distinct durations from 100 ms to about 1.2 days, then the longest.
+        for i in 0..1_000_000u64 {
+            d.push(100_000_000 + i * i * 100 + i);
+        }
+        d.push(crate::replay::MAX_TIME_NS);
+        assert!(d.long.len() <= LONG_BUCKETS, "{} buckets", d.long.len());
+        assert_eq!(
+            long_bucket(crate::replay::MAX_TIME_NS / 1_000) as usize,
+            LONG_BUCKETS - 1
+        );
+        assert!(d.bucketed);
+        let s = d.spread().unwrap_or_else(|| panic!("values"));
+        let true_median = (100_000_000 + 500_000u64 * 500_000 * 100 + 500_000) as f64 / 1e6;
+        assert!(
+            s.median <= true_median && s.median >= true_median * 0.999,
+            "{} against {true_median}",
+            s.median
+        );
+        assert_eq!(s.max, millis(crate::replay::MAX_TIME_NS));
+    }
+
+    #[test]
+    fn a_few_thousand_long_durations_are_kept_to_the_microsecond() {
+        let mut d = Durations::default();
+        for i in 0..LONG_EXACT as u64 {
+            d.push(100_000_000 + i * 1_337_000);
+        }
+        assert!(!d.bucketed);
+        assert_eq!(
+            d.rank_us(0.5),
+            100_000 + (LONG_EXACT as u64 / 2 - 1) * 1_337
+        );
     }
 }

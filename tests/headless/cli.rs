@@ -192,6 +192,34 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
     (&["--lesson", "0"], "--lesson"),
     (&["--lesson", "8"], "--lesson"),
     (&["--lesson", "two"], "--lesson"),
+    // Capture choices: a negative value reaches replay's own check, which names the flag.
+    (
+        &[
+            "replay",
+            "tests/data/presentmon/test_case_0.csv",
+            "--app",
+            "-1",
+        ],
+        "--app",
+    ),
+    (
+        &[
+            "replay",
+            "tests/data/presentmon/test_case_0.csv",
+            "--swapchain",
+            "-1",
+        ],
+        "--swapchain",
+    ),
+    (
+        &[
+            "--replay",
+            "tests/data/presentmon/test_case_0.csv",
+            "--app",
+            "-1",
+        ],
+        "--app",
+    ),
     (&["--lesson", "2", "--lanes", "fixed"], "--lesson"),
     // Loop and rope flags on a subcommand that runs neither.
     (&["lessons", "--dt", "5ms"], "--dt"),
