@@ -11,6 +11,7 @@ mod architecture;
 mod cli;
 mod docs;
 mod drive;
+mod fuzz;
 mod hostile;
 mod long_runs;
 mod machines;
