@@ -1012,3 +1012,88 @@ fn d_cycles_every_ropes_drive_and_g_the_trail() {
     s.handle_action(Action::ToggleTrail);
     assert!(s.view.trail);
 }
+
+/// A presenter that draws into one buffer, reused, at whatever size the session is arranged
+/// for.
+struct Sized {
+    frame: Vec<u8>,
+    size: (u32, u32),
+}
+
+impl Present for Sized {
+    fn present_mode(&self) -> String {
+        "Fifo (vsync)".into()
+    }
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+        let (w, h) = self.size;
+        self.frame.resize(w as usize * h as usize * 4, 0);
+        draw(&mut self.frame, w, h);
+        Ok(true)
+    }
+}
+
+/// Every view the window has: one lane, the split view of 2, 3 and 4 lanes, each lesson, the
+/// help, the HUD hidden, paused, and an exploded rope's banner.
+fn every_view() -> Vec<(String, Session)> {
+    let lanes = |spec: &str| crate::lane::parse_lanes(spec).unwrap_or_else(|e| panic!("{e}"));
+    let mut views = vec![
+        ("single".to_string(), session(Mode::Interpolated)),
+        ("split 4".to_string(), split()),
+    ];
+    for spec in ["fixed,interpolated", "variable,fixed,interpolated"] {
+        views.push((
+            spec.to_string(),
+            new(&config(lanes(spec), RopeParams::default()), 1280, 800),
+        ));
+    }
+    for n in 1..=LESSONS.len() {
+        let mut s = split();
+        s.start_lesson(n);
+        views.push((format!("lesson {n}"), s));
+    }
+    for (name, action) in [
+        ("help", Action::ToggleHelp),
+        ("no HUD", Action::ToggleHud),
+        ("paused", Action::Pause),
+    ] {
+        let mut s = split();
+        s.handle_action(action);
+        views.push((name.to_string(), s));
+    }
+    let mut exploded = session(Mode::Variable);
+    let mut now = 0;
+    explode(&mut exploded, &mut now, 60 * MS);
+    views.push(("exploded".to_string(), exploded));
+    views
+}
+
+/// Every view the window has, drawn through 400-600 px tall at 1280 wide (where a split view
+/// once panicked) and at a few odd sizes; `draw::sizes_tests` sweeps every size.
+#[test]
+fn every_view_draws_through_the_heights_a_half_screen_window_has() {
+    let mut sizes: Vec<(u32, u32)> = (400..=600).step_by(3).map(|h| (1280, h)).collect();
+    sizes.extend([(1, 1), (160, 120), (2000, 37), (37, 1200)]);
+    let mut buffer = Sized {
+        frame: Vec::new(),
+        size: (0, 0),
+    };
+    for (name, mut s) in every_view() {
+        let mut now = 10_000 * MS;
+        for &(w, h) in &sizes {
+            now += 16 * MS;
+            s.resize(w, h);
+            buffer.size = (w, h);
+            let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                s.frame(
+                    &mut Scripted {
+                        now_ns: now,
+                        tick_ns: 0,
+                    },
+                    &mut buffer,
+                    None,
+                )
+            }));
+            assert!(drawn.is_ok(), "{name} at {w}x{h} panicked");
+        }
+    }
+}

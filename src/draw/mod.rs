@@ -25,6 +25,8 @@ mod pane;
 mod preview;
 mod rope;
 mod screen;
+#[cfg(test)]
+mod sizes_tests;
 mod strip;
 mod text;
 mod view;
@@ -74,6 +76,28 @@ pub struct Scene<'a> {
     pub caption: Option<&'a [String]>,
 }
 
+/// What goes over the panes: the strip, the HUD, a lesson's caption, the banner, and last the
+/// help panel (when the user asks for it, it must be readable over everything).
+fn draw_overlays(canvas: &mut Canvas, scene: &Scene) {
+    let scale = text_scale(canvas.height() as u32);
+    if let Some(strip) = scene.strip {
+        strip::draw_strip(canvas, strip);
+    }
+    if let Some(hud) = scene.hud {
+        hud::draw_hud(canvas, hud, scale);
+    }
+    if let Some(lines) = scene.caption {
+        overlay::draw_caption(canvas, lines, scene.strip.is_some());
+    }
+    if let Some(message) = scene.banner {
+        let exploded = scene.panes.iter().any(|p| p.rope.exploded);
+        overlay::draw_banner(canvas, message, exploded);
+    }
+    if let Some(lines) = scene.help {
+        overlay::draw_help(canvas, lines, scale);
+    }
+}
+
 /// A clip mask, the pane area it covers and the buffer size it was made for.
 type PaneMask = (Area, (u32, u32), Mask);
 
@@ -107,30 +131,8 @@ impl Renderer {
         for (i, p) in scene.panes.iter().enumerate() {
             self.draw_pane(frame, (width, height), i, p);
         }
-        let Some(mut canvas) = Canvas::new(frame, width, height) else {
-            return;
-        };
-        if let Some(strip) = scene.strip {
-            strip::draw_strip(&mut canvas, strip);
-        }
-        let scale = text_scale(height);
-        if let Some(hud) = scene.hud {
-            hud::draw_hud(&mut canvas, hud, scale);
-        }
-        if let Some(lines) = scene.caption {
-            overlay::draw_caption(&mut canvas, lines, scene.strip.is_some());
-        }
-        // The help panel goes last: when the user asks for it, it must be readable over
-        // everything, the banner included.
-        if let Some(message) = scene.banner {
-            overlay::draw_banner(
-                &mut canvas,
-                message,
-                scene.panes.iter().any(|p| p.rope.exploded),
-            );
-        }
-        if let Some(lines) = scene.help {
-            overlay::draw_help(&mut canvas, lines, scale);
+        if let Some(mut canvas) = Canvas::new(frame, width, height) {
+            draw_overlays(&mut canvas, scene);
         }
     }
 
