@@ -15,8 +15,9 @@ use timestep_loop::{MaxSubstep, Pacing, TimingConfig, format_duration, parse_per
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lesson {
     pub title: &'static str,
-    /// The article it comes from (`../shared/seeds/`).
-    pub seed: &'static str,
+    /// Where it comes from: articles by title and author (see [`FIEDLER`] and the rest), or
+    /// the engines' own sources.
+    pub sources: &'static [&'static str],
     /// What to look at: one to three lines, drawn under the title.
     pub caption: &'static [&'static str],
     /// The lanes, as `--lanes` takes them: several are shown side by side.
@@ -33,6 +34,18 @@ pub struct Lesson {
     pub trail: bool,
 }
 
+/// Glenn Fiedler's article: the accumulator, the spiral of death, interpolation.
+pub const FIEDLER: &str = "Glenn Fiedler's \"Fix Your Timestep!\"";
+/// An answer on smooth presentation: render at regular intervals, wait just before rendering,
+/// an adaptive render interval (its copy names no author).
+pub const ADAPTIVE: &str = "the \"adaptive render interval\" answer";
+/// An article on a particle rope built on Ian Millington's particle engine (no author named).
+pub const ROPE: &str = "the particle-rope article on Millington's engine";
+/// Jiadong Chen's article (Unity China) on FixedUpdate in wall time.
+pub const CHEN: &str = "Jiadong Chen's \"Is FixedUpdate really called at a fixed interval?\"";
+/// Tyler Glaiel's article: fuzzy vsync timing, the 59.94 Hz monitor, double updates.
+pub const GLAIEL: &str = "Tyler Glaiel's \"How to make your game run at 60fps\"";
+
 /// The longest caption line: what the default window holds at its text size.
 pub const CAPTION_CHARS: usize = 76;
 
@@ -44,7 +57,7 @@ const MS: u64 = 1_000_000;
 pub const LESSONS: [Lesson; 7] = [
     Lesson {
         title: "Variable steps fall apart at 60 Hz",
-        seed: "seed 002, the particle rope",
+        sources: &[ROPE],
         caption: &[
             "One step of the whole frame time: the springs need steps under 15 ms.",
             "At 60 Hz (16.7 ms) the rope explodes and resets; at 75 Hz (13.3 ms) it",
@@ -60,7 +73,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "A coarse tick: fixed judders, interpolated glides",
-        seed: "seed 000, the final touch",
+        sources: &[FIEDLER],
         caption: &[
             "A 20 Hz tick: fixed shows each tick for 2 or 3 frames, so its trail bunches;",
             "interpolated blends the last two ticks by alpha: evenly spaced dots.",
@@ -78,7 +91,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "The spiral of death, and the clamp",
-        seed: "seeds 000 and 002",
+        sources: &[FIEDLER],
         caption: &[
             "Each 10 ms tick costs 12 ms of CPU: the more a frame steps, the longer the",
             "next. The clamp (250 ms) and the step cap stop the spiral: the game runs",
@@ -96,7 +109,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "The beat: a tick a hair off the refresh",
-        seed: "seed 004, the 59.94 Hz monitor",
+        sources: &[GLAIEL],
         caption: &[
             "A 30 Hz tick at a 29.97 fps cap: every 33 s a frame runs 0 or 2 ticks.",
             "Snapping and the fuzzy window hide it, interpolation smooths it. On a",
@@ -114,7 +127,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "FixedUpdate is not periodic in wall time",
-        seed: "seed 003, Unity's FixedUpdate",
+        sources: &[CHEN],
         caption: &[
             "Unity's 50 Hz ticks run back to back as a frame starts, none between:",
             "in the strip's 'wall' row the step marks bunch at the frame lines.",
@@ -131,7 +144,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "Four engines' loops side by side",
-        seed: "the engines' own sources (see GUIDE.md)",
+        sources: &["the engines' own sources (see GUIDE.md)"],
         caption: &[
             "Godot, Bevy, Unity and MonoGame on the same frames: their ticks, timers",
             "and clamps differ, and so do their judder and steps per frame.",
@@ -148,7 +161,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "Late pacing: input read as late as possible",
-        seed: "seed 001, and bevy_framepace",
+        sources: &[ADAPTIVE, "bevy_framepace"],
         caption: &[
             "Drag the rope: the HUD's 'input' row is the mouse-to-screen latency.",
             "C cycles the pacing (vsync, adaptive, late): late reads input just before",
@@ -194,14 +207,16 @@ impl Lesson {
             .map_or(MaxSubstep::Default, MaxSubstep::Set)
     }
 
+    /// Where it comes from, in words: "Glenn Fiedler's \"Fix Your Timestep!\"".
+    pub fn source(&self) -> String {
+        self.sources.join(" and ")
+    }
+
     /// The caption as drawn: the number and title, what to look at, and where it comes from.
     pub fn caption_lines(&self, n: usize) -> Vec<String> {
         let mut lines = vec![format!("Lesson {n}/{}: {}", LESSONS.len(), self.title)];
         lines.extend(self.caption.iter().map(|l| (*l).to_string()));
-        lines.push(format!(
-            "From {}. L: next lesson, Shift+L: back.",
-            self.seed
-        ));
+        lines.push(format!("From {}.", self.source()));
         lines
     }
 }
@@ -210,7 +225,7 @@ impl Lesson {
 pub fn list(out: &mut impl Write) -> io::Result<()> {
     for (i, l) in LESSONS.iter().enumerate() {
         let n = i + 1;
-        writeln!(out, "{n}. {} ({})", l.title, l.seed)?;
+        writeln!(out, "{n}. {} (from {})", l.title, l.source())?;
         for line in l.caption {
             writeln!(out, "     {line}")?;
         }
@@ -268,5 +283,17 @@ mod tests {
             assert!(text.contains(&format!("{}. {}", i + 1, l.title)), "{text}");
         }
         assert!(text.contains("--lesson N") && text.contains("each tick costs 12ms"));
+        // Articles are named by title and author, never by the sources folder's file labels.
+        let captions = LESSONS
+            .iter()
+            .enumerate()
+            .flat_map(|(i, l)| l.caption_lines(i + 1));
+        for line in captions.chain(text.lines().map(String::from)) {
+            assert!(!line.to_lowercase().contains("seed"), "{line}");
+        }
+        assert!(
+            text.contains(r#"Glenn Fiedler's "Fix Your Timestep!""#),
+            "{text}"
+        );
     }
 }
