@@ -18,7 +18,8 @@ pub struct Lesson {
     /// Where it comes from: articles by title and author (see [`FIEDLER`] and the rest), or
     /// the engines' own sources.
     pub sources: &'static [&'static str],
-    /// What to look at: one to three lines, drawn under the title.
+    /// What to look at: one to three lines, drawn under the title. `{frames}` is replaced by
+    /// how many frames each tick shows for (see [`Lesson::frames_per_tick`]).
     pub caption: &'static [&'static str],
     /// The lanes, as `--lanes` takes them: several are shown side by side.
     pub lanes: &'static str,
@@ -75,7 +76,7 @@ pub const LESSONS: [Lesson; 7] = [
         title: "A coarse tick: fixed judders, interpolated glides",
         sources: &[FIEDLER],
         caption: &[
-            "A 20 Hz tick: fixed shows each tick for 2 or 3 frames, so its trail bunches;",
+            "A 20 Hz tick: fixed shows each tick for {frames} frames, so its trail bunches;",
             "interpolated blends the last two ticks by alpha: evenly spaced dots.",
             "The pane labels give the judder in pixels.",
         ],
@@ -212,10 +213,34 @@ impl Lesson {
         self.sources.join(" and ")
     }
 
+    /// How many frames each tick is shown for at the lesson's frame cap: "1 or 2" for a 20 Hz
+    /// tick at 30 fps (1.5 frames a tick), "2" where they divide. `None` without a cap.
+    pub fn frames_per_tick(&self) -> Option<String> {
+        let Pacing::Cap(hz) = self.pacing else {
+            return None;
+        };
+        let frames = hz * self.timing().tick_ns() as f64 / 1e9;
+        let (lo, hi) = (frames.floor(), frames.ceil());
+        Some(if lo == hi {
+            format!("{lo:.0}")
+        } else {
+            format!("{lo:.0} or {hi:.0}")
+        })
+    }
+
+    /// What to look at, with `{frames}` worked out.
+    pub fn caption_text(&self) -> Vec<String> {
+        let frames = self.frames_per_tick().unwrap_or_else(|| "several".into());
+        self.caption
+            .iter()
+            .map(|l| l.replace("{frames}", &frames))
+            .collect()
+    }
+
     /// The caption as drawn: the number and title, what to look at, and where it comes from.
     pub fn caption_lines(&self, n: usize) -> Vec<String> {
         let mut lines = vec![format!("Lesson {n}/{}: {}", LESSONS.len(), self.title)];
-        lines.extend(self.caption.iter().map(|l| (*l).to_string()));
+        lines.extend(self.caption_text());
         lines.push(format!("From {}.", self.source()));
         lines
     }
@@ -226,7 +251,7 @@ pub fn list(out: &mut impl Write) -> io::Result<()> {
     for (i, l) in LESSONS.iter().enumerate() {
         let n = i + 1;
         writeln!(out, "{n}. {} (from {})", l.title, l.source())?;
-        for line in l.caption {
+        for line in l.caption_text() {
             writeln!(out, "     {line}")?;
         }
         let cost = match l.step_cost_ns {
@@ -272,6 +297,31 @@ mod tests {
         }
         assert!(Lesson::number(0).unwrap_err().contains("1 to 7"));
         assert_eq!(Lesson::number(7).map(|l| l.lanes), Ok("interpolated"));
+    }
+
+    #[test]
+    fn lesson_2s_caption_says_how_many_frames_each_tick_shows_at_its_cap() {
+        // 20 Hz ticks (50 ms) at a 30 fps cap: 1.5 frames a tick, so 1 or 2.
+        let two = &LESSONS[1];
+        assert_eq!(two.frames_per_tick().as_deref(), Some("1 or 2"));
+        assert!(two.caption_lines(2)[1].contains("each tick for 1 or 2 frames"));
+        let at_60 = Lesson {
+            pacing: Pacing::Cap(60.0),
+            ..*two
+        };
+        assert_eq!(at_60.frames_per_tick().as_deref(), Some("3"));
+        let vsync = Lesson {
+            pacing: Pacing::Vsync,
+            ..*two
+        };
+        assert_eq!(vsync.frames_per_tick(), None);
+        for (i, l) in LESSONS.iter().enumerate() {
+            assert!(
+                l.caption_lines(i + 1)
+                    .iter()
+                    .all(|line| !line.contains('{'))
+            );
+        }
     }
 
     #[test]

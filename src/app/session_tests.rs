@@ -928,11 +928,57 @@ fn l_steps_through_the_lessons_and_each_sets_its_lanes_pacing_and_trail() {
         seen.push(n);
     }
     assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7]);
-    // Round the end, and back.
+    // Past the last lesson: the plain view, as launched (a way out), not lesson 1.
     s.handle_action(Action::NextLesson);
-    assert_eq!(s.lesson(), Some(1));
+    assert_eq!(s.lesson(), None);
+    assert_eq!(s.lanes().len(), 1);
+    assert_eq!(s.mode(), Mode::Interpolated);
+    assert_eq!(s.pacing(), Pacing::Vsync);
+    assert!(s.caption.is_empty() && !s.view.trail);
+    // Shift+L from the plain view: the last lesson; before the first: the plain view.
     s.handle_action(Action::PreviousLesson);
     assert_eq!(s.lesson(), Some(7));
+    s.start_lesson(1);
+    s.handle_action(Action::PreviousLesson);
+    assert_eq!(s.lesson(), None);
+}
+
+#[test]
+fn esc_closes_the_help_first_then_leaves_the_lesson_and_only_then_quits() {
+    let mut s = split();
+    s.start_lesson(2);
+    s.handle_action(Action::ToggleHelp);
+    s.handle_action(Action::Back);
+    assert!(!s.help_shown() && s.lesson() == Some(2) && !s.quit_requested());
+    s.handle_action(Action::Back);
+    assert_eq!(s.lesson(), None);
+    assert!(!s.quit_requested());
+    let names: Vec<String> = s.lanes().iter().map(Lane::name).collect();
+    assert_eq!(names, ["variable", "semi-fixed", "fixed", "interpolated"]);
+    assert!(s.split() && s.step_cost_ns == 0);
+    s.handle_action(Action::Back);
+    assert!(s.quit_requested());
+}
+
+#[test]
+fn the_hint_names_the_help_key_and_the_lessons_and_in_a_lesson_the_way_out() {
+    let mut s = session(Mode::Interpolated);
+    let plain = s.hint();
+    assert!(
+        plain.contains("F1: keys") && plain.contains("L: lessons"),
+        "{plain}"
+    );
+    s.start_lesson(3);
+    let lesson = s.hint();
+    assert!(lesson.contains("Esc: leave the lesson") && lesson.contains("L: next"));
+    // Every key the hint names is bound to what it says.
+    use super::super::bindings::{BINDINGS, Trigger};
+    use winit::keyboard::KeyCode;
+    let bound = |code, action| BINDINGS.contains(&(Trigger::Key(code), action));
+    assert!(bound(KeyCode::F1, Action::ToggleHelp));
+    assert!(bound(KeyCode::KeyL, Action::NextLesson));
+    assert!(bound(KeyCode::Escape, Action::Back));
+    assert!(bound(KeyCode::KeyV, Action::ToggleSplit));
 }
 
 #[test]

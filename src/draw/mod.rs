@@ -74,6 +74,8 @@ pub struct Scene<'a> {
     pub banner: Option<&'a str>,
     /// A lesson's caption, over the bottom of the panes.
     pub caption: Option<&'a [String]>,
+    /// A one-line key hint, right-aligned along the bottom of the panes (under the caption).
+    pub hint: Option<&'a str>,
 }
 
 /// What goes over the panes: the strip, the HUD, a lesson's caption, the banner, and last the
@@ -86,8 +88,12 @@ fn draw_overlays(canvas: &mut Canvas, scene: &Scene) {
     if let Some(hud) = scene.hud {
         hud::draw_hud(canvas, hud, scale);
     }
+    let strip = scene.strip.is_some();
+    let hint_h = scene
+        .hint
+        .map_or(0, |hint| overlay::draw_hint(canvas, hint, strip));
     if let Some(lines) = scene.caption {
-        overlay::draw_caption(canvas, lines, scene.strip.is_some());
+        overlay::draw_caption(canvas, lines, strip, hint_h);
     }
     if let Some(message) = scene.banner {
         let exploded = scene.panes.iter().any(|p| p.rope.exploded);
@@ -211,6 +217,7 @@ mod tests {
             help: None,
             banner: None,
             caption: None,
+            hint: None,
         }
     }
 
@@ -342,6 +349,7 @@ mod tests {
                 help: Some(&["\u{2603} snow".to_string()]),
                 banner: Some("EXPLODED \u{2014} press R"),
                 caption: None,
+                hint: None,
             };
             let mut buf = vec![0u8; (W * H * 4) as usize];
             Renderer::new().draw(&mut buf, W, H, &scene);
@@ -418,6 +426,7 @@ mod tests {
             help: Some(&help),
             banner: Some("PAUSED"),
             caption: None,
+            hint: None,
         };
         let mut buf = vec![0u8; (W * H * 4) as usize];
         Renderer::new().draw(&mut buf, W, H, &scene);

@@ -99,6 +99,9 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 .banner
                 .then_some("EXPLODED - resetting in 1.4 s (R now)"),
             caption: overlays.caption.then_some(&caption[..]),
+            hint: overlays
+                .caption
+                .then_some("L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys"),
         };
         buf.resize(w as usize * h as usize * 4, 0);
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
