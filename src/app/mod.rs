@@ -150,6 +150,10 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
             return Err(Failure::usage(e));
         }
     };
+    // A tick the rope cannot take is said at launch, with what to do instead.
+    for line in session.stability_warnings() {
+        messages::warning(&line);
+    }
     let event_loop = match preflight() {
         Ok(event_loop) => event_loop,
         Err(line) => {

@@ -13,7 +13,7 @@ use super::drag::Hand;
 use super::host::{Meter, Present, ViewState, Wall, WindowHost};
 use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up};
-use crate::draw::{Arrangement, Screen, pacing_summary};
+use crate::draw::{Arrangement, Screen, pacing_summary, stability_warning};
 use crate::frame::{FrameDone, Frames, VblankCounter};
 use crate::lane::{Lane, LaneReport, LaneSpec};
 use crate::lessons::{LESSONS, Lesson};
@@ -260,6 +260,18 @@ impl Session {
     pub fn focused(&self) -> &Lane {
         &self.lanes[self.view.focus]
     }
+    /// What to say of the lanes whose step is above the rope's stable step (each different
+    /// line once): the rope will explode, and how to avoid it.
+    pub fn stability_warnings(&self) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for line in self.lanes.iter().filter_map(stability_warning) {
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+        lines
+    }
+
     /// The cap the pacing holds, if it is one.
     pub fn fps_cap(&self) -> Option<f64> {
         match self.pacing() {

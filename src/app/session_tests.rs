@@ -1143,3 +1143,57 @@ fn every_view_draws_through_the_heights_a_half_screen_window_has() {
         }
     }
 }
+
+#[test]
+fn a_tick_above_the_ropes_stable_step_says_so_with_the_fix() {
+    let at = |dt: &str, max_substep, integrator| {
+        let tick = timestep_loop::parse_period(dt).unwrap_or_else(|e| panic!("{e}"));
+        let cfg = WindowConfig {
+            timing: TimingConfig::textbook(tick, 250 * MS, None).unwrap_or_else(|e| panic!("{e}")),
+            max_substep,
+            ..config(
+                LaneSpec::every_mode(),
+                RopeParams {
+                    integrator,
+                    ..RopeParams::default()
+                },
+            )
+        };
+        let s = new(&cfg, 1280, 800);
+        let hud = s.hud("");
+        (s.stability_warnings(), hud.lanes[3].tick.clone())
+    };
+    use crate::rope::Integrator;
+    use timestep_loop::MaxSubstep;
+    let (lines, tick) = at("60hz", MaxSubstep::Default, Integrator::Euler);
+    assert_eq!(
+        lines,
+        [
+            "tick 16.67 ms is above this rope's stable step with Euler, 15.07 ms: it will explode; \
+          add substeps (--max-substep) or use RK4"
+        ]
+    );
+    assert!(tick.ends_with("unstable>15.1ms"), "{tick}");
+    // 1 ms ticks, 1 ms substeps of a 60 Hz tick, and RK4 at 60 Hz: all stable, nothing said.
+    assert_eq!(
+        at("1ms", MaxSubstep::Default, Integrator::Euler).0,
+        Vec::<String>::new()
+    );
+    assert!(
+        at("60hz", MaxSubstep::Set(MS), Integrator::Euler)
+            .0
+            .is_empty()
+    );
+    assert!(
+        at("60hz", MaxSubstep::Default, Integrator::Rk4)
+            .0
+            .is_empty()
+    );
+    let (rk4, _) = at("20hz", MaxSubstep::Default, Integrator::Rk4);
+    assert!(
+        rk4[0].starts_with("tick 50.00 ms") && rk4[0].contains("RK4"),
+        "{rk4:?}"
+    );
+    let (sub, _) = at("20hz", MaxSubstep::Set(25 * MS), Integrator::Euler);
+    assert!(sub[0].starts_with("substep 25.00 ms"), "{sub:?}");
+}

@@ -404,3 +404,21 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
     );
     app.escape_exits_0(&window);
 }
+
+#[test]
+#[ignore = "needs a display"]
+fn a_60hz_tick_says_at_launch_that_the_rope_will_explode_and_what_to_do() {
+    let mut app = Running::start("dt60", &["--dt", "60hz", "--exit-after", "2s"]);
+    app.assert_exits_0();
+    let stderr = app.stderr();
+    let line = "timestep-rope: warning: tick 16.67 ms is above this rope's stable step with \
+                Euler, 15.07 ms: it will explode; add substeps (--max-substep) or use RK4";
+    assert_eq!(stderr.matches(line).count(), 1, "stderr:\n{stderr}");
+    // Substeps of 1 ms keep it stable: nothing to say.
+    let mut app = Running::start(
+        "dt60-sub",
+        &["--dt", "60hz", "--max-substep", "1ms", "--exit-after", "2s"],
+    );
+    app.assert_clean_exit();
+    assert_eq!(app.warnings(), 0, "stderr:\n{}", app.stderr());
+}
