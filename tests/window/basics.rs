@@ -128,6 +128,10 @@ fn reset_pause_stall_and_cap_keys_keep_it_running_and_escape_quits_with_0() {
     press(&window, "space");
     wait_for_title(&window, "timestep-rope — interpolated");
     app.assert_alive("space");
+    // F1 left the help open: the first Esc closes it, the second quits.
+    press(&window, "Escape");
+    std::thread::sleep(Duration::from_millis(300));
+    app.assert_alive("Esc with the help open");
     app.escape_exits_0(&window);
 }
 
