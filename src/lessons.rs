@@ -15,9 +15,11 @@ use timestep_loop::{MaxSubstep, Pacing, TimingConfig, format_duration, parse_per
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lesson {
     pub title: &'static str,
-    /// The article it comes from (`../shared/seeds/`).
-    pub seed: &'static str,
-    /// What to look at: one to three lines, drawn under the title.
+    /// Where it comes from: articles by title and author (see [`FIEDLER`] and the rest), or
+    /// the engines' own sources.
+    pub sources: &'static [&'static str],
+    /// What to look at: one to three lines, drawn under the title. `{frames}` is replaced by
+    /// how many frames each tick shows for (see [`Lesson::frames_per_tick`]).
     pub caption: &'static [&'static str],
     /// The lanes, as `--lanes` takes them: several are shown side by side.
     pub lanes: &'static str,
@@ -34,6 +36,18 @@ pub struct Lesson {
     pub trail: bool,
 }
 
+/// Glenn Fiedler's article: the accumulator, the spiral of death, interpolation.
+pub const FIEDLER: &str = "Glenn Fiedler's \"Fix Your Timestep!\"";
+/// An answer on smooth presentation: render at regular intervals, wait just before rendering,
+/// an adaptive render interval (its copy names no author).
+pub const ADAPTIVE: &str = "the \"adaptive render interval\" answer";
+/// An article on a particle rope built on Ian Millington's particle engine (no author named).
+pub const ROPE: &str = "the particle-rope article on Millington's engine";
+/// Jiadong Chen's article (Unity China) on FixedUpdate in wall time.
+pub const CHEN: &str = "Jiadong Chen's \"Is FixedUpdate really called at a fixed interval?\"";
+/// Tyler Glaiel's article: fuzzy vsync timing, the 59.94 Hz monitor, double updates.
+pub const GLAIEL: &str = "Tyler Glaiel's \"How to make your game run at 60fps\"";
+
 /// The longest caption line: what the default window holds at its text size.
 pub const CAPTION_CHARS: usize = 76;
 
@@ -45,7 +59,7 @@ const MS: u64 = 1_000_000;
 pub const LESSONS: [Lesson; 7] = [
     Lesson {
         title: "Variable steps fall apart at 60 Hz",
-        seed: "seed 002, the particle rope",
+        sources: &[ROPE],
         caption: &[
             "One step of the whole frame time: the springs need steps under 15 ms.",
             "At 60 Hz (16.7 ms) the rope explodes and resets; at 75 Hz (13.3 ms) it",
@@ -61,9 +75,9 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "A coarse tick: fixed judders, interpolated glides",
-        seed: "seed 000, the final touch",
+        sources: &[FIEDLER],
         caption: &[
-            "A 20 Hz tick: fixed shows each tick for 2 or 3 frames, so its trail bunches;",
+            "A 20 Hz tick: fixed shows each tick for {frames} frames, so its trail bunches;",
             "interpolated blends the last two ticks by alpha: evenly spaced dots.",
             "The pane labels give the judder in pixels.",
         ],
@@ -79,7 +93,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "The spiral of death, and the clamp",
-        seed: "seeds 000 and 002",
+        sources: &[FIEDLER],
         caption: &[
             "Each 10 ms tick costs 12 ms of CPU: the more a frame steps, the longer the",
             "next. The clamp (250 ms) and the step cap stop the spiral: the game runs",
@@ -97,7 +111,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "The beat: a tick a hair off the refresh",
-        seed: "seed 004, the 59.94 Hz monitor",
+        sources: &[GLAIEL],
         caption: &[
             "A 30 Hz tick at a 29.97 fps cap: every 33 s a frame runs 0 or 2 ticks.",
             "Snapping and the fuzzy window hide it, interpolation smooths it. On a",
@@ -115,7 +129,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "FixedUpdate is not periodic in wall time",
-        seed: "seed 003, Unity's FixedUpdate",
+        sources: &[CHEN],
         caption: &[
             "Unity's 50 Hz ticks run back to back as a frame starts, none between:",
             "in the strip's 'wall' row the step marks bunch at the frame lines.",
@@ -132,7 +146,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "Four engines' loops side by side",
-        seed: "the engines' own sources (see GUIDE.md)",
+        sources: &["the engines' own sources (see GUIDE.md)"],
         caption: &[
             "Godot, Bevy, Unity and MonoGame on the same frames: their ticks, timers",
             "and clamps differ, and so do their judder and steps per frame.",
@@ -149,7 +163,7 @@ pub const LESSONS: [Lesson; 7] = [
     },
     Lesson {
         title: "Late pacing: input read as late as possible",
-        seed: "seed 001, and bevy_framepace",
+        sources: &[ADAPTIVE, "bevy_framepace"],
         caption: &[
             "Drag the rope: the HUD's 'input' row is the mouse-to-screen latency.",
             "C cycles the pacing (vsync, adaptive, late): late reads input just before",
@@ -195,14 +209,40 @@ impl Lesson {
             .map_or(MaxSubstep::Default, MaxSubstep::Set)
     }
 
+    /// Where it comes from, in words: "Glenn Fiedler's \"Fix Your Timestep!\"".
+    pub fn source(&self) -> String {
+        self.sources.join(" and ")
+    }
+
+    /// How many frames each tick is shown for at the lesson's frame cap: "1 or 2" for a 20 Hz
+    /// tick at 30 fps (1.5 frames a tick), "2" where they divide. `None` without a cap.
+    pub fn frames_per_tick(&self) -> Option<String> {
+        let Pacing::Cap(hz) = self.pacing else {
+            return None;
+        };
+        let frames = hz * self.timing().tick_ns() as f64 / 1e9;
+        let (lo, hi) = (frames.floor(), frames.ceil());
+        Some(if lo == hi {
+            format!("{lo:.0}")
+        } else {
+            format!("{lo:.0} or {hi:.0}")
+        })
+    }
+
+    /// What to look at, with `{frames}` worked out.
+    pub fn caption_text(&self) -> Vec<String> {
+        let frames = self.frames_per_tick().unwrap_or_else(|| "several".into());
+        self.caption
+            .iter()
+            .map(|l| l.replace("{frames}", &frames))
+            .collect()
+    }
+
     /// The caption as drawn: the number and title, what to look at, and where it comes from.
     pub fn caption_lines(&self, n: usize) -> Vec<String> {
         let mut lines = vec![format!("Lesson {n}/{}: {}", LESSONS.len(), self.title)];
-        lines.extend(self.caption.iter().map(|l| (*l).to_string()));
-        lines.push(format!(
-            "From {}. L: next lesson, Shift+L: back.",
-            self.seed
-        ));
+        lines.extend(self.caption_text());
+        lines.push(format!("From {}.", self.source()));
         lines
     }
 }
@@ -211,8 +251,8 @@ impl Lesson {
 pub fn list(out: &mut impl Write) -> io::Result<()> {
     for (i, l) in LESSONS.iter().enumerate() {
         let n = i + 1;
-        writeln!(out, "{n}. {} ({})", l.title, l.seed)?;
-        for line in l.caption {
+        writeln!(out, "{n}. {} (from {})", l.title, l.source())?;
+        for line in l.caption_text() {
             writeln!(out, "     {line}")?;
         }
         let cost = match l.step_cost_ns {
@@ -261,6 +301,31 @@ mod tests {
     }
 
     #[test]
+    fn lesson_2s_caption_says_how_many_frames_each_tick_shows_at_its_cap() {
+        // 20 Hz ticks (50 ms) at a 30 fps cap: 1.5 frames a tick, so 1 or 2.
+        let two = &LESSONS[1];
+        assert_eq!(two.frames_per_tick().as_deref(), Some("1 or 2"));
+        assert!(two.caption_lines(2)[1].contains("each tick for 1 or 2 frames"));
+        let at_60 = Lesson {
+            pacing: Pacing::Cap(60.0),
+            ..*two
+        };
+        assert_eq!(at_60.frames_per_tick().as_deref(), Some("3"));
+        let vsync = Lesson {
+            pacing: Pacing::Vsync,
+            ..*two
+        };
+        assert_eq!(vsync.frames_per_tick(), None);
+        for (i, l) in LESSONS.iter().enumerate() {
+            assert!(
+                l.caption_lines(i + 1)
+                    .iter()
+                    .all(|line| !line.contains('{'))
+            );
+        }
+    }
+
+    #[test]
     fn the_list_names_every_lesson_and_how_to_start_one() {
         let mut out = Vec::new();
         list(&mut out).unwrap();
@@ -269,5 +334,17 @@ mod tests {
             assert!(text.contains(&format!("{}. {}", i + 1, l.title)), "{text}");
         }
         assert!(text.contains("--lesson N") && text.contains("each tick costs 12ms"));
+        // Articles are named by title and author, never by the sources folder's file labels.
+        let captions = LESSONS
+            .iter()
+            .enumerate()
+            .flat_map(|(i, l)| l.caption_lines(i + 1));
+        for line in captions.chain(text.lines().map(String::from)) {
+            assert!(!line.to_lowercase().contains("seed"), "{line}");
+        }
+        assert!(
+            text.contains(r#"Glenn Fiedler's "Fix Your Timestep!""#),
+            "{text}"
+        );
     }
 }

@@ -37,12 +37,14 @@ pub enum Action {
     PreviousLesson,
     ToggleHud,
     ToggleHelp,
+    /// Esc: closes the help if it is open, else leaves the lesson, else quits.
+    Back,
     Quit,
 }
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 21] = [
+    pub const ALL: [Action; 22] = [
         Action::CycleMode,
         Action::Pick(0),
         Action::Pick(1),
@@ -63,6 +65,7 @@ impl Action {
         Action::PreviousLesson,
         Action::ToggleHud,
         Action::ToggleHelp,
+        Action::Back,
         Action::Quit,
     ];
 
@@ -85,10 +88,11 @@ impl Action {
             Action::ToggleIntegrator => "integrator: euler / rk4".into(),
             Action::CycleDrive => "drive the pin: sway, circle, off".into(),
             Action::ToggleTrail => "trail of the free end".into(),
-            Action::NextLesson => "next lesson".into(),
+            Action::NextLesson => "next lesson (after the last: the plain view)".into(),
             Action::PreviousLesson => "previous lesson".into(),
             Action::ToggleHud => "hide / show the HUD".into(),
             Action::ToggleHelp => "this help".into(),
+            Action::Back => "closes the help, leaves a lesson, else quits".into(),
             Action::Quit => "quit".into(),
         }
     }
@@ -134,7 +138,7 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::F1), Action::ToggleHelp),
     (Trigger::Shifted(KeyCode::Slash), Action::ToggleHelp),
     (Trigger::Text("?"), Action::ToggleHelp),
-    (Trigger::Key(KeyCode::Escape), Action::Quit),
+    (Trigger::Key(KeyCode::Escape), Action::Back),
     (Trigger::Key(KeyCode::KeyQ), Action::Quit),
 ];
 
@@ -233,7 +237,7 @@ mod tests {
         assert_eq!(plain(KeyCode::BracketRight), Some(Action::CapUp));
         assert_eq!(plain(KeyCode::KeyH), Some(Action::ToggleHud));
         assert_eq!(plain(KeyCode::F1), Some(Action::ToggleHelp));
-        assert_eq!(plain(KeyCode::Escape), Some(Action::Quit));
+        assert_eq!(plain(KeyCode::Escape), Some(Action::Back));
         assert_eq!(plain(KeyCode::KeyQ), Some(Action::Quit));
     }
 
@@ -335,6 +339,6 @@ mod tests {
         }
         assert!(help.contains("M / Space"));
         assert!(help.contains("F1 / ?"));
-        assert!(help.contains("Esc / Q"));
+        assert!(help.contains("Esc ") && help.contains("Q "));
     }
 }

@@ -149,6 +149,8 @@ pub struct WindowHost<'a, W: Wall, P: Present> {
     pub step_cost_ns: u64,
     /// A lesson's caption, drawn over the panes.
     pub caption: &'a [String],
+    /// The one-line key hint.
+    pub hint: &'a str,
 }
 
 impl<W: Wall, P: Present> WindowHost<'_, W, P> {
@@ -222,6 +224,7 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             focused: if self.view.split { self.view.focus } else { 0 },
             trail: self.view.trail,
             caption: (!self.caption.is_empty()).then_some(self.caption),
+            hint: Some(self.hint),
         };
         // `hold:HZ`: wait for the frame's present time (before drawing, which is quick).
         if let Some(at_ns) = frame.present_not_before_ns {

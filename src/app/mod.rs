@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 use timestep_loop::{Clock, SystemClock};
 use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};
 use winit::application::ApplicationHandler;
-use winit::dpi::LogicalSize;
+use winit::dpi::{LogicalSize, PhysicalSize};
 use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, PhysicalKey};
@@ -92,9 +92,34 @@ impl WindowConfig {
     }
 }
 
-/// The window's starting size in logical pixels.
+/// The window's starting size in logical pixels, on a screen that holds it.
 const START_SIZE: LogicalSize<u32> =
     LogicalSize::new(crate::draw::DEFAULT_SIZE.0, crate::draw::DEFAULT_SIZE.1);
+/// The smallest the window can be made, logical pixels.
+const MIN_SIZE: LogicalSize<u32> = LogicalSize::new(160, 120);
+/// The share of a smaller screen the window starts at (room for a taskbar and a title bar).
+const SCREEN_SHARE: f64 = 0.9;
+
+/// The window's starting size on a monitor of `monitor` physical pixels at `scale_factor`:
+/// [`START_SIZE`] where it fits, else shrunk, in proportion, to [`SCREEN_SHARE`] of the
+/// monitor's width or height (whichever is tighter), never below [`MIN_SIZE`]. With no
+/// monitor known, [`START_SIZE`].
+fn start_size(monitor: Option<(PhysicalSize<u32>, f64)>) -> LogicalSize<u32> {
+    let Some((size, scale)) = monitor.filter(|(s, f)| s.width > 0 && s.height > 0 && *f > 0.0)
+    else {
+        return START_SIZE;
+    };
+    let screen: LogicalSize<f64> = size.to_logical(scale);
+    let (w, h) = (f64::from(START_SIZE.width), f64::from(START_SIZE.height));
+    if w <= screen.width && h <= screen.height {
+        return START_SIZE;
+    }
+    let shrink = (SCREEN_SHARE * screen.width / w).min(SCREEN_SHARE * screen.height / h);
+    LogicalSize::new(
+        ((w * shrink) as u32).max(MIN_SIZE.width),
+        ((h * shrink) as u32).max(MIN_SIZE.height),
+    )
+}
 /// How long past `--exit-after` to wait for a first frame when `--screenshot` needs one.
 const FIRST_FRAME_GRACE_NS: u64 = 10_000_000_000;
 
@@ -119,6 +144,10 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         Ok(session) => session,
         Err(e) => return Err(Failure::usage(e)),
     };
+    // A tick the rope cannot take is said at launch, with what to do instead.
+    for line in session.stability_warnings() {
+        messages::warning(&line);
+    }
     let event_loop = match preflight() {
         Ok(event_loop) => event_loop,
         Err(line) => return Err(Failure::machine(line)),
@@ -472,10 +501,14 @@ impl ApplicationHandler for App {
         if self.window.is_some() {
             return;
         }
+        let monitor = event_loop
+            .primary_monitor()
+            .or_else(|| event_loop.available_monitors().next())
+            .map(|m| (m.size(), m.scale_factor()));
         let attributes = Window::default_attributes()
             .with_title(self.session.title())
-            .with_inner_size(START_SIZE)
-            .with_min_inner_size(LogicalSize::new(160, 120));
+            .with_inner_size(start_size(monitor))
+            .with_min_inner_size(MIN_SIZE);
         let window = match event_loop.create_window(attributes) {
             Ok(w) => Arc::new(w),
             Err(e) => {
@@ -598,5 +631,27 @@ impl ApplicationHandler for App {
         self.finish();
         self.gpu = None;
         self.window = None;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_starts_at_its_size_where_it_fits_and_smaller_on_a_smaller_screen() {
+        let on = |w, h, scale| start_size(Some((PhysicalSize::new(w, h), scale)));
+        assert_eq!(start_size(None), START_SIZE);
+        assert_eq!(on(1920, 1080, 1.0), START_SIZE);
+        assert_eq!(on(1280, 800, 1.0), START_SIZE);
+        assert_eq!(on(3840, 2160, 2.0), START_SIZE);
+        // A 1366x768 laptop: 90% of its height, in proportion.
+        assert_eq!(on(1366, 768, 1.0), LogicalSize::new(1105, 691));
+        // A 1920x1080 screen at 200%: 960x540 logical.
+        let hidpi = on(1920, 1080, 2.0);
+        assert!(hidpi.width <= 960 && hidpi.height <= 540, "{hidpi:?}");
+        assert_eq!(on(100, 50, 1.0), MIN_SIZE);
+        assert_eq!(on(0, 0, 1.0), START_SIZE);
+        assert_eq!(on(1280, 800, f64::NAN), START_SIZE);
     }
 }

@@ -13,7 +13,7 @@ use super::drag::Hand;
 use super::host::{Meter, Present, ViewState, Wall, WindowHost};
 use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up};
-use crate::draw::{Arrangement, Screen, pacing_summary};
+use crate::draw::{Arrangement, Screen, pacing_summary, stability_warning};
 use crate::frame::{FrameDone, Frames, VblankCounter};
 use crate::lane::{Lane, LaneReport, LaneSpec};
 use crate::lessons::{LESSONS, Lesson};
@@ -64,6 +64,33 @@ pub struct Session {
     lesson: Option<usize>,
     caption: Vec<String>,
     step_cost_ns: u64,
+    /// The plain view as launched, which leaving a lesson goes back to.
+    home: Home,
+}
+
+/// What the window was launched with: its lanes, loop, rope and pacing.
+#[derive(Clone, Debug)]
+struct Home {
+    lanes: Vec<LaneSpec>,
+    env: PolicyEnv,
+    rope: RopeParams,
+    pacing: Pacing,
+}
+
+/// `specs`' lanes on ropes of `rope`, each keeping when its steps start (the strip shows it).
+fn build_lanes(
+    specs: &[LaneSpec],
+    rope: &RopeParams,
+    env: &PolicyEnv,
+) -> Result<Vec<Lane>, timestep_loop::ConfigError> {
+    specs
+        .iter()
+        .map(|&spec| {
+            let mut lane = Lane::new(spec, rope, env)?;
+            lane.keep_step_starts(true);
+            Ok(lane)
+        })
+        .collect()
 }
 
 impl Session {
@@ -71,16 +98,8 @@ impl Session {
     /// several. Its clock starts at 0 (see [`Session::restart_clock`]).
     pub fn new(cfg: &WindowConfig, width: u32, height: u32) -> Result<Session, String> {
         let env = cfg.env(None);
-        let lanes = cfg
-            .lanes
-            .iter()
-            .map(|&spec| {
-                let mut lane = Lane::new(spec, &cfg.rope, &env)?;
-                lane.keep_step_starts(true);
-                Ok(lane)
-            })
-            .collect::<Result<Vec<Lane>, timestep_loop::ConfigError>>()
-            .map_err(|e| format!("--lanes: {e}"))?;
+        let lanes =
+            build_lanes(&cfg.lanes, &cfg.rope, &env).map_err(|e| format!("--lanes: {e}"))?;
         let view = ViewState {
             focus: 0,
             split: lanes.len() > 1,
@@ -112,6 +131,12 @@ impl Session {
             lesson: None,
             caption: Vec::new(),
             step_cost_ns: 0,
+            home: Home {
+                lanes: cfg.lanes.clone(),
+                env,
+                rope: cfg.rope,
+                pacing: cfg.pacing,
+            },
         })
         .map(|mut session| {
             if let Some(n) = cfg.lesson {
@@ -138,15 +163,7 @@ impl Session {
             vsync_requested: self.vsync,
             refresh_hint_hz: self.refresh_hz,
         };
-        let lanes: Result<Vec<Lane>, _> = lesson
-            .lane_specs()
-            .into_iter()
-            .map(|spec| {
-                let mut lane = Lane::new(spec, &rope, &env)?;
-                lane.keep_step_starts(true);
-                Ok::<Lane, timestep_loop::ConfigError>(lane)
-            })
-            .collect();
+        let lanes = build_lanes(&lesson.lane_specs(), &rope, &env);
         let Ok(lanes) = lanes else {
             return;
         };
@@ -164,16 +181,65 @@ impl Session {
         self.arrange();
     }
 
-    /// L and Shift+L: the next lesson or the one before, round the list.
+    /// Leaves the lesson showing for the plain view the window was launched with: its lanes
+    /// afresh, its rope, pacing and trail. The window's clock carries on.
+    fn leave_lesson(&mut self) {
+        let home = self.home.clone();
+        let env = PolicyEnv {
+            refresh_hint_hz: self.refresh_hz,
+            ..home.env
+        };
+        let Ok(lanes) = build_lanes(&home.lanes, &home.rope, &env) else {
+            return;
+        };
+        self.lanes = lanes;
+        self.rope = home.rope;
+        self.screen.set_params(&home.rope);
+        self.view.focus = 0;
+        self.view.split = self.lanes.len() > 1;
+        self.view.trail = false;
+        self.set_pacing(home.pacing);
+        self.step_cost_ns = 0;
+        self.lesson = None;
+        self.caption.clear();
+        self.hand.drop_held();
+        self.arrange();
+    }
+
+    /// L and Shift+L: the next lesson or the one before; past either end of the list, the
+    /// plain view (a way out), and from the plain view the first or the last lesson.
     fn step_lesson(&mut self, forward: bool) {
         let count = LESSONS.len();
-        let n = match (self.lesson, forward) {
-            (None, true) => 1,
-            (None, false) => count,
-            (Some(n), true) => n % count + 1,
-            (Some(n), false) => (n + count - 2) % count + 1,
+        let next = match (self.lesson, forward) {
+            (None, true) => Some(1),
+            (None, false) => Some(count),
+            (Some(n), true) => (n < count).then_some(n + 1),
+            (Some(n), false) => (n > 1).then(|| n - 1),
         };
-        self.start_lesson(n);
+        match next {
+            Some(n) => self.start_lesson(n),
+            None => self.leave_lesson(),
+        }
+    }
+
+    /// Esc: closes the help if it is open, else leaves the lesson showing, else quits.
+    fn back(&mut self) {
+        if self.view.show_help {
+            self.view.show_help = false;
+        } else if self.lesson.is_some() {
+            self.leave_lesson();
+        } else {
+            self.requests.quit = true;
+        }
+    }
+
+    /// The one-line hint on screen: which keys open the help and the lessons, and in a lesson
+    /// how to move on or leave.
+    pub fn hint(&self) -> String {
+        match self.lesson {
+            Some(_) => "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys".into(),
+            None => "F1: keys  L: lessons  V: split view  Esc: quit".into(),
+        }
     }
 
     /// D: the next drive for every rope (sway, circle, off).
@@ -194,6 +260,18 @@ impl Session {
     pub fn focused(&self) -> &Lane {
         &self.lanes[self.view.focus]
     }
+    /// What to say of the lanes whose step is above the rope's stable step (each different
+    /// line once): the rope will explode, and how to avoid it.
+    pub fn stability_warnings(&self) -> Vec<String> {
+        let mut lines: Vec<String> = Vec::new();
+        for line in self.lanes.iter().filter_map(stability_warning) {
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+        lines
+    }
+
     /// The cap the pacing holds, if it is one.
     pub fn fps_cap(&self) -> Option<f64> {
         match self.pacing() {
@@ -267,6 +345,7 @@ impl Session {
             Action::NextLesson => self.step_lesson(true),
             Action::PreviousLesson => self.step_lesson(false),
             Action::ToggleHelp => self.view.show_help = !self.view.show_help,
+            Action::Back => self.back(),
             Action::Quit => self.requests.quit = true,
         }
     }
@@ -429,6 +508,7 @@ impl Session {
                 lane.set_grab(Some(grab));
             }
         }
+        let hint = self.hint();
         let mut host = WindowHost {
             pacing: pacing_summary(self.frames.pacer()),
             wall,
@@ -442,6 +522,7 @@ impl Session {
             error: None,
             step_cost_ns: self.step_cost_ns,
             caption: &self.caption,
+            hint: &hint,
         };
         let frame = self.frames.run(&mut host, &mut self.lanes);
         if let Some(e) = host.error {

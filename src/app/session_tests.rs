@@ -989,11 +989,57 @@ fn l_steps_through_the_lessons_and_each_sets_its_lanes_pacing_and_trail() {
         seen.push(n);
     }
     assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7]);
-    // Round the end, and back.
+    // Past the last lesson: the plain view, as launched (a way out), not lesson 1.
     s.handle_action(Action::NextLesson);
-    assert_eq!(s.lesson(), Some(1));
+    assert_eq!(s.lesson(), None);
+    assert_eq!(s.lanes().len(), 1);
+    assert_eq!(s.mode(), Mode::Interpolated);
+    assert_eq!(s.pacing(), Pacing::Vsync);
+    assert!(s.caption.is_empty() && !s.view.trail);
+    // Shift+L from the plain view: the last lesson; before the first: the plain view.
     s.handle_action(Action::PreviousLesson);
     assert_eq!(s.lesson(), Some(7));
+    s.start_lesson(1);
+    s.handle_action(Action::PreviousLesson);
+    assert_eq!(s.lesson(), None);
+}
+
+#[test]
+fn esc_closes_the_help_first_then_leaves_the_lesson_and_only_then_quits() {
+    let mut s = split();
+    s.start_lesson(2);
+    s.handle_action(Action::ToggleHelp);
+    s.handle_action(Action::Back);
+    assert!(!s.help_shown() && s.lesson() == Some(2) && !s.quit_requested());
+    s.handle_action(Action::Back);
+    assert_eq!(s.lesson(), None);
+    assert!(!s.quit_requested());
+    let names: Vec<String> = s.lanes().iter().map(Lane::name).collect();
+    assert_eq!(names, ["variable", "semi-fixed", "fixed", "interpolated"]);
+    assert!(s.split() && s.step_cost_ns == 0);
+    s.handle_action(Action::Back);
+    assert!(s.quit_requested());
+}
+
+#[test]
+fn the_hint_names_the_help_key_and_the_lessons_and_in_a_lesson_the_way_out() {
+    let mut s = session(Mode::Interpolated);
+    let plain = s.hint();
+    assert!(
+        plain.contains("F1: keys") && plain.contains("L: lessons"),
+        "{plain}"
+    );
+    s.start_lesson(3);
+    let lesson = s.hint();
+    assert!(lesson.contains("Esc: leave the lesson") && lesson.contains("L: next"));
+    // Every key the hint names is bound to what it says.
+    use super::super::bindings::{BINDINGS, Trigger};
+    use winit::keyboard::KeyCode;
+    let bound = |code, action| BINDINGS.contains(&(Trigger::Key(code), action));
+    assert!(bound(KeyCode::F1, Action::ToggleHelp));
+    assert!(bound(KeyCode::KeyL, Action::NextLesson));
+    assert!(bound(KeyCode::Escape, Action::Back));
+    assert!(bound(KeyCode::KeyV, Action::ToggleSplit));
 }
 
 #[test]
@@ -1097,4 +1143,143 @@ fn d_cycles_every_ropes_drive_and_g_the_trail() {
     assert!(!s.view.trail);
     s.handle_action(Action::ToggleTrail);
     assert!(s.view.trail);
+}
+
+/// A presenter that draws into one buffer, reused, at whatever size the session is arranged
+/// for.
+struct Sized {
+    frame: Vec<u8>,
+    size: (u32, u32),
+}
+
+impl Present for Sized {
+    fn present_mode(&self) -> String {
+        "Fifo (vsync)".into()
+    }
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+        let (w, h) = self.size;
+        self.frame.resize(w as usize * h as usize * 4, 0);
+        draw(&mut self.frame, w, h);
+        Ok(true)
+    }
+}
+
+/// Every view the window has: one lane, the split view of 2, 3 and 4 lanes, each lesson, the
+/// help, the HUD hidden, paused, and an exploded rope's banner.
+fn every_view() -> Vec<(String, Session)> {
+    let lanes = |spec: &str| crate::lane::parse_lanes(spec).unwrap_or_else(|e| panic!("{e}"));
+    let mut views = vec![
+        ("single".to_string(), session(Mode::Interpolated)),
+        ("split 4".to_string(), split()),
+    ];
+    for spec in ["fixed,interpolated", "variable,fixed,interpolated"] {
+        views.push((
+            spec.to_string(),
+            new(&config(lanes(spec), RopeParams::default()), 1280, 800),
+        ));
+    }
+    for n in 1..=LESSONS.len() {
+        let mut s = split();
+        s.start_lesson(n);
+        views.push((format!("lesson {n}"), s));
+    }
+    for (name, action) in [
+        ("help", Action::ToggleHelp),
+        ("no HUD", Action::ToggleHud),
+        ("paused", Action::Pause),
+    ] {
+        let mut s = split();
+        s.handle_action(action);
+        views.push((name.to_string(), s));
+    }
+    let mut exploded = session(Mode::Variable);
+    let mut now = 0;
+    explode(&mut exploded, &mut now, 60 * MS);
+    views.push(("exploded".to_string(), exploded));
+    views
+}
+
+/// Every view the window has, drawn through 400-600 px tall at 1280 wide (where a split view
+/// once panicked) and at a few odd sizes; `draw::sizes_tests` sweeps every size.
+#[test]
+fn every_view_draws_through_the_heights_a_half_screen_window_has() {
+    let mut sizes: Vec<(u32, u32)> = (400..=600).step_by(3).map(|h| (1280, h)).collect();
+    sizes.extend([(1, 1), (160, 120), (2000, 37), (37, 1200)]);
+    let mut buffer = Sized {
+        frame: Vec::new(),
+        size: (0, 0),
+    };
+    for (name, mut s) in every_view() {
+        let mut now = 10_000 * MS;
+        for &(w, h) in &sizes {
+            now += 16 * MS;
+            s.resize(w, h);
+            buffer.size = (w, h);
+            let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                s.frame(
+                    &mut Scripted {
+                        now_ns: now,
+                        tick_ns: 0,
+                    },
+                    &mut buffer,
+                    None,
+                )
+            }));
+            assert!(drawn.is_ok(), "{name} at {w}x{h} panicked");
+        }
+    }
+}
+
+#[test]
+fn a_tick_above_the_ropes_stable_step_says_so_with_the_fix() {
+    let at = |dt: &str, max_substep, integrator| {
+        let tick = timestep_loop::parse_period(dt).unwrap_or_else(|e| panic!("{e}"));
+        let cfg = WindowConfig {
+            timing: TimingConfig::textbook(tick, 250 * MS, None).unwrap_or_else(|e| panic!("{e}")),
+            max_substep,
+            ..config(
+                LaneSpec::every_mode(),
+                RopeParams {
+                    integrator,
+                    ..RopeParams::default()
+                },
+            )
+        };
+        let s = new(&cfg, 1280, 800);
+        let hud = s.hud("");
+        (s.stability_warnings(), hud.lanes[3].tick.clone())
+    };
+    use crate::rope::Integrator;
+    use timestep_loop::MaxSubstep;
+    let (lines, tick) = at("60hz", MaxSubstep::Default, Integrator::Euler);
+    assert_eq!(
+        lines,
+        [
+            "tick 16.67 ms is above this rope's stable step with Euler, 15.07 ms: it will explode; \
+          add substeps (--max-substep) or use RK4"
+        ]
+    );
+    assert!(tick.ends_with("unstable>15.1ms"), "{tick}");
+    // 1 ms ticks, 1 ms substeps of a 60 Hz tick, and RK4 at 60 Hz: all stable, nothing said.
+    assert_eq!(
+        at("1ms", MaxSubstep::Default, Integrator::Euler).0,
+        Vec::<String>::new()
+    );
+    assert!(
+        at("60hz", MaxSubstep::Set(MS), Integrator::Euler)
+            .0
+            .is_empty()
+    );
+    assert!(
+        at("60hz", MaxSubstep::Default, Integrator::Rk4)
+            .0
+            .is_empty()
+    );
+    let (rk4, _) = at("20hz", MaxSubstep::Default, Integrator::Rk4);
+    assert!(
+        rk4[0].starts_with("tick 50.00 ms") && rk4[0].contains("RK4"),
+        "{rk4:?}"
+    );
+    let (sub, _) = at("20hz", MaxSubstep::Set(25 * MS), Integrator::Euler);
+    assert!(sub[0].starts_with("substep 25.00 ms"), "{sub:?}");
 }

@@ -46,10 +46,9 @@ impl<'a> Canvas<'a> {
         })
     }
 
-    /// From now on, draws only inside the rectangle (itself clipped to the buffer).
+    /// From now on, draws only inside the rectangle and what was drawable before (a clip
+    /// narrows; it never widens).
     pub fn clip_to(&mut self, x: i64, y: i64, w: i64, h: i64) {
-        let full = (0, 0, i64::from(self.width), i64::from(self.height));
-        self.limit = full;
         self.limit = match self.clip(x, y, w, h) {
             Some((x0, y0, x1, y1)) => (x0 as i64, y0 as i64, x1 as i64, y1 as i64),
             None => (0, 0, 0, 0),
@@ -105,6 +104,11 @@ impl<'a> Canvas<'a> {
         let x1 = x.saturating_add(w.max(0)).clamp(lx0, lx1);
         let y1 = y.saturating_add(h.max(0)).clamp(ly0, ly1);
         (x1 > x0 && y1 > y0).then_some((x0 as usize, y0 as usize, x1 as usize, y1 as usize))
+    }
+
+    /// Whether any of the rectangle is drawable.
+    pub fn visible(&self, x: i64, y: i64, w: i64, h: i64) -> bool {
+        self.clip(x, y, w, h).is_some()
     }
 
     /// An opaque rectangle.

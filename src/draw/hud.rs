@@ -89,7 +89,44 @@ fn judder_text(judder: &Judder) -> String {
         .map_or_else(|| "-".into(), |px| format!("{} px rms", num(px, 2)))
 }
 
-/// A lane's tick in short: `16.667ms x17 smooth` (17 substeps, the smooth timer).
+/// The longest step `lane` integrates its rope with, and the longest its integrator keeps this
+/// rope stable at, seconds; `None` for a lane with no fixed step (variable) or no rope.
+fn step_and_limit_s(lane: &Lane) -> Option<(f64, f64)> {
+    let p = lane.policy();
+    if p.mode == Mode::Variable {
+        return None;
+    }
+    let rope = lane.rope()?;
+    let integrator = lane.integrator()?;
+    let step_s = p.timing.tick_ns() as f64 / 1e9 / p.substeps_per_tick().max(1) as f64;
+    Some((step_s, rope.params().stability_limit_for(integrator)))
+}
+
+/// What to say when `lane`'s step is above its integrator's stable step on this rope (the
+/// rope will explode however well the loop paces it), and what to do instead; `None` when it
+/// is below. "tick 16.67 ms is above this rope's stable step with Euler, 15.07 ms: it will
+/// explode; add substeps (--max-substep) or use RK4".
+pub fn stability_warning(lane: &Lane) -> Option<String> {
+    let (step_s, limit_s) = step_and_limit_s(lane).filter(|(step, limit)| step > limit)?;
+    let what = if lane.policy().substeps_per_tick() > 1 {
+        "substep"
+    } else {
+        "tick"
+    };
+    let (integrator, fix) = match lane.integrator() {
+        Some(Integrator::Rk4) => ("RK4", "add substeps (--max-substep) or a shorter --dt"),
+        _ => ("Euler", "add substeps (--max-substep) or use RK4"),
+    };
+    Some(format!(
+        "{what} {:.2} ms is above this rope's stable step with {integrator}, {:.2} ms: it will \
+         explode; {fix}",
+        step_s * 1e3,
+        limit_s * 1e3
+    ))
+}
+
+/// A lane's tick in short: `16.667ms x17 smooth` (17 substeps, the smooth timer), and
+/// `unstable>15.1ms` after it when the step is above the rope's stable step.
 pub fn tick_summary(lane: &Lane) -> String {
     let p = lane.policy();
     if p.mode == Mode::Variable {
@@ -107,7 +144,15 @@ pub fn tick_summary(lane: &Lane) -> String {
     } else {
         String::new()
     };
-    format!("{tick}ms{sub} {}{}", lane.timer(), integrator_suffix(lane))
+    let unstable = match step_and_limit_s(lane) {
+        Some((step, limit)) if step > limit => format!(" unstable>{:.1}ms", limit * 1e3),
+        _ => String::new(),
+    };
+    format!(
+        "{tick}ms{sub} {}{}{unstable}",
+        lane.timer(),
+        integrator_suffix(lane)
+    )
 }
 
 /// " rk4" when the lane integrates with RK4 (Euler, the default, goes unsaid).
@@ -235,7 +280,13 @@ impl HudInfo {
         } else {
             Row::new("exploded", "no".into())
         };
-        let mut rows = vec![mode, Row::new("loop", lane.tick.clone())];
+        let loop_row = Row::new("loop", lane.tick.clone());
+        let loop_row = if lane.tick.contains("unstable") {
+            loop_row.tone(Tone::Bad)
+        } else {
+            loop_row
+        };
+        let mut rows = vec![mode, loop_row];
         rows.extend(self.timing_rows());
         rows.extend([
             self.frame_row(),

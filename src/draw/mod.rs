@@ -25,12 +25,14 @@ mod pane;
 mod preview;
 mod rope;
 mod screen;
+#[cfg(test)]
+mod sizes_tests;
 mod strip;
 mod text;
 mod view;
 mod wall;
 
-pub use hud::{CaptureCaption, HudInfo, LaneRow, pacing_summary, text_scale};
+pub use hud::{CaptureCaption, HudInfo, LaneRow, pacing_summary, stability_warning, text_scale};
 pub use lanes::{LanePanes, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES};
 pub use pane::{Pane, PaneLabel};
@@ -72,6 +74,34 @@ pub struct Scene<'a> {
     pub banner: Option<&'a str>,
     /// A lesson's caption, over the bottom of the panes.
     pub caption: Option<&'a [String]>,
+    /// A one-line key hint, right-aligned along the bottom of the panes (under the caption).
+    pub hint: Option<&'a str>,
+}
+
+/// What goes over the panes: the strip, the HUD, a lesson's caption, the banner, and last the
+/// help panel (when the user asks for it, it must be readable over everything).
+fn draw_overlays(canvas: &mut Canvas, scene: &Scene) {
+    let scale = text_scale(canvas.height() as u32);
+    if let Some(strip) = scene.strip {
+        strip::draw_strip(canvas, strip);
+    }
+    if let Some(hud) = scene.hud {
+        hud::draw_hud(canvas, hud, scale);
+    }
+    let strip = scene.strip.is_some();
+    let hint_h = scene
+        .hint
+        .map_or(0, |hint| overlay::draw_hint(canvas, hint, strip));
+    if let Some(lines) = scene.caption {
+        overlay::draw_caption(canvas, lines, strip, hint_h);
+    }
+    if let Some(message) = scene.banner {
+        let exploded = scene.panes.iter().any(|p| p.rope.exploded);
+        overlay::draw_banner(canvas, message, exploded);
+    }
+    if let Some(lines) = scene.help {
+        overlay::draw_help(canvas, lines, scale);
+    }
 }
 
 /// A clip mask, the pane area it covers and the buffer size it was made for.
@@ -107,30 +137,8 @@ impl Renderer {
         for (i, p) in scene.panes.iter().enumerate() {
             self.draw_pane(frame, (width, height), i, p);
         }
-        let Some(mut canvas) = Canvas::new(frame, width, height) else {
-            return;
-        };
-        if let Some(strip) = scene.strip {
-            strip::draw_strip(&mut canvas, strip);
-        }
-        let scale = text_scale(height);
-        if let Some(hud) = scene.hud {
-            hud::draw_hud(&mut canvas, hud, scale);
-        }
-        if let Some(lines) = scene.caption {
-            overlay::draw_caption(&mut canvas, lines, scene.strip.is_some());
-        }
-        // The help panel goes last: when the user asks for it, it must be readable over
-        // everything, the banner included.
-        if let Some(message) = scene.banner {
-            overlay::draw_banner(
-                &mut canvas,
-                message,
-                scene.panes.iter().any(|p| p.rope.exploded),
-            );
-        }
-        if let Some(lines) = scene.help {
-            overlay::draw_help(&mut canvas, lines, scale);
+        if let Some(mut canvas) = Canvas::new(frame, width, height) {
+            draw_overlays(&mut canvas, scene);
         }
     }
 
@@ -209,6 +217,7 @@ mod tests {
             help: None,
             banner: None,
             caption: None,
+            hint: None,
         }
     }
 
@@ -340,6 +349,7 @@ mod tests {
                 help: Some(&["\u{2603} snow".to_string()]),
                 banner: Some("EXPLODED \u{2014} press R"),
                 caption: None,
+                hint: None,
             };
             let mut buf = vec![0u8; (W * H * 4) as usize];
             Renderer::new().draw(&mut buf, W, H, &scene);
@@ -416,6 +426,7 @@ mod tests {
             help: Some(&help),
             banner: Some("PAUSED"),
             caption: None,
+            hint: None,
         };
         let mut buf = vec![0u8; (W * H * 4) as usize];
         Renderer::new().draw(&mut buf, W, H, &scene);

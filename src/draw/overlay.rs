@@ -64,10 +64,39 @@ pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32) {
     }
 }
 
+/// The bottom of the panes: the top of the strip when it is shown, else the buffer's bottom.
+fn panes_bottom(w: u32, h: u32, above_strip: bool) -> i64 {
+    if above_strip {
+        i64::from(h) - i64::from(super::strip_height(w, h))
+    } else {
+        i64::from(h)
+    }
+}
+
+/// The key hint: one line of shadowed text at the bottom right of the panes (smaller if the
+/// buffer is narrow; left out if it is narrower still). Returns the pixels it takes from the
+/// bottom of the panes (0 if left out).
+pub(super) fn draw_hint(canvas: &mut Canvas, hint: &str, above_strip: bool) -> i64 {
+    let (w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
+    let mut scale = super::text_scale(h);
+    while scale > 1 && text::text_width(hint, scale) + 16 * scale > w {
+        scale -= 1;
+    }
+    let (tw, s) = (i64::from(text::text_width(hint, scale)), i64::from(scale));
+    if tw + 16 > i64::from(w) {
+        return 0;
+    }
+    let g = i64::from(GLYPH) * s;
+    let y = panes_bottom(w, h, above_strip) - g - 3 * s;
+    let x = i64::from(w) - tw - 8 * s;
+    text::draw_text_shadowed(canvas, x, y, hint, scale, palette::LABEL, palette::PANEL);
+    g + 4 * s
+}
+
 /// A lesson's caption: a panel across the bottom of the panes (above the strip when it is
-/// shown), its first line the lesson's title in the accent colour. Lines too long for the
-/// buffer are drawn smaller.
-pub(super) fn draw_caption(canvas: &mut Canvas, lines: &[String], above_strip: bool) {
+/// shown, and `lift` pixels higher still, for the hint), its first line the lesson's title in
+/// the accent colour. Lines too long for the buffer are drawn smaller.
+pub(super) fn draw_caption(canvas: &mut Canvas, lines: &[String], above_strip: bool, lift: i64) {
     let (w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
     let chars = lines
         .iter()
@@ -83,12 +112,7 @@ pub(super) fn draw_caption(canvas: &mut Canvas, lines: &[String], above_strip: b
     let line_h = g + 4 * scale;
     let pad = 6 * scale;
     let panel_h = lines.len() as i64 * line_h - 4 * scale + 2 * pad;
-    let bottom = if above_strip {
-        i64::from(h) - i64::from(super::strip_height(w, h))
-    } else {
-        i64::from(h)
-    };
-    let y = (bottom - panel_h - 8).max(0);
+    let y = (panes_bottom(w, h, above_strip) - lift - panel_h - 8).max(0);
     let panel_w = (chars * g + 2 * pad).min(i64::from(w));
     let x = (i64::from(w) - panel_w) / 2;
     canvas.panel((x, y, panel_w, panel_h), palette::PANEL_STYLE);

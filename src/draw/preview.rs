@@ -115,6 +115,7 @@ fn frame(
         help,
         banner,
         caption: None,
+        hint: None,
     };
     let mut buf = vec![0u8; (w * h * 4) as usize];
     Renderer::new().draw(&mut buf, w, h, &scene);
@@ -242,6 +243,7 @@ fn writes_a_scattered_rope_png() {
         help: None,
         banner: None,
         caption: None,
+        hint: None,
     };
     let mut buf = vec![0u8; (w * h * 4) as usize];
     let mut r = Renderer::new();

@@ -39,6 +39,8 @@ pub struct Overlay<'a> {
     pub trail: bool,
     /// A lesson's caption: its title, then what to look at.
     pub caption: Option<&'a [String]>,
+    /// A one-line key hint along the bottom.
+    pub hint: Option<&'a str>,
 }
 
 /// A screen's layout and what drawing keeps between frames.
@@ -124,6 +126,7 @@ impl Screen {
             help: overlay.help,
             banner: overlay.banner,
             caption: overlay.caption,
+            hint: overlay.hint,
         };
         let (w, h) = self.arrangement.size;
         self.renderer.draw(frame, w, h, &scene);

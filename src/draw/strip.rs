@@ -324,7 +324,7 @@ fn draw_header(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
 
 /// Frame-time bars, coloured by which reference they pass (clipped ones get a white cap),
 /// under dashed reference lines labelled in the gutter (a label that would overlap the one
-/// below it is left out).
+/// below it, or a well shorter than a label, is left out).
 fn draw_frame_times(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
     let (s, g, gx, gy, gw, bh) = (geo.s, geo.g, geo.gx, geo.gy, geo.gw, geo.bh);
     let top = range_ms(strip);
@@ -352,6 +352,9 @@ fn draw_frame_times(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
         }
         let y = y_of(ms);
         canvas.dashed_hline(gx, y, gw, 3 * s, 3 * s, pal::REFERENCE);
+        if bh < g {
+            continue; // No room for a label beside the well.
+        }
         let lw = i64::from(text::text_width(label, geo.l.scale));
         let ly = (y - g / 2).clamp(gy, base - g);
         if ly + g <= free_above {

@@ -51,7 +51,7 @@ pub fn text_width(text: &str, scale: u32) -> u32 {
 }
 
 /// Draws `text` with its top-left corner at (`x`, `y`); returns the x just past its end.
-/// Pixels outside the buffer are skipped.
+/// Pixels outside the buffer (or its clip) are skipped, a whole glyph at a time where it can.
 pub fn draw_text(canvas: &mut Canvas, x: i64, y: i64, text: &str, scale: u32, c: Rgb) -> i64 {
     let s = i64::from(scale.max(1));
     let advance = i64::from(GLYPH) * s;
@@ -60,7 +60,7 @@ pub fn draw_text(canvas: &mut Canvas, x: i64, y: i64, text: &str, scale: u32, c:
         if pen >= i64::from(canvas.width()) {
             break;
         }
-        if pen + advance > 0 {
+        if canvas.visible(pen, y, advance, advance) {
             draw_glyph(canvas, pen, y, to_ascii(ch), s, c);
         }
         pen += advance;

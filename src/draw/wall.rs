@@ -1,7 +1,7 @@
 //! The strip's bottom row: when steps really ran, in wall time, over the last
 //! [`WALL_WINDOW_NS`]. Each frame's start is a faint line and each step a mark in its lane's
 //! colour, so fixed steps show bunched at the start of each frame with nothing between them
-//! (seed 003: Unity's FixedUpdate is not periodic in wall time either).
+//! (Jiadong Chen's article: Unity's FixedUpdate is not periodic in wall time either).
 
 use super::canvas::Canvas;
 use super::palette as pal;

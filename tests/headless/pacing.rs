@@ -135,7 +135,7 @@ fn interpolation_costs_at_most_one_tick_of_latency_over_fixed_on_the_same_frames
 
 #[test]
 fn the_trace_says_when_each_step_ran_back_to_back_at_the_start_of_its_frame() {
-    // Seed 003: fixed steps are not periodic in wall time; they bunch at the frame's start.
+    // Jiadong Chen's article: fixed steps are not periodic in wall time; they bunch at the frame's start.
     let cfg = simulate::SimConfig {
         lanes: vec![LaneSpec::mode(Mode::Fixed)],
         ..config(DisplayConfig {

@@ -128,6 +128,10 @@ fn reset_pause_stall_and_cap_keys_keep_it_running_and_escape_quits_with_0() {
     press(&window, "space");
     wait_for_title(&window, "timestep-rope — interpolated");
     app.assert_alive("space");
+    // F1 left the help open: the first Esc closes it, the second quits.
+    press(&window, "Escape");
+    std::thread::sleep(Duration::from_millis(300));
+    app.assert_alive("Esc with the help open");
     app.escape_exits_0(&window);
 }
 
@@ -404,4 +408,22 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
         "timestep-rope — interpolated (lane 4 of 4; V: split view)",
     );
     app.escape_exits_0(&window);
+}
+
+#[test]
+#[ignore = "needs a display"]
+fn a_60hz_tick_says_at_launch_that_the_rope_will_explode_and_what_to_do() {
+    let mut app = Running::start("dt60", &["--dt", "60hz", "--exit-after", "2s"]);
+    app.assert_exits_0();
+    let stderr = app.stderr();
+    let line = "timestep-rope: warning: tick 16.67 ms is above this rope's stable step with \
+                Euler, 15.07 ms: it will explode; add substeps (--max-substep) or use RK4";
+    assert_eq!(stderr.matches(line).count(), 1, "stderr:\n{stderr}");
+    // Substeps of 1 ms keep it stable: nothing to say.
+    let mut app = Running::start(
+        "dt60-sub",
+        &["--dt", "60hz", "--max-substep", "1ms", "--exit-after", "2s"],
+    );
+    app.assert_clean_exit();
+    assert_eq!(app.warnings(), 0, "stderr:\n{}", app.stderr());
 }

@@ -389,7 +389,8 @@ fn a_minute_of_random_keys_and_drags_keeps_it_presenting_in_flat_memory() {
         press(&window, "p");
     }
     let after = wait_for_frames(&mut app, &log.0, frames_end, 30, "the soak");
-    press(&window, "Escape");
+    // Q quits whatever is showing (Esc would first close the help or leave a lesson).
+    press(&window, "q");
     app.assert_clean_exit();
 
     let steps = check_frame_log(&log.0);
@@ -506,4 +507,31 @@ fn with_only_gl_allowed_it_runs_or_names_the_missing_adapter_without_hanging() {
         }
         _ => panic!("exit {status}; stderr:\n{}", app.stderr()),
     }
+}
+
+/// Window heights the resize sweep passes through: every fourth from 400 to 600 px, where the
+/// split view's strip once asked `clamp` for a minimum above its maximum and panicked (a
+/// window snapped to half of a 1080p screen is about 500 px tall).
+const HALF_SCREEN_HEIGHTS: std::ops::RangeInclusive<u32> = 400..=600;
+
+#[test]
+#[ignore = "needs a display"]
+fn the_split_view_resized_through_400_to_600_px_tall_keeps_presenting() {
+    let _screen = screen_lock();
+    let log = TempFile::new("half.csv");
+    let mut app = Running::start_with_env("half", &["--split", "--frame-log", &log.arg()], &[]);
+    let window = find_window(&mut app);
+    let mut seen = wait_for_frames(&mut app, &log.0, 0, 5, "starting");
+    let mut sizes = 0;
+    for h in HALF_SCREEN_HEIGHTS.step_by(4) {
+        xdotool(&["windowsize", &window, "1280", &h.to_string()]).expect("windowsize");
+        poll(&format!("the window to become 1280x{h}"), || {
+            (geometry(&window) == Some((1280, h))).then_some(())
+        });
+        seen = wait_for_frames(&mut app, &log.0, seen, 2, &format!("at 1280x{h}"));
+        sizes += 1;
+    }
+    press(&window, "Escape");
+    app.assert_clean_exit();
+    eprintln!("half-screen heights: {sizes} sizes from 400 to 600 px, {seen} frames, exit 0");
 }

@@ -1,0 +1,170 @@
+//! Every view drawn at every size: no buffer size may panic (a split view 1280x500 once did).
+//! Every part's geometry is worked out at each size, on a canvas clipped to nothing so the
+//! sweep spends no time filling pixels.
+
+use super::*;
+use crate::lessons::LESSONS;
+use crate::rope::{Rope, RopeParams};
+
+/// Long help lines, as the window's help has (its key column, then a description).
+fn help() -> Vec<String> {
+    let mut lines = vec!["Keys".to_string()];
+    lines.extend((0..20).map(|i| format!("Shift+{i:<6}  does something with the loop, {i}")));
+    lines
+}
+
+/// A strip of uneven frames with `lanes` lanes.
+fn strip(lanes: usize) -> FrameStrip {
+    let mut strip = FrameStrip::new(300);
+    for i in 0..300u32 {
+        let steps: Vec<u32> = (0..lanes as u32).map(|l| (i + l) % 40).collect();
+        strip.push(if i % 37 == 0 { 120.0 } else { 16.7 }, &steps);
+    }
+    strip
+}
+
+/// A HUD for `lanes` lanes, its strings as long as the window's get.
+fn hud(lanes: usize) -> HudInfo {
+    let row = |i: usize| LaneRow {
+        name: format!("fixed+fuzzy {i}"),
+        tick: "16.667ms x17 smooth".into(),
+        vsync: "59.94 Hz".into(),
+        judder: "1.02 px rms".into(),
+        ..Default::default()
+    };
+    HudInfo {
+        pacing: "adaptive 22.0ms 1 miss".into(),
+        present_mode: "FifoRelaxed (vsync)".into(),
+        input: "10.0 ms, mean 10.0".into(),
+        lanes: (0..lanes).map(row).collect(),
+        ..Default::default()
+    }
+}
+
+/// What goes over the panes in one sweep.
+#[derive(Clone, Copy)]
+struct Overlays {
+    hud: bool,
+    caption: bool,
+    help: bool,
+    banner: bool,
+}
+
+/// Draws `lanes` panes (one: the single view) with `overlays` at every size in `sizes`: the
+/// layout, each pane's grid, label and (with `ropes`) rope, then the overlays, as
+/// [`Renderer::draw`] does. The canvas is clipped to nothing, so every size's geometry is
+/// worked out and no time goes on filling pixels; the ropes (tiny-skia's, the slow part) are
+/// drawn for real at one size in seven.
+fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
+    let params = RopeParams::default();
+    let positions: Vec<Vec2> = Rope::new(params).positions().collect();
+    let (help, strip, hud) = (help(), strip(lanes), hud(lanes));
+    let caption = LESSONS[1].caption_lines(2);
+    let mut scratch = rope::RopeScratch::default();
+    let (mut grid_x, mut grid_y) = (Vec::new(), Vec::new());
+    let mut buf = Vec::new();
+    for &(w, h) in sizes {
+        let layout = if lanes == 1 {
+            Layout::single(&params, w, h, overlays.hud)
+        } else {
+            Layout::split(&params, w, h, lanes, overlays.hud)
+        };
+        let panes: Vec<Pane> = (0..lanes)
+            .map(|i| Pane {
+                rope: RopeLook {
+                    positions: &positions,
+                    pinned: &[0],
+                    grabbed: Some(3),
+                    exploded: i == 0,
+                    trail: &positions,
+                },
+                view: layout.views[i],
+                area: layout.areas[i],
+                label: (lanes > 1).then(|| PaneLabel {
+                    title: format!("{} fixed+fuzzy  steps 17", i + 1),
+                    detail: "EXPLODED - resetting in 1.4 s (R now)".into(),
+                    policy: "16.667ms x17 smooth  59.94 Hz  judder 1.02 px".into(),
+                    colour: i,
+                    exploded: i == 0,
+                    focused: i == 0,
+                }),
+            })
+            .collect();
+        let scene = Scene {
+            panes: &panes,
+            hud: overlays.hud.then_some(&hud),
+            strip: overlays.hud.then_some(&strip),
+            help: overlays.help.then_some(&help[..]),
+            banner: overlays
+                .banner
+                .then_some("EXPLODED - resetting in 1.4 s (R now)"),
+            caption: overlays.caption.then_some(&caption[..]),
+            hint: overlays
+                .caption
+                .then_some("L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys"),
+        };
+        buf.resize(w as usize * h as usize * 4, 0);
+        let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            for pane in &panes {
+                if ropes && (w + h) % 7 == 0 {
+                    rope::draw_rope(&mut buf, (w, h), &pane.rope, &pane.view, None, &mut scratch);
+                }
+                pane::grid_lines(&pane.view, pane.area, &mut grid_x, &mut grid_y);
+                let Some(mut canvas) = Canvas::new(&mut buf, w, h) else {
+                    return;
+                };
+                canvas.clip_to(0, 0, 0, 0);
+                pane::draw_grid(&mut canvas, pane.area, &grid_x, &grid_y);
+                if let Some(label) = &pane.label {
+                    pane::draw_label(&mut canvas, pane.area, label, text_scale(h));
+                }
+            }
+            if let Some(mut canvas) = Canvas::new(&mut buf, w, h) {
+                canvas.clip_to(0, 0, 0, 0);
+                draw_overlays(&mut canvas, &scene);
+            }
+        }));
+        assert!(drawn.is_ok(), "{lanes} lane(s) at {w}x{h} panicked");
+    }
+}
+
+/// Every height from 1 to 1,200 at a few widths, every width from 1 to 2,000 at a few heights.
+fn every_size() -> Vec<(u32, u32)> {
+    let mut sizes: Vec<(u32, u32)> = Vec::new();
+    for w in [1, 97, 320, 1280] {
+        sizes.extend((1..=1200).map(|h| (w, h)));
+    }
+    for h in [1, 60, 240, 500] {
+        sizes.extend((1..=2000).map(|w| (w, h)));
+    }
+    sizes
+}
+
+const ALL: Overlays = Overlays {
+    hud: true,
+    caption: true,
+    help: true,
+    banner: true,
+};
+
+#[test]
+fn every_pane_count_with_every_overlay_draws_at_every_size() {
+    let sizes = every_size();
+    for lanes in 1..=MAX_PANES {
+        sweep(lanes, ALL, true, &sizes);
+    }
+}
+
+#[test]
+fn every_pane_count_without_the_hud_draws_at_every_size() {
+    let sizes = every_size();
+    let bare = Overlays {
+        hud: false,
+        help: false,
+        banner: false,
+        caption: true,
+    };
+    for lanes in 1..=MAX_PANES {
+        sweep(lanes, bare, false, &sizes);
+    }
+}
