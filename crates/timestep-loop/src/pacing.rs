@@ -6,7 +6,7 @@
 //! - `cap:HZ`: frames start one period apart (deadlines advance from the last deadline, so the
 //!   average is exact even when each sleep overshoots; a loop more than a period behind
 //!   re-anchors at "now" instead of racing to catch up).
-//! - `adaptive` (seed 001): a render interval that grows to 1.2× a frame that overran it and
+//! - `adaptive` (the "adaptive render interval" answer on smooth presentation): a render interval that grows to 1.2× a frame that overran it and
 //!   shrinks slowly (1/64 a frame) while there is time to spare, never below 1.1× the longest of
 //!   the last 60 frames. The loop waits for the interval's end, and is handed the frame time
 //!   between *expected presents* (the scheduled start plus the last frame's length), so what it
@@ -155,7 +155,7 @@ pub struct Pacer {
 
 impl Pacer {
     /// A pacer for `pacing` on a display the loop believes runs at `refresh_hz` (the adaptive
-    /// interval starts at one period of it, as seed 001 starts at 1/60 s; late pacing's limit
+    /// interval starts at one period of it, as the "adaptive render interval" answer starts at 1/60 s; late pacing's limit
     /// is one period of `refresh − 0.5 Hz`).
     pub fn new(pacing: Pacing, refresh_hz: Option<f64>) -> Pacer {
         let hz = refresh_hz
