@@ -3,7 +3,7 @@
 //! began.
 
 use super::{Judder, Latency, Metrics, Vblanks};
-use timestep_loop::Loop;
+use timestep_loop::{Loop, Step};
 
 /// Where a presented frame landed: the vblank it was shown at and the display's period, when
 /// presents wait for vblanks.
@@ -32,7 +32,7 @@ impl Vblank {
 }
 
 /// A lane's books of what it showed.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Record {
     metrics: Metrics,
     vblanks: Vblanks,
@@ -41,6 +41,31 @@ pub struct Record {
     pub(super) step_starts: Vec<u64>,
     pub(super) keep_step_starts: bool,
     pub(super) judder: Judder,
+    /// The longest integration step (a step's substep) taken, ns.
+    longest_substep_ns: u64,
+    /// The longest step the lane's integrator can take on its rope, s (infinite: unknown).
+    pub(super) stable_below_s: f64,
+    /// Frames advanced, and those that dropped time (the clamp, the step cap, a resync, a slow
+    /// fuzzy window), whether shown or not.
+    advanced_frames: u64,
+    dropping_frames: u64,
+}
+
+impl Default for Record {
+    fn default() -> Self {
+        Record {
+            metrics: Metrics::default(),
+            vblanks: Vblanks::default(),
+            latency: Latency::default(),
+            step_starts: Vec::new(),
+            keep_step_starts: false,
+            judder: Judder::default(),
+            longest_substep_ns: 0,
+            stable_below_s: f64::INFINITY,
+            advanced_frames: 0,
+            dropping_frames: 0,
+        }
+    }
 }
 
 impl Record {
@@ -78,6 +103,37 @@ impl Record {
             f64::from(last.steps)
         };
         self.vblanks.record(index, last.steps, expected);
+    }
+
+    /// A step the loop handed out: its substep may be the longest yet.
+    pub(super) fn stepped(&mut self, step: Step) {
+        let substep = step.dt_ns.div_ceil(step.substeps.max(1));
+        self.longest_substep_ns = self.longest_substep_ns.max(substep);
+    }
+
+    /// The longest integration step taken, ns.
+    pub fn longest_substep_ns(&self) -> u64 {
+        self.longest_substep_ns
+    }
+    /// Whether the lane took a step past its integrator's stability bound, where the rope's
+    /// stiffest mode grows instead of oscillating (false where the bound is unknown). The
+    /// semi-implicit Euler step keeps, not damps, that mode inside the bound, so steps past it
+    /// add up however far apart they come; how soon the rope blows up depends on how far past.
+    pub fn past_stability_bound(&self) -> bool {
+        self.longest_substep_ns as f64 * 1e-9 > self.stable_below_s
+    }
+    /// A frame the loop finished, `dropped_ns` of whose time was dropped.
+    pub(super) fn advanced(&mut self, dropped_ns: u64) {
+        self.advanced_frames += 1;
+        self.dropping_frames += u64::from(dropped_ns > 0);
+    }
+    /// Frames the loop advanced (shown or not).
+    pub fn advanced_frames(&self) -> u64 {
+        self.advanced_frames
+    }
+    /// Frames advanced that dropped time.
+    pub fn dropping_frames(&self) -> u64 {
+        self.dropping_frames
     }
 
     /// Steps, stutter and drift of the presented frames.

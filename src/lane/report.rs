@@ -16,6 +16,8 @@ pub struct LaneReport {
     /// The lane as given to `--lanes` (or `--mode`).
     pub lane: String,
     pub mode: String,
+    /// Whether the lane held: "ok", "exploded" or "fallen behind" ([`LaneState`]).
+    pub state: LaneState,
     #[serde(flatten)]
     pub shown: ShownReport,
     #[serde(flatten)]
@@ -45,6 +47,67 @@ pub struct LaneReport {
     pub peak_rss_kib: Option<u64>,
 }
 
+/// What became of a lane, as docs/REFERENCE.md defines it: a lane that exploded or fell behind
+/// is never called best, whatever its other figures say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum LaneState {
+    /// Neither of the others.
+    #[serde(rename = "ok")]
+    Ok,
+    /// The rope diverged at least once; for a lane run without a rope (`sweep` without
+    /// `--physics`), a step was longer than its integrator's stability bound on this rope.
+    #[serde(rename = "exploded")]
+    Exploded,
+    /// Simulated time fell behind the wall: more than [`BEHIND_PERCENT`]% of the frames the loop
+    /// ran (shown or not) dropped
+    /// time (the clamp, the step cap, a resync): slow motion, or the spiral of death.
+    #[serde(rename = "fallen behind")]
+    FallenBehind,
+}
+
+/// The share of frames, in percent, that may drop time before a lane has fallen behind (one
+/// stall in a minute's run drops time in one frame of thousands).
+pub const BEHIND_PERCENT: u64 = 1;
+
+impl LaneState {
+    /// The state of `lane`: exploded first, then fallen behind.
+    fn of(lane: &Lane) -> LaneState {
+        let record = lane.record();
+        let exploded = match lane.world() {
+            Some(world) => world.watch_state().explosions() > 0,
+            None => record.past_stability_bound(),
+        };
+        let frames = record.advanced_frames();
+        if exploded {
+            LaneState::Exploded
+        } else if record.dropping_frames() * 100 > frames * BEHIND_PERCENT {
+            LaneState::FallenBehind
+        } else {
+            LaneState::Ok
+        }
+    }
+
+    /// Whether the lane held (neither exploded nor fell behind).
+    pub fn is_ok(self) -> bool {
+        self == LaneState::Ok
+    }
+
+    /// As the JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LaneState::Ok => "ok",
+            LaneState::Exploded => "exploded",
+            LaneState::FallenBehind => "fallen behind",
+        }
+    }
+}
+
+impl std::fmt::Display for LaneState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What the presented frames showed (see `lane::Metrics`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShownReport {
@@ -59,6 +122,10 @@ pub struct ShownReport {
     pub drift_ms: f64,
     /// Time lost to the clamp and the step cap.
     pub dropped_ms: f64,
+    /// Frames that dropped time (shown or not).
+    pub dropping_frames: u64,
+    /// The longest integration step taken (a step's substep), s.
+    pub longest_step_s: f64,
     pub stutter_rms_ms: f64,
     pub stutter_max_ms: f64,
     /// With `--drive`: how far the driven end is shown from where steady motion would put it,
@@ -164,6 +231,7 @@ impl LaneReport {
         LaneReport {
             lane: lane.name(),
             mode: lane.mode().name().to_string(),
+            state: LaneState::of(lane),
             shown: ShownReport::new(lane),
             books: Books::new(lane.stepper()),
             policy: PolicyReport::new(lane.policy()),
@@ -190,6 +258,8 @@ impl ShownReport {
             // `+ 0.0` turns -0.0 into 0.0, so a table never shows "-0.000".
             drift_ms: millis_signed(metrics.drift_ns()) + 0.0,
             dropped_ms: millis(stepper.dropped_ns()),
+            dropping_frames: lane.record().dropping_frames(),
+            longest_step_s: seconds(lane.record().longest_substep_ns()),
             stutter_rms_ms: millis_f(metrics.stutter_rms_ns()),
             stutter_max_ms: millis(metrics.stutter_max_ns()),
             judder_px: lane.record().judder().stats(),
