@@ -18,7 +18,7 @@ pub use metrics::{Metrics, StepsPerFrame};
 pub use record::{Record, Vblank};
 pub use report::{
     BEHIND_PERCENT, Books, DrawReport, LaneReport, LaneState, PacingReport, PhysicsReport,
-    PolicyReport, ShownReport, VblankReport, VsyncReport, peak_rss_kib,
+    PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, peak_rss_kib,
 };
 pub use spec::{LaneSpec, parse_lanes, parse_spec};
 pub use vblanks::{RefreshInterval, Vblanks};
@@ -59,7 +59,7 @@ impl Lane {
     }
 
     /// Takes the longest step the lane's integrator can take on a rope of `params` (its
-    /// stability bound): a lane without a rope that steps longer is reported exploded.
+    /// stability bound): a lane without a rope that often steps longer is marked unstable step.
     pub fn bound_steps(&mut self, params: &RopeParams) {
         let integrator = self.spec.integrator.unwrap_or(params.integrator);
         self.record.stable_below_s = params.stability_limit_for(integrator);
@@ -166,7 +166,7 @@ impl Lane {
         self.looped.begin_frame(frame_ns);
         let mut taken = 0;
         while let Some(run) = self.looped.next_run() {
-            self.record.stepped(run.step);
+            self.record.stepped(run.step, run.count);
             if self.record.keep_step_starts {
                 let starts = (taken..taken + run.count).map(&mut *step_time);
                 self.record.step_starts.extend(starts);

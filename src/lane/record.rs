@@ -45,6 +45,9 @@ pub struct Record {
     longest_substep_ns: u64,
     /// The longest step the lane's integrator can take on its rope, s (infinite: unknown).
     pub(super) stable_below_s: f64,
+    /// Integration steps (substeps) taken, and those longer than `stable_below_s`.
+    substeps: u64,
+    unstable_substeps: u64,
     /// Frames advanced, and those that dropped time (the clamp, the step cap, a resync, a slow
     /// fuzzy window), whether shown or not.
     advanced_frames: u64,
@@ -62,6 +65,8 @@ impl Default for Record {
             judder: Judder::default(),
             longest_substep_ns: 0,
             stable_below_s: f64::INFINITY,
+            substeps: 0,
+            unstable_substeps: 0,
             advanced_frames: 0,
             dropping_frames: 0,
         }
@@ -105,22 +110,31 @@ impl Record {
         self.vblanks.record(index, last.steps, expected);
     }
 
-    /// A step the loop handed out: its substep may be the longest yet.
-    pub(super) fn stepped(&mut self, step: Step) {
-        let substep = step.dt_ns.div_ceil(step.substeps.max(1));
+    /// `count` steps the loop handed out in a row: their substep may be the longest yet, and
+    /// longer than the stability bound.
+    pub(super) fn stepped(&mut self, step: Step, count: u64) {
+        let substeps = step.substeps.max(1);
+        let substep = step.dt_ns.div_ceil(substeps);
         self.longest_substep_ns = self.longest_substep_ns.max(substep);
+        let taken = count * substeps;
+        self.substeps += taken;
+        if substep as f64 * 1e-9 > self.stable_below_s {
+            self.unstable_substeps += taken;
+        }
     }
 
     /// The longest integration step taken, ns.
     pub fn longest_substep_ns(&self) -> u64 {
         self.longest_substep_ns
     }
-    /// Whether the lane took a step past its integrator's stability bound, where the rope's
-    /// stiffest mode grows instead of oscillating (false where the bound is unknown). The
-    /// semi-implicit Euler step keeps, not damps, that mode inside the bound, so steps past it
-    /// add up however far apart they come; how soon the rope blows up depends on how far past.
-    pub fn past_stability_bound(&self) -> bool {
-        self.longest_substep_ns as f64 * 1e-9 > self.stable_below_s
+    /// Integration steps (substeps) taken.
+    pub fn substeps(&self) -> u64 {
+        self.substeps
+    }
+    /// Integration steps longer than the integrator's stability bound on the lane's rope (0
+    /// where the bound is unknown).
+    pub fn unstable_substeps(&self) -> u64 {
+        self.unstable_substeps
     }
     /// A frame the loop finished, `dropped_ns` of whose time was dropped.
     pub(super) fn advanced(&mut self, dropped_ns: u64) {

@@ -189,8 +189,7 @@ impl Summary {
         }
         writeln!(
             out,
-            "best, worst and median over the rates where the lane held (neither exploded nor \
-             fell behind)"
+            "best, worst and median over the rates where the lane held (state ok)"
         )?;
         self.write_beats(out)
     }
@@ -254,6 +253,7 @@ impl Summary {
             serde_json::json!({
                 "lane": name,
                 "exploded_at": rates_where(LaneState::Exploded),
+                "unstable_step_at": rates_where(LaneState::UnstableStep),
                 "fallen_behind_at": rates_where(LaneState::FallenBehind),
                 "stutter_rms_ms": ext(|k| k.point.stutter_rms_ms),
                 "double_updates_per_min": ext(|k| k.point.double_updates_per_min),
@@ -298,7 +298,11 @@ impl Extremes {
 
 /// Where a lane did not hold, e.g. "exploded 37 rates (30-66 Hz)"; empty where it always did.
 fn failures(kept: &[Kept]) -> String {
-    let states = [LaneState::Exploded, LaneState::FallenBehind];
+    let states = [
+        LaneState::Exploded,
+        LaneState::UnstableStep,
+        LaneState::FallenBehind,
+    ];
     let parts = states.into_iter().filter_map(|state| {
         let rates: Vec<f64> = kept
             .iter()
