@@ -17,8 +17,8 @@ pub use latency::{Latency, LatencyStats};
 pub use metrics::{Metrics, StepsPerFrame};
 pub use record::{Record, Vblank};
 pub use report::{
-    Books, DrawReport, LaneReport, PacingReport, PhysicsReport, PolicyReport, ShownReport,
-    VblankReport, VsyncReport, peak_rss_kib,
+    BEHIND_PERCENT, Books, DrawReport, LaneReport, LaneState, PacingReport, PhysicsReport,
+    PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, peak_rss_kib,
 };
 pub use spec::{LaneSpec, parse_lanes, parse_spec};
 pub use vblanks::{RefreshInterval, Vblanks};
@@ -47,6 +47,7 @@ impl Lane {
         let mut lane = Lane::timing_only(spec, env)?;
         lane.world = Some(World::new(params, spec.integrator));
         lane.judge_drive(params);
+        lane.bound_steps(params);
         Ok(lane)
     }
 
@@ -55,6 +56,13 @@ impl Lane {
     pub fn judge_drive(&mut self, params: &RopeParams) {
         let px_per_m = crate::draw::default_px_per_m(params);
         self.record.judder = Judder::new(params.drive, f64::from(px_per_m));
+    }
+
+    /// Takes the longest step the lane's integrator can take on a rope of `params` (its
+    /// stability bound): a lane without a rope that often steps longer is marked unstable step.
+    pub fn bound_steps(&mut self, params: &RopeParams) {
+        let integrator = self.spec.integrator.unwrap_or(params.integrator);
+        self.record.stable_below_s = params.stability_limit_for(integrator);
     }
 
     /// Drives the pin with `params`' drive from now on (the window's `D`), and measures its
@@ -156,11 +164,9 @@ impl Lane {
     ) -> &FrameStats {
         self.record.step_starts.clear();
         self.looped.begin_frame(frame_ns);
-        if self.world.is_none() && !self.record.keep_step_starts {
-            return self.looped.finish_frame();
-        }
         let mut taken = 0;
         while let Some(run) = self.looped.next_run() {
+            self.record.stepped(run.step, run.count);
             if self.record.keep_step_starts {
                 let starts = (taken..taken + run.count).map(&mut *step_time);
                 self.record.step_starts.extend(starts);
@@ -173,6 +179,7 @@ impl Lane {
         if let Some(world) = &mut self.world {
             world.watch(now_ns);
         }
+        self.record.advanced(self.looped.last_frame().dropped_ns);
         self.looped.last_frame()
     }
 

@@ -3,7 +3,7 @@
 //! began.
 
 use super::{Judder, Latency, Metrics, Vblanks};
-use timestep_loop::Loop;
+use timestep_loop::{Loop, Step};
 
 /// Where a presented frame landed: the vblank it was shown at and the display's period, when
 /// presents wait for vblanks.
@@ -32,7 +32,7 @@ impl Vblank {
 }
 
 /// A lane's books of what it showed.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Record {
     metrics: Metrics,
     vblanks: Vblanks,
@@ -41,6 +41,36 @@ pub struct Record {
     pub(super) step_starts: Vec<u64>,
     pub(super) keep_step_starts: bool,
     pub(super) judder: Judder,
+    /// The longest integration step (a step's substep) taken, ns.
+    longest_substep_ns: u64,
+    /// The longest step the lane's integrator can take on its rope, s (infinite: unknown).
+    pub(super) stable_below_s: f64,
+    /// Integration steps (substeps) taken, and those longer than `stable_below_s`.
+    substeps: u64,
+    unstable_substeps: u64,
+    /// Frames advanced, and those that dropped time (the clamp, the step cap, a resync, a slow
+    /// fuzzy window), whether shown or not.
+    advanced_frames: u64,
+    dropping_frames: u64,
+}
+
+impl Default for Record {
+    fn default() -> Self {
+        Record {
+            metrics: Metrics::default(),
+            vblanks: Vblanks::default(),
+            latency: Latency::default(),
+            step_starts: Vec::new(),
+            keep_step_starts: false,
+            judder: Judder::default(),
+            longest_substep_ns: 0,
+            stable_below_s: f64::INFINITY,
+            substeps: 0,
+            unstable_substeps: 0,
+            advanced_frames: 0,
+            dropping_frames: 0,
+        }
+    }
 }
 
 impl Record {
@@ -78,6 +108,46 @@ impl Record {
             f64::from(last.steps)
         };
         self.vblanks.record(index, last.steps, expected);
+    }
+
+    /// `count` steps the loop handed out in a row: their substep may be the longest yet, and
+    /// longer than the stability bound.
+    pub(super) fn stepped(&mut self, step: Step, count: u64) {
+        let substeps = step.substeps.max(1);
+        let substep = step.dt_ns.div_ceil(substeps);
+        self.longest_substep_ns = self.longest_substep_ns.max(substep);
+        let taken = count * substeps;
+        self.substeps += taken;
+        if substep as f64 * 1e-9 > self.stable_below_s {
+            self.unstable_substeps += taken;
+        }
+    }
+
+    /// The longest integration step taken, ns.
+    pub fn longest_substep_ns(&self) -> u64 {
+        self.longest_substep_ns
+    }
+    /// Integration steps (substeps) taken.
+    pub fn substeps(&self) -> u64 {
+        self.substeps
+    }
+    /// Integration steps longer than the integrator's stability bound on the lane's rope (0
+    /// where the bound is unknown).
+    pub fn unstable_substeps(&self) -> u64 {
+        self.unstable_substeps
+    }
+    /// A frame the loop finished, `dropped_ns` of whose time was dropped.
+    pub(super) fn advanced(&mut self, dropped_ns: u64) {
+        self.advanced_frames += 1;
+        self.dropping_frames += u64::from(dropped_ns > 0);
+    }
+    /// Frames the loop advanced (shown or not).
+    pub fn advanced_frames(&self) -> u64 {
+        self.advanced_frames
+    }
+    /// Frames advanced that dropped time.
+    pub fn dropping_frames(&self) -> u64 {
+        self.dropping_frames
     }
 
     /// Steps, stutter and drift of the presented frames.

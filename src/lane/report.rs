@@ -16,6 +16,8 @@ pub struct LaneReport {
     /// The lane as given to `--lanes` (or `--mode`).
     pub lane: String,
     pub mode: String,
+    /// Whether the lane held: "ok", "exploded" or "fallen behind" ([`LaneState`]).
+    pub state: LaneState,
     #[serde(flatten)]
     pub shown: ShownReport,
     #[serde(flatten)]
@@ -45,6 +47,76 @@ pub struct LaneReport {
     pub peak_rss_kib: Option<u64>,
 }
 
+/// What became of a lane, as docs/REFERENCE.md defines it: a lane that did not hold (any
+/// state but ok) is never called best, whatever its other figures say.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum LaneState {
+    /// None of the others.
+    #[serde(rename = "ok")]
+    Ok,
+    /// The rope diverged at least once (measured: only a lane with a rope can explode).
+    #[serde(rename = "exploded")]
+    Exploded,
+    /// A lane run without a rope (`sweep` without `--physics`) took more than
+    /// [`UNSTABLE_PERCENT`]% of its integration steps longer than its integrator's stable step
+    /// on this rope. Whether the rope would explode is not known: `--physics` measures it.
+    #[serde(rename = "unstable step")]
+    UnstableStep,
+    /// Simulated time fell behind the wall: more than [`BEHIND_PERCENT`]% of the frames the loop
+    /// ran (shown or not) dropped time (the clamp, the step cap, a resync): slow motion, or the
+    /// spiral of death.
+    #[serde(rename = "fallen behind")]
+    FallenBehind,
+}
+
+/// The share of frames, in percent, that may drop time before a lane has fallen behind (one
+/// stall in a minute's run drops time in one frame of thousands).
+pub const BEHIND_PERCENT: u64 = 1;
+
+/// The share of integration steps, in percent, that may be longer than the stable step before a
+/// lane without a rope is marked [`LaneState::UnstableStep`]: a lone stall, or jitter that
+/// now and then crosses the bound, is not sustained (docs/REFERENCE.md compares the rule with
+/// the rope's measured explosions).
+pub const UNSTABLE_PERCENT: u64 = 10;
+
+impl LaneState {
+    /// The state of `lane`: exploded (or unstable step) first, then fallen behind.
+    fn of(lane: &Lane) -> LaneState {
+        let record = lane.record();
+        let frames = record.advanced_frames();
+        let unstable = record.unstable_substeps() * 100 > record.substeps() * UNSTABLE_PERCENT;
+        match lane.world() {
+            Some(world) if world.watch_state().explosions() > 0 => LaneState::Exploded,
+            None if unstable => LaneState::UnstableStep,
+            _ if record.dropping_frames() * 100 > frames * BEHIND_PERCENT => {
+                LaneState::FallenBehind
+            }
+            _ => LaneState::Ok,
+        }
+    }
+
+    /// Whether the lane held (ok).
+    pub fn is_ok(self) -> bool {
+        self == LaneState::Ok
+    }
+
+    /// As the JSON writes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            LaneState::Ok => "ok",
+            LaneState::Exploded => "exploded",
+            LaneState::UnstableStep => "unstable step",
+            LaneState::FallenBehind => "fallen behind",
+        }
+    }
+}
+
+impl std::fmt::Display for LaneState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What the presented frames showed (see `lane::Metrics`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShownReport {
@@ -59,6 +131,14 @@ pub struct ShownReport {
     pub drift_ms: f64,
     /// Time lost to the clamp and the step cap.
     pub dropped_ms: f64,
+    /// Frames that dropped time (shown or not).
+    pub dropping_frames: u64,
+    /// The longest integration step taken (a step's substep), s.
+    pub longest_step_s: f64,
+    /// Integration steps taken (substeps, where a tick is integrated in parts).
+    pub integration_steps: u64,
+    /// Integration steps longer than the integrator's stability bound on the rope.
+    pub unstable_steps: u64,
     pub stutter_rms_ms: f64,
     pub stutter_max_ms: f64,
     /// With `--drive`: how far the driven end is shown from where steady motion would put it,
@@ -164,6 +244,7 @@ impl LaneReport {
         LaneReport {
             lane: lane.name(),
             mode: lane.mode().name().to_string(),
+            state: LaneState::of(lane),
             shown: ShownReport::new(lane),
             books: Books::new(lane.stepper()),
             policy: PolicyReport::new(lane.policy()),
@@ -190,6 +271,10 @@ impl ShownReport {
             // `+ 0.0` turns -0.0 into 0.0, so a table never shows "-0.000".
             drift_ms: millis_signed(metrics.drift_ns()) + 0.0,
             dropped_ms: millis(stepper.dropped_ns()),
+            dropping_frames: lane.record().dropping_frames(),
+            longest_step_s: seconds(lane.record().longest_substep_ns()),
+            integration_steps: lane.record().substeps(),
+            unstable_steps: lane.record().unstable_substeps(),
             stutter_rms_ms: millis_f(metrics.stutter_rms_ns()),
             stutter_max_ms: millis(metrics.stutter_max_ns()),
             judder_px: lane.record().judder().stats(),

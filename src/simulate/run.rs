@@ -186,6 +186,7 @@ impl Running {
         } else {
             let mut lane = Lane::timing_only(spec, &cfg.env())?;
             lane.judge_drive(&cfg.rope);
+            lane.bound_steps(&cfg.rope);
             lane
         };
         lane.keep_step_starts(controls.step_starts);

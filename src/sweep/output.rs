@@ -3,7 +3,7 @@
 //! common rates) kept small enough to hold for any number of configurations.
 
 use super::{Axis, Row};
-use crate::lane::{JudderStats, LatencyStats, RefreshInterval};
+use crate::lane::{JudderStats, LaneState, LatencyStats, RefreshInterval};
 use crate::plot::SweepPoint;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
@@ -108,6 +108,7 @@ struct Kept {
     point: SweepPoint,
     beat_predicted_s: Option<f64>,
     beat_measured_s: Option<f64>,
+    state: LaneState,
 }
 
 /// Per lane, the few figures of each configuration that the table and the plot need.
@@ -137,6 +138,7 @@ impl Summary {
             },
             beat_predicted_s: r.vblanks.beat_period_predicted_s,
             beat_measured_s: r.vblanks.beat_period_measured_s,
+            state: r.state,
         });
     }
 
@@ -149,7 +151,8 @@ impl Summary {
         self.names.iter().cloned().zip(points).collect()
     }
 
-    /// Per lane: the best and worst rate for stutter and for double updates, and the medians.
+    /// Per lane: the best and worst rate for stutter and for double updates, and the medians,
+    /// over the rates where the lane held; then where it exploded or fell behind.
     pub fn write_table(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(
             out,
@@ -158,27 +161,36 @@ impl Summary {
         )?;
         writeln!(
             out,
-            "{:<22} {:>14} {:>14} {:>10}   {:>16} {:>16} {:>10}",
+            "{:<22} {:>14} {:>14} {:>10}   {:>16} {:>16} {:>10}   did not hold",
             "lane", "best (Hz)", "worst (Hz)", "median", "best (Hz)", "worst (Hz)", "median"
         )?;
         for (name, kept) in self.names.iter().zip(&self.kept) {
-            let stutter = Extremes::of(kept, |k| k.point.stutter_rms_ms);
-            let doubles = Extremes::of(kept, |k| k.point.double_updates_per_min);
-            let (Some(s), Some(d)) = (stutter, doubles) else {
-                writeln!(out, "{name:<22} (no configuration finished)")?;
-                continue;
+            let held: Vec<Kept> = kept.iter().filter(|k| k.state.is_ok()).copied().collect();
+            let stutter = Extremes::of(&held, |k| k.point.stutter_rms_ms);
+            let doubles = Extremes::of(&held, |k| k.point.double_updates_per_min);
+            let failed = failures(kept);
+            let line = match (stutter, doubles) {
+                (Some(s), Some(d)) => format!(
+                    "{name:<22} {:>14} {:>14} {:>10.3}   {:>16} {:>16} {:>10.1}   {failed}",
+                    at(s.best, 3),
+                    at(s.worst, 3),
+                    s.median,
+                    at(d.best, 1),
+                    at(d.worst, 1),
+                    d.median
+                ),
+                _ if kept.is_empty() => format!("{name:<22} (no configuration finished)"),
+                _ => format!(
+                    "{name:<22} {:>14} {:>14} {:>10}   {:>16} {:>16} {:>10}   {failed}",
+                    "-", "-", "-", "-", "-", "-"
+                ),
             };
-            writeln!(
-                out,
-                "{name:<22} {:>14} {:>14} {:>10.3}   {:>16} {:>16} {:>10.1}",
-                at(s.best, 3),
-                at(s.worst, 3),
-                s.median,
-                at(d.best, 1),
-                at(d.worst, 1),
-                d.median
-            )?;
+            writeln!(out, "{}", line.trim_end())?;
         }
+        writeln!(
+            out,
+            "best, worst and median over the rates where the lane held (state ok)"
+        )?;
         self.write_beats(out)
     }
 
@@ -221,8 +233,14 @@ impl Summary {
 
     /// The summary as JSON: per lane, the same figures as the table.
     pub fn to_json(&self) -> Value {
-        let lanes = self.names.iter().zip(&self.kept).map(|(name, kept)| {
+        let lanes = self.names.iter().zip(&self.kept).map(|(name, all)| {
             let rate = self.axis.column();
+            let kept: Vec<Kept> = all.iter().filter(|k| k.state.is_ok()).copied().collect();
+            let kept = &kept;
+            let rates_where = |state: LaneState| -> Vec<f64> {
+                let at = all.iter().filter(|k| k.state == state);
+                at.map(|k| k.point.hz).collect()
+            };
             let ext = |f: fn(&Kept) -> f64| {
                 Extremes::of(kept, f).map(|e| {
                     serde_json::json!({
@@ -234,6 +252,9 @@ impl Summary {
             };
             serde_json::json!({
                 "lane": name,
+                "exploded_at": rates_where(LaneState::Exploded),
+                "unstable_step_at": rates_where(LaneState::UnstableStep),
+                "fallen_behind_at": rates_where(LaneState::FallenBehind),
                 "stutter_rms_ms": ext(|k| k.point.stutter_rms_ms),
                 "double_updates_per_min": ext(|k| k.point.double_updates_per_min),
             })
@@ -273,6 +294,28 @@ impl Extremes {
             median,
         })
     }
+}
+
+/// Where a lane did not hold, e.g. "exploded 37 rates (30-66 Hz)"; empty where it always did.
+fn failures(kept: &[Kept]) -> String {
+    let states = [
+        LaneState::Exploded,
+        LaneState::UnstableStep,
+        LaneState::FallenBehind,
+    ];
+    let parts = states.into_iter().filter_map(|state| {
+        let rates: Vec<f64> = kept
+            .iter()
+            .filter(|k| k.state == state)
+            .map(|k| k.point.hz)
+            .collect();
+        match rates.as_slice() {
+            [] => None,
+            [one] => Some(format!("{state} at {one} Hz")),
+            [lo, .., hi] => Some(format!("{state} at {} rates ({lo}-{hi} Hz)", rates.len())),
+        }
+    });
+    parts.collect::<Vec<_>>().join(", ")
 }
 
 fn at((hz, value): (f64, f64), decimals: usize) -> String {

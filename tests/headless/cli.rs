@@ -412,6 +412,45 @@ fn simulate_json_is_one_object_with_every_field_and_the_lanes_in_the_order_given
 }
 
 #[test]
+fn simulate_marks_each_lane_ok_exploded_or_fallen_behind() {
+    // At 60 Hz variable steps (16.7 ms) pass Euler's bound (15.07 ms); a 1.2 ms tick cost on
+    // a 1 ms tick is the spiral of death, which the step cap turns into slow motion.
+    let args = [
+        "simulate",
+        "--seconds",
+        "3",
+        "--display-hz",
+        "60",
+        "--lanes",
+        "variable,fixed",
+    ];
+    let states = |extra: &[&str]| {
+        let out = run(&[&args[..], extra, &["--json"]].concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let lanes = v["lanes"].as_array().unwrap().clone();
+        lanes
+            .iter()
+            .map(|l| l["state"].as_str().unwrap_or("?").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(states(&[]), ["exploded", "ok"]);
+    assert_eq!(
+        states(&["--step-cost", "1.2ms"]),
+        ["exploded", "fallen behind"]
+    );
+    let out = run(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut rows = text.lines().filter(|l| !l.contains("stable below"));
+    let row = rows.find(|l| l.starts_with("variable ")).unwrap_or("");
+    assert_eq!(row.split_whitespace().nth(1), Some("exploded"), "{text}");
+}
+
+#[test]
 fn simulate_runs_the_lanes_given_in_their_order_with_a_row_each() {
     let out = run(&[
         "simulate",

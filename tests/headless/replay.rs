@@ -667,3 +667,32 @@ fn ctrl_c_stops_a_glaiel_replay_at_the_frame_after_a_gap() {
     assert_eq!(seen, [0, 1, 2], "stopped after the first gap's frame");
     assert_eq!(outcome.replayed_ns, 100 * 86_400 * S);
 }
+
+#[test]
+fn a_lane_that_explodes_on_a_capture_is_marked_so_in_the_table_and_the_json() {
+    // MangoHud's frames reach 41 ms: variable steps that long tear the rope apart.
+    let path = data("fixtures/mangohud_with_info.csv");
+    let path = path.to_str().unwrap();
+    let out = run_bin(&["replay", path, "--lanes", "variable,fixed", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lanes = v["lanes"].as_array().unwrap();
+    let states: Vec<&str> = lanes.iter().map(|l| l["state"].as_str().unwrap()).collect();
+    assert_eq!(states, ["exploded", "ok"]);
+    let out = run_bin(&["replay", path, "--lanes", "variable,fixed"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    let row = |lane: &str| {
+        let mut rows = text.lines().filter(|l| !l.contains("stable below"));
+        let found = rows.find(|l| l.split_whitespace().next() == Some(lane));
+        found.unwrap_or("").to_string()
+    };
+    assert!(row("variable").contains("exploded"), "{text}");
+    assert!(
+        row("fixed").split_whitespace().nth(1) == Some("ok"),
+        "{text}"
+    );
+}

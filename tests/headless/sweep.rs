@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use timestep_loop::MaxSubstep;
 use timestep_loop::TimingConfig;
 use timestep_rope::RopeParams;
-use timestep_rope::lane::{LaneSpec, parse_lanes};
+use timestep_rope::lane::{LaneSpec, LaneState, parse_lanes};
 use timestep_rope::simulate::{self, DisplayConfig, Phase, RenderCost, SimConfig};
 use timestep_rope::sweep::{self, SweepConfig};
 
@@ -133,6 +133,13 @@ fn a_sweep_without_a_rope_reports_every_timing_figure_as_one_with_a_rope_does() 
     for (mut a, b) in a.into_iter().zip(b) {
         assert!(a.report.physics.is_some() && b.report.physics.is_none());
         a.report.physics = None;
+        // Only a rope explodes; without one, where the rope exploded here the steps were past
+        // the stable step often enough to say so (a short run's rope may not have yet).
+        assert_ne!(b.report.state, LaneState::Exploded, "{} Hz", a.rate);
+        if a.report.state == LaneState::Exploded {
+            assert_eq!(b.report.state, LaneState::UnstableStep, "{} Hz", a.rate);
+        }
+        a.report.state = b.report.state;
         assert_eq!(a, b, "{} Hz, {}", a.rate, a.report.lane);
     }
 }
@@ -447,4 +454,140 @@ fn a_figure_null_on_the_first_row_keeps_its_columns_on_every_row() {
         rows[2]
     );
     assert_eq!(rows[2][lane], "fixed");
+}
+
+/// `sweep ARGS --json`'s object.
+fn sweep_json(args: &[&str]) -> serde_json::Value {
+    let out = run(&[&["sweep", "--json"][..], args].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// The `state` of each row, in order.
+fn states(json: &serde_json::Value) -> Vec<(String, String)> {
+    let rows = json["rows"].as_array().expect("rows");
+    let field = |r: &serde_json::Value, k: &str| r[k].as_str().unwrap_or("?").to_string();
+    rows.iter()
+        .map(|r| (field(r, "lane"), field(r, "state")))
+        .collect()
+}
+
+#[test]
+fn at_60_hz_variable_is_marked_and_never_called_best() {
+    // Without --physics no rope is stepped: every 16.7 ms step is past Euler's 15.07 ms stable
+    // step, which is what it says (unstable step); with one, the rope's own explosions do.
+    let args = [
+        "--display-hz",
+        "60",
+        "--lanes",
+        "variable,fixed",
+        "--seconds",
+        "3",
+    ];
+    for (physics, state, at) in [
+        (&[][..], "unstable step", "unstable_step_at"),
+        (&["--physics"][..], "exploded", "exploded_at"),
+    ] {
+        let json = sweep_json(&[&args[..], physics].concat());
+        let want = [("variable", state), ("fixed", "ok")];
+        let want: Vec<(String, String)> = want
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        assert_eq!(states(&json), want, "{physics:?}");
+        let summary = &json["summary"][0];
+        assert_eq!(summary["lane"], "variable");
+        assert_eq!(summary[at], serde_json::json!([60.0]));
+        assert!(summary["stutter_rms_ms"].is_null(), "no best: {summary}");
+    }
+    let out = run(&[&["sweep"][..], &args[..]].concat());
+    let table = String::from_utf8_lossy(&out.stdout);
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("variable"))
+        .unwrap_or("");
+    assert!(row.contains("unstable step at 60 Hz"), "{table}");
+    assert!(
+        !row.contains("(60)"),
+        "a lane that did not hold has no best rate: {row}"
+    );
+    // At 75 Hz the same loop holds.
+    let json = sweep_json(&[
+        "--display-hz",
+        "75",
+        "--lanes",
+        "variable",
+        "--seconds",
+        "3",
+    ]);
+    assert_eq!(states(&json)[0].1, "ok");
+}
+
+#[test]
+fn a_loop_whose_ticks_cost_more_than_they_cover_is_marked_fallen_behind() {
+    // 1.2 ms of CPU per 1 ms tick: the spiral of death, held off only by the step cap.
+    let json = sweep_json(&[
+        "--display-hz",
+        "60",
+        "--lanes",
+        "fixed,godot",
+        "--seconds",
+        "3",
+        "--step-cost",
+        "1.2ms",
+    ]);
+    let got = states(&json);
+    assert_eq!(got[0], ("fixed".into(), "fallen behind".into()));
+    assert_eq!(got[1], ("godot".into(), "ok".into()));
+    assert_eq!(
+        json["summary"][0]["fallen_behind_at"],
+        serde_json::json!([60.0])
+    );
+    let csv = temp("behind.csv");
+    let out = run(&[
+        "sweep",
+        "--display-hz",
+        "60",
+        "--lanes",
+        "fixed",
+        "--seconds",
+        "3",
+        "--step-cost",
+        "1.2ms",
+        "--csv",
+        csv.to_str().unwrap_or(""),
+    ]);
+    assert!(out.status.success());
+    let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap_or_default());
+    let column = rows[0]
+        .iter()
+        .position(|h| h == "state")
+        .expect("a state column");
+    assert_eq!(rows[1][column], "fallen behind");
+}
+
+#[test]
+fn a_lone_stall_or_jitter_past_the_stable_step_is_not_called_unstable() {
+    // One 20 ms stall at 100 Hz, and ±300 us of jitter at 68 Hz (14.7 ms frames), take a few
+    // variable steps past Euler's 15.07 ms stable step; the rope survives both (--physics
+    // measures it), and without a rope so few such steps are no reason to mark the lane.
+    let cases: [&[&str]; 2] = [
+        &["--display-hz", "100", "--stall", "2s:20ms"],
+        &["--display-hz", "68", "--jitter", "300us"],
+    ];
+    for case in cases {
+        let args = [case, &["--lanes", "variable", "--seconds", "10"][..]].concat();
+        for physics in [&[][..], &["--physics"][..]] {
+            let json = sweep_json(&[&args[..], physics].concat());
+            let row = &json["rows"][0];
+            assert_eq!(row["state"], "ok", "{case:?} {physics:?}: {row}");
+            let unstable = row["unstable_steps"].as_u64().unwrap_or(0);
+            let steps = row["integration_steps"].as_u64().unwrap_or(0);
+            assert!(unstable > 0 && unstable * 10 < steps, "{case:?}: {row}");
+        }
+    }
 }

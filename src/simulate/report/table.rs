@@ -153,7 +153,14 @@ struct Column {
 }
 
 /// The lane table's columns after the lane's name, each written once.
-const COLUMNS: [Column; 10] = [
+const COLUMNS: [Column; 11] = [
+    Column {
+        head: "state",
+        sub: "",
+        width: 13,
+        right: false,
+        cell: |l| l.state.to_string(),
+    },
     Column {
         head: "frames",
         sub: "",
