@@ -535,21 +535,13 @@ fn captures_are_read_in_any_capitalisation_with_quotes_crlf_and_milliseconds() {
 
 /// Every lane there is: each mode with each timer, and each preset with each timer.
 fn every_lane() -> String {
-    let bases = [
-        "variable",
-        "semi-fixed",
-        "fixed",
-        "interpolated",
-        "godot",
-        "bevy",
-        "unity",
-        "monogame",
-        "game-loop",
-        "glaiel",
-    ];
-    let lanes: Vec<String> = bases
+    use timestep_loop::{Mode, Preset, TimerKind};
+    let modes = Mode::ALL.map(Mode::name);
+    let presets = Preset::ALL.map(Preset::name);
+    let lanes: Vec<String> = modes
         .iter()
-        .flat_map(|b| ["raw", "snap", "smooth"].map(|t| format!("{b}+{t}")))
+        .chain(&presets)
+        .flat_map(|b| TimerKind::ALL.map(|t| format!("{b}+{}", t.name())))
         .collect();
     lanes.join(",")
 }
