@@ -391,18 +391,22 @@ impl CsvRows {
                 continue;
             }
             if self.record.len() != self.names.len() {
-                // A crashed logger can leave a last line cut short: that one is left out.
+                // A crashed logger can leave a last line cut short: that one is left out. Only
+                // a line, and only short: a record spanning lines is a quote never closed,
+                // which would otherwise swallow the rest of the file unseen.
                 let line = self.line();
                 let fields = self.record.len();
-                if matches!(self.read_record(), Ok(false)) {
+                let one_line = self.record.iter().all(|c| !c.contains(&b'\n'));
+                let cut_short = one_line && fields < self.names.len();
+                if cut_short && matches!(self.read_record(), Ok(false)) {
                     return Ok(None);
                 }
-                return Err(CaptureError::at(
-                    &self.path,
-                    Some(line),
-                    None,
-                    format!("{fields} fields where the header has {}", self.names.len()),
-                ));
+                let message = if one_line {
+                    format!("{fields} fields where the header has {}", self.names.len())
+                } else {
+                    "a quoted field runs over several lines (a '\"' never closed?)".into()
+                };
+                return Err(CaptureError::at(&self.path, Some(line), None, message));
             }
             break;
         }
@@ -531,6 +535,15 @@ impl CsvRows {
                     Some(_) => Some(self.time(present, Unit::S)?),
                     None => None,
                 };
+                if let Some(p) = p.filter(|&p| p < s) {
+                    let at = |ns: u64| ns as f64 / 1e9;
+                    let message = format!(
+                        "'{}' puts it on screen before the frame's start ({} s)",
+                        at(p),
+                        at(s)
+                    );
+                    return Err(self.error(present, message));
+                }
                 (s, p)
             }
         };
@@ -573,6 +586,14 @@ pub(crate) mod tests {
         let path = file(name, &[HEADER.as_bytes(), rows].concat());
         match frames(&path) {
             Ok(f) => panic!("{name} read as {f:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// The error reading `path`, which must fail.
+    fn failed(path: &Path) -> String {
+        match frames(path) {
+            Ok(f) => panic!("{} read as {f:?}", path.display()),
             Err(e) => e.to_string(),
         }
     }
@@ -635,6 +656,36 @@ pub(crate) mod tests {
         );
         let err = error("far-latency.csv", b"game.exe,7,0x1,100,1.0,1e300\n");
         says(&err, &["line 2", "column MsUntilDisplayed", "2^62 ns"]);
+    }
+
+    #[test]
+    fn a_quote_never_closed_is_refused_not_read_as_a_last_line_cut_short() {
+        // A stray '"' swallowed the rest of the file as one field, which was then left out as
+        // a crashed logger's last line: a 20-frame trace read as 2 frames, exit 0.
+        let mut text = String::from("lane,start_s,present_s\nx,0,0.01\n\"x,0.01,0.02\n");
+        for i in 2..20 {
+            text += &format!("x,{},{}\n", f64::from(i) / 100.0, f64::from(i + 1) / 100.0);
+        }
+        let path = file("stray-quote.csv", text.as_bytes());
+        says(&failed(&path), &["line 3", "never closed"]);
+        // A last line with more fields than the header is no crash's cut: refused too.
+        let path = file(
+            "long-last.csv",
+            b"lane,start_s,present_s\nx,0,0.01\nx,0.01,0,02\n",
+        );
+        says(&failed(&path), &["line 3", "4 fields"]);
+        // A last line cut short is still left out.
+        let path = file("cut.csv", b"lane,start_s,present_s\nx,0,0.01\nx,0.01");
+        assert_eq!(frames(&path).map(|f| f.len()).ok(), Some(1));
+    }
+
+    #[test]
+    fn our_own_log_with_a_frame_on_screen_before_its_start_is_refused() {
+        let path = file("early-own.csv", b"lane,start_s,present_s\nx,1.016,0.5\n");
+        says(
+            &failed(&path),
+            &["line 2", "column present_s", "before the frame's start"],
+        );
     }
 
     #[test]

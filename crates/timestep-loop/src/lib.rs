@@ -71,7 +71,7 @@ pub use policy::{DEFAULT_MAX_SUBSTEP_NS, Fuzzy, MaxSubstep, Policy, PolicyEnv, s
 pub use preset::Preset;
 pub use smooth::DeltaSmoother;
 pub use spec::{Base, Entry, LoopSpec, SpecError, SpecErrorKind, split_list};
-pub use stepper::{FrameStats, Step, StepRun, Stepper, UNCAPPED_MAX_STEPS};
+pub use stepper::{FrameStats, MAX_FRAME_STEPS, Step, StepRun, Stepper};
 pub use timer::{SNAP_FRAMES, Timer, TimerKind};
 pub use units::{
     DurationError, MAX_DURATION_NS, MAX_HZ, NS_PER_MS, NS_PER_S, format_duration, hz_of_period,

@@ -60,12 +60,13 @@ impl StepRun {
     }
 }
 
-/// The most ticks one frame runs when its loop has no step cap (Glaiel's loop, a preset
-/// with only a clamp): 65,536, 18 minutes of 60 Hz ticks, which no ordinary frame holds. A
-/// gap in the frame times (a capture's frame 100 days after the one before) then costs the
-/// same work as any long stall: whole ticks past this are cut, as a cap cuts them, and
-/// counted as dropped, so the work a frame does is bounded by this, never by its length.
-pub const UNCAPPED_MAX_STEPS: u32 = 1 << 16;
+/// The most ticks any frame runs: 65,536, 18 minutes of 60 Hz ticks, which no ordinary frame
+/// holds. A loop with no step cap (Glaiel's loop, a preset with only a clamp), or with a larger
+/// one (a clamp of days over a 1 ms tick), is held to this: a gap in the frame times (a
+/// capture's frame 100 days after the one before) then costs the same work as any long stall.
+/// Whole ticks past it are cut, as a cap cuts them, and counted as dropped, so the work a frame
+/// does is bounded by this, never by its length or the loop's settings.
+pub const MAX_FRAME_STEPS: u32 = 1 << 16;
 
 /// What one frame did, returned by [`Stepper::advance`] (and [`Stepper::last_frame`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -119,7 +120,7 @@ pub struct FrameStats {
 #[derive(Clone, Debug)]
 pub struct Stepper {
     config: TimingConfig,
-    /// The step cap, with none as [`UNCAPPED_MAX_STEPS`].
+    /// The step cap, at most [`MAX_FRAME_STEPS`] (none is that).
     cap: u32,
     mode: Mode,
     accumulator_ns: u64,
@@ -191,7 +192,9 @@ impl Stepper {
         };
         Stepper {
             config,
-            cap: config.max_steps().unwrap_or(UNCAPPED_MAX_STEPS),
+            cap: config
+                .max_steps()
+                .map_or(MAX_FRAME_STEPS, |n| n.min(MAX_FRAME_STEPS)),
             mode,
             accumulator_ns: 0,
             jitter,
@@ -850,7 +853,7 @@ mod tests {
     #[test]
     fn a_gap_in_a_loop_without_cap_or_clamp_runs_a_bounded_number_of_ticks() {
         // A frame 1e9 s long (a capture's gap) in every mode and rule, with no cap and no
-        // clamp: at most UNCAPPED_MAX_STEPS ticks, the rest dropped, the books balanced.
+        // clamp: at most MAX_FRAME_STEPS ticks, the rest dropped, the books balanced.
         let rules = [
             StepRule::Whole,
             StepRule::Fuzzy {
@@ -874,7 +877,7 @@ mod tests {
                 }
                 let f = *s.last_frame();
                 assert!(
-                    steps <= u64::from(UNCAPPED_MAX_STEPS),
+                    steps <= u64::from(MAX_FRAME_STEPS),
                     "{mode} {rule:?}: {steps}"
                 );
                 assert_eq!(steps, u64::from(f.steps));
@@ -883,6 +886,26 @@ mod tests {
                     assert!(f.capped && f.dropped_ns > gap / 2, "{mode} {rule:?}: {f:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn a_clamp_of_days_or_a_cap_past_the_ceiling_still_runs_at_most_max_frame_steps() {
+        // A clamp of 1e7 s over a 1 ms tick makes a default cap of 1e10 ticks, and a user may
+        // ask for u32::MAX: a 100-day frame still runs MAX_FRAME_STEPS ticks, the rest dropped.
+        let day = 86_400 * 1_000_000_000;
+        for max_steps in [None, Some(u32::MAX)] {
+            let cfg = TimingConfig::textbook(MS, 10_000_000 * 1_000_000_000, max_steps).unwrap();
+            let mut s = with(cfg, Mode::Fixed);
+            s.begin_frame(100 * day);
+            let mut steps = 0u64;
+            while let Some(run) = s.next_run() {
+                steps += run.count;
+            }
+            assert_eq!(steps, u64::from(MAX_FRAME_STEPS), "{max_steps:?}");
+            let f = *s.last_frame();
+            assert!(f.capped && f.dropped_ns > 99 * day, "{f:?}");
+            books_balance(&s);
         }
     }
 
