@@ -44,6 +44,28 @@ impl fmt::Display for Failure {
     }
 }
 
+/// The most characters of a value an error quotes.
+const QUOTED_CHARS: usize = 40;
+
+/// A value from a file as an error quotes it: at most 40 characters, the rest elided with the
+/// value's length, so one bad cell (a million digits) never makes a long line.
+pub fn quoted(text: &str) -> String {
+    match text.char_indices().nth(QUOTED_CHARS) {
+        None => text.to_string(),
+        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+    }
+}
+
+/// A number read from a file as an error quotes it: as written for ordinary magnitudes, in
+/// exponent form past 1e15 (1e308 is "1e308", not 309 digits).
+pub fn quoted_number(v: f64) -> String {
+    if v.is_finite() && v.abs() >= 1e15 {
+        format!("{v:e}")
+    } else {
+        v.to_string()
+    }
+}
+
 /// The line an error is said in.
 pub fn error_text(message: &str) -> String {
     format!("{PROGRAM}: error: {}", one_line(message))
@@ -140,5 +162,21 @@ mod tests {
             chain("pixels.render", &e),
             "pixels.render: render failed: device lost really"
         );
+    }
+}
+
+#[cfg(test)]
+mod quoting_tests {
+    use super::*;
+
+    #[test]
+    fn a_quoted_value_is_short_whatever_the_file_holds() {
+        assert_eq!(quoted("16.6"), "16.6");
+        let long = "9".repeat(1_000_000);
+        let q = quoted(&long);
+        assert!(q.len() < 80 && q.ends_with("(1000000 bytes)"), "{q}");
+        assert_eq!(quoted_number(1e308), "1e308");
+        assert_eq!(quoted_number(16.6), "16.6");
+        assert_eq!(quoted_number(-2.5e20), "-2.5e20");
     }
 }

@@ -174,7 +174,8 @@ impl MachineProfile {
         let read = self.clock_read_ns;
         if !(read.is_finite() && (0.0..=MAX_CLOCK_RESOLUTION_NS as f64).contains(&read)) {
             return Err(format!(
-                "clock_read_ns is {read}; it must be 0 to {MAX_CLOCK_RESOLUTION_NS}"
+                "clock_read_ns is {}; it must be 0 to {MAX_CLOCK_RESOLUTION_NS}",
+                crate::messages::quoted_number(read)
             ));
         }
         if let Some(slack) = self.timer_slack_ns {

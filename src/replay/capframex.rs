@@ -240,6 +240,7 @@ impl JsonRows {
     fn frame(&mut self) -> Result<Captured, CaptureError> {
         let (data, i, number) = (&self.runs[self.run], self.index, self.made);
         let bad = |name: &str, v: f64, why: String| {
+            let v = crate::messages::quoted_number(v);
             CaptureError::at_frame(&self.path, number, name, format!("'{v}': {why}"))
         };
         let t = if data.time_in_seconds.is_empty() {
@@ -330,7 +331,7 @@ fn check_lengths(path: &Path, run: usize, data: &CaptureData) -> Result<(), Capt
     ];
     for (name, len) in lengths {
         if len != 0 && len != n {
-            return Err(at(name, format!("{len} values for {n} frames")));
+            return Err(at(name, format!("{len} value(s) for {n} frame(s)")));
         }
     }
     Ok(())
@@ -386,7 +387,7 @@ mod tests {
                 &[
                     &format!("short-{name}.json"),
                     &format!("column {name}"),
-                    "2 values for 3 frames",
+                    "2 value(s) for 3 frame(s)",
                 ],
             );
         }

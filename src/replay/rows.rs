@@ -11,6 +11,7 @@
 use super::capframex::JsonRows;
 use super::format::{Format, detect};
 use super::{CaptureError, Captured, moved_ns, time_ns};
+use crate::messages;
 use csv::{ByteRecord, Reader, ReaderBuilder};
 use std::fs::File;
 use std::io::{self, Read, Seek};
@@ -453,7 +454,10 @@ impl CsvRows {
         let not_a_number = || {
             self.error(
                 i,
-                format!("'{}' is not a number", String::from_utf8_lossy(cell)),
+                format!(
+                    "'{}' is not a number",
+                    messages::quoted(&String::from_utf8_lossy(cell))
+                ),
             )
         };
         let text = std::str::from_utf8(cell)
@@ -477,7 +481,10 @@ impl CsvRows {
     /// A time, in ns: negative times, and times past [`super::MAX_TIME_NS`], are errors.
     fn time(&self, i: usize, unit: Unit) -> Result<u64, CaptureError> {
         let v = self.required(i)?;
-        time_ns(unit.ns(v)).map_err(|e| self.error(i, format!("'{v}': {e}")))
+        time_ns(unit.ns(v)).map_err(|e| {
+            let v = messages::quoted_number(v);
+            self.error(i, format!("'{v}': {e}"))
+        })
     }
 
     /// A duration in ms (column `i`) added to `from`, or `None` for `NA`; an error if that is

@@ -91,7 +91,7 @@ fn hostile_files_are_one_line_naming_the_file_and_where() {
         (
             "dropped.json",
             json(r#""MsBetweenPresents":[16.6,16.6],"Dropped":[true]"#).into_bytes(),
-            &["column Dropped", "1 values for 2 frames"],
+            &["column Dropped", "1 value(s) for 2 frame(s)"],
         ),
         (
             "wrapped.json",
