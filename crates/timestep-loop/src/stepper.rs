@@ -707,6 +707,16 @@ mod tests {
 
     const TICK: u64 = 16_666_667;
 
+    /// Every step rule, the fuzzy window and jitter fix at their presets' settings.
+    const RULES: [StepRule; 3] = [
+        StepRule::Whole,
+        StepRule::Fuzzy {
+            above_ns: TICK * 60 / 61,
+            consume_ns: TICK * 60 / 59,
+        },
+        StepRule::JitterFix { permille: 500 },
+    ];
+
     #[test]
     fn a_fuzzy_window_ticks_on_a_slightly_short_frame_and_counts_the_time_it_invented() {
         let cfg = TimingConfig::textbook(TICK, 250 * MS, None)
@@ -821,16 +831,8 @@ mod tests {
             1_000_000_000,
             7_000,
         ];
-        let rules = [
-            StepRule::Whole,
-            StepRule::Fuzzy {
-                above_ns: TICK * 60 / 61,
-                consume_ns: TICK * 60 / 59,
-            },
-            StepRule::JitterFix { permille: 500 },
-        ];
         for mode in Mode::ALL {
-            for rule in rules {
+            for rule in RULES {
                 let cfg = TimingConfig::textbook(TICK, 250 * MS, Some(8))
                     .and_then(|c| c.with_rule(rule))
                     .unwrap();
@@ -854,17 +856,9 @@ mod tests {
     fn a_gap_in_a_loop_without_cap_or_clamp_runs_a_bounded_number_of_ticks() {
         // A frame 1e9 s long (a capture's gap) in every mode and rule, with no cap and no
         // clamp: at most MAX_FRAME_STEPS ticks, the rest dropped, the books balanced.
-        let rules = [
-            StepRule::Whole,
-            StepRule::Fuzzy {
-                above_ns: TICK * 60 / 61,
-                consume_ns: TICK * 60 / 59,
-            },
-            StepRule::JitterFix { permille: 500 },
-        ];
         let gap = 1_000_000_000 * 1_000_000_000;
         for mode in Mode::ALL {
-            for rule in rules {
+            for rule in RULES {
                 let cfg = TimingConfig::new(TICK)
                     .and_then(|c| c.with_rule(rule))
                     .unwrap();
@@ -966,16 +960,8 @@ mod tests {
             1_000_000_000,
             7_000,
         ];
-        let rules = [
-            StepRule::Whole,
-            StepRule::Fuzzy {
-                above_ns: TICK * 60 / 61,
-                consume_ns: TICK * 60 / 59,
-            },
-            StepRule::JitterFix { permille: 500 },
-        ];
         for mode in Mode::ALL {
-            for rule in rules {
+            for rule in RULES {
                 let cfg = TimingConfig::textbook(MS, 250 * MS, Some(40))
                     .and_then(|c| c.with_rule(rule))
                     .unwrap();
