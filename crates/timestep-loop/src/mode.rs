@@ -63,7 +63,7 @@ impl Named for Mode {
 
 impl fmt::Display for Mode {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
@@ -77,6 +77,13 @@ impl FromStr for Mode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_mode_fills_the_width_it_is_given() {
+        assert_eq!(format!("{:>12}|", Mode::Fixed), "       fixed|");
+        assert_eq!(format!("{:<12}|", Mode::SemiFixed), "semi-fixed  |");
+        assert_eq!(format!("{:^9}|", Mode::Fixed), "  fixed  |");
+    }
 
     #[test]
     fn modes_cycle_in_order_and_parse_by_name() {

@@ -94,12 +94,13 @@ impl Pacing {
 
 impl fmt::Display for Pacing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // Padded as a whole (`{:>12}`), so a rated pacing is written out first.
         match self {
-            Pacing::Vsync => f.write_str("vsync"),
-            Pacing::Cap(hz) => write!(f, "cap:{hz}"),
-            Pacing::Hold(hz) => write!(f, "hold:{hz}"),
-            Pacing::Adaptive => f.write_str("adaptive"),
-            Pacing::Late => f.write_str("late"),
+            Pacing::Vsync => f.pad("vsync"),
+            Pacing::Cap(hz) => f.pad(&format!("cap:{hz}")),
+            Pacing::Hold(hz) => f.pad(&format!("hold:{hz}")),
+            Pacing::Adaptive => f.pad("adaptive"),
+            Pacing::Late => f.pad("late"),
         }
     }
 }
@@ -314,6 +315,13 @@ mod tests {
             now += pacer.end(now);
         }
         out
+    }
+
+    #[test]
+    fn a_pacing_fills_the_width_it_is_given_rate_and_all() {
+        assert_eq!(format!("{:>9}|", Pacing::Vsync), "    vsync|");
+        assert_eq!(format!("{:<9}|", Pacing::Cap(60.0)), "cap:60   |");
+        assert_eq!(format!("{:>9}|", Pacing::Hold(59.94)), "hold:59.94|");
     }
 
     #[test]

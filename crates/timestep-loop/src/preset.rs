@@ -209,7 +209,7 @@ impl Named for Preset {
 
 impl fmt::Display for Preset {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
@@ -223,6 +223,12 @@ impl FromStr for Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_preset_fills_the_width_it_is_given() {
+        assert_eq!(format!("{:>12}|", Preset::Godot), "       godot|");
+        assert_eq!(format!("{:<12}|", Preset::GameLoop), "game-loop   |");
+    }
 
     #[test]
     fn each_preset_has_the_numbers_its_source_documents() -> Result<(), ConfigError> {

@@ -58,7 +58,7 @@ impl Named for TimerKind {
 
 impl fmt::Display for TimerKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.pad(self.name())
     }
 }
 
@@ -170,6 +170,12 @@ mod tests {
     use super::*;
 
     const TICK: u64 = 16_666_666;
+
+    #[test]
+    fn a_timer_fills_the_width_it_is_given() {
+        assert_eq!(format!("{:>8}|", TimerKind::Smooth), "  smooth|");
+        assert_eq!(format!("{:<8}|", TimerKind::Raw), "raw     |");
+    }
 
     #[test]
     fn deltas_within_two_tenths_of_a_ms_of_whole_periods_snap_and_the_mean_carries_its_remainder() {
