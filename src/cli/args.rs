@@ -292,7 +292,7 @@ pub struct DisplayArgs {
 #[derive(Args, Debug, Clone, Copy, Default)]
 pub struct TableArgs {
     /// Print the full table, every column, however wide; without it every line fits 100
-    /// columns (the figures a loop is chosen by; --json and --csv carry them all)
+    /// columns (the figures a loop is chosen by; --json carries every figure)
     #[arg(help_heading = "Output", long)]
     pub wide: bool,
 }
