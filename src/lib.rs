@@ -7,6 +7,7 @@
 pub mod app;
 pub mod cli;
 pub mod draw;
+pub mod fit;
 pub mod frame;
 pub mod interrupt;
 pub mod lane;

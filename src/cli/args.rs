@@ -288,6 +288,15 @@ pub struct DisplayArgs {
     pub seed: u64,
 }
 
+/// The text table's width, shared by `simulate`, `sweep` and `replay`.
+#[derive(Args, Debug, Clone, Copy, Default)]
+pub struct TableArgs {
+    /// Print the full table, every column, however wide; without it every line fits 100
+    /// columns (the figures a loop is chosen by; --json carries every figure)
+    #[arg(help_heading = "Output", long)]
+    pub wide: bool,
+}
+
 #[derive(Args, Debug, Clone)]
 pub struct SimulateArgs {
     /// Display refresh rate, Hz (fractional allowed: 59.94) [default: 60]
@@ -304,6 +313,8 @@ pub struct SimulateArgs {
     /// Print one JSON object instead of the table
     #[arg(help_heading = "Output", long)]
     pub json: bool,
+    #[command(flatten)]
+    pub table: TableArgs,
     /// Write one CSV row per presented frame per lane
     #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub trace: Option<PathBuf>,
@@ -346,6 +357,8 @@ pub struct SweepArgs {
     /// Print the rows and the summary as one JSON object instead of the table
     #[arg(help_heading = "Output", long)]
     pub json: bool,
+    #[command(flatten)]
+    pub table: TableArgs,
     /// Write one CSV row per (display rate, lane) with every figure simulate reports
     #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub csv: Option<PathBuf>,
@@ -371,6 +384,8 @@ pub struct ReplayArgs {
     /// Print one JSON object instead of the table
     #[arg(help_heading = "Output", long)]
     pub json: bool,
+    #[command(flatten)]
+    pub table: TableArgs,
     /// Write one CSV row per presented frame per lane (simulate --trace's columns)
     #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub trace: Option<PathBuf>,

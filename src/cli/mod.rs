@@ -254,6 +254,7 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, Strin
     };
     let out = SimOutput {
         json: args.json,
+        wide: args.table.wide,
         trace: args.trace,
         dump_state: args.dump_state,
         plot: args.plot,
@@ -302,6 +303,7 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
     };
     let out = SweepOutput {
         json: args.json,
+        wide: args.table.wide,
         csv: args.csv,
         plot: args.plot,
     };
@@ -350,6 +352,7 @@ fn replay_config(common: &CommonArgs, args: ReplayArgs) -> Result<Run, String> {
     };
     let out = ReplayOutput {
         json: args.json,
+        wide: args.table.wide,
         trace: args.trace,
         plot: args.plot,
     };

@@ -49,6 +49,8 @@ impl ReplayConfig {
 #[derive(Clone, Debug, Default)]
 pub struct ReplayOutput {
     pub json: bool,
+    /// `--wide`: the full table; without it every line fits [`crate::fit::COLUMNS`].
+    pub wide: bool,
     pub trace: Option<PathBuf>,
     pub plot: Option<PathBuf>,
 }
@@ -139,18 +141,25 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
             let json = serde_json::to_string_pretty(&report).map_err(io::Error::other);
             json.and_then(|j| writeln!(w, "{j}"))
         } else {
-            write_table(w, &report, cfg)
+            crate::fit::write_fitted(w, out.wide, |text| {
+                write_table(text, &report, cfg, out.wide)
+            })
         }
     })?;
     Ok(interrupt::status(report.interrupted))
 }
 
 /// The capture's summary, then the lanes' tables as `simulate` prints them.
-fn write_table(out: &mut impl Write, r: &ReplayReport, cfg: &ReplayConfig) -> io::Result<()> {
+fn write_table(
+    out: &mut impl Write,
+    r: &ReplayReport,
+    cfg: &ReplayConfig,
+    wide: bool,
+) -> io::Result<()> {
     write_capture(out, &r.capture)?;
     write_rope_bounds(out, &cfg.timing, &r.config.rope, &r.lanes)?;
     writeln!(out)?;
-    write_lane_tables(out, &r.lanes)?;
+    write_lane_tables(out, &r.lanes, wide)?;
     if r.interrupted {
         write!(
             out,

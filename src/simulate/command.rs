@@ -85,7 +85,9 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         if args.json {
             writeln!(out, "{}", report.to_json())
         } else {
-            write_table(out, &report, cfg)
+            crate::fit::write_fitted(out, args.wide, |text| {
+                write_table(text, &report, cfg, args.wide)
+            })
         }
     })?;
     Ok(interrupt::status(outcome.interrupted))

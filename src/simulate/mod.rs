@@ -62,6 +62,8 @@ pub struct FrameRecord {
 #[derive(Clone, Debug, Default)]
 pub struct SimOutput {
     pub json: bool,
+    /// `--wide`: the full table; without it every line fits [`crate::fit::COLUMNS`].
+    pub wide: bool,
     pub trace: Option<PathBuf>,
     pub dump_state: Option<PathBuf>,
     pub plot: Option<PathBuf>,

@@ -21,6 +21,8 @@ use timestep_loop::seconds;
 pub struct SweepOutput {
     /// Rows as JSON on stdout instead of the table.
     pub json: bool,
+    /// `--wide`: the full table; without it every line fits [`crate::fit::COLUMNS`].
+    pub wide: bool,
     pub csv: Option<PathBuf>,
     pub plot: Option<PathBuf>,
 }
@@ -43,6 +45,7 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         csv,
         stdout: stdout.lock(),
         json: out.json,
+        wide: out.wide,
         rows: 0,
         summary: Summary::new(
             cfg.base.lanes.iter().map(ToString::to_string).collect(),
@@ -109,6 +112,7 @@ struct Sink<'a> {
     csv: Option<BufWriter<PendingFile>>,
     stdout: io::StdoutLock<'a>,
     json: bool,
+    wide: bool,
     rows: u64,
     summary: Summary,
     minutes: f64,
@@ -126,7 +130,8 @@ impl Sink<'_> {
             }
             write!(out, "{{\"config\": {config},\n\"rows\": [")?;
         } else {
-            writeln!(out, "{}", plot_title(cfg))?;
+            let title = plot_title(cfg);
+            crate::fit::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
         }
         out.flush()
     }
@@ -167,7 +172,8 @@ impl Sink<'_> {
             writeln!(out, "\n],{}", tail.strip_prefix('{').unwrap_or(&tail))?;
         } else {
             writeln!(out)?;
-            self.summary.write_table(out)?;
+            let (summary, wide) = (&self.summary, self.wide);
+            crate::fit::write_fitted(out, wide, |text| summary.write_table(text, wide))?;
             writeln!(
                 out,
                 "\n{} of {} configurations in {elapsed:.2} s{}",

@@ -151,55 +151,72 @@ impl Summary {
         self.names.iter().cloned().zip(points).collect()
     }
 
-    /// Per lane: the best and worst rate for stutter and for double updates, and the medians,
-    /// over the rates where the lane held; then where it exploded or fell behind.
-    pub fn write_table(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(
-            out,
-            "{:<22} {:>40}   {:>44}",
-            "", "stutter rms, ms", "double updates / min"
-        )?;
-        writeln!(
-            out,
-            "{:<22} {:>14} {:>14} {:>10}   {:>16} {:>16} {:>10}   did not hold",
-            "lane", "best (Hz)", "worst (Hz)", "median", "best (Hz)", "worst (Hz)", "median"
-        )?;
+    /// Per lane: the best and worst rate for stutter and (when `wide`) for double updates, and
+    /// the medians, over the rates where the lane held; then where it exploded or fell behind.
+    pub fn write_table(&self, out: &mut impl Write, wide: bool) -> io::Result<()> {
+        let mut head = format!("{:<22} {:>40}", "", "stutter rms, ms");
+        let mut sub = format!(
+            "{:<22} {:>14} {:>14} {:>10}",
+            "lane", "best (Hz)", "worst (Hz)", "median"
+        );
+        if wide {
+            head += &format!("   {:>44}", "double updates / min");
+            sub += &format!(
+                "   {:>16} {:>16} {:>10}",
+                "best (Hz)", "worst (Hz)", "median"
+            );
+        }
+        writeln!(out, "{head}\n{sub}   did not hold")?;
         for (name, kept) in self.names.iter().zip(&self.kept) {
             let held: Vec<Kept> = kept.iter().filter(|k| k.state.is_ok()).copied().collect();
             let stutter = Extremes::of(&held, |k| k.point.stutter_rms_ms);
             let doubles = Extremes::of(&held, |k| k.point.double_updates_per_min);
-            let failed = failures(kept);
-            let line = match (stutter, doubles) {
-                (Some(s), Some(d)) => format!(
-                    "{name:<22} {:>14} {:>14} {:>10.3}   {:>16} {:>16} {:>10.1}   {failed}",
-                    at(s.best, 3),
-                    at(s.worst, 3),
-                    s.median,
-                    at(d.best, 1),
-                    at(d.worst, 1),
-                    d.median
-                ),
-                _ if kept.is_empty() => format!("{name:<22} (no configuration finished)"),
-                _ => format!(
-                    "{name:<22} {:>14} {:>14} {:>10}   {:>16} {:>16} {:>10}   {failed}",
-                    "-", "-", "-", "-", "-", "-"
-                ),
-            };
+            let mut line = format!("{name:<22} ");
+            match (stutter, doubles) {
+                _ if kept.is_empty() => line += "(no configuration finished)",
+                (Some(s), Some(d)) => {
+                    line += &format!(
+                        "{:>14} {:>14} {:>10.3}",
+                        at(s.best, 3),
+                        at(s.worst, 3),
+                        s.median
+                    );
+                    if wide {
+                        line += &format!(
+                            "   {:>16} {:>16} {:>10.1}",
+                            at(d.best, 1),
+                            at(d.worst, 1),
+                            d.median
+                        );
+                    }
+                }
+                _ => {
+                    line += &format!("{:>14} {:>14} {:>10}", "-", "-", "-");
+                    if wide {
+                        line += &format!("   {:>16} {:>16} {:>10}", "-", "-", "-");
+                    }
+                }
+            }
+            if !kept.is_empty() {
+                line += &format!("   {}", failures(kept));
+            }
             writeln!(out, "{}", line.trim_end())?;
         }
         writeln!(
             out,
             "best, worst and median over the rates where the lane held (state ok)"
         )?;
-        self.write_beats(out)
+        self.write_beats(out, wide)
     }
 
     /// The beat at the common rates the sweep covers, predicted / measured, for fixed-tick
-    /// lanes.
-    fn write_beats(&self, out: &mut impl Write) -> io::Result<()> {
+    /// lanes; unless `wide`, only as many rates as fit [`crate::fit::COLUMNS`].
+    fn write_beats(&self, out: &mut impl Write, wide: bool) -> io::Result<()> {
+        let fit = (crate::fit::COLUMNS - 22) / 16;
         let covered: Vec<f64> = COMMON_HZ
             .into_iter()
             .filter(|hz| self.kept.iter().flatten().any(|k| same(k.point.hz, *hz)))
+            .take(if wide { usize::MAX } else { fit })
             .collect();
         let fixed: Vec<usize> = (0..self.names.len())
             .filter(|&i| self.kept[i].iter().any(|k| k.beat_predicted_s.is_some()))

@@ -471,9 +471,17 @@ fn simulate_runs_the_lanes_given_in_their_order_with_a_row_each() {
     assert_eq!(names, ["interpolated", "variable", "interpolated"]);
     // The same lane twice on the same frame times: the same state.
     assert_eq!(lanes[0]["state_hash"], lanes[2]["state_hash"]);
-    let table = run(&["simulate", "--seconds", "1", "--lanes", "fixed,variable"]);
+    let args = [
+        "simulate",
+        "--seconds",
+        "1",
+        "--lanes",
+        "fixed,variable",
+        "--wide",
+    ];
+    let table = run(&args);
     let text = String::from_utf8_lossy(&table.stdout);
-    // The main table's rows end with the state hash: one per lane, in the order given.
+    // The wide table's rows end with the state hash: one per lane, in the order given.
     let is_hash = |w: &str| w.len() == 16 && w.chars().all(|c| c.is_ascii_hexdigit());
     let rows: Vec<&str> = text
         .lines()
@@ -501,6 +509,57 @@ fn simulate_prints_a_readable_table_by_default() {
         "stable below",
     ] {
         assert!(text.contains(word), "{word} missing from\n{text}");
+    }
+}
+
+/// The commands that print tables, each short: `simulate`, a two-rate `sweep`, a `replay`.
+const TABLES: [&[&str]; 3] = [
+    &["simulate", "--seconds", "2"],
+    &["sweep", "--display-hz", "60,144", "--seconds", "2"],
+    &["replay", "tests/data/presentmon/test_case_0.csv"],
+];
+
+#[test]
+fn default_tables_fit_100_columns_counted_in_characters() {
+    for args in TABLES {
+        let out = run(args);
+        assert!(out.status.success(), "{args:?}");
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        for line in text.lines() {
+            assert!(line.chars().count() <= 100, "{args:?}: {line}");
+        }
+    }
+}
+
+#[test]
+fn wide_brings_every_column_back() {
+    let wide = |args: &[&str]| {
+        let out = run(&[args, &["--wide"]].concat());
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let columns = [
+        "energy J",
+        "stretch",
+        "exploded",
+        "state hash",
+        "ticks per vblank",
+    ];
+    for args in [TABLES[0], TABLES[2]] {
+        let text = wide(args);
+        for column in columns.iter().chain(&["frames", "sim s", "stutter ms"]) {
+            assert!(
+                text.contains(column),
+                "{args:?} --wide: no {column} in\n{text}"
+            );
+        }
+    }
+    let text = wide(TABLES[1]);
+    for column in ["double updates / min", "stutter rms, ms", "did not hold"] {
+        assert!(
+            text.contains(column),
+            "sweep --wide: no {column} in\n{text}"
+        );
     }
 }
 

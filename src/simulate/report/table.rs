@@ -10,15 +10,20 @@ use timestep_loop::{Pacing, TimingConfig, format_duration};
 
 /// The readable table: what was simulated, then one row per lane, the drawing times if any,
 /// and each lane's steps-per-frame histogram.
-pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
+pub fn write_table(
+    out: &mut impl Write,
+    report: &Report,
+    cfg: &SimConfig,
+    wide: bool,
+) -> io::Result<()> {
     write_setup(out, report, cfg)?;
     writeln!(out)?;
-    write_lanes(out, &report.lanes)?;
+    write_lanes(out, &report.lanes, wide)?;
     write_interrupted(out, report)?;
     writeln!(out)?;
     write_loops(out, &report.lanes)?;
     writeln!(out)?;
-    write_vblanks(out, &report.lanes)?;
+    write_vblanks(out, &report.lanes, wide)?;
     write_vrr(out, report, cfg)?;
     write_drawing(out, report, cfg)?;
     writeln!(out)?;
@@ -26,13 +31,13 @@ pub fn write_table(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io
 }
 
 /// The lanes' tables, as `simulate` and `replay` print them: one row per lane, each lane's
-/// loop, its per-vblank counters and its histogram.
-pub fn write_lane_tables(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
-    write_lanes(out, lanes)?;
+/// loop, its per-vblank counters and its histogram; `wide`: every column.
+pub fn write_lane_tables(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Result<()> {
+    write_lanes(out, lanes, wide)?;
     writeln!(out)?;
     write_loops(out, lanes)?;
     writeln!(out)?;
-    write_vblanks(out, lanes)?;
+    write_vblanks(out, lanes, wide)?;
     writeln!(out)?;
     write_histograms(out, lanes)
 }
@@ -143,12 +148,14 @@ pub fn write_rope_bounds(
     Ok(())
 }
 
-/// A table column: two header lines, a width, whether it is right-aligned, and the cell.
+/// A table column: two header lines, a width, whether it is right-aligned, whether the
+/// default (narrow) table shows it, and the cell.
 struct Column {
     head: &'static str,
     sub: &'static str,
     width: usize,
     right: bool,
+    narrow: bool,
     cell: fn(&LaneReport) -> String,
 }
 
@@ -159,6 +166,7 @@ const COLUMNS: [Column; 11] = [
         sub: "",
         width: 13,
         right: false,
+        narrow: true,
         cell: |l| l.state.to_string(),
     },
     Column {
@@ -166,6 +174,7 @@ const COLUMNS: [Column; 11] = [
         sub: "",
         width: 7,
         right: true,
+        narrow: false,
         cell: |l| l.shown.frames.to_string(),
     },
     Column {
@@ -173,6 +182,7 @@ const COLUMNS: [Column; 11] = [
         sub: "",
         width: 9,
         right: true,
+        narrow: false,
         cell: |l| l.shown.steps.to_string(),
     },
     Column {
@@ -180,6 +190,7 @@ const COLUMNS: [Column; 11] = [
         sub: "min/mean/max",
         width: 16,
         right: false,
+        narrow: true,
         cell: |l| {
             let s = &l.shown.steps_per_frame;
             format!("{}/{:.2}/{}", s.min, s.mean, s.max)
@@ -190,6 +201,7 @@ const COLUMNS: [Column; 11] = [
         sub: "",
         width: 9,
         right: true,
+        narrow: false,
         cell: |l| format!("{:.3}", l.shown.sim_time_s),
     },
     Column {
@@ -197,6 +209,7 @@ const COLUMNS: [Column; 11] = [
         sub: "",
         width: 9,
         right: true,
+        narrow: true,
         cell: |l| fixed3(l.shown.drift_ms),
     },
     Column {
@@ -204,6 +217,7 @@ const COLUMNS: [Column; 11] = [
         sub: "",
         width: 11,
         right: true,
+        narrow: true,
         cell: |l| format!("{:.1}", l.shown.dropped_ms),
     },
     Column {
@@ -211,6 +225,7 @@ const COLUMNS: [Column; 11] = [
         sub: "rms / max",
         width: 17,
         right: false,
+        narrow: true,
         cell: |l| {
             format!(
                 "{:.4} / {:.4}",
@@ -223,6 +238,7 @@ const COLUMNS: [Column; 11] = [
         sub: "start -> end",
         width: 23,
         right: false,
+        narrow: false,
         cell: |l| {
             physics(l, |p| {
                 format!("{:.4} -> {:.4}", p.energy_start_j, p.energy_end_j)
@@ -234,6 +250,7 @@ const COLUMNS: [Column; 11] = [
         sub: "max",
         width: 8,
         right: true,
+        narrow: false,
         cell: |l| physics(l, |p| format!("{:.3}", p.max_stretch)),
     },
     Column {
@@ -241,6 +258,7 @@ const COLUMNS: [Column; 11] = [
         sub: "",
         width: 17,
         right: false,
+        narrow: false,
         cell: |l| {
             physics(l, |p| match (p.exploded_at_s, p.explosions) {
                 (Some(t), 1) => format!("at {t:.2}s"),
@@ -274,14 +292,20 @@ fn write_loops(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
     Ok(())
 }
 
-/// MonitorSim's counters per lane, the vsync detector's verdict, and the last vblanks' pattern.
-fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+/// MonitorSim's counters per lane, the vsync detector's verdict, and (when `wide`) the last
+/// vblanks' pattern.
+fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Result<()> {
     let name_w = name_width(lanes);
-    writeln!(
-        out,
-        "{:<name_w$}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}ticks per vblank, the last 60",
+    let pattern_head = if wide {
+        "ticks per vblank, the last 60"
+    } else {
+        ""
+    };
+    let head = format!(
+        "{:<name_w$}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{pattern_head}",
         "per vblank", "doubles", "irregular", "skipped", "zero-tick", "max", "vsync detected"
-    )?;
+    );
+    writeln!(out, "{}", head.trim_end())?;
     for l in lanes {
         let v = &l.vsync;
         let vsync = match (v.vsync_detected, v.refresh_estimate_hz, v.detected_after_s) {
@@ -290,7 +314,9 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
             _ => "no".into(),
         };
         let pattern = &l.vblanks.pattern;
-        let tail: String = if pattern.contains(',') {
+        let tail: String = if !wide {
+            String::new()
+        } else if pattern.contains(',') {
             let counts: Vec<&str> = pattern.split(',').collect();
             counts[counts.len().saturating_sub(20)..].join(",")
         } else {
@@ -299,8 +325,7 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
                 .skip(pattern.len().saturating_sub(60))
                 .collect()
         };
-        writeln!(
-            out,
+        let line = format!(
             "{:<name_w$}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{tail}",
             l.lane,
             l.vblanks.double_updates,
@@ -309,7 +334,8 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
             l.vblanks.zero_step_frames,
             l.vblanks.max_steps_per_vblank,
             vsync
-        )?;
+        );
+        writeln!(out, "{}", line.trim_end())?;
     }
     Ok(())
 }
@@ -355,12 +381,14 @@ fn name_width(lanes: &[LaneReport]) -> usize {
         + 1
 }
 
-/// One row per lane, under two header lines; the state hash last.
-fn write_lanes(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+/// One row per lane, under two header lines; when `wide`, every column and the state hash last,
+/// else the narrow columns alone.
+fn write_lanes(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Result<()> {
     let name_w = name_width(lanes);
+    let columns: Vec<&Column> = COLUMNS.iter().filter(|c| wide || c.narrow).collect();
     let row = |first: &str, cells: Vec<String>, last: &str| {
         let mut line = format!("{first:<name_w$}");
-        for (c, text) in COLUMNS.iter().zip(cells) {
+        for (c, text) in columns.iter().zip(cells) {
             let w = c.width;
             line += &if c.right {
                 format!("{text:>w$}  ")
@@ -376,18 +404,22 @@ fn write_lanes(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
         "{}",
         row(
             "lane",
-            COLUMNS.iter().map(|c| c.head.into()).collect(),
-            "state hash"
+            columns.iter().map(|c| c.head.into()).collect(),
+            if wide { "state hash" } else { "" }
         )
     )?;
     writeln!(
         out,
         "{}",
-        row("", COLUMNS.iter().map(|c| c.sub.into()).collect(), "")
+        row("", columns.iter().map(|c| c.sub.into()).collect(), "")
     )?;
     for l in lanes {
-        let cells = COLUMNS.iter().map(|c| (c.cell)(l)).collect();
-        let hash = l.physics.as_ref().map_or("-", |p| p.state_hash.as_str());
+        let cells = columns.iter().map(|c| (c.cell)(l)).collect();
+        let hash = match &l.physics {
+            Some(p) if wide => p.state_hash.as_str(),
+            _ if wide => "-",
+            _ => "",
+        };
         let name = if l.open_loop.is_some() {
             format!("{}*", l.lane)
         } else {
