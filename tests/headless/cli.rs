@@ -1,16 +1,7 @@
 //! The binary as a user runs it: bad flags, `simulate`'s JSON, trace and dump files.
 
-use std::process::{Command, Output};
-
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_timestep-rope"))
-        .args(args)
-        // No display: if a bad flag slipped through to the window, it could not open one.
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("the binary runs")
-}
+use crate::support::run_bin as run;
+use std::process::Command;
 
 /// Every bad value a user can type, and the word the one-line error must name.
 pub const BAD_INPUT: &[(&[&str], &str)] = &[

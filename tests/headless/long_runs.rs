@@ -6,11 +6,7 @@
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, Output, Stdio};
 
-fn binary() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_timestep-rope"));
-    c.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
-    c
-}
+use crate::support::bin as binary;
 
 fn json(stdout: &[u8]) -> serde_json::Value {
     let text = String::from_utf8_lossy(stdout);

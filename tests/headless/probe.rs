@@ -1,23 +1,13 @@
 //! `probe` as a user runs it: a short probe's JSON and the profile it writes, Ctrl-C, and bad
 //! flags refused before anything is measured. Nothing here asserts on how long a sleep took.
 
+use crate::support::{bin, run_bin as run};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use timestep_rope::machine::{MachineProfile, QUANTILES, SleepSample};
 use timestep_rope::probe::REQUESTS_NS;
-
-fn bin() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_timestep-rope"));
-    // No display: --window must find none.
-    command.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
-    command
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
 
 /// A path in the temporary directory, removed when dropped.
 struct Temp(PathBuf);

@@ -269,16 +269,6 @@ fn monogames_wait_is_open_loop_on_a_capture_and_says_so() {
     assert!(reports[0].shown.frames < reports[1].shown.frames);
 }
 
-/// Runs the binary.
-fn run_bin(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_timestep-rope"))
-        .args(args)
-        .env_remove("DISPLAY")
-        .env_remove("WAYLAND_DISPLAY")
-        .output()
-        .expect("the binary runs")
-}
-
 #[test]
 fn a_bad_capture_is_one_line_naming_the_file_and_where_with_status_2() {
     let dir = std::env::temp_dir().join(format!("timestep-rope-replay-{}", std::process::id()));

@@ -74,3 +74,18 @@ pub fn physics(r: &LaneReport) -> &timestep_rope::lane::PhysicsReport {
         None => panic!("{} ran without a rope", r.lane),
     }
 }
+
+/// The program as a user runs it, with no display: a flag that slipped through to the window
+/// could not open one.
+pub fn bin() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_timestep-rope"));
+    c.env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .env_remove("WAYLAND_SOCKET");
+    c
+}
+
+/// The program run with `args`, to its end.
+pub fn run_bin(args: &[&str]) -> std::process::Output {
+    bin().args(args).output().expect("the binary runs")
+}

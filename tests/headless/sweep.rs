@@ -2,9 +2,10 @@
 //! row per configuration and name every lane, Ctrl-C keeps what finished, and the beat
 //! measured is the one the rates predict.
 
+use crate::support::run_bin as run;
 use crate::support::*;
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use timestep_loop::MaxSubstep;
 use timestep_loop::TimingConfig;
@@ -12,16 +13,6 @@ use timestep_rope::RopeParams;
 use timestep_rope::lane::{LaneSpec, LaneState, parse_lanes};
 use timestep_rope::simulate::{self, DisplayConfig, Phase, RenderCost, SimConfig};
 use timestep_rope::sweep::{self, SweepConfig};
-
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_timestep-rope"));
-    c.env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY");
-    c
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
 
 /// A file in the test's own temporary directory.
 fn temp(name: &str) -> PathBuf {
