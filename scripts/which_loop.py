@@ -57,7 +57,7 @@ MEASURES = [
     ("stutter, rms ms (0: motion advances exactly as the display does)",
      lambda l, _: f"{l['stutter_rms_ms']:.2f}"),
     ("irregular frames (tick count outside floor/ceil of frame / tick), per minute",
-     lambda l, _: str(l["irregular_frames"])),
+     lambda l, _: "n/a" if l["irregular_frames"] is None else str(l["irregular_frames"])),
     ("ticks in any 12 consecutive vblanks, fewest-most (the last 240 vblanks): the rhythm; "
      "**!** marks a spread wider than 12 refresh periods / tick allows", rhythm),
     ("frames that ran no tick, per minute", lambda l, _: str(l["zero_step_frames"])),

@@ -21,7 +21,7 @@ pub use report::{
     PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, peak_rss_kib,
 };
 pub use spec::{LaneSpec, parse_lanes, parse_spec};
-pub use vblanks::{RefreshInterval, Vblanks};
+pub use vblanks::{RefreshInterval, TICK_COUNTERS_BELOW, Vblanks};
 pub use world::World;
 
 use crate::rope::{Grab, Integrator, Rope, RopeParams};

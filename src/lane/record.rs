@@ -89,14 +89,15 @@ impl Record {
         let behind = looped.stepper().sim_ns().saturating_sub(last.shown_ns);
         self.latency.frame(input_ns, last.steps, present_ns, behind);
         let tick = looped.policy().timing.tick_ns() as f64;
-        let (index, expected) = match vblank {
+        let (index, span, expected) = match vblank {
             Some(v) => {
                 let span = self.vblanks.span_to(v.index);
                 self.vblanks.refresh(v, span);
-                (Some(v.index), span as f64 * v.period_ns / tick)
+                (Some(v.index), span, span as f64 * v.period_ns / tick)
             }
-            None => (None, last.measured_ns as f64 / tick),
+            None => (None, 1, last.measured_ns as f64 / tick),
         };
+        self.vblanks.due(expected, span);
         // A loop that steps the frame time itself (variable, semi-fixed) has no tick to fall
         // out of rhythm with; a variable refresh has no beat.
         let expected = if looped.mode().accumulates() {

@@ -175,8 +175,15 @@ pub struct VsyncReport {
 /// MonitorSim's counters (see `lane::Vblanks`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VblankReport {
-    pub double_updates: u64,
-    pub irregular_frames: u64,
+    /// The ticks one vblank should hold, on average: refresh period ÷ tick (null: no frame
+    /// counted).
+    pub ticks_per_vblank: Option<f64>,
+    /// Frames that ran 2 ticks or more, and frames whose ticks fell outside floor/ceil of
+    /// those due; null (n/a) where a vblank should hold 2 ticks or more
+    /// ([`super::vblanks::TICK_COUNTERS_BELOW`]), since every frame then runs several by
+    /// design.
+    pub double_updates: Option<u64>,
+    pub irregular_frames: Option<u64>,
     pub skipped_vblanks: u64,
     pub zero_step_frames: u64,
     pub max_steps_per_vblank: u32,
@@ -313,9 +320,11 @@ impl VsyncReport {
 
 impl VblankReport {
     fn new(v: &Vblanks) -> Self {
+        let apply = v.tick_counters_apply();
         VblankReport {
-            double_updates: v.double_updates(),
-            irregular_frames: v.irregular_frames(),
+            ticks_per_vblank: v.ticks_per_vblank(),
+            double_updates: apply.then(|| v.double_updates()),
+            irregular_frames: apply.then(|| v.irregular_frames()),
             skipped_vblanks: v.skipped_vblanks(),
             zero_step_frames: v.zero_step_frames(),
             max_steps_per_vblank: v.max_steps_per_vblank(),

@@ -30,7 +30,16 @@ pub struct Vblanks {
     /// The refresh cycles seen between presents (the first present's excluded: nothing came
     /// before it).
     cycles: Option<Cycles>,
+    /// The ticks the counted frames' vblanks should have held (their time ÷ the tick), summed,
+    /// and those vblanks: their ratio is [`Vblanks::ticks_per_vblank`].
+    due_ticks: f64,
+    spanned_vblanks: u64,
 }
+
+/// A vblank should hold fewer ticks than this for the tick counters (double updates, irregular
+/// frames) to mean something: at 2 or more, every frame runs 2 ticks or more by design, so
+/// each would be a "double update" (docs/REFERENCE.md, "Per-vblank counters", defends it).
+pub const TICK_COUNTERS_BELOW: f64 = 2.0;
 
 /// Refresh cycles: the shortest, the longest, and their count and sum.
 #[derive(Clone, Copy, Debug)]
@@ -88,6 +97,30 @@ impl Vblanks {
             mean: millis_f(c.total_ns / c.count.max(1) as f64),
             max: millis(c.longest_ns),
         })
+    }
+
+    /// The frame about to be recorded spans `vblanks` vblanks that should hold `due` ticks
+    /// (their time ÷ the lane's tick, whatever its mode); frame 0 is not counted.
+    pub fn due(&mut self, due: f64, vblanks: u64) {
+        if self.frames > 0 {
+            self.due_ticks += due;
+            self.spanned_vblanks = self.spanned_vblanks.saturating_add(vblanks);
+        }
+    }
+
+    /// The ticks one vblank should hold, on average over the counted frames: refresh period ÷
+    /// tick (the mean refresh cycle on a VRR panel, the mean frame time where presents have no
+    /// vblank); `None` before a frame is counted.
+    pub fn ticks_per_vblank(&self) -> Option<f64> {
+        (self.spanned_vblanks > 0).then(|| self.due_ticks / self.spanned_vblanks as f64)
+    }
+
+    /// Whether the tick counters (double updates, irregular frames) mean something: a vblank
+    /// should hold fewer than [`TICK_COUNTERS_BELOW`] ticks (to 10⁻⁶, as `record` rounds), or
+    /// nothing was counted.
+    pub fn tick_counters_apply(&self) -> bool {
+        self.ticks_per_vblank()
+            .is_none_or(|r| r < TICK_COUNTERS_BELOW - 1e-6)
     }
 
     /// A new frame with `ticks` ticks, shown at vblank `index` (if presents wait for vblanks),
@@ -223,6 +256,34 @@ mod tests {
         assert_eq!(v.max_steps_per_vblank(), 2);
         v.record(Some(7), 12, 1.0);
         assert!(v.pattern().ends_with(",0,12"), "{}", v.pattern());
+    }
+
+    #[test]
+    fn tick_counters_apply_only_while_a_vblank_should_hold_fewer_than_two_ticks() {
+        // A 60 Hz tick on a 60 Hz display: one tick a vblank.
+        let mut v = Vblanks::default();
+        for i in 0..4 {
+            v.due(1.0, 1);
+            v.record(Some(i), 1, 1.0);
+        }
+        assert_eq!(v.ticks_per_vblank(), Some(1.0));
+        assert!(v.tick_counters_apply());
+        // A 1 ms tick on a 60 Hz display: 16.67 a vblank, so every frame "double updates".
+        let mut v = Vblanks::default();
+        assert!(v.tick_counters_apply(), "nothing counted yet");
+        for i in 0..4 {
+            v.due(50.0 / 3.0, 1);
+            v.record(Some(i), 17, 50.0 / 3.0);
+        }
+        assert!((v.ticks_per_vblank().unwrap() - 50.0 / 3.0).abs() < 1e-9);
+        assert!(!v.tick_counters_apply());
+        // Exactly two a vblank (a 120 Hz tick at 60 Hz), within 10⁻⁶: every frame runs two.
+        let mut v = Vblanks::default();
+        for i in 0..4 {
+            v.due(1.999_999_96, 1);
+            v.record(Some(i), 2, 2.0);
+        }
+        assert!(!v.tick_counters_apply());
     }
 
     #[test]

@@ -12,7 +12,8 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 pub struct SweepPoint {
     pub hz: f64,
     pub stutter_rms_ms: f64,
-    pub double_updates_per_min: f64,
+    /// Null (n/a) where a vblank holds 2 ticks or more: not drawn.
+    pub double_updates_per_min: Option<f64>,
     pub drift_ms: f64,
 }
 
@@ -52,14 +53,20 @@ impl SweepFigure<'_> {
         }
     }
 
-    fn max_of(&self, f: impl Fn(&SweepPoint) -> f64) -> f64 {
+    fn max_of(&self, f: impl Fn(&SweepPoint) -> Option<f64>) -> f64 {
         let points = self.lanes.iter().flat_map(|(_, p)| p.iter());
-        points.map(f).filter(|v| v.is_finite()).fold(0.0, f64::max)
+        points
+            .filter_map(f)
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::max)
     }
 
-    fn min_of(&self, f: impl Fn(&SweepPoint) -> f64) -> f64 {
+    fn min_of(&self, f: impl Fn(&SweepPoint) -> Option<f64>) -> f64 {
         let points = self.lanes.iter().flat_map(|(_, p)| p.iter());
-        points.map(f).filter(|v| v.is_finite()).fold(0.0, f64::min)
+        points
+            .filter_map(f)
+            .filter(|v| v.is_finite())
+            .fold(0.0, f64::min)
     }
 }
 
@@ -71,13 +78,13 @@ impl Figure for SweepFigure<'_> {
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
         let panels = page(root, self.title, self.lanes.iter().map(|(name, _)| name))?;
         let (x0, x1) = self.x_range();
-        let stutter_max = self.max_of(|p| p.stutter_rms_ms).max(0.1) * 1.05;
+        let stutter_max = self.max_of(|p| Some(p.stutter_rms_ms)).max(0.1) * 1.05;
         self.panel(
             &panels[0],
             (x0, x1),
             0.0..stutter_max,
             "stutter, rms ms",
-            |p| p.stutter_rms_ms,
+            |p| Some(p.stutter_rms_ms),
             &tidy,
         )?;
         let doubles_max = self.max_of(|p| p.double_updates_per_min).max(1.0) * 2.0;
@@ -85,18 +92,21 @@ impl Figure for SweepFigure<'_> {
             &panels[1],
             (x0, x1),
             (LOG_FLOOR..doubles_max).log_scale(),
-            "double updates / min (log; 0 on the floor)",
-            |p| p.double_updates_per_min.max(LOG_FLOOR),
+            "double updates / min (log; 0 on the floor; n/a not drawn)",
+            |p| p.double_updates_per_min.map(|d| d.max(LOG_FLOOR)),
             &|v| if *v <= LOG_FLOOR { "0".into() } else { tidy(v) },
         )?;
-        let (lo, hi) = (self.min_of(|p| p.drift_ms), self.max_of(|p| p.drift_ms));
+        let (lo, hi) = (
+            self.min_of(|p| Some(p.drift_ms)),
+            self.max_of(|p| Some(p.drift_ms)),
+        );
         let pad = ((hi - lo) * 0.05).max(0.1);
         self.panel(
             &panels[2],
             (x0, x1),
             lo - pad..hi + pad,
             "drift (shown - wall), ms",
-            |p| p.drift_ms,
+            |p| Some(p.drift_ms),
             &tidy,
         )
     }
@@ -110,7 +120,7 @@ impl SweepFigure<'_> {
         (x0, x1): (f64, f64),
         y: Y,
         y_desc: &str,
-        value: impl Fn(&SweepPoint) -> f64,
+        value: impl Fn(&SweepPoint) -> Option<f64>,
         y_label: &dyn Fn(&f64) -> String,
     ) -> Result<(), String>
     where
@@ -151,7 +161,7 @@ impl SweepFigure<'_> {
         }
         let n = self.lanes.len();
         for (i, (_, points)) in self.lanes.iter().enumerate() {
-            let line = points.iter().map(|p| (p.hz, value(p)));
+            let line = points.iter().filter_map(|p| Some((p.hz, value(p)?)));
             chart
                 .draw_series(LineSeries::new(line, stroke(i, n, 1)))
                 .map_err(err)?;

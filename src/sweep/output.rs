@@ -3,7 +3,7 @@
 //! common rates) kept small enough to hold for any number of configurations.
 
 use super::{Axis, Row};
-use crate::lane::{JudderStats, LaneState, LatencyStats, RefreshInterval};
+use crate::lane::{JudderStats, LaneState, LatencyStats, RefreshInterval, TICK_COUNTERS_BELOW};
 use crate::plot::SweepPoint;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
@@ -133,7 +133,7 @@ impl Summary {
             point: SweepPoint {
                 hz: row.rate,
                 stutter_rms_ms: r.shown.stutter_rms_ms,
-                double_updates_per_min: r.vblanks.double_updates as f64 / minutes,
+                double_updates_per_min: r.vblanks.double_updates.map(|n| n as f64 / minutes),
                 drift_ms: r.shown.drift_ms,
             },
             beat_predicted_s: r.vblanks.beat_period_predicted_s,
@@ -169,32 +169,18 @@ impl Summary {
         writeln!(out, "{head}\n{sub}   did not hold")?;
         for (name, kept) in self.names.iter().zip(&self.kept) {
             let held: Vec<Kept> = kept.iter().filter(|k| k.state.is_ok()).copied().collect();
-            let stutter = Extremes::of(&held, |k| k.point.stutter_rms_ms);
-            let doubles = Extremes::of(&held, |k| k.point.double_updates_per_min);
             let mut line = format!("{name:<22} ");
-            match (stutter, doubles) {
-                _ if kept.is_empty() => line += "(no configuration finished)",
-                (Some(s), Some(d)) => {
-                    line += &format!(
-                        "{:>14} {:>14} {:>10.3}",
-                        at(s.best, 3),
-                        at(s.worst, 3),
-                        s.median
-                    );
-                    if wide {
-                        line += &format!(
-                            "   {:>16} {:>16} {:>10.1}",
-                            at(d.best, 1),
-                            at(d.worst, 1),
-                            d.median
-                        );
-                    }
-                }
-                _ => {
-                    line += &format!("{:>14} {:>14} {:>10}", "-", "-", "-");
-                    if wide {
-                        line += &format!("   {:>16} {:>16} {:>10}", "-", "-", "-");
-                    }
+            if kept.is_empty() {
+                line += "(no configuration finished)";
+            } else {
+                let stutter = Extremes::of(&held, |k| Some(k.point.stutter_rms_ms));
+                line += &extremes_cells(stutter.as_ref(), [14, 14, 10], 3, "-");
+                if wide {
+                    // n/a where the lane held only at rates whose vblanks hold 2 ticks or more.
+                    let doubles = Extremes::of(&held, |k| k.point.double_updates_per_min);
+                    let none = if held.is_empty() { "-" } else { "n/a" };
+                    line += "   ";
+                    line += &extremes_cells(doubles.as_ref(), [16, 16, 10], 1, none);
                 }
             }
             if !kept.is_empty() {
@@ -206,7 +192,21 @@ impl Summary {
             out,
             "best, worst and median over the rates where the lane held (state ok)"
         )?;
+        if wide && self.any_na() {
+            writeln!(
+                out,
+                "double updates: only over rates where a vblank holds fewer than \
+                 {TICK_COUNTERS_BELOW} ticks; n/a where it held at none (a tick much shorter \
+                 than the refresh, e.g. 1 ms, runs several every frame by design)"
+            )?;
+        }
         self.write_beats(out, wide)
+    }
+
+    /// Whether any configuration that held had no double-update count (n/a).
+    fn any_na(&self) -> bool {
+        let held = self.kept.iter().flatten().filter(|k| k.state.is_ok());
+        held.clone().any(|k| k.point.double_updates_per_min.is_none())
     }
 
     /// The beat at the common rates the sweep covers, predicted / measured, for fixed-tick
@@ -258,7 +258,7 @@ impl Summary {
                 let at = all.iter().filter(|k| k.state == state);
                 at.map(|k| k.point.hz).collect()
             };
-            let ext = |f: fn(&Kept) -> f64| {
+            let ext = |f: fn(&Kept) -> Option<f64>| {
                 Extremes::of(kept, f).map(|e| {
                     serde_json::json!({
                         "best": {rate: e.best.0, "value": e.best.1},
@@ -272,7 +272,7 @@ impl Summary {
                 "exploded_at": rates_where(LaneState::Exploded),
                 "unstable_step_at": rates_where(LaneState::UnstableStep),
                 "fallen_behind_at": rates_where(LaneState::FallenBehind),
-                "stutter_rms_ms": ext(|k| k.point.stutter_rms_ms),
+                "stutter_rms_ms": ext(|k| Some(k.point.stutter_rms_ms)),
                 "double_updates_per_min": ext(|k| k.point.double_updates_per_min),
             })
         });
@@ -288,9 +288,28 @@ struct Extremes {
     median: f64,
 }
 
+/// Best, worst and median as table cells of `widths`, to `decimals` places; `none` in each
+/// where there are none.
+fn extremes_cells(e: Option<&Extremes>, widths: [usize; 3], decimals: usize, none: &str) -> String {
+    let [b, w, m] = widths;
+    match e {
+        Some(e) => format!(
+            "{:>b$} {:>w$} {:>m$.decimals$}",
+            at(e.best, decimals),
+            at(e.worst, decimals),
+            e.median
+        ),
+        None => format!("{none:>b$} {none:>w$} {none:>m$}"),
+    }
+}
+
 impl Extremes {
-    fn of(kept: &[Kept], f: impl Fn(&Kept) -> f64) -> Option<Extremes> {
-        let values: Vec<(f64, f64)> = kept.iter().map(|k| (k.point.hz, f(k))).collect();
+    /// Over the rates where `f` has a value (a counter that is n/a at a rate ranks nowhere).
+    fn of(kept: &[Kept], f: impl Fn(&Kept) -> Option<f64>) -> Option<Extremes> {
+        let values: Vec<(f64, f64)> = kept
+            .iter()
+            .filter_map(|k| Some((k.point.hz, f(k)?)))
+            .collect();
         let best = *values.iter().min_by(|a, b| a.1.total_cmp(&b.1))?;
         let worst = values
             .iter()

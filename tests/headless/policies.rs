@@ -41,10 +41,20 @@ fn monitorsim(hz: f64) -> DisplayConfig {
 
 const TICK_60HZ: u64 = 16_666_667;
 
+/// A lane's double updates, which a tick of about one refresh always counts.
+fn doubles(r: &LaneReport) -> u64 {
+    r.vblanks.double_updates.expect("counted at a tick of about one refresh")
+}
+
+/// A lane's irregular frames, which a tick of about one refresh always counts.
+fn irregular(r: &LaneReport) -> u64 {
+    r.vblanks.irregular_frames.expect("counted at a tick of about one refresh")
+}
+
 #[test]
 fn monitorsim_a_plain_accumulator_double_updates_a_quarter_of_the_vblanks_at_60_hz() {
     let runs = run_lanes(monitorsim(60.0), TICK_60HZ, "fixed,fixed+snap,fixed+fuzzy");
-    let doubles: Vec<u64> = runs.iter().map(|(r, _)| r.vblanks.double_updates).collect();
+    let doubles: Vec<u64> = runs.iter().map(|(r, _)| doubles(r)).collect();
     let vblanks = runs[0].0.shown.frames;
     // MonitorSim: 2,535 in 10,002 vsyncs (a coin flip per vblank when the tick is the period).
     let quarter = doubles[0] as f64 / vblanks as f64;
@@ -63,7 +73,7 @@ fn monitorsim_at_59_94_hz_fuzzy_leaves_about_ten_and_snapping_none() {
         TICK_60HZ,
         "fixed,fixed+fuzzy,fixed+snap,fixed+fuzzy59",
     );
-    let doubles: Vec<u64> = runs.iter().map(|(r, _)| r.vblanks.double_updates).collect();
+    let doubles: Vec<u64> = runs.iter().map(|(r, _)| doubles(r)).collect();
     assert!(
         doubles[0] > 0 && doubles[0] <= 40,
         "a few dozen at most: {doubles:?}"
@@ -82,7 +92,7 @@ fn monitorsim_at_59_94_hz_fuzzy_leaves_about_ten_and_snapping_none() {
 #[test]
 fn monitorsim_at_50_hz_a_60_hz_game_double_updates_every_fifth_vblank() {
     let runs = run_lanes(monitorsim(50.0), TICK_60HZ, "fixed");
-    assert_eq!(runs[0].0.vblanks.double_updates, 1_666);
+    assert_eq!(doubles(&runs[0].0), 1_666);
     assert!(
         runs[0].0.vblanks.pattern.contains("11112"),
         "{}",
@@ -96,14 +106,14 @@ fn irregular_frames_count_ticks_outside_floor_and_ceil_and_loops_that_step_the_f
     // frame is one tick long); variable and semi-fixed step the frame itself.
     let runs = run_lanes(monitorsim(60.0), TICK_60HZ, "fixed,variable,semi-fixed");
     let (fixed, _) = &runs[0];
-    assert!(fixed.vblanks.irregular_frames > 0);
+    assert!(irregular(fixed) > 0);
     assert_eq!(
-        fixed.vblanks.irregular_frames,
-        fixed.vblanks.zero_step_frames + fixed.vblanks.double_updates,
+        irregular(fixed),
+        fixed.vblanks.zero_step_frames + doubles(fixed),
         "at one tick per vblank, every 0 or 2 is irregular and nothing else is"
     );
-    assert_eq!(runs[1].0.vblanks.irregular_frames, 0);
-    assert_eq!(runs[2].0.vblanks.irregular_frames, 0);
+    assert_eq!(irregular(&runs[1].0), 0);
+    assert_eq!(irregular(&runs[2].0), 0);
 }
 
 #[test]
@@ -290,4 +300,47 @@ fn every_preset_reports_the_numbers_its_source_documents() {
             r.lane
         );
     }
+}
+
+/// The `per vblank` table's row for `lane` in `simulate`'s text output, split at spaces.
+fn vblank_row<'a>(text: &'a str, lane: &str) -> Vec<&'a str> {
+    let table = text.split("per vblank").nth(1).expect("a per vblank table");
+    let row = table.lines().find(|l| l.starts_with(&format!("{lane} ")));
+    row.expect("the lane's row").split_whitespace().collect()
+}
+
+#[test]
+fn a_1_ms_tick_at_60_hz_has_no_double_updates_to_count_and_a_60_hz_tick_has() {
+    let simulate = |extra: &[&str], json: bool| {
+        let common = ["simulate", "--display-hz", "60", "--seconds", "5", "--lanes", "fixed"];
+        let mut args = [&common[..], extra].concat();
+        if json {
+            args.push("--json");
+        }
+        let out = crate::support::run_bin(&args);
+        assert!(out.status.success(), "{args:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    // The default 1 ms tick: 16.67 ticks a vblank, every frame 16 or 17 by design.
+    let text = simulate(&[], false);
+    assert_eq!(
+        vblank_row(&text, "fixed")[1..4],
+        ["16.67", "n/a", "n/a"],
+        "{text}"
+    );
+    assert!(text.contains("\nn/a: doubles and irregular count ticks per vblank"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&simulate(&[], true)).unwrap();
+    let lane = &json["lanes"][0];
+    assert!(lane["double_updates"].is_null(), "{lane}");
+    assert!(lane["irregular_frames"].is_null(), "{lane}");
+    assert_eq!(lane["skipped_vblanks"], 0, "counted whatever the tick");
+    // A 60 Hz tick: one a vblank, and the counters are numbers again, with no footnote.
+    let tick = ["--dt", "60hz", "--max-substep", "1ms"];
+    let text = simulate(&tick, false);
+    let row = vblank_row(&text, "fixed");
+    assert_eq!(row[1], "1.00", "{text}");
+    assert!(row[2].parse::<u64>().is_ok() && row[3].parse::<u64>().is_ok(), "{text}");
+    assert!(!text.contains("n/a"), "{text}");
+    let json: serde_json::Value = serde_json::from_str(&simulate(&tick, true)).unwrap();
+    assert!(json["lanes"][0]["double_updates"].is_u64(), "{json}");
 }

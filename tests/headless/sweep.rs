@@ -582,3 +582,37 @@ fn a_lone_stall_or_jitter_past_the_stable_step_is_not_called_unstable() {
         }
     }
 }
+
+#[test]
+fn a_sweep_never_counts_or_ranks_double_updates_where_a_vblank_holds_many_ticks() {
+    // fixed ticks at 1 ms (16.67 a vblank at 60 Hz), godot at 60 Hz: at 25 Hz it holds 2.4 a
+    // vblank, so its double updates are n/a there and ranked over 60 and 144 Hz alone.
+    let csv = temp("na.csv");
+    let args = [
+        "sweep", "--display-hz", "25,60,144", "--seconds", "2", "--lanes", "fixed,godot",
+    ];
+    let files = ["--csv", csv.to_str().unwrap(), "--wide"];
+    let out = run(&[&args[..], &files].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let table = String::from_utf8_lossy(&out.stdout);
+    let fixed = table.lines().find(|l| l.starts_with("fixed ")).unwrap();
+    assert_eq!(fixed.matches("n/a").count(), 3, "{table}");
+    assert!(table.contains("n/a where it held at none"), "{table}");
+    let rows = csv_cells(&std::fs::read_to_string(&csv).unwrap());
+    let column = rows[0].iter().position(|h| h == "double_updates").unwrap();
+    for row in &rows[1..] {
+        let (hz, lane, cell) = (&row[0], &row[1], &row[column]);
+        let counted = lane == "godot" && hz != "25";
+        assert_eq!(cell.parse::<u64>().is_ok(), counted, "{hz} Hz {lane}: {cell:?}");
+        assert_eq!(cell.is_empty(), !counted, "{hz} Hz {lane}: {cell:?}");
+    }
+    let out = run(&[&args[..], &["--json"]].concat());
+    assert!(out.status.success());
+    let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summary = value["summary"].as_array().unwrap();
+    assert!(summary[0]["double_updates_per_min"].is_null(), "{}", summary[0]);
+    let godot = &summary[1]["double_updates_per_min"];
+    for end in ["best", "worst"] {
+        assert_ne!(godot[end]["display_hz"], 25.0, "25 Hz is n/a: {godot}");
+    }
+}

@@ -2,7 +2,7 @@
 //! vblank counters, the drawing times if any, and each lane's steps-per-frame histogram.
 
 use super::{Report, RopeReport};
-use crate::lane::{LaneReport, PhysicsReport};
+use crate::lane::{LaneReport, PhysicsReport, TICK_COUNTERS_BELOW};
 use crate::machine::Machine;
 use crate::simulate::SimConfig;
 use std::io::{self, Write};
@@ -302,8 +302,15 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
         ""
     };
     let head = format!(
-        "{:<name_w$}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{pattern_head}",
-        "per vblank", "doubles", "irregular", "skipped", "zero-tick", "max", "vsync detected"
+        "{:<name_w$}{:>13}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{pattern_head}",
+        "per vblank",
+        "ticks/vblank",
+        "doubles",
+        "irregular",
+        "skipped",
+        "zero-tick",
+        "max",
+        "vsync detected"
     );
     writeln!(out, "{}", head.trim_end())?;
     for l in lanes {
@@ -325,11 +332,13 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
                 .skip(pattern.len().saturating_sub(60))
                 .collect()
         };
+        let b = &l.vblanks;
         let line = format!(
-            "{:<name_w$}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{tail}",
+            "{:<name_w$}{:>13}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{tail}",
             l.lane,
-            l.vblanks.double_updates,
-            l.vblanks.irregular_frames,
+            b.ticks_per_vblank.map_or("-".into(), |r| format!("{r:.2}")),
+            count_or_na(b.double_updates),
+            count_or_na(b.irregular_frames),
             l.vblanks.skipped_vblanks,
             l.vblanks.zero_step_frames,
             l.vblanks.max_steps_per_vblank,
@@ -337,7 +346,20 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
         );
         writeln!(out, "{}", line.trim_end())?;
     }
+    if lanes.iter().any(|l| l.vblanks.double_updates.is_none()) {
+        writeln!(
+            out,
+            "n/a: doubles and irregular count ticks per vblank, which mean nothing when a tick is \
+             much shorter than the refresh (a 1 ms tick): at {TICK_COUNTERS_BELOW} ticks a vblank \
+             or more, every frame runs several by design"
+        )?;
+    }
     Ok(())
+}
+
+/// A tick counter, or "n/a" where it means nothing (see `lane::TICK_COUNTERS_BELOW`).
+fn count_or_na(count: Option<u64>) -> String {
+    count.map_or_else(|| "n/a".into(), |n| n.to_string())
 }
 
 /// On a `--vrr` panel: each lane's refresh intervals, and what its vsync verdict can mean.
