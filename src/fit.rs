@@ -28,8 +28,10 @@ pub fn write_fitted(
     Ok(())
 }
 
-/// `line` cut into lines of at most `width` characters: at the last space that fits, the rest
-/// indented two more than `line`; a word longer than a line is cut where the line ends.
+/// `line` cut into lines of at most `width` characters: at the last space that fits outside
+/// parentheses (inside them only when no such space fits, as when the parenthesised run alone is
+/// longer than a line), the rest indented two more than `line`; a word longer than a line is cut
+/// where the line ends.
 pub fn wrap(line: &str, width: usize) -> Vec<String> {
     let indent = line
         .chars()
@@ -40,10 +42,13 @@ pub fn wrap(line: &str, width: usize) -> Vec<String> {
     let mut parts = Vec::new();
     let mut rest: Vec<char> = line.chars().collect();
     while rest.len() > width {
-        let cut = rest[..=width]
-            .iter()
-            .rposition(|c| *c == ' ')
-            .filter(|&i| rest[..i].iter().any(|c| *c != ' '))
+        let fits = |i: &usize| rest[..*i].iter().any(|c| *c != ' ');
+        let spaces = || (0..=width).rev().filter(|&i| rest[i] == ' ');
+        let outside = paren_depths(&rest[..=width]);
+        let cut = spaces()
+            .filter(|&i| outside[i] == 0)
+            .find(fits)
+            .or_else(|| spaces().find(fits))
             .unwrap_or(width);
         let head: String = rest[..cut].iter().collect();
         parts.push(head.trim_end().to_string());
@@ -59,6 +64,22 @@ pub fn wrap(line: &str, width: usize) -> Vec<String> {
         parts.push(rest.iter().collect());
     }
     parts
+}
+
+/// How many parentheses are open at each of `chars` (a stray `)` closes nothing).
+fn paren_depths(chars: &[char]) -> Vec<usize> {
+    let mut depth = 0usize;
+    chars
+        .iter()
+        .map(|c| {
+            match c {
+                '(' => depth += 1,
+                ')' => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            depth
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -82,6 +103,16 @@ mod tests {
         let parts = wrap("abcdefghijkl", 5);
         assert!(parts.iter().all(|p| p.chars().count() <= 5), "{parts:?}");
         assert_eq!(parts.concat().replace(' ', ""), "abcdefghijkl");
+    }
+
+    #[test]
+    fn a_parenthesised_phrase_moves_to_the_next_line_whole() {
+        let parts = wrap("fallen behind at 39 rates (30-67 Hz)", 34);
+        assert_eq!(parts, vec!["fallen behind at 39 rates", "  (30-67 Hz)"]);
+        // Unless the run in parentheses is longer than a line: then it breaks inside.
+        let parts = wrap("x (a b c d e f g h)", 8);
+        assert!(parts.iter().all(|p| p.chars().count() <= 8), "{parts:?}");
+        assert_eq!(parts.concat().replace(' ', ""), "x(abcdefgh)");
     }
 
     #[test]
