@@ -60,6 +60,9 @@ pub struct ReplayOutput {
 pub struct ReplayReport {
     pub config: ReplayConfigReport,
     pub capture: CaptureSummary,
+    /// Why the lanes differ on this capture, a line each, only those that apply
+    /// ([`super::why_lanes_differ`]).
+    pub why_lanes_differ: Vec<String>,
     pub lanes: Vec<LaneReport>,
     pub interrupted: bool,
     /// How much of the capture ran: from its first frame's start to the last's, s.
@@ -125,13 +128,15 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         files.push(("--trace", file));
     }
     crate::pending::commit_all(files).map_err(Failure::machine)?;
+    let lanes: Vec<LaneReport> = outcome.lanes.into_iter().map(|l| l.report).collect();
     let report = ReplayReport {
         config: ReplayConfigReport {
             looped: LoopConfigReport::new(&cfg.timing, cfg.max_substep),
             rope: RopeReport::new(&cfg.rope),
         },
+        why_lanes_differ: super::why_lanes_differ(&summary, &lanes),
         capture: summary,
-        lanes: outcome.lanes.into_iter().map(|l| l.report).collect(),
+        lanes,
         interrupted: outcome.interrupted,
         replayed_s: seconds(outcome.replayed_ns),
         lanes_not_run: outcome.not_run,
@@ -157,6 +162,12 @@ fn write_table(
     wide: bool,
 ) -> io::Result<()> {
     write_capture(out, &r.capture)?;
+    if !r.why_lanes_differ.is_empty() {
+        writeln!(out, "why lanes differ here:")?;
+        for line in &r.why_lanes_differ {
+            writeln!(out, "  {line}")?;
+        }
+    }
     write_rope_bounds(out, &cfg.timing, &r.config.rope, &r.lanes)?;
     writeln!(out)?;
     write_lane_tables(out, &r.lanes, wide)?;

@@ -75,6 +75,16 @@ impl Format {
         }
     }
 
+    /// What the loop's clock reads, in a few words (a line's subject: "CPU start time").
+    pub fn clock_reads(self) -> &'static str {
+        match self {
+            Format::PresentMon | Format::PresentMonV2 => "CPU start time",
+            Format::PresentMonV1 | Format::CapFrameX => "present time",
+            Format::MangoHud => "previous present",
+            Format::FrameLog | Format::Trace => "frame start",
+        }
+    }
+
     /// When a frame reached the screen, or what stands in for it.
     pub fn display_times(self) -> &'static str {
         match self {

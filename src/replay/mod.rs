@@ -34,6 +34,7 @@ mod host;
 mod rows;
 mod select;
 mod summary;
+mod why;
 
 pub use command::{ReplayConfig, ReplayOutput, main};
 pub use format::Format;
@@ -41,6 +42,7 @@ pub use host::{CaptureHost, Outcome, ReplayError, WAITS_OPEN_LOOP, open, run, ru
 pub use rows::Rows;
 pub use select::{Selection, Stream, choose};
 pub use summary::{CaptureSummary, Spread, summarise};
+pub use why::why_lanes_differ;
 
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -64,6 +64,18 @@ pub struct CaptureSummary {
     /// detector needs 64 or more changes before it decides), or "no display times" (the
     /// format has only presents).
     pub refresh: &'static str,
+    /// What the loop's clock reads, in a few words ("CPU start time", "present time", …).
+    pub clock_reads: &'static str,
+    /// Frames begun a second: frames − 1 over the span of their starts; null with fewer than
+    /// two or no span.
+    pub render_fps: Option<f64>,
+    /// Frames shown a second: displayed frames − 1 over the span of their times on screen;
+    /// null with fewer than two, or without display times.
+    pub display_fps: Option<f64>,
+    /// Between consecutive displayed frames, (start − previous start) − (on screen − previous
+    /// on screen), RMS, ms: the stutter of a loop that shows each frame at its clock reading
+    /// (PresentMon's `MsAnimationError`); null with fewer than two, or without display times.
+    pub start_error_rms_ms: Option<f64>,
 }
 
 impl CaptureSummary {
@@ -161,6 +173,47 @@ impl Durations {
     }
 }
 
+/// The displayed frames, as they come: the span of their times on screen, and how far their
+/// starts are apart against their times on screen.
+#[derive(Clone, Copy, Debug, Default)]
+struct Displayed {
+    first_ns: Option<u64>,
+    last_ns: u64,
+    /// The previous displayed frame's start and time on screen.
+    previous: Option<(u64, u64)>,
+    errors: u64,
+    error_squares: f64,
+}
+
+impl Displayed {
+    /// A frame begun at `start_ns`, on screen at `shown_ns`; one shown before the one before it
+    /// is counted in the span only.
+    fn push(&mut self, start_ns: u64, shown_ns: u64) {
+        self.first_ns = Some(self.first_ns.map_or(shown_ns, |f| f.min(shown_ns)));
+        self.last_ns = self.last_ns.max(shown_ns);
+        match self.previous {
+            Some((_, before)) if shown_ns < before => return,
+            Some((start, shown)) => {
+                let e = (start_ns as f64 - start as f64) - (shown_ns - shown) as f64;
+                self.errors += 1;
+                self.error_squares += e * e;
+            }
+            None => {}
+        }
+        self.previous = Some((start_ns, shown_ns));
+    }
+
+    /// Frames shown a second, from `count` of them.
+    fn fps(&self, count: u64) -> Option<f64> {
+        let span = self.last_ns - self.first_ns?;
+        (count > 1 && span > 0).then(|| (count - 1) as f64 / seconds(span))
+    }
+
+    fn error_rms_ms(&self) -> Option<f64> {
+        (self.errors > 0).then(|| (self.error_squares / self.errors as f64).sqrt() / 1e6)
+    }
+}
+
 /// Reads `selection`'s frames of `path` once and sums them up.
 pub fn summarise(path: &Path, selection: &Selection) -> Result<CaptureSummary, CaptureError> {
     let mut stream = Stream::open(path, selection)?;
@@ -169,6 +222,7 @@ pub fn summarise(path: &Path, selection: &Selection) -> Result<CaptureSummary, C
     let mut vsync = VsyncDetector::new(None);
     let (mut first, mut last, mut last_shown) = (None, None, None);
     let (mut count, mut displayed) = (0u64, 0u64);
+    let mut on_screen = Displayed::default();
     while let Some(f) = stream.next_frame()? {
         count += 1;
         first.get_or_insert(f.start_ns);
@@ -178,6 +232,7 @@ pub fn summarise(path: &Path, selection: &Selection) -> Result<CaptureSummary, C
         last = Some(f.start_ns);
         if let Some(shown) = f.shown_ns {
             displayed += 1;
+            on_screen.push(f.start_ns, shown);
             if let Some(before) = last_shown
                 && shown >= before
             {
@@ -223,7 +278,21 @@ pub fn summarise(path: &Path, selection: &Selection) -> Result<CaptureSummary, C
         display_change_ms: changes.spread(),
         refresh_hz_estimate: refresh,
         refresh: verdict,
+        clock_reads: format.clock_reads(),
+        render_fps: span_fps(count, first, last),
+        display_fps: on_screen
+            .fps(displayed)
+            .filter(|_| format.has_display_times()),
+        start_error_rms_ms: on_screen
+            .error_rms_ms()
+            .filter(|_| format.has_display_times()),
     })
+}
+
+/// `count` frames begun from `first` to `last` (ns), a second.
+fn span_fps(count: u64, first: Option<u64>, last: Option<u64>) -> Option<f64> {
+    let span = last? - first?;
+    (count > 1 && span > 0).then(|| (count - 1) as f64 / seconds(span))
 }
 
 #[cfg(test)]

@@ -429,7 +429,8 @@ fn the_summary_says_why_a_capture_has_no_refresh() {
     let short = says(&gold(0, ""), "display changes: median 16.679 ms");
     assert!(short.contains("; refresh too few to tell"), "{short}");
     let mangohud = says(&data("fixtures/mangohud_plain.csv"), "presents: median");
-    assert!(!mangohud.contains("refresh"), "{mangohud}");
+    let summary_lines = mangohud.split("\ndt ").next().unwrap();
+    assert!(!summary_lines.contains("refresh"), "{mangohud}");
     let (_, summary) = opened(&data("fixtures/mangohud_plain.csv"), None, None);
     assert_eq!(
         (summary.refresh, summary.refresh_hz_estimate),
@@ -677,4 +678,88 @@ fn a_lane_that_explodes_on_a_capture_is_marked_so_in_the_table_and_the_json() {
         row("fixed").split_whitespace().nth(1) == Some("ok"),
         "{text}"
     );
+}
+
+/// `replay`'s text output of `path` in `lanes`, and its `--json` object.
+fn replayed(path: &Path, lanes: &str) -> (String, serde_json::Value) {
+    let args = ["replay", path.to_str().unwrap(), "--lanes", lanes];
+    let out = run_bin(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let json = run_bin(&[&args[..], &["--json"]].concat());
+    let json = serde_json::from_slice(&json.stdout).unwrap();
+    (String::from_utf8_lossy(&out.stdout).into_owned(), json)
+}
+
+#[test]
+fn the_summary_says_why_lanes_differ_on_gold_capture_5_each_reason_measured() {
+    // PresentBench renders every ~11 ms into a 60 Hz compositor: a third of its frames are
+    // never shown, and a frame's CPU start is 5.5 ms rms off its time on screen, which is what
+    // interpolated shows (100 times game-loop's stutter).
+    let (text, json) = replayed(&gold(5, ""), "interpolated,game-loop");
+    let why = text.split("why lanes differ here:\n").nth(1).expect(&text);
+    let lines: Vec<&str> = why.lines().take_while(|l| l.starts_with("  ")).collect();
+    let why = lines.join(" ");
+    for said in [
+        "84 of 258 frames (32.6%) never reached the screen",
+        "PresentBench.exe began 88.9 frames a second on a display showing 60.0",
+        "interpolated blends to each frame's CPU start time, which is 5.536 ms rms off",
+    ] {
+        assert!(why.contains(said), "{said}: {text}");
+    }
+    let reasons = json["why_lanes_differ"].as_array().unwrap();
+    assert_eq!(reasons.len(), 3, "{reasons:?}");
+    let capture = &json["capture"];
+    let error = capture["start_error_rms_ms"].as_f64().unwrap();
+    let interpolated = json["lanes"][0]["stutter_rms_ms"].as_f64().unwrap();
+    assert!((error - interpolated).abs() < 0.001, "{error} against {interpolated}");
+    assert!((capture["render_fps"].as_f64().unwrap() - 88.9).abs() < 0.05);
+    // Without a blending lane, the blending line is not said.
+    let (text, _) = replayed(&gold(5, ""), "fixed,game-loop");
+    assert!(text.contains("never reached the screen"), "{text}");
+    assert!(!text.contains(" blend"), "{text}");
+}
+
+#[test]
+fn the_start_error_is_presentmons_animation_error_on_every_gold_capture() {
+    // The summary's start_error_rms_ms is the RMS of PresentMon's own MsAnimationError over
+    // the displayed frames of the group replayed.
+    for case in 0..=5 {
+        for (set, shown, error) in [
+            ("", "MsUntilDisplayed", "MsAnimationError"),
+            ("_v2", "DisplayLatency", "AnimationError"),
+        ] {
+            let path = gold(case, set);
+            let (_, summary) = opened(&path, None, None);
+            let group = [summary.app.clone(), summary.process.clone(), summary.swapchain.clone()];
+            let theirs: Vec<f64> = animation_errors(&path, &group, shown, error)
+                .into_iter()
+                .skip(1)
+                .flatten()
+                .collect();
+            let rms = (theirs.iter().map(|e| e * e).sum::<f64>() / theirs.len() as f64).sqrt();
+            let ours = summary.start_error_rms_ms.unwrap();
+            assert!((ours - rms).abs() < 0.0001, "{}: ours {ours}, PresentMon's {rms}", path.display());
+        }
+    }
+}
+
+#[test]
+fn a_capture_shown_as_it_was_rendered_gives_no_reason_for_lanes_to_differ() {
+    // 300 frames begun exactly every 16.6667 ms, each on screen 11.25 ms later, none lost: the
+    // game renders at its display's rate and a frame's start keeps time with the screen.
+    let mut text =
+        "Application,ProcessID,SwapChainAddress,FrameType,CPUStartQPC,MsCPUBusy,MsUntilDisplayed\n"
+            .to_string();
+    for i in 0..300u64 {
+        text += &format!("game.exe,42,0x1F00,Application,{},3.2500,8.0000\n", i * 166_667);
+    }
+    let path = capture_file("steady.csv", &text);
+    let (text, json) = replayed(&path, "interpolated,game-loop");
+    assert!(text.contains("300 frames over"), "{text}");
+    assert!(!text.contains("why lanes differ"), "{text}");
+    assert_eq!(json["why_lanes_differ"], serde_json::json!([]));
+    let capture = &json["capture"];
+    assert!(capture["start_error_rms_ms"].as_f64().unwrap() < 0.001, "{capture}");
+    let (render, display) = (capture["render_fps"].as_f64(), capture["display_fps"].as_f64());
+    assert!((render.unwrap() - display.unwrap()).abs() < 0.01, "{capture}");
 }
