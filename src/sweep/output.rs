@@ -206,7 +206,8 @@ impl Summary {
     /// Whether any configuration that held had no double-update count (n/a).
     fn any_na(&self) -> bool {
         let held = self.kept.iter().flatten().filter(|k| k.state.is_ok());
-        held.clone().any(|k| k.point.double_updates_per_min.is_none())
+        held.clone()
+            .any(|k| k.point.double_updates_per_min.is_none())
     }
 
     /// The beat at the common rates the sweep covers, predicted / measured, for fixed-tick

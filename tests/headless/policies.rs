@@ -43,12 +43,16 @@ const TICK_60HZ: u64 = 16_666_667;
 
 /// A lane's double updates, which a tick of about one refresh always counts.
 fn doubles(r: &LaneReport) -> u64 {
-    r.vblanks.double_updates.expect("counted at a tick of about one refresh")
+    r.vblanks
+        .double_updates
+        .expect("counted at a tick of about one refresh")
 }
 
 /// A lane's irregular frames, which a tick of about one refresh always counts.
 fn irregular(r: &LaneReport) -> u64 {
-    r.vblanks.irregular_frames.expect("counted at a tick of about one refresh")
+    r.vblanks
+        .irregular_frames
+        .expect("counted at a tick of about one refresh")
 }
 
 #[test]
@@ -312,7 +316,15 @@ fn vblank_row<'a>(text: &'a str, lane: &str) -> Vec<&'a str> {
 #[test]
 fn a_1_ms_tick_at_60_hz_has_no_double_updates_to_count_and_a_60_hz_tick_has() {
     let simulate = |extra: &[&str], json: bool| {
-        let common = ["simulate", "--display-hz", "60", "--seconds", "5", "--lanes", "fixed"];
+        let common = [
+            "simulate",
+            "--display-hz",
+            "60",
+            "--seconds",
+            "5",
+            "--lanes",
+            "fixed",
+        ];
         let mut args = [&common[..], extra].concat();
         if json {
             args.push("--json");
@@ -328,7 +340,10 @@ fn a_1_ms_tick_at_60_hz_has_no_double_updates_to_count_and_a_60_hz_tick_has() {
         ["16.67", "n/a", "n/a"],
         "{text}"
     );
-    assert!(text.contains("\nn/a: doubles and irregular count ticks per vblank"), "{text}");
+    assert!(
+        text.contains("\nn/a: doubles and irregular count ticks per vblank"),
+        "{text}"
+    );
     let json: serde_json::Value = serde_json::from_str(&simulate(&[], true)).unwrap();
     let lane = &json["lanes"][0];
     assert!(lane["double_updates"].is_null(), "{lane}");
@@ -339,7 +354,10 @@ fn a_1_ms_tick_at_60_hz_has_no_double_updates_to_count_and_a_60_hz_tick_has() {
     let text = simulate(&tick, false);
     let row = vblank_row(&text, "fixed");
     assert_eq!(row[1], "1.00", "{text}");
-    assert!(row[2].parse::<u64>().is_ok() && row[3].parse::<u64>().is_ok(), "{text}");
+    assert!(
+        row[2].parse::<u64>().is_ok() && row[3].parse::<u64>().is_ok(),
+        "{text}"
+    );
     assert!(!text.contains("n/a"), "{text}");
     let json: serde_json::Value = serde_json::from_str(&simulate(&tick, true)).unwrap();
     assert!(json["lanes"][0]["double_updates"].is_u64(), "{json}");

@@ -684,7 +684,11 @@ fn a_lane_that_explodes_on_a_capture_is_marked_so_in_the_table_and_the_json() {
 fn replayed(path: &Path, lanes: &str) -> (String, serde_json::Value) {
     let args = ["replay", path.to_str().unwrap(), "--lanes", lanes];
     let out = run_bin(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let json = run_bin(&[&args[..], &["--json"]].concat());
     let json = serde_json::from_slice(&json.stdout).unwrap();
     (String::from_utf8_lossy(&out.stdout).into_owned(), json)
@@ -711,7 +715,10 @@ fn the_summary_says_why_lanes_differ_on_gold_capture_5_each_reason_measured() {
     let capture = &json["capture"];
     let error = capture["start_error_rms_ms"].as_f64().unwrap();
     let interpolated = json["lanes"][0]["stutter_rms_ms"].as_f64().unwrap();
-    assert!((error - interpolated).abs() < 0.001, "{error} against {interpolated}");
+    assert!(
+        (error - interpolated).abs() < 0.001,
+        "{error} against {interpolated}"
+    );
     assert!((capture["render_fps"].as_f64().unwrap() - 88.9).abs() < 0.05);
     // Without a blending lane, the blending line is not said.
     let (text, _) = replayed(&gold(5, ""), "fixed,game-loop");
@@ -730,7 +737,11 @@ fn the_start_error_is_presentmons_animation_error_on_every_gold_capture() {
         ] {
             let path = gold(case, set);
             let (_, summary) = opened(&path, None, None);
-            let group = [summary.app.clone(), summary.process.clone(), summary.swapchain.clone()];
+            let group = [
+                summary.app.clone(),
+                summary.process.clone(),
+                summary.swapchain.clone(),
+            ];
             let theirs: Vec<f64> = animation_errors(&path, &group, shown, error)
                 .into_iter()
                 .skip(1)
@@ -738,7 +749,11 @@ fn the_start_error_is_presentmons_animation_error_on_every_gold_capture() {
                 .collect();
             let rms = (theirs.iter().map(|e| e * e).sum::<f64>() / theirs.len() as f64).sqrt();
             let ours = summary.start_error_rms_ms.unwrap();
-            assert!((ours - rms).abs() < 0.0001, "{}: ours {ours}, PresentMon's {rms}", path.display());
+            assert!(
+                (ours - rms).abs() < 0.0001,
+                "{}: ours {ours}, PresentMon's {rms}",
+                path.display()
+            );
         }
     }
 }
@@ -751,7 +766,10 @@ fn a_capture_shown_as_it_was_rendered_gives_no_reason_for_lanes_to_differ() {
         "Application,ProcessID,SwapChainAddress,FrameType,CPUStartQPC,MsCPUBusy,MsUntilDisplayed\n"
             .to_string();
     for i in 0..300u64 {
-        text += &format!("game.exe,42,0x1F00,Application,{},3.2500,8.0000\n", i * 166_667);
+        text += &format!(
+            "game.exe,42,0x1F00,Application,{},3.2500,8.0000\n",
+            i * 166_667
+        );
     }
     let path = capture_file("steady.csv", &text);
     let (text, json) = replayed(&path, "interpolated,game-loop");
@@ -759,7 +777,16 @@ fn a_capture_shown_as_it_was_rendered_gives_no_reason_for_lanes_to_differ() {
     assert!(!text.contains("why lanes differ"), "{text}");
     assert_eq!(json["why_lanes_differ"], serde_json::json!([]));
     let capture = &json["capture"];
-    assert!(capture["start_error_rms_ms"].as_f64().unwrap() < 0.001, "{capture}");
-    let (render, display) = (capture["render_fps"].as_f64(), capture["display_fps"].as_f64());
-    assert!((render.unwrap() - display.unwrap()).abs() < 0.01, "{capture}");
+    assert!(
+        capture["start_error_rms_ms"].as_f64().unwrap() < 0.001,
+        "{capture}"
+    );
+    let (render, display) = (
+        capture["render_fps"].as_f64(),
+        capture["display_fps"].as_f64(),
+    );
+    assert!(
+        (render.unwrap() - display.unwrap()).abs() < 0.01,
+        "{capture}"
+    );
 }

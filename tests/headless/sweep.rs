@@ -589,11 +589,21 @@ fn a_sweep_never_counts_or_ranks_double_updates_where_a_vblank_holds_many_ticks(
     // vblank, so its double updates are n/a there and ranked over 60 and 144 Hz alone.
     let csv = temp("na.csv");
     let args = [
-        "sweep", "--display-hz", "25,60,144", "--seconds", "2", "--lanes", "fixed,godot",
+        "sweep",
+        "--display-hz",
+        "25,60,144",
+        "--seconds",
+        "2",
+        "--lanes",
+        "fixed,godot",
     ];
     let files = ["--csv", csv.to_str().unwrap(), "--wide"];
     let out = run(&[&args[..], &files].concat());
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let table = String::from_utf8_lossy(&out.stdout);
     let fixed = table.lines().find(|l| l.starts_with("fixed ")).unwrap();
     assert_eq!(fixed.matches("n/a").count(), 3, "{table}");
@@ -603,14 +613,22 @@ fn a_sweep_never_counts_or_ranks_double_updates_where_a_vblank_holds_many_ticks(
     for row in &rows[1..] {
         let (hz, lane, cell) = (&row[0], &row[1], &row[column]);
         let counted = lane == "godot" && hz != "25";
-        assert_eq!(cell.parse::<u64>().is_ok(), counted, "{hz} Hz {lane}: {cell:?}");
+        assert_eq!(
+            cell.parse::<u64>().is_ok(),
+            counted,
+            "{hz} Hz {lane}: {cell:?}"
+        );
         assert_eq!(cell.is_empty(), !counted, "{hz} Hz {lane}: {cell:?}");
     }
     let out = run(&[&args[..], &["--json"]].concat());
     assert!(out.status.success());
     let value: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let summary = value["summary"].as_array().unwrap();
-    assert!(summary[0]["double_updates_per_min"].is_null(), "{}", summary[0]);
+    assert!(
+        summary[0]["double_updates_per_min"].is_null(),
+        "{}",
+        summary[0]
+    );
     let godot = &summary[1]["double_updates_per_min"];
     for end in ["best", "worst"] {
         assert_ne!(godot[end]["display_hz"], 25.0, "25 Hz is n/a: {godot}");
