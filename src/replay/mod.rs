@@ -35,7 +35,7 @@ mod rows;
 mod select;
 mod summary;
 
-pub use command::{ReplayConfig, ReplayOutput, main};
+pub use command::{ReplayConfig, ReplayOutput, main, write_advise};
 pub use format::Format;
 pub use host::{CaptureHost, Outcome, ReplayError, WAITS_OPEN_LOOP, open, run, run_with};
 pub use rows::Rows;
