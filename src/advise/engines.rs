@@ -187,12 +187,7 @@ pub const SETTINGS: &[Setting] = &[
         Knob::Interpolation,
         BEVY_FIXED,
     ),
-    row(
-        Engine::Bevy,
-        "Window::present_mode",
-        Knob::Vsync,
-        BEVY_PRESENT,
-    ),
+    row(Engine::Bevy, "PresentMode", Knob::Vsync, BEVY_PRESENT),
     row(
         Engine::Unity,
         "Time.fixedDeltaTime",
@@ -300,8 +295,12 @@ impl Setting {
                 (_, false) => "not used: draw the latest state".into(),
             },
             Knob::Vsync => match (e, vsync && cap.is_none()) {
-                (Engine::Bevy, true) => "PresentMode::AutoVsync".into(),
-                (Engine::Bevy, false) => "PresentMode::AutoNoVsync".into(),
+                (Engine::Bevy, true) => {
+                    "Window { present_mode: PresentMode::AutoVsync, .. }".into()
+                }
+                (Engine::Bevy, false) => {
+                    "Window { present_mode: PresentMode::AutoNoVsync, .. }".into()
+                }
                 (Engine::Unity, on) => u8::from(on).to_string(),
                 (_, on) => on.to_string(),
             },
@@ -350,7 +349,8 @@ mod tests {
         ),
         (
             BEVY_PRESENT,
-            "Presentation mode for a Window. AutoVsync Chooses FifoRelaxed -> Fifo based on \
+            "Enum PresentMode pub enum PresentMode { AutoVsync = 0, AutoNoVsync = 1, .. } \
+             Presentation mode for a Window. AutoVsync Chooses FifoRelaxed -> Fifo based on \
              availability. AutoNoVsync Chooses Immediate -> Mailbox -> Fifo (on web) based on \
              availability.",
         ),
