@@ -314,6 +314,7 @@ impl Setting {
             Knob::LoopSpec => format!("Loop::new(LoopSpec::parse(\"{}\")?, &env)?", m.spec.looped),
             Knob::Pacer => format!(
                 "Pacer::new(\"{}\".parse()?, refresh_hz)",
+                // "as captured" and "none" (vsync off) wait for nothing of their own.
                 m.pacing.parse::<Pacing>().unwrap_or(Pacing::Vsync)
             ),
         }

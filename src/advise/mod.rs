@@ -182,11 +182,12 @@ pub fn measure(situation: &Situation) -> Result<Vec<Measured>, Failure> {
                 let outcome = crate::simulate::run_with(&sim, Controls::default(), |_| {})
                     .map_err(|e| Failure::usage(format!("--lanes: {e}")))?;
                 let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
+                let named = pacing_name(pacing, sim.display.vsync);
                 for (spec, lane) in sim.lanes.iter().zip(outcome.lanes) {
                     let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
                     out.push(Measured {
                         spec: *spec,
-                        pacing: pacing.to_string(),
+                        pacing: named.clone(),
                         report: lane.report,
                         spin_percent: 100.0 * spun / run_ms,
                     });
@@ -215,6 +216,14 @@ pub fn measure(situation: &Situation) -> Result<Vec<Measured>, Failure> {
                 })
                 .collect())
         }
+    }
+}
+
+/// `pacing` as the verdict names it: `vsync` with vsync off paces nothing ("none").
+pub fn pacing_name(pacing: Pacing, vsync: bool) -> String {
+    match pacing {
+        Pacing::Vsync if !vsync => "none".into(),
+        pacing => pacing.to_string(),
     }
 }
 

@@ -122,14 +122,20 @@ impl Advice {
     /// As a screen of text.
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "advise {}", self.situation)?;
-        writeln!(
+        write!(
             out,
-            "{} loops tried: {} held, {} dropped (exploded, fell behind or stepped past the \
-             rope's stable step)",
+            "{} loops tried: {} held",
             self.tried,
-            self.ranking.len(),
-            self.dropped.len()
+            self.ranking.len()
         )?;
+        if !self.dropped.is_empty() {
+            write!(
+                out,
+                ", {} dropped (exploded, fell behind or stepped past the rope's stable step)",
+                self.dropped.len()
+            )?;
+        }
+        writeln!(out)?;
         writeln!(out)?;
         let Some(best) = &self.recommended else {
             writeln!(out, "No loop held here: nothing to recommend.")?;

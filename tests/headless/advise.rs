@@ -340,3 +340,13 @@ fn simulate_sweep_and_replay_end_with_advise_for_the_same_situation() {
         "For a verdict: timestep-rope advise --display-hz HZ --seconds 1"
     );
 }
+
+#[test]
+fn the_reference_states_the_rule_it_prints() {
+    let reference = std::fs::read_to_string("docs/REFERENCE.md").expect("the reference");
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words(&reference).contains(&words(RULE)),
+        "docs/REFERENCE.md lacks: {RULE}"
+    );
+}
