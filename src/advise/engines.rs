@@ -108,6 +108,8 @@ pub enum Knob {
     FixedStep,
     /// This crate's loop, by its spec.
     LoopSpec,
+    /// This crate's textbook timing (a mode's tick, clamp and cap; a preset brings its own).
+    Timing,
     /// This crate's pacing.
     Pacer,
 }
@@ -238,6 +240,12 @@ pub const SETTINGS: &[Setting] = &[
     ),
     row(
         Engine::Custom,
+        "timestep_loop::TimingConfig::textbook",
+        Knob::Timing,
+        CRATE,
+    ),
+    row(
+        Engine::Custom,
         "timestep_loop::LoopSpec::parse",
         Knob::LoopSpec,
         CRATE,
@@ -291,7 +299,9 @@ impl Setting {
                 (Engine::Godot, b) => b.to_string(),
                 (Engine::Unity, true) => "RigidbodyInterpolation.Interpolate".into(),
                 (Engine::Unity, false) => "RigidbodyInterpolation.None".into(),
-                (_, true) => "draw previous.lerp(current, fraction) in Update".into(),
+                (_, true) => {
+                    "in Update, draw previous.lerp(current, fixed.overstep_fraction())".into()
+                }
                 (_, false) => "not used: draw the latest state".into(),
             },
             Knob::Vsync => match (e, vsync && cap.is_none()) {
@@ -311,9 +321,20 @@ impl Setting {
             },
             Knob::FixedSchedule => "app.add_systems(FixedUpdate, your_simulation)".into(),
             Knob::FixedStep => "true".into(),
-            Knob::LoopSpec => format!("Loop::new(LoopSpec::parse(\"{}\")?, &env)?", m.spec.looped),
+            Knob::LoopSpec => format!(
+                "Loop::new(LoopSpec::parse(\"{}\")?, &PolicyEnv {{ {}..Default::default() }})?",
+                m.spec.looped,
+                if p.source.is_some() { "" } else { "timing, " }
+            ),
+            Knob::Timing if p.source.is_some() => "not needed: the preset brings its own".into(),
+            Knob::Timing => format!(
+                "let timing = TimingConfig::textbook({}, {}, {:?})?; // tick, clamp (ns), cap",
+                (p.tick_s * 1e9).round() as u64,
+                p.clamp_s.map_or(0, |c| (c * 1e9).round() as u64),
+                p.max_steps
+            ),
             Knob::Pacer => format!(
-                "Pacer::new(\"{}\".parse()?, refresh_hz)",
+                "Pacer::new(\"{}\".parse()?, Some(refresh_hz))",
                 // "as captured" and "none" (vsync off) wait for nothing of their own.
                 m.pacing.parse::<Pacing>().unwrap_or(Pacing::Vsync)
             ),

@@ -262,7 +262,13 @@ fn write_how(out: &mut impl Write, how: &EngineAdvice, best: &Ranked) -> io::Res
         best.lane, best.pacing, how.engine
     )?;
     for s in &how.settings {
-        writeln!(out, "  {} = {}", s.name, s.value)?;
+        // A line of code that names the setting itself is printed as it is.
+        let last = s.name.rsplit("::").next().unwrap_or(s.name);
+        if s.value.contains(last) {
+            writeln!(out, "  {}", s.value)?;
+        } else {
+            writeln!(out, "  {} = {}", s.name, s.value)?;
+        }
     }
     writeln!(out, "  documented at:")?;
     let mut docs: Vec<&str> = Vec::new();

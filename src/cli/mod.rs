@@ -417,10 +417,28 @@ fn advise_config(
     args: AdviseArgs,
     flags: String,
 ) -> Result<AdviseConfig, String> {
-    let lanes = match &common.lanes {
-        Some(lanes) => lanes.0.clone(),
-        None => crate::advise::candidates(args.engine),
+    let lanes = match (&common.lanes, args.engine) {
+        (Some(_), Some(engine)) if engine != crate::advise::Engine::Custom => {
+            return Err(format!(
+                "--lanes and --engine {} both choose the loops: give one of them",
+                engine.name()
+            ));
+        }
+        (Some(lanes), _) => lanes.0.clone(),
+        (None, engine) => crate::advise::candidates(engine),
     };
+    if let Some(engine) = args.engine.filter(|e| !e.paces(args.display.pacing)) {
+        return Err(format!(
+            "--pacing {}: {}'s settings cannot pace frames that way (they reach vsync{})",
+            args.display.pacing,
+            engine.title(),
+            if engine.paces(timestep_loop::Pacing::Cap(60.0)) {
+                " and cap:HZ"
+            } else {
+                ""
+            }
+        ));
+    }
     let max_substep = common
         .max_substep
         .unwrap_or(timestep_loop::MaxSubstep::Set(ADVISE_SUBSTEP_NS));

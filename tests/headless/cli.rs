@@ -340,6 +340,14 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
     ),
     (&["advise", "--seconds", "0"], "--seconds"),
     (&["advise", "--vsync", "off"], "--vsync"),
+    (
+        &["advise", "--engine", "godot", "--lanes", "fixed"],
+        "--lanes",
+    ),
+    (
+        &["advise", "--engine", "bevy", "--pacing", "hold:60"],
+        "--pacing",
+    ),
 ];
 
 #[test]
