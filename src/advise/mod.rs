@@ -44,7 +44,7 @@ pub const STEADY_RATES: [f64; 14] = [
 pub enum Situation {
     /// A simulated display: `sim.lanes` are the candidates; each of `pacings` is tried.
     Display {
-        sim: SimConfig,
+        sim: Box<SimConfig>,
         pacings: Vec<Pacing>,
     },
     /// A real capture: its lanes are the candidates; the capture fixes the pacing.
@@ -177,7 +177,7 @@ pub fn measure(situation: &Situation) -> Result<Vec<Measured>, Failure> {
         Situation::Display { sim, pacings } => {
             let mut out = Vec::new();
             for &pacing in pacings {
-                let mut sim = sim.clone();
+                let mut sim = SimConfig::clone(sim);
                 sim.display.pacing = pacing;
                 let outcome = crate::simulate::run_with(&sim, Controls::default(), |_| {})
                     .map_err(|e| Failure::usage(format!("--lanes: {e}")))?;

@@ -215,8 +215,8 @@ fn write_pick(out: &mut impl Write, label: &str, r: &Ranked) -> io::Result<()> {
 fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
     writeln!(
         out,
-        "{:>3}  {:<28} {:<12} {:>10} {:>10} {:>7}  {}",
-        "#", "loop", "pacing", "stutter ms", "latency ms", "spin %", "deterministic"
+        "{:>3}  {:<28} {:<12} {:>10} {:>10} {:>7}  deterministic",
+        "#", "loop", "pacing", "stutter ms", "latency ms", "spin %"
     )?;
     for r in ranking.iter().take(SHOWN) {
         let latency = r.latency_mean_ms.map_or("-".into(), |l| format!("{l:.1}"));

@@ -471,7 +471,10 @@ fn advise_config(
                 draw: None,
                 physics: true,
             };
-            Situation::Display { sim, pacings }
+            Situation::Display {
+                sim: Box::new(sim),
+                pacings,
+            }
         }
     };
     Ok(AdviseConfig {
