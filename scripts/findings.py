@@ -51,6 +51,10 @@ def which_loop_tables():
     return which_loop.tables()
 
 
+def verdicts():
+    return which_loop.verdicts()
+
+
 def sixty_hz():
     """MonitorSim's scenario: a 60 Hz tick written as a rate or as milliseconds."""
     common = ["--jitter", "83us", "--render-cost", "5ms", "--seconds", "166.67",
@@ -206,6 +210,7 @@ def energy():
 
 
 GENERATORS = {
+    "verdicts": verdicts,
     "which-loop": which_loop_tables,
     "sixty-hz": sixty_hz,
     "godot-jitter": godot_jitter,

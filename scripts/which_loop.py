@@ -37,6 +37,43 @@ SCENARIOS = [
 VRR = ["--vrr", "48..144", "--jitter", "300us", "--render-cost", "4ms..14ms"]
 PACINGS = ["vsync", "cap:60", "hold:60", "adaptive", "late"]
 
+# `advise` on the same scenarios: its pick, overall and in each engine, is the verdict the docs
+# give, so the docs and the command cannot disagree.
+ADVISE = ["--dt", "60hz", "--seconds", "60", "--seed", "1"]
+ENGINES = ["godot", "bevy", "unity", "monogame"]
+
+
+def advise(extra, engine=None):
+    flags = [*ADVISE, *extra] + (["--engine", engine] if engine else [])
+    out = subprocess.run([BIN, "advise", "--json", *flags], cwd=ROOT, check=True,
+                         capture_output=True, text=True).stdout
+    return json.loads(out)
+
+
+def pick(verdict):
+    """`lane` (pacing), or a dash when nothing held."""
+    r = verdict["recommended"]
+    return f"`{r['lane']}` ({r['pacing']})" if r else "-"
+
+
+def verdicts():
+    """One row per scenario: advise's pick, its figures, the runner-up, and each engine's pick."""
+    out = ["`timestep-rope advise " + " ".join(ADVISE) + " SCENARIO [--engine ENGINE]`, "
+           "each scenario's flags as below:", ""]
+    out += ["| scenario | pick | stutter, ms | latency, ms | runner-up | "
+            + " | ".join(e.capitalize() if e != "monogame" else "MonoGame" for e in ENGINES)
+            + " |", "|---|---|---:|---:|---|" + "---|" * len(ENGINES)]
+    for name, extra in SCENARIOS:
+        v = advise(extra)
+        best, next_ = v["recommended"], v["runner_up"]
+        engines = [pick(advise(extra, e)) for e in ENGINES]
+        latency = best["latency_mean_ms"] if best else None
+        out.append(f"| {name} | {pick(v)} | {best['stutter_rms_ms']:.2f} | "
+                   f"{latency:.1f} | {pick({'recommended': next_})} | " + " | ".join(engines)
+                   + " |")
+    return out
+
+
 def window_range(pattern, n):
     """Fewest and most ticks in any n consecutive vblanks of a `pattern` string."""
     ticks = [int(t) for t in (pattern.split(",") if "," in pattern else pattern)]

@@ -4,6 +4,7 @@
 //! [`rope::Rope`] → blend → draw → present. Everything but `app` is pure and testable: it never
 //! touches winit, pixels or wgpu, and time is always handed in.
 
+pub mod advise;
 pub mod app;
 pub mod cli;
 pub mod draw;

@@ -1,7 +1,7 @@
 use std::process::ExitCode;
 use timestep_rope::cli::{self, Run};
 use timestep_rope::messages::{self, Failure};
-use timestep_rope::{app, probe, replay, simulate, sweep};
+use timestep_rope::{advise, app, probe, replay, simulate, sweep};
 
 fn main() -> ExitCode {
     match run() {
@@ -24,6 +24,7 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Simulate(cfg, out) => simulate::main(&cfg, &out),
         Run::Sweep(cfg, out) => sweep::main(&cfg, &out),
         Run::Replay(cfg, out) => replay::main(&cfg, &out),
+        Run::Advise(cfg) => advise::main(&cfg),
         Run::Probe(cfg) => probe::main(&cfg),
         Run::Lessons => written("the lessons", timestep_rope::lessons::list),
         Run::Completions(shell) => written("the completions", |out| cli::completions(shell, out)),

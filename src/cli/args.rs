@@ -53,6 +53,10 @@ pub enum Command {
     /// Run every lane on the frames of a real capture (PresentMon, CapFrameX, MangoHud, or
     /// this program's own --frame-log and --trace) and print what each would have done.
     Replay(ReplayArgs),
+    /// The answer for one situation: every loop that could be chosen runs on it, and the best by
+    /// one stated rule is recommended, with the runner-up, what each costs, and how to get it in
+    /// your engine.
+    Advise(AdviseArgs),
     /// Measure this machine's clock and sleeps (with --window, its presents too); --out
     /// writes them as a machine profile, for simulate --machine.
     Probe(ProbeArgs),
@@ -393,6 +397,31 @@ pub struct ReplayArgs {
     /// or PNG
     #[arg(help_heading = "Output", long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct AdviseArgs {
+    /// A capture to advise on (PresentMon, CapFrameX, MangoHud, or this program's logs) instead
+    /// of a simulated display
+    #[arg(value_name = "CAPTURE")]
+    pub capture: Option<PathBuf>,
+    #[command(flatten)]
+    pub which: CaptureArgs,
+    /// Display refresh rate, Hz (fractional allowed: 59.94) [default: 60]
+    #[arg(help_heading = "Display", long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
+    pub display_hz: Option<f64>,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+    /// Simulated wall time each loop runs, seconds (at least 1e-9)
+    #[arg(help_heading = "Display", long, value_name = "S", default_value_t = 20.0, value_parser = seconds, allow_hyphen_values = true)]
+    pub seconds: f64,
+    /// The engine you ship on: the loops it can run are ranked, and its settings printed
+    /// (custom: your own loop, with this project's timestep-loop crate) [default: every loop]
+    #[arg(help_heading = "Loop", long, value_name = "godot|bevy|unity|monogame|custom", value_parser = parse_engine)]
+    pub engine: Option<crate::advise::Engine>,
+    /// Print one JSON object instead of the text
+    #[arg(help_heading = "Output", long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug, Clone)]

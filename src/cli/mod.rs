@@ -7,6 +7,7 @@ mod values;
 
 pub use args::*;
 
+use crate::advise::{AdviseConfig, Situation};
 use crate::app::{CaptureChoice, WindowConfig};
 use crate::draw::MAX_PANES;
 use crate::lane::LaneSpec;
@@ -33,6 +34,7 @@ pub enum Run {
     Simulate(SimConfig, SimOutput),
     Sweep(SweepConfig, SweepOutput),
     Replay(ReplayConfig, ReplayOutput),
+    Advise(AdviseConfig),
     Probe(ProbeConfig),
     /// Print the lessons.
     Lessons,
@@ -100,6 +102,10 @@ where
     if let Some(flag) = loop_flag_on_a_command_without_a_loop(&matches) {
         return Err(Failure::usage(flag));
     }
+    if let Some(flag) = display_flag_with_a_capture(&matches) {
+        return Err(Failure::usage(flag));
+    }
+    let advise = advise_line(&matches);
     let cli =
         <Cli as clap::FromArgMatches>::from_arg_matches(&matches).map_err(
             |e| match clap_failure(e) {
@@ -109,9 +115,16 @@ where
         )?;
     let run = match cli.command {
         None => window_config(cli.window).map(Run::Window),
-        Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim),
-        Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep),
-        Some(Command::Replay(replay)) => replay_config(&cli.window.common, replay),
+        Some(Command::Simulate(sim)) => simulate_config(&cli.window.common, sim, advise),
+        Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep, advise),
+        Some(Command::Replay(replay)) => replay_config(&cli.window.common, replay, advise),
+        Some(Command::Advise(args)) => {
+            let flags = matches
+                .subcommand()
+                .map(|(name, sub)| advise_words(name, sub).join(" "))
+                .unwrap_or_default();
+            advise_config(&cli.window.common, args, flags).map(Run::Advise)
+        }
         Some(Command::Probe(probe)) => Ok(Run::Probe(probe_config(probe))),
         Some(Command::Lessons) => Ok(Run::Lessons),
         Some(Command::Completions { shell }) => Ok(Run::Completions(shell)),
@@ -231,7 +244,7 @@ fn capture_choice(
 }
 
 /// `simulate`'s flags, checked together and converted.
-fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, String> {
+fn simulate_config(common: &CommonArgs, args: SimulateArgs, advise: String) -> Result<Run, String> {
     let lanes = match (&common.lanes, args.mode) {
         (Some(_), Some(_)) => {
             return Err("--mode and --lanes both choose the lanes: give one of them".into());
@@ -260,13 +273,14 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs) -> Result<Run, Strin
         plot: args.plot,
         plot_ns: args.plot_seconds.map(ns_from_seconds),
         progress: args.progress,
+        advise,
     };
     Ok(Run::Simulate(cfg, out))
 }
 
 /// `sweep`'s flags: the lanes default to the four modes and every preset; at most
 /// [`MAX_CONFIGS`] configurations.
-fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
+fn sweep_config(common: &CommonArgs, args: SweepArgs, advise: String) -> Result<Run, String> {
     let lanes = match &common.lanes {
         Some(lanes) => lanes.0.clone(),
         None => [LaneSpec::every_mode(), LaneSpec::every_preset()].concat(),
@@ -306,6 +320,7 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs) -> Result<Run, String> {
         wide: args.table.wide,
         csv: args.csv,
         plot: args.plot,
+        advise,
     };
     Ok(Run::Sweep(cfg, out))
 }
@@ -336,7 +351,7 @@ fn sweep_rates(args: &SweepArgs) -> Result<(Axis, Vec<f64>), String> {
 }
 
 /// `replay`'s flags: the lanes default to the four modes and every preset.
-fn replay_config(common: &CommonArgs, args: ReplayArgs) -> Result<Run, String> {
+fn replay_config(common: &CommonArgs, args: ReplayArgs, advise: String) -> Result<Run, String> {
     let lanes = match &common.lanes {
         Some(lanes) => lanes.0.clone(),
         None => [LaneSpec::every_mode(), LaneSpec::every_preset()].concat(),
@@ -355,6 +370,7 @@ fn replay_config(common: &CommonArgs, args: ReplayArgs) -> Result<Run, String> {
         wide: args.table.wide,
         trace: args.trace,
         plot: args.plot,
+        advise,
     };
     Ok(Run::Replay(cfg, out))
 }
@@ -390,6 +406,182 @@ fn vrr_panel(args: &DisplayArgs) -> Result<Option<Vrr>, String> {
             lfc: lfc.unwrap_or_default(),
         })),
         (None, None) => Ok(None),
+    }
+}
+
+/// `advise`'s flags: a capture, or a simulated display (every lane integrated in 1 ms substeps
+/// unless `--max-substep` says otherwise, so that the loops differ by their timing alone); the
+/// candidates are `--engine`'s loops unless `--lanes` names them.
+fn advise_config(
+    common: &CommonArgs,
+    args: AdviseArgs,
+    flags: String,
+) -> Result<AdviseConfig, String> {
+    let lanes = match (&common.lanes, args.engine) {
+        (Some(_), Some(engine)) if engine != crate::advise::Engine::Custom => {
+            return Err(format!(
+                "--lanes and --engine {} both choose the loops: give one of them",
+                engine.name()
+            ));
+        }
+        (Some(lanes), _) => lanes.0.clone(),
+        (None, engine) => crate::advise::candidates(engine),
+    };
+    if let Some(engine) = args.engine.filter(|e| !e.paces(args.display.pacing)) {
+        return Err(format!(
+            "--pacing {}: {}'s settings cannot pace frames that way (they reach vsync{})",
+            args.display.pacing,
+            engine.title(),
+            if engine.paces(timestep_loop::Pacing::Cap(60.0)) {
+                " and cap:HZ"
+            } else {
+                ""
+            }
+        ));
+    }
+    let max_substep = common
+        .max_substep
+        .unwrap_or(timestep_loop::MaxSubstep::Set(ADVISE_SUBSTEP_NS));
+    let situation = match args.capture {
+        Some(capture) => Situation::Capture(ReplayConfig {
+            capture,
+            app: args.which.app,
+            swapchain: args.which.swapchain,
+            timing: common.timing()?,
+            rope: common.rope(Drive::Off)?,
+            lanes,
+            max_substep,
+        }),
+        None => {
+            if args.which.app.is_some() || args.which.swapchain.is_some() {
+                return Err(
+                    "--app and --swapchain choose a capture's frames: give advise \
+                            CAPTURE"
+                        .into(),
+                );
+            }
+            let display = simulated_display(&args.display, args.display_hz, args.seconds)?;
+            let pacings = crate::advise::pacings(args.display.pacing, &display, args.engine);
+            let sim = SimConfig {
+                timing: common.timing()?,
+                rope: common.rope(Drive::Off)?,
+                display,
+                lanes,
+                max_substep,
+                draw: None,
+                physics: true,
+            };
+            Situation::Display {
+                sim: Box::new(sim),
+                pacings,
+            }
+        }
+    };
+    Ok(AdviseConfig {
+        situation,
+        engine: args.engine,
+        flags,
+        json: args.json,
+    })
+}
+
+/// `advise`'s substep when `--max-substep` is not given, ns: the rope's own stability is not the
+/// user's game's, so every loop is integrated finely enough to hold and is judged by its timing.
+pub const ADVISE_SUBSTEP_NS: u64 = 1_000_000;
+
+/// The flags that describe a simulated display, which a capture fixes instead.
+const DISPLAY_FLAGS: [&str; 14] = [
+    "display_hz",
+    "vsync",
+    "vrr",
+    "lfc",
+    "machine",
+    "sleep",
+    "jitter",
+    "render_cost",
+    "pacing",
+    "step_cost",
+    "phase",
+    "stall",
+    "seed",
+    "seconds",
+];
+
+/// The error for `advise CAPTURE` given a flag of a simulated display.
+fn display_flag_with_a_capture(matches: &clap::ArgMatches) -> Option<String> {
+    let ("advise", sub) = matches.subcommand()? else {
+        return None;
+    };
+    sub.get_raw("capture")?;
+    let given = DISPLAY_FLAGS
+        .into_iter()
+        .find(|id| sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine))?;
+    let flag = format!("--{}", given.replace('_', "-"));
+    Some(format!(
+        "{flag}: advise CAPTURE runs on the capture's own frames; {flag} describes a simulated \
+         display (leave out CAPTURE to simulate one)"
+    ))
+}
+
+/// The `advise` command line for the situation `simulate`, `sweep` or `replay` was given
+/// (see [`advise_words`]); empty for other commands.
+fn advise_line(matches: &clap::ArgMatches) -> String {
+    match matches.subcommand() {
+        Some((name @ ("simulate" | "sweep" | "replay"), sub)) => {
+            let words = advise_words(name, sub);
+            format!("For a verdict: timestep-rope advise {}", words.join(" "))
+                .trim_end()
+                .to_string()
+        }
+        _ => String::new(),
+    }
+}
+
+/// The words of an `advise` command line for what subcommand `name` was typed with: the
+/// capture, then every flag typed that `advise` takes too, in the order `advise` lists them
+/// (not the output flags; nor the lanes, but for `advise` itself, which chooses among them).
+fn advise_words(name: &str, sub: &clap::ArgMatches) -> Vec<String> {
+    let mut top = <Cli as clap::CommandFactory>::command();
+    top.build();
+    let (Some(advise), Some(own)) = (top.find_subcommand("advise"), top.find_subcommand(name))
+    else {
+        return Vec::new();
+    };
+    let mut words = Vec::new();
+    if let Ok(Some(capture)) = sub.try_get_raw("capture") {
+        words.extend(capture.map(|v| shell_word(&v.to_string_lossy())));
+    }
+    for arg in advise.get_arguments() {
+        let id = arg.get_id().as_str();
+        let (Some(long), true) = (arg.get_long(), arg.get_action().takes_values()) else {
+            continue;
+        };
+        let typed = own.get_arguments().any(|a| a.get_id() == id)
+            && sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
+        if !typed || (id == "lanes" && name != "advise") {
+            continue;
+        }
+        let Ok(Some(values)) = sub.try_get_raw(id) else {
+            continue;
+        };
+        for value in values {
+            let value = value.to_string_lossy();
+            // A sweep's rates are a list; advise takes one.
+            let one = id != "display_hz" || values::positive_hz(&value).is_ok();
+            words.push(format!("--{long}"));
+            words.push(if one { shell_word(&value) } else { "HZ".into() });
+        }
+    }
+    words
+}
+
+/// `word` as a shell takes it: as it is when it holds only safe characters, else single-quoted.
+fn shell_word(word: &str) -> String {
+    let safe = |c: char| c.is_ascii_alphanumeric() || "-_.,:/=+@%".contains(c);
+    if !word.is_empty() && word.chars().all(safe) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
     }
 }
 

@@ -172,6 +172,10 @@ pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
 }
 
 /// `--pacing`: vsync, cap:HZ, adaptive or late.
+pub(super) fn parse_engine(s: &str) -> Result<crate::advise::Engine, String> {
+    s.parse()
+}
+
 pub(super) fn parse_pacing(s: &str) -> Result<Pacing, String> {
     s.parse()
         .map_err(|e: timestep_loop::PacingError| e.to_string())

@@ -53,6 +53,8 @@ pub struct ReplayOutput {
     pub wide: bool,
     pub trace: Option<PathBuf>,
     pub plot: Option<PathBuf>,
+    /// The last line of the text: `advise` for the same capture (empty: none).
+    pub advise: String,
 }
 
 /// The whole `--json` object.
@@ -147,7 +149,8 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
             json.and_then(|j| writeln!(w, "{j}"))
         } else {
             crate::fit::write_fitted(w, out.wide, |text| {
-                write_table(text, &report, cfg, out.wide)
+                write_table(text, &report, cfg, out.wide)?;
+                write_advise(text, &out.advise)
             })
         }
     })?;
@@ -240,4 +243,12 @@ fn write_capture(out: &mut impl Write, c: &CaptureSummary) -> io::Result<()> {
     }
     writeln!(out, "clock: {}", c.clock)?;
     writeln!(out, "on screen: {}", c.display_times)
+}
+
+/// The line pointing at `advise` for the same situation, if there is one.
+pub fn write_advise(out: &mut impl Write, line: &str) -> io::Result<()> {
+    if line.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\n{line}")
 }

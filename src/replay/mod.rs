@@ -36,7 +36,7 @@ mod select;
 mod summary;
 mod why;
 
-pub use command::{ReplayConfig, ReplayOutput, main};
+pub use command::{ReplayConfig, ReplayOutput, main, write_advise};
 pub use format::Format;
 pub use host::{CaptureHost, Outcome, ReplayError, WAITS_OPEN_LOOP, open, run, run_with};
 pub use rows::Rows;

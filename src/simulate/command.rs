@@ -86,7 +86,8 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
             writeln!(out, "{}", report.to_json())
         } else {
             crate::fit::write_fitted(out, args.wide, |text| {
-                write_table(text, &report, cfg, args.wide)
+                write_table(text, &report, cfg, args.wide)?;
+                crate::replay::write_advise(text, &args.advise)
             })
         }
     })?;

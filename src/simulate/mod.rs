@@ -71,6 +71,8 @@ pub struct SimOutput {
     pub plot_ns: Option<u64>,
     /// `--progress`: the estimate and progress on stderr even when it is not a terminal.
     pub progress: bool,
+    /// The last line of the text: `advise` for the same situation (empty: none).
+    pub advise: String,
 }
 
 /// Everything one `simulate` run needs, validated.

@@ -25,6 +25,8 @@ pub struct SweepOutput {
     pub wide: bool,
     pub csv: Option<PathBuf>,
     pub plot: Option<PathBuf>,
+    /// The last line of the text: `advise` for the same situation (empty: none).
+    pub advise: String,
 }
 
 /// Runs a sweep. `--csv` and `--plot` are checked and created before anything runs; they
@@ -46,6 +48,7 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         stdout: stdout.lock(),
         json: out.json,
         wide: out.wide,
+        advise: &out.advise,
         rows: 0,
         summary: Summary::new(
             cfg.base.lanes.iter().map(ToString::to_string).collect(),
@@ -113,6 +116,8 @@ struct Sink<'a> {
     stdout: io::StdoutLock<'a>,
     json: bool,
     wide: bool,
+    /// The line pointing at `advise`, last in the text.
+    advise: &'a str,
     rows: u64,
     summary: Summary,
     minutes: f64,
@@ -185,6 +190,8 @@ impl Sink<'_> {
                     ""
                 }
             )?;
+            let advise = self.advise;
+            crate::fit::write_fitted(out, self.wide, |t| crate::replay::write_advise(t, advise))?;
         }
         out.flush()
     }

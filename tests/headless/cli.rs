@@ -311,6 +311,43 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
         &["simulate", "--plot", "/tmp/f.svg", "--plot-seconds", "-1"],
         "--plot-seconds",
     ),
+    // advise: an unknown engine, a capture with a simulated display's flags, --app without a
+    // capture, a capture that is not there, both refresh rates, no time to run.
+    (&["advise", "--engine", "unreal"], "--engine"),
+    (
+        &[
+            "advise",
+            "tests/data/presentmon/test_case_5.csv",
+            "--jitter",
+            "1ms",
+        ],
+        "--jitter",
+    ),
+    (
+        &[
+            "advise",
+            "tests/data/presentmon/test_case_5.csv",
+            "--display-hz",
+            "60",
+        ],
+        "--display-hz",
+    ),
+    (&["advise", "--app", "game.exe"], "--app"),
+    (&["advise", "no-such-capture.csv"], "no-such-capture.csv"),
+    (
+        &["advise", "--vrr", "48..144", "--display-hz", "60"],
+        "--display-hz",
+    ),
+    (&["advise", "--seconds", "0"], "--seconds"),
+    (&["advise", "--vsync", "off"], "--vsync"),
+    (
+        &["advise", "--engine", "godot", "--lanes", "fixed"],
+        "--lanes",
+    ),
+    (
+        &["advise", "--engine", "bevy", "--pacing", "hold:60"],
+        "--pacing",
+    ),
 ];
 
 #[test]

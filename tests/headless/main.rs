@@ -7,6 +7,7 @@
 
 #![allow(dead_code)]
 
+mod advise;
 mod architecture;
 mod cli;
 mod docs;

@@ -1,0 +1,251 @@
+//! `timestep-rope advise`: the answer for one situation. Every loop that could be chosen (the
+//! modes, the timers, the presets and their options, under each pacing worth trying) runs on the
+//! situation through the runner `simulate` and `replay` use; the lanes that did not hold (their
+//! report's `state` is not ok) are dropped, and the rest are ranked by one rule ([`RULE`]) over
+//! their measured figures. `output.rs` writes the verdict; `engines.rs` says how to get it in an
+//! engine.
+
+mod engines;
+mod output;
+
+pub use engines::{Engine, Knob, SETTINGS, Setting};
+pub use output::{Advice, Ranked};
+
+use crate::lane::{LaneReport, LaneSpec};
+use crate::messages::{self, Failure};
+use crate::replay::{ReplayConfig, ReplayError};
+use crate::simulate::{Controls, SimConfig};
+use std::process::ExitCode;
+use timestep_loop::{Mode, Pacing, millis};
+
+/// The ranking rule, as `advise` prints it under the ranking and docs/REFERENCE.md states it.
+pub const RULE: &str = "Lanes that exploded, fell behind or stepped past the rope's stable \
+                        step are dropped. The rest are ranked by stutter rms in whole quarter \
+                        milliseconds (smoothness first), then deterministic before not (fixed \
+                        ticks give the same results on every display), then mean input latency \
+                        in whole milliseconds, then CPU spent spinning in whole percent of a \
+                        core; what is still tied keeps the order tried.";
+
+/// Stutter is compared in steps of this many ms (differences below it are not seen).
+pub const STUTTER_STEP_MS: f64 = 0.25;
+/// Latency is compared in steps of this many ms.
+pub const LATENCY_STEP_MS: f64 = 1.0;
+/// Spinning is compared in steps of this many percent of a core.
+pub const SPIN_STEP_PERCENT: f64 = 1.0;
+
+/// Display rates a steady pacing (`hold:`, `cap:`) is tried at on a variable-refresh panel: the
+/// highest in the panel's range whose period holds the longest render.
+pub const STEADY_RATES: [f64; 14] = [
+    240.0, 165.0, 144.0, 120.0, 100.0, 90.0, 75.0, 72.0, 60.0, 50.0, 48.0, 40.0, 30.0, 24.0,
+];
+
+/// What `advise` runs on.
+#[derive(Clone, Debug)]
+pub enum Situation {
+    /// A simulated display: `sim.lanes` are the candidates; each of `pacings` is tried.
+    Display {
+        sim: Box<SimConfig>,
+        pacings: Vec<Pacing>,
+    },
+    /// A real capture: its lanes are the candidates; the capture fixes the pacing.
+    Capture(ReplayConfig),
+}
+
+/// Everything one `advise` run needs, validated.
+#[derive(Clone, Debug)]
+pub struct AdviseConfig {
+    pub situation: Situation,
+    /// `--engine`: the engine the user ships on (None: any loop, built with our crate).
+    pub engine: Option<Engine>,
+    /// The situation as the flags that give it, for the header.
+    pub flags: String,
+    pub json: bool,
+}
+
+/// One lane under one pacing, as measured.
+#[derive(Clone, Debug)]
+pub struct Measured {
+    pub spec: LaneSpec,
+    /// The pacing, as `--pacing` writes it ("as captured" on a capture).
+    pub pacing: String,
+    pub report: LaneReport,
+    /// CPU time its waits spent spinning, percent of one core over the run.
+    pub spin_percent: f64,
+}
+
+/// The key the rule sorts by, smallest first, each figure in its step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Key {
+    pub stutter_steps: u64,
+    pub not_deterministic: bool,
+    pub latency_steps: u64,
+    pub spin_steps: u64,
+}
+
+impl Measured {
+    /// Whether the lane's results are the same on every display: it steps whole fixed ticks
+    /// (fixed or interpolated, as every preset does).
+    pub fn deterministic(&self) -> bool {
+        Mode::ALL
+            .into_iter()
+            .find(|m| m.name() == self.report.mode)
+            .is_some_and(Mode::accumulates)
+    }
+
+    /// Mean input latency, ms (None: nothing was shown).
+    pub fn latency_ms(&self) -> Option<f64> {
+        self.report.latency_ms.as_ref().map(|l| l.mean)
+    }
+
+    /// Its place under [`RULE`].
+    pub fn key(&self) -> Key {
+        let steps = |v: f64, step: f64| (v / step).floor().max(0.0) as u64;
+        Key {
+            stutter_steps: steps(self.report.shown.stutter_rms_ms, STUTTER_STEP_MS),
+            not_deterministic: !self.deterministic(),
+            latency_steps: self
+                .latency_ms()
+                .map_or(u64::MAX, |l| steps(l, LATENCY_STEP_MS)),
+            spin_steps: steps(self.spin_percent, SPIN_STEP_PERCENT),
+        }
+    }
+}
+
+/// The candidates `engine` can run (all of them for our own crate): its preset as shipped and
+/// with each option its settings reach.
+pub fn candidates(engine: Option<Engine>) -> Vec<LaneSpec> {
+    let names: &[&str] = match engine {
+        Some(Engine::Godot) => &[
+            "godot",
+            "godot+interpolated",
+            "godot+jitter=0",
+            "godot+interpolated+jitter=0",
+        ],
+        Some(Engine::Bevy) => &["bevy", "bevy+interpolated"],
+        Some(Engine::Unity) => &["unity", "unity+interpolated"],
+        Some(Engine::MonoGame) => &["monogame"],
+        Some(Engine::Custom) | None => &[
+            "modes",
+            "fixed+snap",
+            "fixed+smooth",
+            "fixed+fuzzy",
+            "fixed+fuzzy59",
+            "interpolated+snap",
+            "interpolated+smooth",
+            "interpolated+fuzzy",
+            "presets",
+            "godot+interpolated",
+            "bevy+interpolated",
+            "unity+interpolated",
+            "game-loop+interpolated",
+        ],
+    };
+    let list = names.join(",");
+    crate::lane::parse_lanes(&list).unwrap_or_default()
+}
+
+/// The pacings tried on `display`: the one given, and on a variable-refresh panel the steady
+/// ones (`cap:` and, for our own crate, `hold:`) at the highest of [`STEADY_RATES`] in the
+/// panel's range whose period holds the longest render, if one does.
+pub fn pacings(
+    given: Pacing,
+    display: &crate::simulate::DisplayConfig,
+    engine: Option<Engine>,
+) -> Vec<Pacing> {
+    let mut out = vec![given];
+    let Some(vrr) = display.vrr else {
+        return out;
+    };
+    let longest_ns = display.render_cost.max_ns() + display.step_cost_ns;
+    let steady = STEADY_RATES
+        .into_iter()
+        .find(|&hz| hz >= vrr.min_hz && hz <= vrr.max_hz && 1e9 / hz >= longest_ns as f64);
+    if let Some(hz) = steady {
+        for pacing in [Pacing::Cap(hz), Pacing::Hold(hz)] {
+            let reachable = engine.is_none_or(|e| e.paces(pacing));
+            if reachable && !out.contains(&pacing) {
+                out.push(pacing);
+            }
+        }
+    }
+    out
+}
+
+/// Runs every candidate on the situation (the runner `simulate` and `replay` use).
+pub fn measure(situation: &Situation) -> Result<Vec<Measured>, Failure> {
+    match situation {
+        Situation::Display { sim, pacings } => {
+            let mut out = Vec::new();
+            for &pacing in pacings {
+                let mut sim = SimConfig::clone(sim);
+                sim.display.pacing = pacing;
+                let outcome = crate::simulate::run_with(&sim, Controls::default(), |_| {})
+                    .map_err(|e| Failure::usage(format!("--lanes: {e}")))?;
+                let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
+                let named = pacing_name(pacing, sim.display.vsync);
+                for (spec, lane) in sim.lanes.iter().zip(outcome.lanes) {
+                    let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
+                    out.push(Measured {
+                        spec: *spec,
+                        pacing: named.clone(),
+                        report: lane.report,
+                        spin_percent: 100.0 * spun / run_ms,
+                    });
+                }
+            }
+            Ok(out)
+        }
+        Situation::Capture(cfg) => {
+            let path = &cfg.capture;
+            let (selection, summary) =
+                crate::replay::open(path, cfg.app.as_deref(), cfg.swapchain.as_deref())
+                    .map_err(|e| Failure::usage(e.to_string()))?;
+            let reports = crate::replay::run(cfg, &selection, &summary).map_err(|e| match e {
+                ReplayError::Capture(e) => Failure::usage(e.to_string()),
+                ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
+            })?;
+            Ok(cfg
+                .lanes
+                .iter()
+                .zip(reports)
+                .map(|(spec, report)| Measured {
+                    spec: *spec,
+                    pacing: "as captured".into(),
+                    report,
+                    spin_percent: 0.0,
+                })
+                .collect())
+        }
+    }
+}
+
+/// `pacing` as the verdict names it: `vsync` with vsync off paces nothing ("none").
+pub fn pacing_name(pacing: Pacing, vsync: bool) -> String {
+    match pacing {
+        Pacing::Vsync if !vsync => "none".into(),
+        pacing => pacing.to_string(),
+    }
+}
+
+/// The lanes that held, best first by [`RULE`], and the ones dropped, in the order tried.
+pub fn rank(measured: Vec<Measured>) -> (Vec<Measured>, Vec<Measured>) {
+    let (mut held, dropped): (Vec<Measured>, Vec<Measured>) =
+        measured.into_iter().partition(|m| m.report.state.is_ok());
+    // A stable sort: ties keep the order tried.
+    held.sort_by_key(Measured::key);
+    (held, dropped)
+}
+
+/// Runs `advise`: measures, ranks and prints the verdict.
+pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, Failure> {
+    let (held, dropped) = rank(measure(&cfg.situation)?);
+    let advice = Advice::new(cfg, &held, &dropped);
+    messages::print("the advice", |out| {
+        if cfg.json {
+            advice.write_json(out)
+        } else {
+            crate::fit::write_fitted(out, false, |text| advice.write_text(text))
+        }
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

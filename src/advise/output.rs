@@ -1,0 +1,320 @@
+//! The verdict, as a screen of text (every line within [`crate::fit::COLUMNS`]) or as one JSON
+//! object: the recommended loop and the runner-up with what each costs, the ranking and the rule
+//! it follows, the lanes dropped, and the settings that get the pick in the user's engine.
+
+use super::{AdviseConfig, Engine, Measured, RULE, Situation};
+use crate::fit::COLUMNS;
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// How many ranked loops the text shows (`--json` has them all).
+pub const SHOWN: usize = 8;
+
+/// One loop that held, where the rule put it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ranked {
+    pub rank: usize,
+    pub lane: String,
+    pub pacing: String,
+    pub stutter_rms_ms: f64,
+    /// Mean input latency, ms (null: nothing was shown).
+    pub latency_mean_ms: Option<f64>,
+    pub spin_percent: f64,
+    pub deterministic: bool,
+    pub game_speed: f64,
+    /// What choosing it costs, in words.
+    pub costs: Vec<String>,
+}
+
+/// One loop that did not hold.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Dropped {
+    pub lane: String,
+    pub pacing: String,
+    pub state: String,
+}
+
+/// One setting, with its value for the pick.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SettingValue {
+    pub name: &'static str,
+    pub value: String,
+    pub doc: &'static str,
+}
+
+/// How to get the pick in an engine.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineAdvice {
+    pub engine: &'static str,
+    pub settings: Vec<SettingValue>,
+}
+
+/// The whole verdict (`--json` writes it as it is).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Advice {
+    /// The situation, as the flags that give it.
+    pub situation: String,
+    /// Loops run (lanes × pacings), held or not.
+    pub tried: usize,
+    pub rule: &'static str,
+    pub recommended: Option<Ranked>,
+    pub runner_up: Option<Ranked>,
+    /// Every loop that held, best first.
+    pub ranking: Vec<Ranked>,
+    pub dropped: Vec<Dropped>,
+    /// How to get the recommended loop: in `--engine`'s engine, or with our own crate.
+    pub how: Option<EngineAdvice>,
+    /// Whether `--engine` named the engine (else `how` is our own crate's, and the text says
+    /// how to ask for another).
+    pub engine_given: bool,
+}
+
+impl Advice {
+    /// The verdict on `held` (best first) and `dropped`, for `cfg`.
+    pub fn new(cfg: &AdviseConfig, held: &[Measured], dropped: &[Measured]) -> Advice {
+        let ranking: Vec<Ranked> = held
+            .iter()
+            .enumerate()
+            .map(|(i, m)| ranked(i + 1, m))
+            .collect();
+        let vsync = match &cfg.situation {
+            Situation::Display { sim, .. } => sim.display.vsync,
+            Situation::Capture(_) => held.first().is_some_and(|m| m.report.vsync.vsync_detected),
+        };
+        let engine = cfg.engine.unwrap_or(Engine::Custom);
+        let how = held.first().map(|m| EngineAdvice {
+            engine: engine.title(),
+            settings: engine
+                .settings()
+                .map(|s| SettingValue {
+                    name: s.name,
+                    value: s.value(m, vsync),
+                    doc: s.doc,
+                })
+                .collect(),
+        });
+        Advice {
+            situation: cfg.flags.clone(),
+            tried: held.len() + dropped.len(),
+            rule: RULE,
+            recommended: ranking.first().cloned(),
+            runner_up: ranking.get(1).cloned(),
+            ranking,
+            dropped: dropped
+                .iter()
+                .map(|m| Dropped {
+                    lane: m.spec.to_string(),
+                    pacing: m.pacing.clone(),
+                    state: m.report.state.to_string(),
+                })
+                .collect(),
+            how,
+            engine_given: cfg.engine.is_some(),
+        }
+    }
+
+    /// As one JSON object.
+    pub fn write_json(&self, out: &mut impl Write) -> io::Result<()> {
+        let json = serde_json::to_string_pretty(self).map_err(io::Error::other)?;
+        writeln!(out, "{json}")
+    }
+
+    /// As a screen of text.
+    pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(out, "advise {}", self.situation)?;
+        write!(
+            out,
+            "{} loops tried: {} held",
+            self.tried,
+            self.ranking.len()
+        )?;
+        if !self.dropped.is_empty() {
+            write!(
+                out,
+                ", {} dropped (exploded, fell behind or stepped past the rope's stable step)",
+                self.dropped.len()
+            )?;
+        }
+        writeln!(out)?;
+        writeln!(out)?;
+        let Some(best) = &self.recommended else {
+            writeln!(out, "No loop held here: nothing to recommend.")?;
+            return write_dropped(out, &self.dropped);
+        };
+        write_pick(out, "Recommended:", best)?;
+        if let Some(next) = &self.runner_up {
+            write_pick(out, "Runner-up:  ", next)?;
+        }
+        writeln!(out)?;
+        write_ranking(out, &self.ranking)?;
+        write_dropped(out, &self.dropped)?;
+        writeln!(out, "Rule: {}", self.rule)?;
+        if let Some(how) = &self.how {
+            writeln!(out)?;
+            write_how(out, how, best)?;
+            if !self.engine_given {
+                writeln!(
+                    out,
+                    "(--engine godot|bevy|unity|monogame ranks what that engine's settings \
+                     reach, and names them)"
+                )?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `m` at `rank`, with its costs.
+fn ranked(rank: usize, m: &Measured) -> Ranked {
+    let r = &m.report;
+    let mut costs = vec![format!("stutter {:.2} ms rms", r.shown.stutter_rms_ms)];
+    match m.latency_ms() {
+        Some(ms) => costs.push(format!("latency {ms:.1} ms mean")),
+        None => costs.push("latency unknown (nothing shown)".into()),
+    }
+    if r.policy.shows == "blend" {
+        costs.push(format!(
+            "one tick of latency ({:.1} ms) from blending",
+            r.policy.tick_s * 1e3
+        ));
+    }
+    if m.spin_percent >= 0.05 {
+        costs.push(format!("spins {:.1}% of a core", m.spin_percent));
+    }
+    if !m.deterministic() {
+        costs.push("not deterministic across displays".into());
+    }
+    let speed = r.shown.game_speed;
+    if (speed - 1.0).abs() >= 0.001 {
+        let way = if speed < 1.0 { "slow" } else { "fast" };
+        costs.push(format!(
+            "runs the game {:.1}% {way}",
+            (speed - 1.0).abs() * 100.0
+        ));
+    }
+    Ranked {
+        rank,
+        lane: m.spec.to_string(),
+        pacing: m.pacing.clone(),
+        stutter_rms_ms: r.shown.stutter_rms_ms,
+        latency_mean_ms: m.latency_ms(),
+        spin_percent: m.spin_percent,
+        deterministic: m.deterministic(),
+        game_speed: speed,
+        costs,
+    }
+}
+
+/// "Recommended: fixed+fuzzy, pacing vsync" and its costs.
+fn write_pick(out: &mut impl Write, label: &str, r: &Ranked) -> io::Result<()> {
+    writeln!(out, "{label} {}, pacing {}", r.lane, r.pacing)?;
+    writeln!(out, "  costs: {}", r.costs.join("; "))
+}
+
+/// The first [`SHOWN`] of the ranking as a table.
+fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
+    writeln!(
+        out,
+        "{:>3}  {:<28} {:<12} {:>10} {:>10} {:>7}  deterministic",
+        "#", "loop", "pacing", "stutter ms", "latency ms", "spin %"
+    )?;
+    for r in ranking.iter().take(SHOWN) {
+        let latency = r.latency_mean_ms.map_or("-".into(), |l| format!("{l:.1}"));
+        writeln!(
+            out,
+            "{:>3}  {:<28} {:<12} {:>10.2} {:>10} {:>7.1}  {}",
+            r.rank,
+            r.lane,
+            r.pacing,
+            r.stutter_rms_ms,
+            latency,
+            r.spin_percent,
+            if r.deterministic { "yes" } else { "no" }
+        )?;
+    }
+    if ranking.len() > SHOWN {
+        writeln!(
+            out,
+            "     ({} more held; --json lists them all)",
+            ranking.len() - SHOWN
+        )?;
+    }
+    Ok(())
+}
+
+/// The loops that did not hold, in one line.
+fn write_dropped(out: &mut impl Write, dropped: &[Dropped]) -> io::Result<()> {
+    if dropped.is_empty() {
+        return Ok(());
+    }
+    let each: Vec<String> = dropped
+        .iter()
+        .map(|d| format!("{} ({}, {})", d.lane, d.pacing, d.state))
+        .collect();
+    writeln!(out, "Dropped: {}", each.join(", "))
+}
+
+/// The settings that get `best` in the engine, then the pages that document them.
+fn write_how(out: &mut impl Write, how: &EngineAdvice, best: &Ranked) -> io::Result<()> {
+    writeln!(
+        out,
+        "How to get {} (pacing {}) in {}:",
+        best.lane, best.pacing, how.engine
+    )?;
+    for s in &how.settings {
+        // A line of code that names the setting itself is printed as it is.
+        let last = s.name.rsplit("::").next().unwrap_or(s.name);
+        if s.value.contains(last) {
+            writeln!(out, "  {}", s.value)?;
+        } else {
+            writeln!(out, "  {} = {}", s.name, s.value)?;
+        }
+    }
+    writeln!(out, "  documented at:")?;
+    let mut docs: Vec<&str> = Vec::new();
+    for doc in how.settings.iter().map(|s| s.doc) {
+        if !docs.contains(&doc) {
+            docs.push(doc);
+        }
+    }
+    for doc in docs {
+        for line in split_address(doc, COLUMNS - 4) {
+            writeln!(out, "    {line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// An address too long for a line cut after its last `/` that fits (the rest indented on the
+/// next line), so no line is wider than `width` and none breaks mid-name.
+fn split_address(address: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut rest = address;
+    while rest.chars().count() > width {
+        let head = rest.get(..width).unwrap_or(rest);
+        let Some(cut) = head.rfind('/').filter(|&i| i > 0) else {
+            break;
+        };
+        lines.push(rest[..=cut].to_string());
+        rest = &rest[cut + 1..];
+    }
+    lines.push(rest.to_string());
+    let indent = |(i, l): (usize, String)| if i == 0 { l } else { format!("  {l}") };
+    lines.into_iter().enumerate().map(indent).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_address_is_cut_after_a_slash() {
+        let url = "https://docs.godotengine.org/en/stable/tutorials/physics/interpolation/\
+                   physics_interpolation_quick_start_guide.html";
+        let lines = split_address(url, 96);
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0].ends_with("/interpolation/"));
+        assert_eq!(lines.concat().replace(' ', ""), url);
+        assert_eq!(split_address("https://a/b", 96), ["https://a/b"]);
+    }
+}

@@ -1,0 +1,352 @@
+//! `advise`: it never picks a loop that did not hold, its pick is the best by the rule it prints,
+//! its verdicts on the textbook situations, its figures against replay's on a gold capture, its
+//! width, and the line that points `simulate`, `sweep` and `replay` at it. All on the simulated
+//! clock (or a capture's own).
+
+use crate::support::run_bin;
+use serde_json::Value;
+use timestep_rope::advise::{LATENCY_STEP_MS, RULE, SPIN_STEP_PERCENT, STUTTER_STEP_MS};
+
+const CAPTURE: &str = "tests/data/presentmon/test_case_5.csv";
+
+/// `advise ARGS --json`, parsed.
+fn advise(args: &[&str]) -> Value {
+    let mut all = vec!["advise", "--json"];
+    all.extend_from_slice(args);
+    json(&all)
+}
+
+/// The program's JSON for `args`, which must succeed.
+fn json(args: &[&str]) -> Value {
+    let out = run_bin(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+/// The program's text for `args`, which must succeed.
+fn text(args: &[&str]) -> String {
+    let out = run_bin(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn list(v: &Value) -> &Vec<Value> {
+    v.as_array().unwrap_or_else(|| panic!("not a list: {v}"))
+}
+
+fn name(v: &Value) -> (String, String) {
+    let s = |k: &str| v[k].as_str().unwrap_or_default().to_string();
+    (s("lane"), s("pacing"))
+}
+
+/// A ranked loop's key under the rule, from its printed figures.
+fn key(r: &Value) -> (u64, bool, u64, u64) {
+    let steps = |v: f64, step: f64| (v / step).floor() as u64;
+    let f = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
+    let latency = r["latency_mean_ms"]
+        .as_f64()
+        .map_or(u64::MAX, |l| steps(l, LATENCY_STEP_MS));
+    (
+        steps(f("stutter_rms_ms"), STUTTER_STEP_MS),
+        r["deterministic"] != Value::Bool(true),
+        latency,
+        steps(f("spin_percent"), SPIN_STEP_PERCENT),
+    )
+}
+
+/// The rule's checks on one verdict: nothing dropped is ranked, the ranking is in the rule's
+/// order, the pick is its first and the runner-up its second.
+fn obeys_its_rule(v: &Value) {
+    assert_eq!(v["rule"], RULE);
+    let ranking = list(&v["ranking"]);
+    let dropped: Vec<_> = list(&v["dropped"]).iter().map(name).collect();
+    for r in ranking {
+        assert!(
+            !dropped.contains(&name(r)),
+            "{:?} is ranked and dropped",
+            name(r)
+        );
+    }
+    for d in list(&v["dropped"]) {
+        assert_ne!(d["state"], "ok", "{d}");
+    }
+    for pair in ranking.windows(2) {
+        assert!(
+            key(&pair[0]) <= key(&pair[1]),
+            "{} before {}",
+            pair[0],
+            pair[1]
+        );
+    }
+    assert_eq!(v["recommended"], ranking[0]);
+    assert_eq!(v["runner_up"], ranking[1]);
+}
+
+#[test]
+fn it_never_picks_a_loop_that_exploded_or_fell_behind_on_the_same_run() {
+    // Unsubstepped, the presets' 60 Hz ticks and variable's 60 Hz steps tear the rope apart
+    // (its stable step is 15.07 ms); timer noise starves fuzzy59's window, which falls behind.
+    let flags = [
+        "--dt",
+        "10ms",
+        "--max-substep",
+        "off",
+        "--jitter",
+        "300us",
+        "--seconds",
+        "5",
+    ];
+    let v = advise(&flags);
+    obeys_its_rule(&v);
+    let states: Vec<String> = list(&v["dropped"])
+        .iter()
+        .map(|d| d["state"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(states.iter().any(|s| s == "exploded"), "{states:?}");
+    assert!(states.iter().any(|s| s == "fallen behind"), "{states:?}");
+    // The same lanes in simulate, on the same flags: the ranked are exactly those that held.
+    let lanes: Vec<String> = list(&v["ranking"])
+        .iter()
+        .chain(list(&v["dropped"]))
+        .map(|r| name(r).0)
+        .collect();
+    let joined = lanes.join(",");
+    let mut args = vec!["simulate", "--json", "--lanes", &joined];
+    args.extend_from_slice(&flags);
+    let sim = json(&args);
+    for lane in list(&sim["lanes"]) {
+        let held = lane["state"] == "ok";
+        let ranked = list(&v["ranking"])
+            .iter()
+            .any(|r| r["lane"] == lane["lane"]);
+        assert_eq!(held, ranked, "{}: state {}", lane["lane"], lane["state"]);
+    }
+}
+
+#[test]
+fn a_tick_equal_to_the_refresh_with_timer_noise_is_not_left_to_a_raw_accumulator() {
+    let v = advise(&[
+        "--display-hz",
+        "60",
+        "--dt",
+        "60hz",
+        "--jitter",
+        "300us",
+        "--render-cost",
+        "5ms",
+        "--seconds",
+        "20",
+    ]);
+    obeys_its_rule(&v);
+    let pick = &v["recommended"];
+    for raw in ["fixed", "interpolated", "game-loop"] {
+        assert_ne!(pick["lane"], raw);
+    }
+    let fixed = list(&v["ranking"])
+        .iter()
+        .find(|r| r["lane"] == "fixed")
+        .unwrap_or_else(|| panic!("fixed held"));
+    let stutter = |r: &Value| r["stutter_rms_ms"].as_f64().unwrap_or(f64::MAX);
+    assert!(
+        stutter(fixed) > 5.0,
+        "the raw accumulator double-steps: {fixed}"
+    );
+    assert!(stutter(pick) < 0.25, "{pick}");
+}
+
+#[test]
+fn on_a_vrr_panel_with_a_varying_render_it_paces_steadily() {
+    let v = advise(&[
+        "--vrr",
+        "48..144",
+        "--render-cost",
+        "4ms..14ms",
+        "--jitter",
+        "300us",
+        "--dt",
+        "60hz",
+        "--seconds",
+        "20",
+    ]);
+    obeys_its_rule(&v);
+    let pacing = v["recommended"]["pacing"].as_str().unwrap_or_default();
+    assert!(pacing.starts_with("hold:"), "{}", v["recommended"]);
+    // What it beat: the best loop presenting as soon as each frame is ready.
+    let ready = list(&v["ranking"]).iter().find(|r| r["pacing"] == "vsync");
+    let ready = ready.unwrap_or_else(|| panic!("a vsync-paced loop held"));
+    assert!(ready["stutter_rms_ms"].as_f64() > Some(1.0), "{ready}");
+}
+
+#[test]
+fn on_gold_capture_5_its_figures_are_replays() {
+    let v = advise(&[CAPTURE]);
+    obeys_its_rule(&v);
+    let replay = json(&["replay", CAPTURE, "--json", "--max-substep", "1ms"]);
+    let ranking = list(&v["ranking"]);
+    let mut compared = 0;
+    for lane in list(&replay["lanes"]) {
+        let Some(r) = ranking.iter().find(|r| r["lane"] == lane["lane"]) else {
+            assert_ne!(lane["state"], "ok", "{} held in replay", lane["lane"]);
+            continue;
+        };
+        assert_eq!(
+            r["stutter_rms_ms"], lane["stutter_rms_ms"],
+            "{}",
+            lane["lane"]
+        );
+        assert_eq!(
+            r["latency_mean_ms"], lane["latency_ms"]["mean"],
+            "{}",
+            lane["lane"]
+        );
+        assert_eq!(r["game_speed"], lane["game_speed"], "{}", lane["lane"]);
+        compared += 1;
+    }
+    assert!(compared >= 8, "only {compared} lanes in common");
+}
+
+#[test]
+fn every_line_fits_100_columns() {
+    let situations: [&[&str]; 6] = [
+        &[
+            "advise",
+            "--display-hz",
+            "144",
+            "--jitter",
+            "2ms",
+            "--seconds",
+            "5",
+        ],
+        &[
+            "advise",
+            "--vrr",
+            "48..144",
+            "--render-cost",
+            "4ms..14ms",
+            "--seconds",
+            "5",
+        ],
+        &["advise", CAPTURE, "--engine", "godot"],
+        &[
+            "advise",
+            "--engine",
+            "bevy",
+            "--seconds",
+            "5",
+            "--vsync",
+            "off",
+            "--render-cost",
+            "3ms",
+        ],
+        &[
+            "advise",
+            "--engine",
+            "unity",
+            "--seconds",
+            "5",
+            "--dt",
+            "60hz",
+        ],
+        &[
+            "advise",
+            "--engine",
+            "monogame",
+            "--seconds",
+            "5",
+            "--machine",
+            "windows-default",
+        ],
+    ];
+    for args in situations {
+        let out = text(args);
+        assert!(out.contains("Rule: "), "{args:?}");
+        for line in out.lines() {
+            assert!(line.chars().count() <= 100, "{args:?}: {line}");
+        }
+    }
+}
+
+#[test]
+fn an_engine_gets_its_own_settings_for_its_own_loops() {
+    let v = advise(&["--engine", "godot", "--display-hz", "144", "--seconds", "5"]);
+    for r in list(&v["ranking"]) {
+        assert!(
+            r["lane"].as_str().is_some_and(|l| l.starts_with("godot")),
+            "{r}"
+        );
+    }
+    let settings = list(&v["how"]["settings"]);
+    let names: Vec<&str> = settings.iter().filter_map(|s| s["name"].as_str()).collect();
+    assert!(
+        names.contains(&"physics/common/physics_ticks_per_second"),
+        "{names:?}"
+    );
+    let interpolation = settings
+        .iter()
+        .find(|s| s["name"] == "physics/common/physics_interpolation")
+        .unwrap_or_else(|| panic!("{names:?}"));
+    let blends = v["recommended"]["lane"]
+        .as_str()
+        .is_some_and(|l| l.contains("interpolated"));
+    assert_eq!(interpolation["value"], blends.to_string());
+}
+
+#[test]
+fn simulate_sweep_and_replay_end_with_advise_for_the_same_situation() {
+    let sim = text(&[
+        "--dt",
+        "60hz",
+        "simulate",
+        "--display-hz",
+        "144",
+        "--jitter",
+        "2ms",
+    ]);
+    let last = sim.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "For a verdict: timestep-rope advise --display-hz 144 --jitter 2ms --dt 60hz"
+    );
+    // The line runs as it is.
+    let words: Vec<&str> = last.split_whitespace().skip(5).collect();
+    let mut again = vec!["advise", "--seconds", "1"];
+    again.extend(words);
+    assert!(text(&again).contains("Recommended:"));
+
+    let replay = text(&["replay", CAPTURE, "--lanes", "fixed"]);
+    let last = replay.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        format!("For a verdict: timestep-rope advise {CAPTURE}")
+    );
+
+    let sweep = text(&[
+        "sweep",
+        "--display-hz",
+        "60,144",
+        "--seconds",
+        "1",
+        "--lanes",
+        "fixed",
+    ]);
+    let last = sweep.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        "For a verdict: timestep-rope advise --display-hz HZ --seconds 1"
+    );
+}
+
+#[test]
+fn the_reference_states_the_rule_it_prints() {
+    let reference = std::fs::read_to_string("docs/REFERENCE.md").expect("the reference");
+    let words = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words(&reference).contains(&words(RULE)),
+        "docs/REFERENCE.md lacks: {RULE}"
+    );
+}
