@@ -145,6 +145,7 @@ impl Session {
         hud_info(
             &shown,
             &self.meter,
+            self.view,
             self.frames.paused(),
             pacing,
             present_mode.into(),
@@ -180,6 +181,7 @@ fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
         replay: None,
         sleep: Default::default(),
         lesson: None,
+        overlay: false,
     }
 }
 
@@ -1282,4 +1284,69 @@ fn a_tick_above_the_ropes_stable_step_says_so_with_the_fix() {
     );
     let (sub, _) = at("20hz", MaxSubstep::Set(25 * MS), Integrator::Euler);
     assert!(sub[0].starts_with("substep 25.00 ms"), "{sub:?}");
+}
+
+/// A plain launch's session: [`crate::app::DEFAULT_LANES`] overlaid, the pin swaying, as the
+/// command line makes it.
+fn plain_launch() -> Session {
+    let lanes =
+        crate::lane::parse_lanes(crate::app::DEFAULT_LANES).unwrap_or_else(|e| panic!("{e}"));
+    let rope = RopeParams {
+        drive: crate::rope::Drive::sway(),
+        ..RopeParams::default()
+    };
+    let cfg = WindowConfig {
+        overlay: true,
+        ..config(lanes, rope)
+    };
+    new(&cfg, 1280, 800)
+}
+
+/// Runs `s` for `seconds` of frames `period_ns` apart, each shown at once.
+fn run_display(s: &mut Session, period_ns: u64, seconds: u64) {
+    let frames = seconds * 1_000_000_000 / period_ns;
+    for i in 1..=frames {
+        s.advance_to(i * period_ns);
+    }
+}
+
+/// Each lane's judder over the last second, px.
+fn judders(s: &Session) -> Vec<f64> {
+    s.lanes()
+        .iter()
+        .map(|l| l.record().judder().recent_rms().unwrap_or(f64::NAN))
+        .collect()
+}
+
+#[test]
+fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
+    for (hz, period_ns) in [(60, 16_666_667), (144, 6_944_444)] {
+        let mut s = plain_launch();
+        assert!(s.overlay(), "a plain launch overlays its lanes");
+        assert_eq!(
+            s.title(),
+            "timestep-rope \u{2014} overlay: interpolated | unity | variable"
+        );
+        run_display(&mut s, period_ns, 10);
+        let [interpolated, unity, variable] = judders(&s)[..] else {
+            panic!("three lanes")
+        };
+        // Unity's 50 Hz ticks shown without blending: each shown for 1 or 2 (60 Hz), or 2
+        // or 3 (144 Hz), frames. The interpolated 1 ms ticks glide.
+        assert!(
+            unity > 5.0 * interpolated && unity > 0.3,
+            "{hz} Hz: unity judders {unity:.3} px, interpolated {interpolated:.3} px"
+        );
+        // Variable steps of 16.7 ms are past the rope's stable step (15.07 ms); of 6.9 ms,
+        // within it.
+        let watch = s.lanes()[2]
+            .watch()
+            .map(crate::watch::ExplosionWatch::explosions);
+        let exploded = watch.unwrap_or(0) > 0;
+        assert_eq!(
+            exploded,
+            hz == 60,
+            "{hz} Hz: variable exploded {exploded}, judder {variable}"
+        );
+    }
 }

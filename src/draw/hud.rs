@@ -18,6 +18,10 @@ pub struct HudInfo {
     /// Last measured frame time, ms.
     pub frame_ms: f64,
     pub paused: bool,
+    /// Paused and stepped back this many frames.
+    pub rewound: usize,
+    /// The lanes are overlaid in one pane rather than split.
+    pub overlay: bool,
     /// The pacing and what it measured: `vsync`, `cap 60 fps`, `adaptive 22.0ms 1 miss`.
     pub pacing: String,
     /// Input latency, event to present: the last and the mean of recent ones (empty before
@@ -266,7 +270,7 @@ impl HudInfo {
 
     /// One lane: its mode first, then every figure.
     fn single_rows(&self, lane: &LaneRow) -> Vec<Row> {
-        let mut mode = Row::new("mode", lane.name.clone()).tone(Tone::Accent);
+        let mut mode = Row::new("mode", self.named(&lane.name)).tone(Tone::Accent);
         if self.paused {
             mode = mode.flag("PAUSED", Tone::Warn);
         }
@@ -318,10 +322,20 @@ impl HudInfo {
         }
     }
 
+    /// `name`, and the frame shown when stepped back from the newest: "fixed, frame -3".
+    fn named(&self, name: &str) -> String {
+        match self.rewound {
+            0 => name.to_string(),
+            k => format!("{name}, frame -{k}"),
+        }
+    }
+
     /// Several lanes: what they share, on the two lines of a bar across the top (each lane's
     /// own figures are on its pane's label).
     fn bar_rows(&self, lanes: usize) -> [Vec<Row>; 2] {
-        let mut view = Row::new("view", format!("split, {lanes} lanes")).tone(Tone::Accent);
+        let view = if self.overlay { "overlay" } else { "split" };
+        let view = self.named(&format!("{view}, {lanes} lanes"));
+        let mut view = Row::new("view", view).tone(Tone::Accent);
         if self.paused {
             view = view.flag("PAUSED", Tone::Warn);
         }
@@ -592,6 +606,8 @@ mod tests {
             fps: 60.0,
             frame_ms: 16.667,
             paused: false,
+            rewound: 0,
+            overlay: false,
             pacing: "vsync".into(),
             input: String::new(),
             present_mode: "Fifo (vsync)".into(),
@@ -669,6 +685,8 @@ mod tests {
             judder: "123456789.00 px rms".into(),
         };
         let mut hud = HudInfo {
+            rewound: usize::MAX,
+            overlay: true,
             timing: TimingConfig::new(timestep_loop::MAX_DURATION_NS)
                 .and_then(|t| t.with_clamp(u64::MAX))
                 .ok(),
