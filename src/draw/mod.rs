@@ -75,7 +75,7 @@ pub struct Scene<'a> {
     pub help: Option<&'a [String]>,
     /// A large centred message, e.g. "EXPLODED - resetting in 1.4 s (R now)".
     pub banner: Option<&'a str>,
-    /// A lesson's caption, over the bottom of the panes.
+    /// A lesson's caption, in a band under the panes (the layout keeps them clear of it).
     pub caption: Option<&'a [String]>,
     /// A one-line key hint, right-aligned along the bottom of the panes (under the caption).
     pub hint: Option<&'a str>,

@@ -221,3 +221,63 @@ fn the_overlay_and_a_paused_frame_draw_at_every_size() {
         sweep(lanes, paused, false, &sizes);
     }
 }
+
+/// The top row a lesson's caption (and the hint under it) paints over a bare `w × h` frame
+/// with the strip shown, found by drawing it.
+fn caption_top(lines: &[String], w: u32, h: u32) -> u32 {
+    let strip = FrameStrip::new(300);
+    let hint = "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys";
+    let draw = |caption: Option<&[String]>, hint: Option<&str>| {
+        let scene = Scene {
+            panes: &[],
+            hud: None,
+            strip: Some(&strip),
+            help: None,
+            banner: None,
+            caption,
+            hint,
+        };
+        let mut buf = vec![0u8; (w * h * 4) as usize];
+        Renderer::new().draw(&mut buf, w, h, &scene);
+        buf
+    };
+    let (bare, with) = (draw(None, None), draw(Some(lines), Some(hint)));
+    let row = (w * 4) as usize;
+    (0..h)
+        .find(|&y| {
+            let at = y as usize * row..(y as usize + 1) * row;
+            bare[at.clone()] != with[at]
+        })
+        .unwrap_or(h)
+}
+
+#[test]
+fn no_lessons_caption_covers_a_pane_or_a_rope() {
+    let params = RopeParams::default();
+    for (i, lesson) in LESSONS.iter().enumerate() {
+        let lines = lesson.caption_lines(i + 1);
+        let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let lanes = lesson.lane_specs().len();
+        for (w, h) in [(1280, 800), (1920, 1080), (1024, 768), (800, 600)] {
+            let top = caption_top(&lines, w, h);
+            let reserve = overlay::caption_band(w, h, lines.len(), chars);
+            let bottom = if lanes > 1 {
+                let layout = Layout::split(&params, w, h, lanes, true, reserve);
+                let area = |a: &Area| a.y + a.h;
+                layout.areas.iter().map(area).max().unwrap_or(0)
+            } else {
+                // One lane fills the frame: its rope's box, and its marker's track.
+                let layout = Layout::single(&params, w, h, true, reserve);
+                let (min, _) = view::rope_box(&params);
+                let rope = layout.views[0].to_screen(min).y.ceil() as u32;
+                let track = layout.tracks[0];
+                rope.max(track.y + track.h)
+            };
+            assert!(
+                bottom <= top,
+                "lesson {} at {w}x{h}: panes reach row {bottom}, the caption starts at {top}",
+                i + 1
+            );
+        }
+    }
+}

@@ -158,7 +158,7 @@ pub(super) fn panes_bottom(width: u32, height: u32, reserve: u32) -> f32 {
 }
 
 /// The world box, metres, that holds every place the rope reaches (see [`View::for_rope`]).
-fn rope_box(params: &RopeParams) -> (Vec2, Vec2) {
+pub(super) fn rope_box(params: &RopeParams) -> (Vec2, Vec2) {
     // A driven pin takes the rope with it: the box widens by how far it goes (and a circle
     // rises half that).
     let (min, max) = still_rope_box(params);
