@@ -1350,3 +1350,83 @@ fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
         );
     }
 }
+
+#[test]
+fn paused_comma_and_period_step_through_the_frames_kept_and_on_past_the_newest() {
+    let mut s = plain_launch();
+    let period = 16_666_667;
+    let mut drawn: Vec<Vec<Vec<Vec2>>> = Vec::new();
+    for i in 1..=30 {
+        s.advance_to(i * period);
+        drawn.push((0..3).map(|l| s.screen.drawn(l).to_vec()).collect());
+    }
+    let shown_now =
+        |s: &Session| -> Vec<Vec<Vec2>> { (0..3).map(|l| s.screen.drawn(l).to_vec()).collect() };
+    // Running, ',' pauses and steps nowhere.
+    s.handle_action(Action::FrameBack);
+    assert!(s.paused() && s.rewound() == 0);
+    let mut now = 31 * period;
+    s.advance_to(now);
+    assert_eq!(shown_now(&s), drawn[29], "paused, the newest frame stays");
+    for back in 1..=3 {
+        s.handle_action(Action::FrameBack);
+        now += period;
+        s.advance_to(now);
+        assert_eq!(s.rewound(), back);
+        assert_eq!(shown_now(&s), drawn[29 - back], "{back} frame(s) back");
+    }
+    assert!(s.hud("").lanes.len() == 3 && s.hint().contains(",: frame back"));
+    s.handle_action(Action::FrameOn);
+    now += period;
+    s.advance_to(now);
+    assert_eq!(shown_now(&s), drawn[27]);
+    // Back no further than the frames kept.
+    for _ in 0..100 {
+        s.handle_action(Action::FrameBack);
+    }
+    assert_eq!(s.rewound(), 29);
+    // At the newest, '.' runs one frame: the lanes step, then stay paused.
+    s.handle_action(Action::Pause);
+    s.handle_action(Action::Pause);
+    let before = s.lanes()[0].stepper().sim_ns();
+    s.handle_action(Action::FrameOn);
+    now += period;
+    s.advance_to(now);
+    let after = s.lanes()[0].stepper().sim_ns();
+    assert!(
+        after > before && after - before <= 2 * period,
+        "{before} -> {after}"
+    );
+    now += period;
+    s.advance_to(now);
+    assert_eq!(s.lanes()[0].stepper().sim_ns(), after, "still paused");
+    // P resumes from the newest.
+    s.handle_action(Action::Pause);
+    assert!(!s.paused() && s.rewound() == 0);
+}
+
+#[test]
+fn o_overlays_the_lanes_in_one_pane_and_v_splits_them() {
+    let mut s = session(Mode::Fixed);
+    s.handle_action(Action::ToggleOverlay);
+    assert!(
+        s.overlay() && s.lanes().len() == 4,
+        "one lane becomes the four modes"
+    );
+    let layout = s.layout();
+    assert_eq!(layout.areas.len(), 4);
+    assert!(
+        layout.areas.iter().all(|a| *a == layout.areas[0]),
+        "one pane"
+    );
+    assert!(
+        s.title()
+            .contains("overlay: variable | semi-fixed | fixed | interpolated")
+    );
+    s.handle_action(Action::ToggleSplit);
+    assert!(!s.overlay() && s.split());
+    assert_ne!(s.layout().areas[0], s.layout().areas[1]);
+    s.set_overlay(true);
+    s.handle_action(Action::Pick(2));
+    assert!(!s.overlay() && !s.split() && s.layout().areas.len() == 1);
+}
