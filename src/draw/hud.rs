@@ -270,7 +270,7 @@ impl HudInfo {
 
     /// One lane: its mode first, then every figure.
     fn single_rows(&self, lane: &LaneRow) -> Vec<Row> {
-        let mut mode = Row::new("mode", self.named(&lane.name)).tone(Tone::Accent);
+        let mut mode = Row::new("mode", lane.name.clone()).tone(Tone::Accent);
         if self.paused {
             mode = mode.flag("PAUSED", Tone::Warn);
         }
@@ -294,7 +294,7 @@ impl HudInfo {
         rows.extend(self.timing_rows());
         rows.extend([
             self.frame_row(),
-            Row::new("steps", lane.steps.to_string()),
+            Row::new("steps", self.rewound_to(lane.steps.to_string())),
             Row::new("alpha", num(lane.alpha, 3)),
             Row::new("drift", format!("{} ms", signed(lane.drift_ms, 3))),
             Row::new("judder", lane.judder.clone()),
@@ -322,11 +322,11 @@ impl HudInfo {
         }
     }
 
-    /// `name`, and the frame shown when stepped back from the newest: "fixed, frame -3".
-    fn named(&self, name: &str) -> String {
+    /// `value`, or when stepped back from the newest frame, which frame shows: "frame -3".
+    fn rewound_to(&self, value: String) -> String {
         match self.rewound {
-            0 => name.to_string(),
-            k => format!("{name}, frame -{k}"),
+            0 => value,
+            k => format!("frame -{k}"),
         }
     }
 
@@ -334,7 +334,10 @@ impl HudInfo {
     /// own figures are on its pane's label).
     fn bar_rows(&self, lanes: usize) -> [Vec<Row>; 2] {
         let view = if self.overlay { "overlay" } else { "split" };
-        let view = self.named(&format!("{view}, {lanes} lanes"));
+        let view = match self.rewound {
+            0 => format!("{view}, {lanes} lanes"),
+            k => format!("{view}, frame -{k}"),
+        };
         let mut view = Row::new("view", view).tone(Tone::Accent);
         if self.paused {
             view = view.flag("PAUSED", Tone::Warn);
@@ -649,6 +652,31 @@ mod tests {
             ..info()
         };
         assert!(hud.lines()[0].contains("PAUSED"));
+    }
+
+    #[test]
+    fn stepped_back_the_hud_says_which_frame_and_names_the_overlay() {
+        let back = HudInfo {
+            paused: true,
+            rewound: 3,
+            ..info()
+        };
+        assert!(
+            back.lines()
+                .iter()
+                .any(|l| l.contains("steps") && l.contains("frame -3"))
+        );
+        let overlay = HudInfo {
+            overlay: true,
+            lanes: vec![lane("interpolated"), lane("unity")],
+            ..back
+        };
+        let first = &overlay.lines()[0];
+        assert!(
+            first.contains("overlay") && first.contains("frame -3"),
+            "{first}"
+        );
+        assert!(first.contains("PAUSED") && first.len() <= 40, "{first}");
     }
 
     #[test]

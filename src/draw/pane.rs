@@ -199,9 +199,9 @@ pub(super) fn draw_marker(canvas: &mut Canvas, pane: &Pane) {
         let mx = head - behind;
         let my = y + h - (n - k) * row;
         let (size, alpha) = if k + 1 == n {
-            (row.max(3) + 2, 255)
+            (row.max(4) + 3, 255)
         } else {
-            (row.max(2), (60 + 150 * (k + 1) / n) as u8)
+            (row.max(4), (70 + 150 * (k + 1) / n) as u8)
         };
         canvas.blend_rect(mx - size / 2, my, size, size.min(h), colour, alpha);
     }
