@@ -144,13 +144,19 @@ impl Renderer {
             last_area = Some(p.area);
             self.draw_pane(frame, (width, height), i, p, overlaid);
         }
+        // Labels over every rope: an overlaid rope must not cross another lane's label.
+        for p in scene.panes {
+            if let (Some(label), Some(mut canvas)) = (&p.label, Canvas::new(frame, width, height)) {
+                pane::draw_label(&mut canvas, p.area, label, text_scale(height));
+            }
+        }
         if let Some(mut canvas) = Canvas::new(frame, width, height) {
             draw_overlays(&mut canvas, scene);
         }
     }
 
     /// One pane: grid (unless `overlaid` on the pane before, in the same area), marker
-    /// track, rope and label, all inside its area.
+    /// track and rope, all inside its area (its label comes after every pane's rope).
     fn draw_pane(
         &mut self,
         frame: &mut [u8],
@@ -175,9 +181,6 @@ impl Renderer {
             clip_mask(&mut self.masks, index, pane.area, size).map(|m| (pane.area, m))
         };
         rope::draw_rope(frame, size, &pane.rope, &pane.view, clip, &mut self.rope);
-        if let (Some(label), Some(mut canvas)) = (&pane.label, Canvas::new(frame, size.0, size.1)) {
-            pane::draw_label(&mut canvas, pane.area, label, text_scale(size.1));
-        }
     }
 }
 
