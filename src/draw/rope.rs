@@ -170,7 +170,11 @@ pub(super) fn draw_rope(
     let Some(pixmap) = PixmapMut::from_bytes(frame, width, height) else {
         return;
     };
-    let line_w = rope_width_px(view.scale);
+    // Overlaid ropes narrow lane by lane, so one drawn over another leaves it showing.
+    let narrowing = look
+        .colour
+        .map_or(1.0, |i| 1.8 / (1.0 + 0.6 * i.min(4) as f32));
+    let line_w = rope_width_px(view.scale) * narrowing;
     let total = screen_points(view, look.positions, &mut scratch.points, width, height);
     let mask = clip
         .filter(|(area, _)| !within(&scratch.points, *area, REACH_PX))
