@@ -600,7 +600,15 @@ mod tests {
 
     #[test]
     fn lanes_come_from_lanes_mode_or_split_in_the_order_given() {
-        assert_eq!(lanes(&[]), ["interpolated"]);
+        // A plain launch: three loops that differ at the default 1 ms tick, overlaid.
+        assert_eq!(lanes(&[]), ["interpolated", "unity", "variable"]);
+        let overlaid = |args: &[&str]| match parse([&["timestep-rope"], args].concat()) {
+            Ok(Run::Window(cfg)) => cfg.overlay,
+            other => panic!("{args:?}: {other:?}"),
+        };
+        assert!(overlaid(&[]) && overlaid(&["--lesson", "2"]));
+        assert!(!overlaid(&["--split"]) && !overlaid(&["--mode", "fixed"]));
+        assert!(!overlaid(&["--lanes", "fixed,unity"]));
         assert_eq!(lanes(&["--mode", "fixed"]), ["fixed"]);
         assert_eq!(
             lanes(&["--split"]),

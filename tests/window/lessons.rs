@@ -81,7 +81,8 @@ fn l_and_shift_l_step_through_the_lessons() {
     // Esc leaves the lesson first, and only then quits.
     press(&window, "Escape");
     poll("Esc to leave the lesson", || {
-        (title(&window) == "timestep-rope \u{2014} interpolated").then_some(())
+        let plain = "timestep-rope \u{2014} overlay: interpolated | unity | variable";
+        (title(&window) == plain).then_some(())
     });
     app.assert_alive("Esc in a lesson");
     app.escape_exits_0(&window);
