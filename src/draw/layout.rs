@@ -140,7 +140,9 @@ impl Layout {
         let margin = margin_px(width, height);
         let bottom = panes_bottom(width, height, reserve);
         let bar = hud_bar_height(width, height) as f32;
-        let top = if under_hud && bottom - bar >= 0.5 * h {
+        // Clear of the HUD's bar while a third of the height is left for the panes (a
+        // lesson's caption takes its share of the bottom).
+        let top = if under_hud && bottom - bar >= h / 3.0 {
             bar
         } else {
             margin
@@ -176,11 +178,9 @@ impl Layout {
             let inset = Vec2::splat(margin * 0.5);
             let rope_min = area.min() + inset + Vec2::new(0.0, label_px);
             // The marker's track along the bottom, where the pane has room for it.
-            let th = if cell.y - label_px - 2.0 * inset.y >= 3.0 * th {
-                th
-            } else {
-                0.0
-            };
+            // The marker's track: at most a quarter of the rope's room, and none under 8 px.
+            let th = th.min((cell.y - label_px - 2.0 * inset.y) / 4.0);
+            let th = if th >= 8.0 { th.floor() } else { 0.0 };
             let rope_max = (area.max() - inset - Vec2::new(0.0, th)).max(rope_min + Vec2::ONE);
             layout.tracks.push(Area {
                 x: (area.min().x + inset.x) as u32,

@@ -263,6 +263,13 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
             let reserve = overlay::caption_band(w, h, lines.len(), chars);
             let bottom = if lanes > 1 {
                 let layout = Layout::split(&params, w, h, lanes, true, reserve);
+                let bar = hud_bar_height(w, h);
+                let under = layout.areas.iter().find(|a| a.y < bar);
+                assert!(
+                    under.is_none(),
+                    "lesson {} at {w}x{h}: {under:?} under the HUD",
+                    i + 1
+                );
                 let area = |a: &Area| a.y + a.h;
                 layout.areas.iter().map(area).max().unwrap_or(0)
             } else {
