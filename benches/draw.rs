@@ -40,6 +40,8 @@ impl Picture {
             lanes: lanes.len(),
             split: lanes.len() > 1,
             hud: true,
+            overlay: false,
+            caption: (0, 0),
         };
         let mut screen = Screen::new(&params, arrangement);
         for i in 0..300 {

@@ -113,14 +113,14 @@ pub const LESSONS: [Lesson; 7] = [
         title: "The beat: a tick a hair off the refresh",
         sources: &[GLAIEL],
         caption: &[
-            "A 30 Hz tick at a 29.97 fps cap: every 33 s a frame runs 0 or 2 ticks.",
+            "A 30 Hz tick at a {cap} fps cap: every {beat} a frame runs {beat_ticks} ticks.",
             "Snapping and the fuzzy window hide it, interpolation smooths it. On a",
             "59.94 Hz display with a 60 Hz tick it comes every 16.7 s.",
         ],
         lanes: "fixed,fixed+snap,fixed+fuzzy,interpolated",
         dt: "30hz",
         max_substep: Some(MS),
-        pacing: Pacing::Cap(29.97),
+        pacing: Pacing::Cap(29.7),
         drive: Drive::Sway {
             period_ns: 2_500_000_000,
         },
@@ -229,12 +229,41 @@ impl Lesson {
         })
     }
 
-    /// What to look at, with `{frames}` worked out.
+    /// How often a frame runs one tick more or less than the rest, at the lesson's frame cap,
+    /// seconds: the beat of a tick a little off the frame rate, 1 / |tick rate − frame rate|.
+    /// With it, whether that frame runs 2 ticks (the tick is faster) or 0. `None` without a
+    /// cap, or where the rates are equal or more than 10 % apart (then no one frame stands
+    /// out: 20 Hz ticks at 30 fps alternate 1 and 0 ticks).
+    pub fn beat(&self) -> Option<(f64, u32)> {
+        let Pacing::Cap(hz) = self.pacing else {
+            return None;
+        };
+        let tick_hz = 1e9 / self.timing().tick_ns() as f64;
+        let apart = tick_hz - hz;
+        let near = (0.9..1.1).contains(&(tick_hz / hz));
+        (near && apart != 0.0).then(|| (1.0 / apart.abs(), if apart > 0.0 { 2 } else { 0 }))
+    }
+
+    /// What to look at, with `{frames}`, `{cap}`, `{beat}` and `{beat_ticks}` worked out
+    /// from the lesson's settings.
     pub fn caption_text(&self) -> Vec<String> {
         let frames = self.frames_per_tick().unwrap_or_else(|| "several".into());
+        let cap = match self.pacing {
+            Pacing::Cap(hz) => format!("{hz}"),
+            _ => "no".into(),
+        };
+        let (beat, ticks) = match self.beat() {
+            Some((s, ticks)) => (format!("{s:.1} s"), ticks.to_string()),
+            None => ("so often".into(), "0 or 2".into()),
+        };
         self.caption
             .iter()
-            .map(|l| l.replace("{frames}", &frames))
+            .map(|l| {
+                l.replace("{frames}", &frames)
+                    .replace("{cap}", &cap)
+                    .replace("{beat_ticks}", &ticks)
+                    .replace("{beat}", &beat)
+            })
             .collect()
     }
 
@@ -323,6 +352,28 @@ mod tests {
                     .all(|line| !line.contains('{'))
             );
         }
+    }
+
+    #[test]
+    fn lesson_4s_beat_comes_within_10_s_and_its_caption_says_when() {
+        let four = &LESSONS[3];
+        let (beat_s, ticks) = four.beat().unwrap_or_else(|| panic!("lesson 4 has a beat"));
+        // A 30 Hz tick at a 29.7 fps cap: 1 / 0.3 Hz.
+        assert!((beat_s - 10.0 / 3.0).abs() < 1e-4, "{beat_s}");
+        assert!(beat_s < 10.0);
+        assert_eq!(ticks, 2);
+        let caption = four.caption_lines(4);
+        assert!(
+            caption[1].contains("29.7 fps cap: every 3.3 s a frame runs 2 ticks"),
+            "{caption:?}"
+        );
+        // Lesson 2's 20 Hz tick at 30 fps is no beat: 1.5 frames a tick.
+        assert_eq!(LESSONS[1].beat(), None);
+        let at_29_97 = Lesson {
+            pacing: Pacing::Cap(29.97),
+            ..*four
+        };
+        assert!(at_29_97.beat().is_some_and(|(s, _)| s > 30.0));
     }
 
     #[test]

@@ -21,6 +21,12 @@ pub enum Action {
     CycleTimer,
     Reset,
     Pause,
+    /// Paused: the frame before, among those kept (running: pauses).
+    FrameBack,
+    /// Paused: the frame after; past the newest, one frame more (running: pauses).
+    FrameOn,
+    /// Every lane over each other in one pane, each in its colour, and back.
+    ToggleOverlay,
     Stall,
     CapDown,
     CapUp,
@@ -44,16 +50,19 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 22] = [
+    pub const ALL: [Action; 25] = [
         Action::CycleMode,
         Action::Pick(0),
         Action::Pick(1),
         Action::Pick(2),
         Action::Pick(3),
         Action::ToggleSplit,
+        Action::ToggleOverlay,
         Action::CycleTimer,
         Action::Reset,
         Action::Pause,
+        Action::FrameBack,
+        Action::FrameOn,
         Action::Stall,
         Action::CapDown,
         Action::CapUp,
@@ -81,6 +90,9 @@ impl Action {
             Action::CycleTimer => "next timer: raw, snap, smooth".into(),
             Action::Reset => "reset the rope(s)".into(),
             Action::Pause => "pause / resume".into(),
+            Action::FrameBack => "paused: one frame back (the last 10 s are kept)".into(),
+            Action::FrameOn => "paused: one frame on (past the newest: runs one)".into(),
+            Action::ToggleOverlay => "overlay: lanes in one pane, in their colours".into(),
             Action::Stall => "inject a 300 ms stall".into(),
             Action::CapDown => "fps cap down".into(),
             Action::CapUp => "fps cap up".into(),
@@ -122,9 +134,12 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::Digit4), Action::Pick(3)),
     (Trigger::Key(KeyCode::Numpad4), Action::Pick(3)),
     (Trigger::Key(KeyCode::KeyV), Action::ToggleSplit),
+    (Trigger::Key(KeyCode::KeyO), Action::ToggleOverlay),
     (Trigger::Key(KeyCode::KeyT), Action::CycleTimer),
     (Trigger::Key(KeyCode::KeyR), Action::Reset),
     (Trigger::Key(KeyCode::KeyP), Action::Pause),
+    (Trigger::Key(KeyCode::Comma), Action::FrameBack),
+    (Trigger::Key(KeyCode::Period), Action::FrameOn),
     (Trigger::Key(KeyCode::KeyS), Action::Stall),
     (Trigger::Key(KeyCode::BracketLeft), Action::CapDown),
     (Trigger::Key(KeyCode::BracketRight), Action::CapUp),
@@ -180,6 +195,8 @@ fn key_name(code: KeyCode) -> String {
         KeyCode::BracketLeft => "[".into(),
         KeyCode::BracketRight => "]".into(),
         KeyCode::Slash => "/".into(),
+        KeyCode::Comma => ",".into(),
+        KeyCode::Period => ".".into(),
         _ => {
             for prefix in ["Key", "Digit"] {
                 if let Some(rest) = debug.strip_prefix(prefix) {
@@ -232,6 +249,9 @@ mod tests {
         assert_eq!(plain(KeyCode::KeyT), Some(Action::CycleTimer));
         assert_eq!(plain(KeyCode::KeyR), Some(Action::Reset));
         assert_eq!(plain(KeyCode::KeyP), Some(Action::Pause));
+        assert_eq!(plain(KeyCode::Comma), Some(Action::FrameBack));
+        assert_eq!(plain(KeyCode::Period), Some(Action::FrameOn));
+        assert_eq!(plain(KeyCode::KeyO), Some(Action::ToggleOverlay));
         assert_eq!(plain(KeyCode::KeyS), Some(Action::Stall));
         assert_eq!(plain(KeyCode::BracketLeft), Some(Action::CapDown));
         assert_eq!(plain(KeyCode::BracketRight), Some(Action::CapUp));

@@ -84,12 +84,18 @@ pub struct ViewState {
     pub show_help: bool,
     /// The free end's trail (`G`).
     pub trail: bool,
+    /// Every lane drawn over each other in one pane (`O`), when there are several.
+    pub overlay: bool,
+    /// Paused and stepped back this many frames (`,`): the lanes are drawn as that frame
+    /// showed them.
+    pub rewind: usize,
 }
 
 impl ViewState {
-    /// The lanes on screen, by index: all of them in the split view, the focused one otherwise.
+    /// The lanes on screen, by index: all of them in the split view and the overlay, the
+    /// focused one otherwise.
     pub fn shown(&self, lanes: usize) -> Vec<usize> {
-        if self.split {
+        if self.split || self.overlay {
             (0..lanes).collect()
         } else {
             vec![self.focus.min(lanes.saturating_sub(1))]
@@ -101,6 +107,7 @@ impl ViewState {
 pub fn hud_info(
     shown: &[&Lane],
     meter: &Meter,
+    view: ViewState,
     paused: bool,
     pacing: String,
     present_mode: String,
@@ -109,6 +116,8 @@ pub fn hud_info(
         fps: meter.fps.fps(),
         frame_ms: millis(meter.last_frame_ns),
         paused,
+        overlay: view.overlay,
+        rewound: if paused { view.rewind } else { 0 },
         pacing,
         input: meter.input_summary(),
         present_mode,
@@ -209,10 +218,17 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             let mode = self.presenter.present_mode();
             HudInfo {
                 capture: self.wall.caption(),
-                ..hud_info(&shown_lanes, self.meter, frame.paused, pacing, mode)
+                ..hud_info(
+                    &shown_lanes,
+                    self.meter,
+                    self.view,
+                    frame.paused,
+                    pacing,
+                    mode,
+                )
             }
         });
-        let banner = (!self.view.split)
+        let banner = (!self.view.split && !self.view.overlay)
             .then(|| shown_lanes.first().and_then(|l| explosion_banner(l)))
             .flatten();
         let overlay = Overlay {
@@ -221,10 +237,16 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             help: self.view.show_help.then_some(self.help),
             banner: banner.as_deref(),
             grabbed: self.grabbed,
-            focused: if self.view.split { self.view.focus } else { 0 },
+            focused: if self.view.split || self.view.overlay {
+                self.view.focus
+            } else {
+                0
+            },
             trail: self.view.trail,
             caption: (!self.caption.is_empty()).then_some(self.caption),
             hint: Some(self.hint),
+            rewind: if frame.paused { self.view.rewind } else { 0 },
+            keep: !frame.paused,
         };
         // `hold:HZ`: wait for the frame's present time (before drawing, which is quick).
         if let Some(at_ns) = frame.present_not_before_ns {

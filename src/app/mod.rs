@@ -67,7 +67,15 @@ pub struct WindowConfig {
     pub sleep: Sleep,
     /// `--lesson`: the lesson to start at (1-based, checked).
     pub lesson: Option<usize>,
+    /// Start with the lanes overlaid in one pane (a plain launch's [`DEFAULT_LANES`]).
+    pub overlay: bool,
 }
+
+/// The lanes a plain launch shows, overlaid in one pane: three loops that differ at the
+/// default 1 ms tick on any display. Interpolated 1 ms ticks glide; Unity's 50 Hz fixed step,
+/// shown without interpolation, judders on a 60 or 144 Hz display (a tick shown for 1 or 2,
+/// or 2 or 3, frames); variable steps explode below 66 fps (a step over 15 ms).
+pub const DEFAULT_LANES: &str = "interpolated,unity,variable";
 
 /// A capture and which of its frames to replay.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -42,6 +42,8 @@ pub struct FrameReport {
 struct Requests {
     stall: bool,
     quit: bool,
+    /// Paused: run one frame (`.` at the newest frame kept).
+    step: bool,
 }
 
 #[derive(Debug)]
@@ -75,6 +77,8 @@ struct Home {
     env: PolicyEnv,
     rope: RopeParams,
     pacing: Pacing,
+    /// Whether its lanes were overlaid.
+    overlay: bool,
 }
 
 /// `specs`' lanes on ropes of `rope`, each keeping when its steps start (the strip shows it).
@@ -106,12 +110,16 @@ impl Session {
             show_hud: true,
             show_help: false,
             trail: false,
+            overlay: cfg.overlay && lanes.len() > 1,
+            rewind: 0,
         };
         let arrangement = Arrangement {
             size: (width, height),
             lanes: lanes.len(),
             split: view.split,
             hud: true,
+            overlay: view.overlay,
+            caption: (0, 0),
         };
         let mut frames = Frames::new(Pacer::new(cfg.pacing, None));
         frames.anchor(0);
@@ -136,6 +144,7 @@ impl Session {
                 env,
                 rope: cfg.rope,
                 pacing: cfg.pacing,
+                overlay: cfg.overlay,
             },
         })
         .map(|mut session| {
@@ -168,10 +177,12 @@ impl Session {
             return;
         };
         self.lanes = lanes;
+        self.screen.forget_frames();
         self.rope = rope;
         self.screen.set_params(&rope);
         self.view.focus = 0;
         self.view.split = self.lanes.len() > 1;
+        self.view.overlay = false;
         self.view.trail = lesson.trail;
         self.set_pacing(lesson.pacing);
         self.step_cost_ns = lesson.step_cost_ns;
@@ -193,10 +204,12 @@ impl Session {
             return;
         };
         self.lanes = lanes;
+        self.screen.forget_frames();
         self.rope = home.rope;
         self.screen.set_params(&home.rope);
         self.view.focus = 0;
         self.view.split = self.lanes.len() > 1;
+        self.view.overlay = home.overlay && self.lanes.len() > 1;
         self.view.trail = false;
         self.set_pacing(home.pacing);
         self.step_cost_ns = 0;
@@ -236,9 +249,12 @@ impl Session {
     /// The one-line hint on screen: which keys open the help and the lessons, and in a lesson
     /// how to move on or leave.
     pub fn hint(&self) -> String {
+        if self.paused() {
+            return "P: resume  ,: frame back  .: frame on  F1: keys".into();
+        }
         match self.lesson {
             Some(_) => "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys".into(),
-            None => "F1: keys  L: lessons  V: split view  Esc: quit".into(),
+            None => "F1: keys  L: lessons  V: split  O: overlay  P: pause  Esc: quit".into(),
         }
     }
 
@@ -297,9 +313,14 @@ impl Session {
             Some(n) => format!("timestep-rope \u{2014} lesson {n} \u{2014}"),
             None => "timestep-rope \u{2014}".to_string(),
         };
-        if self.view.split {
+        if self.view.split || self.view.overlay {
             let names: Vec<String> = self.lanes.iter().map(Lane::name).collect();
-            format!("{dash} split view: {}", names.join(" | "))
+            let view = if self.overlay() {
+                "overlay"
+            } else {
+                "split view"
+            };
+            format!("{dash} {view}: {}", names.join(" | "))
         } else if self.lanes.len() > 1 {
             let (n, all) = (self.view.focus + 1, self.lanes.len());
             format!(
@@ -324,7 +345,10 @@ impl Session {
                 let _unchanged_on_error = lane.set_timer(lane.timer().next());
             }
             Action::Reset => self.reset(),
-            Action::Pause => self.frames.set_paused(!self.frames.paused()),
+            Action::Pause => self.set_paused(!self.paused()),
+            Action::FrameBack => self.step_frame(-1),
+            Action::FrameOn => self.step_frame(1),
+            Action::ToggleOverlay => self.set_overlay(!self.view.overlay),
             Action::Stall => self.requests.stall = true,
             Action::CapDown => self.set_pacing(capped(cap_down(self.fps_cap()))),
             Action::CapUp => self.set_pacing(capped(cap_up(self.fps_cap()))),
@@ -370,32 +394,93 @@ impl Session {
         } else if i < self.lanes.len() {
             self.view.focus = i;
             self.view.split = false;
+            self.view.overlay = false;
             self.arrange();
         }
     }
 
-    /// V: the split view and back. One lane becomes the four modes first, each starting from
-    /// this rope and this clock, so they part ways from one state before your eyes.
+    /// Whether frames are paused (`P`): no lane steps, and `,` and `.` step through the
+    /// frames kept.
+    pub fn paused(&self) -> bool {
+        self.frames.paused()
+    }
+
+    /// Pauses, or resumes from the newest frame.
+    pub fn set_paused(&mut self, paused: bool) {
+        self.frames.set_paused(paused);
+        self.view.rewind = 0;
+    }
+
+    /// How many frames back from the newest the paused picture is.
+    pub fn rewound(&self) -> usize {
+        self.view.rewind
+    }
+
+    /// `,` (`by` < 0) and `.` (`by` > 0): pauses if running; paused, shows the frame `by`
+    /// frames later among those kept, and past the newest runs one frame more (its frame
+    /// time is measured as any frame's).
+    pub fn step_frame(&mut self, by: i32) {
+        if !self.paused() {
+            self.set_paused(true);
+            return;
+        }
+        let oldest = self.screen.kept_frames().saturating_sub(1);
+        let back = i64::try_from(self.rewound()).unwrap_or(i64::MAX) - i64::from(by);
+        if back < 0 {
+            self.view.rewind = 0;
+            self.requests.step = true;
+        } else {
+            self.view.rewind = usize::try_from(back).unwrap_or(0).min(oldest);
+        }
+    }
+
+    /// Whether the lanes are overlaid in one pane.
+    pub fn overlay(&self) -> bool {
+        self.view.overlay
+    }
+
+    /// O: every lane drawn over each other in one pane, each in its colour, or not (the
+    /// split view). One lane becomes the four modes first, as for the split view.
+    pub fn set_overlay(&mut self, on: bool) {
+        if on && self.lanes.len() == 1 {
+            self.fork_every_mode();
+        }
+        self.view.overlay = on && self.lanes.len() > 1;
+        self.view.split = self.lanes.len() > 1;
+        self.arrange();
+    }
+
+    /// One lane becomes the four modes, each starting from this rope and this clock, so they
+    /// part ways from one state before your eyes; the one that was showing keeps the focus.
+    fn fork_every_mode(&mut self) {
+        let current = self.lanes[0].mode();
+        let integrator = self.lanes[0].integrator();
+        let forks: Result<Vec<Lane>, _> = LaneSpec::every_mode()
+            .into_iter()
+            .map(|spec| {
+                let mut lane = self.lanes[0].fork(spec)?;
+                if let Some(i) = integrator {
+                    lane.set_integrator(i)?;
+                }
+                Ok::<Lane, timestep_loop::ConfigError>(lane)
+            })
+            .collect();
+        let Ok(forks) = forks else {
+            return;
+        };
+        self.lanes = forks;
+        self.screen.forget_frames();
+        self.view.focus = Mode::ALL.iter().position(|&m| m == current).unwrap_or(0);
+    }
+
+    /// V: the split view and back (from the overlay: the split view). One lane becomes the
+    /// four modes first (see [`Session::fork_every_mode`]).
     fn toggle_split(&mut self) {
-        if self.lanes.len() == 1 {
-            let current = self.lanes[0].mode();
-            let integrator = self.lanes[0].integrator();
-            let forks: Result<Vec<Lane>, _> = LaneSpec::every_mode()
-                .into_iter()
-                .map(|spec| {
-                    let mut lane = self.lanes[0].fork(spec)?;
-                    if let Some(i) = integrator {
-                        lane.set_integrator(i)?;
-                    }
-                    Ok::<Lane, timestep_loop::ConfigError>(lane)
-                })
-                .collect();
-            let Ok(forks) = forks else {
-                return;
-            };
-            self.lanes = forks;
-            self.view.focus = Mode::ALL.iter().position(|&m| m == current).unwrap_or(0);
+        if std::mem::take(&mut self.view.overlay) {
             self.view.split = true;
+        } else if self.lanes.len() == 1 {
+            self.fork_every_mode();
+            self.view.split = self.lanes.len() > 1;
         } else {
             self.view.split = !self.view.split;
         }
@@ -433,10 +518,13 @@ impl Session {
 
     fn arrange(&mut self) {
         let a = self.screen.arrangement();
+        let chars = self.caption.iter().map(|l| l.chars().count()).max();
         self.screen.arrange(Arrangement {
             lanes: self.view.shown(self.lanes.len()).len(),
             split: self.view.split,
             hud: self.view.show_hud,
+            overlay: self.view.overlay,
+            caption: (self.caption.len(), chars.unwrap_or(0)),
             ..a
         });
     }
@@ -462,8 +550,8 @@ impl Session {
         let Some(pane) = self.hand.cursor_px().and_then(|px| layout.pane_at(px)) else {
             return false;
         };
-        let lane = if self.view.split {
-            pane
+        let lane = if self.view.split || self.view.overlay {
+            pane.min(self.lanes.len() - 1)
         } else {
             self.view.focus
         };
@@ -501,6 +589,11 @@ impl Session {
         if std::mem::take(&mut self.requests.stall) {
             wall.sleep(STALL_NS);
         }
+        // `.` at the newest frame: this one frame runs.
+        let stepping = std::mem::take(&mut self.requests.step) && self.paused();
+        if stepping {
+            self.frames.set_paused(false);
+        }
         if !self.frames.paused()
             && let Some(grab) = self.hand.grab(wall.real_ns())
         {
@@ -525,6 +618,9 @@ impl Session {
             hint: &hint,
         };
         let frame = self.frames.run(&mut host, &mut self.lanes);
+        if stepping {
+            self.frames.set_paused(true);
+        }
         if let Some(e) = host.error {
             return Err(e);
         }

@@ -145,6 +145,7 @@ impl Session {
         hud_info(
             &shown,
             &self.meter,
+            self.view,
             self.frames.paused(),
             pacing,
             present_mode.into(),
@@ -180,6 +181,7 @@ fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
         replay: None,
         sleep: Default::default(),
         lesson: None,
+        overlay: false,
     }
 }
 
@@ -1282,4 +1284,149 @@ fn a_tick_above_the_ropes_stable_step_says_so_with_the_fix() {
     );
     let (sub, _) = at("20hz", MaxSubstep::Set(25 * MS), Integrator::Euler);
     assert!(sub[0].starts_with("substep 25.00 ms"), "{sub:?}");
+}
+
+/// A plain launch's session: [`crate::app::DEFAULT_LANES`] overlaid, the pin swaying, as the
+/// command line makes it.
+fn plain_launch() -> Session {
+    let lanes =
+        crate::lane::parse_lanes(crate::app::DEFAULT_LANES).unwrap_or_else(|e| panic!("{e}"));
+    let rope = RopeParams {
+        drive: crate::rope::Drive::sway(),
+        ..RopeParams::default()
+    };
+    let cfg = WindowConfig {
+        overlay: true,
+        ..config(lanes, rope)
+    };
+    new(&cfg, 1280, 800)
+}
+
+/// Runs `s` for `seconds` of frames `period_ns` apart, each shown at once.
+fn run_display(s: &mut Session, period_ns: u64, seconds: u64) {
+    let frames = seconds * 1_000_000_000 / period_ns;
+    for i in 1..=frames {
+        s.advance_to(i * period_ns);
+    }
+}
+
+/// Each lane's judder over the last second, px.
+fn judders(s: &Session) -> Vec<f64> {
+    s.lanes()
+        .iter()
+        .map(|l| l.record().judder().recent_rms().unwrap_or(f64::NAN))
+        .collect()
+}
+
+#[test]
+fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
+    for (hz, period_ns) in [(60, 16_666_667), (144, 6_944_444)] {
+        let mut s = plain_launch();
+        assert!(s.overlay(), "a plain launch overlays its lanes");
+        assert_eq!(
+            s.title(),
+            "timestep-rope \u{2014} overlay: interpolated | unity | variable"
+        );
+        run_display(&mut s, period_ns, 10);
+        let [interpolated, unity, variable] = judders(&s)[..] else {
+            panic!("three lanes")
+        };
+        // Unity's 50 Hz ticks shown without blending: each shown for 1 or 2 (60 Hz), or 2
+        // or 3 (144 Hz), frames. The interpolated 1 ms ticks glide.
+        assert!(
+            unity > 5.0 * interpolated && unity > 0.3,
+            "{hz} Hz: unity judders {unity:.3} px, interpolated {interpolated:.3} px"
+        );
+        // Variable steps of 16.7 ms are past the rope's stable step (15.07 ms); of 6.9 ms,
+        // within it.
+        let watch = s.lanes()[2]
+            .watch()
+            .map(crate::watch::ExplosionWatch::explosions);
+        let exploded = watch.unwrap_or(0) > 0;
+        assert_eq!(
+            exploded,
+            hz == 60,
+            "{hz} Hz: variable exploded {exploded}, judder {variable}"
+        );
+    }
+}
+
+#[test]
+fn paused_comma_and_period_step_through_the_frames_kept_and_on_past_the_newest() {
+    let mut s = plain_launch();
+    let period = 16_666_667;
+    let mut drawn: Vec<Vec<Vec<Vec2>>> = Vec::new();
+    for i in 1..=30 {
+        s.advance_to(i * period);
+        drawn.push((0..3).map(|l| s.screen.drawn(l).to_vec()).collect());
+    }
+    let shown_now =
+        |s: &Session| -> Vec<Vec<Vec2>> { (0..3).map(|l| s.screen.drawn(l).to_vec()).collect() };
+    // Running, ',' pauses and steps nowhere.
+    s.handle_action(Action::FrameBack);
+    assert!(s.paused() && s.rewound() == 0);
+    let mut now = 31 * period;
+    s.advance_to(now);
+    assert_eq!(shown_now(&s), drawn[29], "paused, the newest frame stays");
+    for back in 1..=3 {
+        s.handle_action(Action::FrameBack);
+        now += period;
+        s.advance_to(now);
+        assert_eq!(s.rewound(), back);
+        assert_eq!(shown_now(&s), drawn[29 - back], "{back} frame(s) back");
+    }
+    assert!(s.hud("").lanes.len() == 3 && s.hint().contains(",: frame back"));
+    s.handle_action(Action::FrameOn);
+    now += period;
+    s.advance_to(now);
+    assert_eq!(shown_now(&s), drawn[27]);
+    // Back no further than the frames kept.
+    for _ in 0..100 {
+        s.handle_action(Action::FrameBack);
+    }
+    assert_eq!(s.rewound(), 29);
+    // At the newest, '.' runs one frame: the lanes step, then stay paused.
+    s.handle_action(Action::Pause);
+    s.handle_action(Action::Pause);
+    let before = s.lanes()[0].stepper().sim_ns();
+    s.handle_action(Action::FrameOn);
+    now += period;
+    s.advance_to(now);
+    let after = s.lanes()[0].stepper().sim_ns();
+    assert!(
+        after > before && after - before <= 2 * period,
+        "{before} -> {after}"
+    );
+    now += period;
+    s.advance_to(now);
+    assert_eq!(s.lanes()[0].stepper().sim_ns(), after, "still paused");
+    // P resumes from the newest.
+    s.handle_action(Action::Pause);
+    assert!(!s.paused() && s.rewound() == 0);
+}
+
+#[test]
+fn o_overlays_the_lanes_in_one_pane_and_v_splits_them() {
+    let mut s = session(Mode::Fixed);
+    s.handle_action(Action::ToggleOverlay);
+    assert!(
+        s.overlay() && s.lanes().len() == 4,
+        "one lane becomes the four modes"
+    );
+    let layout = s.layout();
+    assert_eq!(layout.areas.len(), 4);
+    assert!(
+        layout.areas.iter().all(|a| *a == layout.areas[0]),
+        "one pane"
+    );
+    assert!(
+        s.title()
+            .contains("overlay: variable | semi-fixed | fixed | interpolated")
+    );
+    s.handle_action(Action::ToggleSplit);
+    assert!(!s.overlay() && s.split());
+    assert_ne!(s.layout().areas[0], s.layout().areas[1]);
+    s.set_overlay(true);
+    s.handle_action(Action::Pick(2));
+    assert!(!s.overlay() && !s.split() && s.layout().areas.len() == 1);
 }

@@ -19,8 +19,8 @@ use crate::rope::Drive;
 use crate::simulate::vrr::Vrr;
 use crate::simulate::{DisplayConfig, SimConfig, SimOutput};
 use crate::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig, SweepOutput};
+use timestep_loop::Pacing;
 use timestep_loop::ns_from_seconds;
-use timestep_loop::{Mode, Pacing};
 
 /// Longest `simulate --seconds`: 30 simulated days.
 pub const MAX_SECONDS: f64 = 30.0 * 86_400.0;
@@ -191,8 +191,10 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         }
         (Some(lanes), None, false) => lanes.0.clone(),
         (None, _, true) => LaneSpec::every_mode(),
-        (None, mode, false) => vec![LaneSpec::mode(mode.unwrap_or(Mode::Interpolated))],
+        (None, Some(mode), false) => vec![LaneSpec::mode(mode)],
+        (None, None, false) => default_lanes()?,
     };
+    let overlay = common.lanes.is_none() && args.mode.is_none() && !args.split;
     let pacing = match (args.fps_cap, args.pacing) {
         (Some(_), Some(_)) => {
             return Err("--fps-cap HZ is --pacing cap:HZ: give only one of them".into());
@@ -220,7 +222,13 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
         sleep: args.sleep,
         lesson: args.lesson,
         replay: capture_choice(args.replay, args.capture)?,
+        overlay,
     })
+}
+
+/// A plain launch's lanes: [`crate::app::DEFAULT_LANES`].
+fn default_lanes() -> Result<Vec<LaneSpec>, String> {
+    crate::lane::parse_lanes(crate::app::DEFAULT_LANES)
 }
 
 /// `--replay` and the flags that choose its frames.
@@ -784,7 +792,15 @@ mod tests {
 
     #[test]
     fn lanes_come_from_lanes_mode_or_split_in_the_order_given() {
-        assert_eq!(lanes(&[]), ["interpolated"]);
+        // A plain launch: three loops that differ at the default 1 ms tick, overlaid.
+        assert_eq!(lanes(&[]), ["interpolated", "unity", "variable"]);
+        let overlaid = |args: &[&str]| match parse([&["timestep-rope"], args].concat()) {
+            Ok(Run::Window(cfg)) => cfg.overlay,
+            other => panic!("{args:?}: {other:?}"),
+        };
+        assert!(overlaid(&[]) && overlaid(&["--lesson", "2"]));
+        assert!(!overlaid(&["--split"]) && !overlaid(&["--mode", "fixed"]));
+        assert!(!overlaid(&["--lanes", "fixed,unity"]));
         assert_eq!(lanes(&["--mode", "fixed"]), ["fixed"]);
         assert_eq!(
             lanes(&["--split"]),

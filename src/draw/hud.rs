@@ -18,6 +18,10 @@ pub struct HudInfo {
     /// Last measured frame time, ms.
     pub frame_ms: f64,
     pub paused: bool,
+    /// Paused and stepped back this many frames.
+    pub rewound: usize,
+    /// The lanes are overlaid in one pane rather than split.
+    pub overlay: bool,
     /// The pacing and what it measured: `vsync`, `cap 60 fps`, `adaptive 22.0ms 1 miss`.
     pub pacing: String,
     /// Input latency, event to present: the last and the mean of recent ones (empty before
@@ -290,7 +294,7 @@ impl HudInfo {
         rows.extend(self.timing_rows());
         rows.extend([
             self.frame_row(),
-            Row::new("steps", lane.steps.to_string()),
+            Row::new("steps", self.rewound_to(lane.steps.to_string())),
             Row::new("alpha", num(lane.alpha, 3)),
             Row::new("drift", format!("{} ms", signed(lane.drift_ms, 3))),
             Row::new("judder", lane.judder.clone()),
@@ -318,10 +322,23 @@ impl HudInfo {
         }
     }
 
+    /// `value`, or when stepped back from the newest frame, which frame shows: "frame -3".
+    fn rewound_to(&self, value: String) -> String {
+        match self.rewound {
+            0 => value,
+            k => format!("frame -{k}"),
+        }
+    }
+
     /// Several lanes: what they share, on the two lines of a bar across the top (each lane's
     /// own figures are on its pane's label).
     fn bar_rows(&self, lanes: usize) -> [Vec<Row>; 2] {
-        let mut view = Row::new("view", format!("split, {lanes} lanes")).tone(Tone::Accent);
+        let view = if self.overlay { "overlay" } else { "split" };
+        let view = match self.rewound {
+            0 => format!("{view}, {lanes} lanes"),
+            k => format!("{view}, frame -{k}"),
+        };
+        let mut view = Row::new("view", view).tone(Tone::Accent);
         if self.paused {
             view = view.flag("PAUSED", Tone::Warn);
         }
@@ -592,6 +609,8 @@ mod tests {
             fps: 60.0,
             frame_ms: 16.667,
             paused: false,
+            rewound: 0,
+            overlay: false,
             pacing: "vsync".into(),
             input: String::new(),
             present_mode: "Fifo (vsync)".into(),
@@ -636,6 +655,31 @@ mod tests {
     }
 
     #[test]
+    fn stepped_back_the_hud_says_which_frame_and_names_the_overlay() {
+        let back = HudInfo {
+            paused: true,
+            rewound: 3,
+            ..info()
+        };
+        assert!(
+            back.lines()
+                .iter()
+                .any(|l| l.contains("steps") && l.contains("frame -3"))
+        );
+        let overlay = HudInfo {
+            overlay: true,
+            lanes: vec![lane("interpolated"), lane("unity")],
+            ..back
+        };
+        let first = &overlay.lines()[0];
+        assert!(
+            first.contains("overlay") && first.contains("frame -3"),
+            "{first}"
+        );
+        assert!(first.contains("PAUSED") && first.len() <= 40, "{first}");
+    }
+
+    #[test]
     fn the_hud_shows_the_pacing_and_an_explosion() {
         let hud = HudInfo {
             pacing: "cap 60 fps".into(),
@@ -669,6 +713,8 @@ mod tests {
             judder: "123456789.00 px rms".into(),
         };
         let mut hud = HudInfo {
+            rewound: usize::MAX,
+            overlay: true,
             timing: TimingConfig::new(timestep_loop::MAX_DURATION_NS)
                 .and_then(|t| t.with_clamp(u64::MAX))
                 .ok(),

@@ -3,7 +3,8 @@
 //! in the split view its label.
 
 use super::hud::{tick_summary, vsync_summary};
-use super::{Layout, Pane, PaneLabel, RopeLook};
+use super::pane::MARKER_FRAMES;
+use super::{Layout, Marker, Pane, PaneLabel, RopeLook};
 use crate::lane::Lane;
 use crate::rope::Rope;
 use crate::watch::Watch;
@@ -13,21 +14,46 @@ use timestep_loop::seconds;
 /// Points in a trail: the free end's last this-many shown positions.
 pub const TRAIL_POINTS: usize = 30;
 
+/// The most frames kept to step back through: 10 s at 60 Hz.
+pub const KEPT_FRAMES: usize = 600;
+/// The most positions kept over all those frames (with a long rope, fewer frames are kept).
+const KEPT_POSITIONS: usize = 2_000_000;
+
+/// Whether the frame being built is kept, and which kept frame is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Replay {
+    /// Keep this frame's lanes, as they are now, for stepping back to.
+    pub keep: bool,
+    /// Draw the frame this many frames before the newest kept (0: the lanes as they are).
+    pub rewind: usize,
+}
+
+/// What one frame showed of each lane: its positions and the simulation time it showed.
+#[derive(Clone, Debug, Default)]
+struct Kept {
+    positions: Vec<Vec<Vec2>>,
+    shown_ns: Vec<u64>,
+}
+
 /// Scratch for the shown positions, kept between frames so building panes does not allocate;
-/// and each lane's trail.
+/// the frames kept to step back through; and each lane's trail and marker.
 #[derive(Debug, Default)]
 pub struct LanePanes {
     shown: Vec<Vec<Vec2>>,
     pinned: Vec<usize>,
+    /// The last frames, oldest first, at most [`KEPT_FRAMES`].
+    kept: std::collections::VecDeque<Kept>,
     /// Per lane, the free end's last [`TRAIL_POINTS`] shown positions, oldest first.
     trails: Vec<Vec<Vec2>>,
+    /// Per lane, the simulation time its last frames showed, oldest first (its marker).
+    marks: Vec<Vec<u64>>,
 }
 
 impl LanePanes {
     /// One pane per lane in `layout` (lane i in pane i). `grabbed` is the particle the mouse
-    /// holds (in every rope), `focused` the lane the keys act on.
-    /// With `trail`, each lane's free end is added to its trail (which is drawn); without,
-    /// the trails are cleared.
+    /// holds (in every rope), `focused` the lane the keys act on. With `trail`, each lane's
+    /// free end leaves a trail. `replay` says whether this frame is kept and which kept
+    /// frame is drawn.
     pub fn build<'a>(
         &'a mut self,
         lanes: &[&Lane],
@@ -35,36 +61,39 @@ impl LanePanes {
         grabbed: Option<usize>,
         focused: usize,
         trail: bool,
+        replay: Replay,
     ) -> Vec<Pane<'a>> {
         let n = lanes.len().min(layout.areas.len());
         self.shown.resize_with(n, Vec::new);
         self.trails.resize_with(n, Vec::new);
+        self.marks.resize_with(n, Vec::new);
         if let Some(rope) = lanes.first().and_then(|l| l.rope()) {
             self.pinned.clear();
             self.pinned.extend(rope.pinned_indices());
         }
-        for (out, lane) in self.shown.iter_mut().zip(lanes) {
-            lane.shown(out);
-            // The rope replaces non-finite values the moment it explodes, so no NaN reaches
-            // the renderer (which would skip it anyway): check that promise in debug builds.
-            debug_assert!(
-                out.iter().all(|p| p.is_finite()),
-                "a non-finite position was about to be drawn"
-            );
+        if self.kept.back().is_some_and(|k| k.shown_ns.len() != n) {
+            self.kept.clear();
         }
-        for (points, shown) in self.trails.iter_mut().zip(&self.shown) {
-            match free_end(shown, &self.pinned).filter(|_| trail) {
-                Some(p) => {
-                    if points.len() == TRAIL_POINTS {
-                        points.remove(0);
-                    }
-                    points.push(p);
+        if replay.keep {
+            self.keep(&lanes[..n]);
+        }
+        let at = self.kept.len().checked_sub(1 + replay.rewind);
+        match at.filter(|_| replay.rewind > 0) {
+            Some(at) => {
+                for (out, kept) in self.shown.iter_mut().zip(&self.kept[at].positions) {
+                    out.clone_from(kept);
                 }
-                None => points.clear(),
+            }
+            None => {
+                for (out, lane) in self.shown.iter_mut().zip(lanes) {
+                    lane.shown(out);
+                }
             }
         }
+        self.follow(at, trail);
         let pinned = &self.pinned;
-        let trails = &self.trails;
+        let (trails, marks) = (&self.trails, &self.marks);
+        let overlay = layout.areas.len() > 1 && layout.areas[0] == layout.areas[1];
         self.shown
             .iter()
             .zip(lanes)
@@ -76,17 +105,80 @@ impl LanePanes {
                     grabbed,
                     exploded: lane.rope().is_some_and(Rope::exploded),
                     trail: &trails[i],
+                    colour: overlay.then_some(i),
                 },
                 view: layout.views[i],
                 area: layout.areas[i],
-                label: layout.split.then(|| label(lane, i, focused == i)),
+                label: layout.split.then(|| PaneLabel {
+                    row: if overlay { i as u32 } else { 0 },
+                    ..label(lane, i, focused == i)
+                }),
+                marker: Marker {
+                    track: layout.tracks.get(i).copied().unwrap_or_default(),
+                    shown_ns: &marks[i],
+                    colour: i,
+                },
             })
             .collect()
+    }
+
+    /// Keeps what `lanes` show now as the newest frame, dropping the oldest past
+    /// [`KEPT_FRAMES`] or [`KEPT_POSITIONS`].
+    fn keep(&mut self, lanes: &[&Lane]) {
+        let points: usize = lanes.iter().filter_map(|l| l.rope()).map(Rope::len).sum();
+        let most = (KEPT_POSITIONS / points.max(1)).clamp(1, KEPT_FRAMES);
+        let mut frame = match self.kept.len() >= most {
+            true => self.kept.pop_front().unwrap_or_default(),
+            false => Kept::default(),
+        };
+        while self.kept.len() >= most {
+            self.kept.pop_front();
+        }
+        frame.positions.resize_with(lanes.len(), Vec::new);
+        frame.shown_ns.clear();
+        for (out, lane) in frame.positions.iter_mut().zip(lanes) {
+            lane.shown(out);
+            // The rope replaces non-finite values the moment it explodes, so no NaN reaches
+            // the renderer (which would skip it anyway): check that promise in debug builds.
+            debug_assert!(
+                out.iter().all(|p| p.is_finite()),
+                "a non-finite position was about to be drawn"
+            );
+            frame.shown_ns.push(lane.last().shown_ns);
+        }
+        self.kept.push_back(frame);
+    }
+
+    /// Each lane's trail and marker, from the kept frames up to the `at`-th.
+    fn follow(&mut self, at: Option<usize>, trail: bool) {
+        let end = at.map_or(0, |at| at + 1);
+        for (i, (points, marks)) in self.trails.iter_mut().zip(&mut self.marks).enumerate() {
+            points.clear();
+            marks.clear();
+            let recent = |count: usize| self.kept.range(end.saturating_sub(count)..end);
+            marks.extend(recent(MARKER_FRAMES).filter_map(|k| k.shown_ns.get(i)));
+            if trail {
+                let ends = recent(TRAIL_POINTS)
+                    .filter_map(|k| k.positions.get(i))
+                    .filter_map(|p| free_end(p, &self.pinned));
+                points.extend(ends);
+            }
+        }
     }
 
     /// The positions last built for lane `i`: what was drawn.
     pub fn shown(&self, i: usize) -> &[Vec2] {
         self.shown.get(i).map_or(&[], Vec::as_slice)
+    }
+
+    /// How many frames are kept to step back through.
+    pub fn kept_frames(&self) -> usize {
+        self.kept.len()
+    }
+
+    /// Forgets the kept frames (the lanes changed).
+    pub fn forget_frames(&mut self) {
+        self.kept.clear();
     }
 }
 
@@ -131,6 +223,7 @@ fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
         colour: index,
         exploded: lane.rope().is_some_and(Rope::exploded),
         focused,
+        row: 0,
     }
 }
 

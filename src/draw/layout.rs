@@ -2,8 +2,8 @@
 //! split view (side by side for two lanes, 2×2 for three or four), under the HUD's bar and
 //! above the strip.
 
-use super::view::margin_px;
-use super::{View, hud_bar_height, strip_height, text_scale};
+use super::view::{margin_px, panes_bottom};
+use super::{View, hud_bar_height, text_scale};
 use crate::rope::RopeParams;
 use glam::Vec2;
 
@@ -52,41 +52,97 @@ pub struct Layout {
     pub split: bool,
     pub areas: Vec<Area>,
     pub views: Vec<View>,
+    /// Each pane's marker track (see [`super::Marker`]), along the bottom of its pane.
+    pub tracks: Vec<Area>,
 }
 
 impl Layout {
     /// One rope on the whole frame, kept clear of the HUD's column when `beside_hud` and the
-    /// window can spare it (see [`View::for_rope`]).
-    pub fn single(params: &RopeParams, width: u32, height: u32, beside_hud: bool) -> Layout {
-        let view = if beside_hud {
-            View::for_rope(params, width, height)
+    /// window can spare it (see [`View::for_rope`]), and of the bottom `reserve` pixels above
+    /// the strip (a lesson's caption); its marker track along the bottom.
+    pub fn single(
+        params: &RopeParams,
+        width: u32,
+        height: u32,
+        beside_hud: bool,
+        reserve: u32,
+    ) -> Layout {
+        let margin = margin_px(width, height);
+        let bottom = panes_bottom(width, height, reserve);
+        let th = track_height(height) as f32;
+        let rope_bottom = if bottom - th >= 0.5 * height as f32 {
+            bottom - th
         } else {
-            View::for_rope_without_hud(params, width, height)
+            bottom
+        };
+        let view = View::for_rope_above(params, width, height, beside_hud, rope_bottom);
+        let track = Area {
+            x: margin as u32,
+            y: (rope_bottom - margin).max(0.0) as u32,
+            w: (width as f32 - 2.0 * margin).max(0.0) as u32,
+            h: th as u32,
         };
         Layout {
             split: false,
             areas: vec![Area::full(width, height)],
             views: vec![view],
+            tracks: vec![track],
         }
     }
 
+    /// `lanes` ropes (1 to [`MAX_PANES`]) drawn over each other in one pane, each in its
+    /// colour, with a label and a marker track each, stacked; placed as the split view's
+    /// single pane would be.
+    pub fn overlay(
+        params: &RopeParams,
+        width: u32,
+        height: u32,
+        lanes: usize,
+        under_hud: bool,
+        reserve: u32,
+    ) -> Layout {
+        let lanes = lanes.clamp(1, MAX_PANES);
+        let mut layout = Layout::split(params, width, height, 1, under_hud, reserve);
+        let (area, one) = (layout.areas[0], layout.tracks[0]);
+        // The tracks stack upwards from the one pane's track; the rope keeps clear of them.
+        let stack = (one.h * lanes as u32).min(area.h / 3);
+        let row = stack / lanes as u32;
+        let top = (one.y + one.h).saturating_sub(row * lanes as u32);
+        layout.tracks = (0..lanes as u32)
+            .map(|i| Area {
+                y: top + i * row,
+                h: row,
+                ..one
+            })
+            .collect();
+        let inset = Vec2::splat(margin_px(width, height) * 0.5);
+        let rope_min = area.min() + inset + Vec2::new(0.0, label_height(height) as f32);
+        let rope_max = Vec2::new(area.max().x - inset.x, top as f32).max(rope_min + Vec2::ONE);
+        let view = View::for_rope_in(params, rope_min, rope_max, width, height);
+        layout.areas = vec![area; lanes];
+        layout.views = vec![view; lanes];
+        layout
+    }
+
     /// `panes` ropes (1 to [`MAX_PANES`]) side by side or in a 2×2 grid, each in its own
-    /// labelled pane; the panes keep clear of the strip, and of the HUD's bar across the top
-    /// when `under_hud`.
+    /// labelled pane; the panes keep clear of the strip and the bottom `reserve` pixels above
+    /// it (a lesson's caption), and of the HUD's bar across the top when `under_hud`.
     pub fn split(
         params: &RopeParams,
         width: u32,
         height: u32,
         panes: usize,
         under_hud: bool,
+        reserve: u32,
     ) -> Layout {
         let panes = panes.clamp(1, MAX_PANES);
         let (w, h) = (width as f32, height as f32);
         let margin = margin_px(width, height);
-        let strip = strip_height(width, height) as f32;
-        let bottom = if h - strip >= 0.6 * h { h - strip } else { h };
+        let bottom = panes_bottom(width, height, reserve);
         let bar = hud_bar_height(width, height) as f32;
-        let top = if under_hud && bottom - bar >= 0.5 * h {
+        // Clear of the HUD's bar while a third of the height is left for the panes (a
+        // lesson's caption takes its share of the bottom).
+        let top = if under_hud && bottom - bar >= h / 3.0 {
             bar
         } else {
             margin
@@ -107,7 +163,9 @@ impl Layout {
             split: true,
             areas: Vec::with_capacity(panes),
             views: Vec::with_capacity(panes),
+            tracks: Vec::with_capacity(panes),
         };
+        let th = track_height(height) as f32;
         for i in 0..panes {
             let (c, r) = ((i % cols) as f32, (i / cols) as f32);
             let at = Vec2::new(left + c * (cell.x + gap), top + r * (cell.y + gap)).floor();
@@ -119,7 +177,17 @@ impl Layout {
             };
             let inset = Vec2::splat(margin * 0.5);
             let rope_min = area.min() + inset + Vec2::new(0.0, label_px);
-            let rope_max = (area.max() - inset).max(rope_min + Vec2::ONE);
+            // The marker's track along the bottom, where the pane has room for it.
+            // The marker's track: at most a quarter of the rope's room, and none under 8 px.
+            let th = th.min((cell.y - label_px - 2.0 * inset.y) / 4.0);
+            let th = if th >= 8.0 { th.floor() } else { 0.0 };
+            let rope_max = (area.max() - inset - Vec2::new(0.0, th)).max(rope_min + Vec2::ONE);
+            layout.tracks.push(Area {
+                x: (area.min().x + inset.x) as u32,
+                y: rope_max.y.max(0.0) as u32,
+                w: (cell.x - 2.0 * inset.x).max(0.0) as u32,
+                h: th as u32,
+            });
             layout.areas.push(area);
             layout
                 .views
@@ -132,6 +200,11 @@ impl Layout {
     pub fn pane_at(&self, px: Vec2) -> Option<usize> {
         self.areas.iter().position(|a| a.contains(px))
     }
+}
+
+/// The height of one lane's marker track (see [`super::Marker`]), pixels.
+pub fn track_height(height: u32) -> u32 {
+    (height / 18).clamp(8, 44)
 }
 
 /// The height of a pane's label (three lines of text and padding), pixels.
@@ -147,9 +220,9 @@ mod tests {
     #[test]
     fn four_panes_make_a_two_by_two_grid_that_does_not_overlap_the_hud_or_strip() {
         let (w, h) = (1280, 800);
-        let l = Layout::split(&RopeParams::default(), w, h, 4, true);
+        let l = Layout::split(&RopeParams::default(), w, h, 4, true, 0);
         assert_eq!(l.areas.len(), 4);
-        let strip_top = h - strip_height(w, h);
+        let strip_top = h - super::super::strip_height(w, h);
         for (i, a) in l.areas.iter().enumerate() {
             assert!(a.y >= hud_bar_height(w, h), "pane {i} under the HUD: {a:?}");
             assert!(a.w > w / 3, "pane {i} is too narrow: {a:?}");
@@ -171,7 +244,7 @@ mod tests {
 
     #[test]
     fn two_panes_sit_side_by_side() {
-        let l = Layout::split(&RopeParams::default(), 1280, 720, 2, false);
+        let l = Layout::split(&RopeParams::default(), 1280, 720, 2, false, 0);
         assert_eq!(l.areas.len(), 2);
         assert_eq!(l.areas[0].y, l.areas[1].y);
         assert!(l.areas[0].h > l.areas[0].w / 2);

@@ -33,9 +33,9 @@ mod view;
 mod wall;
 
 pub use hud::{CaptureCaption, HudInfo, LaneRow, pacing_summary, stability_warning, text_scale};
-pub use lanes::{LanePanes, explosion_banner};
+pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES};
-pub use pane::{Pane, PaneLabel};
+pub use pane::{Marker, Pane, PaneLabel};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
 pub use view::{DEFAULT_SIZE, View, default_px_per_m};
@@ -59,6 +59,9 @@ pub struct RopeLook<'a> {
     /// The free end's last shown positions, oldest first (the `G` trail): drawn as fading
     /// dots, evenly spaced when the motion shown is smooth.
     pub trail: &'a [Vec2],
+    /// The overlay: the rope is drawn in this lane's colour (see [`palette::lane`]), so
+    /// several ropes in one pane can be told apart. `None`: the rope's own colour.
+    pub colour: Option<usize>,
 }
 
 /// Everything one frame shows.
@@ -72,7 +75,7 @@ pub struct Scene<'a> {
     pub help: Option<&'a [String]>,
     /// A large centred message, e.g. "EXPLODED - resetting in 1.4 s (R now)".
     pub banner: Option<&'a str>,
-    /// A lesson's caption, over the bottom of the panes.
+    /// A lesson's caption, in a band under the panes (the layout keeps them clear of it).
     pub caption: Option<&'a [String]>,
     /// A one-line key hint, right-aligned along the bottom of the panes (under the caption).
     pub hint: Option<&'a str>,
@@ -134,20 +137,43 @@ impl Renderer {
         };
         let (top, bottom) = (palette::BG_TOP, palette::BG_BOTTOM);
         canvas.clear_gradient(top, bottom, palette::GRID, &[], &mut self.row);
+        let mut last_area = None;
         for (i, p) in scene.panes.iter().enumerate() {
-            self.draw_pane(frame, (width, height), i, p);
+            // The overlay's panes share one area: its grid is drawn once, under every rope.
+            let overlaid = last_area == Some(p.area);
+            last_area = Some(p.area);
+            self.draw_pane(frame, (width, height), i, p, overlaid);
+        }
+        // Labels over every rope: an overlaid rope must not cross another lane's label.
+        for p in scene.panes {
+            if let (Some(label), Some(mut canvas)) = (&p.label, Canvas::new(frame, width, height)) {
+                pane::draw_label(&mut canvas, p.area, label, text_scale(height));
+            }
         }
         if let Some(mut canvas) = Canvas::new(frame, width, height) {
             draw_overlays(&mut canvas, scene);
         }
     }
 
-    /// One pane: grid, rope and label, all inside its area.
-    fn draw_pane(&mut self, frame: &mut [u8], size: (u32, u32), index: usize, pane: &Pane) {
+    /// One pane: grid (unless `overlaid` on the pane before, in the same area), marker
+    /// track and rope, all inside its area (its label comes after every pane's rope).
+    fn draw_pane(
+        &mut self,
+        frame: &mut [u8],
+        size: (u32, u32),
+        index: usize,
+        pane: &Pane,
+        overlaid: bool,
+    ) {
         let full = pane.area == Area::full(size.0, size.1);
-        pane::grid_lines(&pane.view, pane.area, &mut self.grid_x, &mut self.grid_y);
+        if !overlaid {
+            pane::grid_lines(&pane.view, pane.area, &mut self.grid_x, &mut self.grid_y);
+        }
         if let Some(mut canvas) = Canvas::new(frame, size.0, size.1) {
-            pane::draw_grid(&mut canvas, pane.area, &self.grid_x, &self.grid_y);
+            if !overlaid {
+                pane::draw_grid(&mut canvas, pane.area, &self.grid_x, &self.grid_y);
+            }
+            pane::draw_marker(&mut canvas, pane);
         }
         let clip = if full {
             None
@@ -155,9 +181,6 @@ impl Renderer {
             clip_mask(&mut self.masks, index, pane.area, size).map(|m| (pane.area, m))
         };
         rope::draw_rope(frame, size, &pane.rope, &pane.view, clip, &mut self.rope);
-        if let (Some(label), Some(mut canvas)) = (&pane.label, Canvas::new(frame, size.0, size.1)) {
-            pane::draw_label(&mut canvas, pane.area, label, text_scale(size.1));
-        }
     }
 }
 
@@ -205,6 +228,7 @@ mod tests {
             view: *view,
             area: Area::full(w, h),
             label: None,
+            marker: Marker::default(),
         }
     }
 
@@ -224,6 +248,7 @@ mod tests {
     fn look<'a>(positions: &'a [Vec2], pinned: &'a [usize]) -> RopeLook<'a> {
         RopeLook {
             trail: &[],
+            colour: None,
             positions,
             pinned,
             grabbed: None,
@@ -443,7 +468,7 @@ mod tests {
     fn split_frame(first: &[Vec2], exploded: bool) -> (Vec<u8>, Layout) {
         let (w, h) = (1280, 720);
         let params = RopeParams::default();
-        let layout = Layout::split(&params, w, h, 4, true);
+        let layout = Layout::split(&params, w, h, 4, true, 0);
         let hanging: Vec<Vec2> = Rope::new(params).positions().collect();
         let label = |i: usize| PaneLabel {
             title: format!("{} lane", i + 1),
@@ -452,6 +477,7 @@ mod tests {
             colour: i,
             exploded: false,
             focused: i == 0,
+            row: 0,
         };
         let panes: Vec<Pane> = (0..4)
             .map(|i| Pane {
@@ -463,6 +489,7 @@ mod tests {
                 view: layout.views[i],
                 area: layout.areas[i],
                 label: Some(label(i)),
+                marker: Marker::default(),
             })
             .collect();
         let mut buf = vec![0u8; (w * h * 4) as usize];

@@ -93,25 +93,49 @@ pub(super) fn draw_hint(canvas: &mut Canvas, hint: &str, above_strip: bool) -> i
     g + 4 * s
 }
 
+/// The text scale a caption of `chars` characters a line is drawn at in a `w × h` buffer: the
+/// usual, or smaller where that does not fit the width.
+fn caption_scale(w: u32, h: u32, chars: usize) -> i64 {
+    let chars = chars.max(1) as i64;
+    let mut scale = i64::from(super::text_scale(h));
+    while scale > 1 && chars * i64::from(GLYPH) * scale + 24 > i64::from(w) {
+        scale -= 1;
+    }
+    scale
+}
+
+/// The height of a caption's panel of `lines` lines of `chars` characters at most.
+fn caption_panel_height(w: u32, h: u32, lines: usize, chars: usize) -> i64 {
+    let scale = caption_scale(w, h, chars);
+    let line_h = i64::from(GLYPH) * scale + 4 * scale;
+    lines as i64 * line_h - 4 * scale + 2 * 6 * scale
+}
+
+/// The band along the bottom of the panes that a caption of `lines` lines of `chars`
+/// characters at most takes, with the key hint under it and the gap above: what the layout
+/// keeps the panes clear of (0 without a caption).
+pub fn caption_band(w: u32, h: u32, lines: usize, chars: usize) -> u32 {
+    if lines == 0 {
+        return 0;
+    }
+    let s = i64::from(super::text_scale(h));
+    let hint = i64::from(GLYPH) * s + 4 * s;
+    let band = caption_panel_height(w, h, lines, chars) + hint + 8;
+    u32::try_from(band).unwrap_or(0)
+}
+
 /// A lesson's caption: a panel across the bottom of the panes (above the strip when it is
 /// shown, and `lift` pixels higher still, for the hint), its first line the lesson's title in
 /// the accent colour. Lines too long for the buffer are drawn smaller.
 pub(super) fn draw_caption(canvas: &mut Canvas, lines: &[String], above_strip: bool, lift: i64) {
     let (w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
-    let chars = lines
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(1) as i64;
-    let mut scale = i64::from(super::text_scale(h));
-    while scale > 1 && chars * i64::from(GLYPH) * scale + 24 > i64::from(w) {
-        scale -= 1;
-    }
+    let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+    let scale = caption_scale(w, h, chars);
+    let chars = chars.max(1) as i64;
     let (g, s) = (i64::from(GLYPH) * scale, scale as u32);
     let line_h = g + 4 * scale;
     let pad = 6 * scale;
-    let panel_h = lines.len() as i64 * line_h - 4 * scale + 2 * pad;
+    let panel_h = caption_panel_height(w, h, lines.len(), chars as usize);
     let y = (panes_bottom(w, h, above_strip) - lift - panel_h - 8).max(0);
     let panel_w = (chars * g + 2 * pad).min(i64::from(w));
     let x = (i64::from(w) - panel_w) / 2;

@@ -24,7 +24,29 @@ pub struct PaneLabel {
     pub exploded: bool,
     /// The lane the keys act on.
     pub focused: bool,
+    /// Which label of the pane this is: the overlay stacks one per lane, 0 at the top.
+    pub row: u32,
 }
+
+/// A marker that moves at a constant speed in the simulation time a lane shows, as Blur
+/// Busters' UFO test moves at a constant speed on screen: a frame that shows no new tick
+/// leaves it standing, a frame of two ticks makes it jump. Its last positions are drawn from
+/// the oldest (top of the track) to the newest (bottom): a straight slope where the motion
+/// shown is even, a staircase where it judders.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Marker<'a> {
+    /// Where it runs; empty: no marker.
+    pub track: Area,
+    /// The simulation time shown by each of the last frames, ns, oldest first.
+    pub shown_ns: &'a [u64],
+    /// The lane's colour index.
+    pub colour: usize,
+}
+
+/// The simulation time the marker takes to cross its track.
+pub const MARKER_PERIOD_NS: u64 = 1_000_000_000;
+/// How many of a lane's last frames its marker shows.
+pub const MARKER_FRAMES: usize = 12;
 
 /// One rope and where it goes.
 #[derive(Clone, Debug)]
@@ -35,6 +57,7 @@ pub struct Pane<'a> {
     pub area: Area,
     /// Split view only: the label and border.
     pub label: Option<PaneLabel>,
+    pub marker: Marker<'a>,
 }
 
 /// Faint grid lines at a round number of metres, at least ~64 px apart, across `area`, as
@@ -120,14 +143,10 @@ pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, sca
     let pad = 4 * s;
     let line = i64::from(GLYPH) * s + 2 * s;
     let panel_w = (chars * i64::from(GLYPH) * s + 2 * pad).min(w - 2);
-    canvas.blend_rect(
-        x + 1,
-        y + 1,
-        panel_w,
-        3 * line + 2 * pad - 2 * s,
-        palette::PANEL,
-        190,
-    );
+    let panel_h = 3 * line + 2 * pad - 2 * s;
+    // The overlay's labels stack down the pane, one per lane.
+    let y = y + i64::from(label.row) * (panel_h + 2 * s);
+    canvas.blend_rect(x + 1, y + 1, panel_w, panel_h, palette::PANEL, 190);
     let title = palette::lane(label.colour);
     text::draw_text(canvas, x + pad, y + pad, &label.title, scale, title);
     let detail = if label.exploded {
@@ -152,6 +171,40 @@ pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, sca
         scale,
         palette::LABEL,
     );
+}
+
+/// The pane's marker (see [`Marker`]), clipped to the pane: a faint track, then the marker's
+/// last positions, each frame a row down, the newest largest and brightest. Positions are
+/// taken relative to the newest, so the marks stay together when it wraps round.
+pub(super) fn draw_marker(canvas: &mut Canvas, pane: &Pane) {
+    let m = &pane.marker;
+    let Some(&newest) = m.shown_ns.last() else {
+        return;
+    };
+    let (x, y, w, h) = rect(m.track);
+    if w < 4 || h < 2 {
+        return;
+    }
+    let (ax, ay, aw, ah) = rect(pane.area);
+    canvas.clip_to(ax, ay, aw, ah);
+    canvas.blend_rect(x, y + h / 2, w, 1, palette::GRID, 40);
+    let colour = palette::lane(m.colour);
+    let px_per_ns = w as f64 / MARKER_PERIOD_NS as f64;
+    let head = x + ((newest % MARKER_PERIOD_NS) as f64 * px_per_ns) as i64;
+    let n = m.shown_ns.len() as i64;
+    let row = (h / MARKER_FRAMES as i64).max(1);
+    for (k, &shown) in m.shown_ns.iter().enumerate() {
+        let k = k as i64;
+        let behind = (newest.saturating_sub(shown) as f64 * px_per_ns) as i64;
+        let mx = head - behind;
+        let my = y + h - (n - k) * row;
+        let (size, alpha) = if k + 1 == n {
+            (row.max(4) + 3, 255)
+        } else {
+            (row.max(4), (70 + 150 * (k + 1) / n) as u8)
+        };
+        canvas.blend_rect(mx - size / 2, my, size, size.min(h), colour, alpha);
+    }
 }
 
 fn rect(a: Area) -> (i64, i64, i64, i64) {

@@ -64,6 +64,8 @@ fn hud(particles: usize) -> HudInfo {
         fps: 59.94,
         frame_ms: 16.683,
         paused: true,
+        rewound: 0,
+        overlay: false,
         pacing: "vsync".into(),
         input: "12.4 ms, mean 11.9".into(),
         present_mode: "Fifo (vsync)".into(),
@@ -99,6 +101,7 @@ fn frame(
     let panes = [Pane {
         rope: RopeLook {
             trail: &[],
+            colour: None,
             positions: &positions,
             pinned: &pinned,
             grabbed,
@@ -107,6 +110,7 @@ fn frame(
         view,
         area: Area::full(w, h),
         label: None,
+        marker: Marker::default(),
     }];
     let scene = Scene {
         panes: &panes,
@@ -225,6 +229,7 @@ fn writes_a_scattered_rope_png() {
     let pos: Vec<Vec2> = (0..2000).map(|_| Vec2::new(rnd(), rnd())).collect();
     let rope = RopeLook {
         trail: &[],
+        colour: None,
         positions: &pos,
         pinned: &[0],
         grabbed: None,
@@ -235,6 +240,7 @@ fn writes_a_scattered_rope_png() {
         view,
         area: Area::full(w, h),
         label: None,
+        marker: Marker::default(),
     }];
     let scene = Scene {
         panes: &panes,

@@ -170,7 +170,11 @@ pub(super) fn draw_rope(
     let Some(pixmap) = PixmapMut::from_bytes(frame, width, height) else {
         return;
     };
-    let line_w = rope_width_px(view.scale);
+    // Overlaid ropes narrow lane by lane, so one drawn over another leaves it showing.
+    let narrowing = look
+        .colour
+        .map_or(1.0, |i| 1.8 / (1.0 + 0.6 * i.min(4) as f32));
+    let line_w = rope_width_px(view.scale) * narrowing;
     let total = screen_points(view, look.positions, &mut scratch.points, width, height);
     let mask = clip
         .filter(|(area, _)| !within(&scratch.points, *area, REACH_PX))
@@ -182,8 +186,17 @@ pub(super) fn draw_rope(
         size: Vec2::new(width as f32, height as f32),
     };
     painter.trail(look, view, line_w);
-    painter.stroke_rope(&scratch.points, total, line_w, look.exploded);
-    let radius = painter.beads(look, view, line_w);
+    let colour = match (look.exploded, look.colour) {
+        (true, _) => pal::ROPE_EXPLODED,
+        (false, Some(lane)) => pal::lane(lane),
+        (false, None) => pal::ROPE,
+    };
+    painter.stroke_rope(&scratch.points, total, line_w, colour);
+    // Overlaid ropes go without beads, which would hide one rope under another.
+    let radius = match look.colour {
+        None => painter.beads(look, view, line_w),
+        Some(_) => (line_w * 1.5).clamp(3.0, 9.0),
+    };
     painter.pins(look, view, radius, line_w);
     painter.grabbed(look, view, radius);
     scratch.path = Some(painter.pb);
@@ -234,12 +247,7 @@ impl Painter<'_, '_> {
 
     /// The rope: strokes of at most [`CHUNK_SEGMENTS`] segments through the screen `points`
     /// (NaN lifts the pen), every k-th segment past the area budget.
-    fn stroke_rope(&mut self, points: &[Vec2], total: f32, line_w: f32, exploded: bool) {
-        let colour = if exploded {
-            pal::ROPE_EXPLODED
-        } else {
-            pal::ROPE
-        };
+    fn stroke_rope(&mut self, points: &[Vec2], total: f32, line_w: f32, colour: Rgb) {
         let budget = STROKE_AREA_BUDGET * self.size.x * self.size.y / line_w;
         let stride = if total > budget {
             (total / budget).ceil() as usize
@@ -438,6 +446,7 @@ mod tests {
             pinned: &[0],
             grabbed: None,
             exploded: true,
+            colour: None,
         };
         let mut buf = vec![0u8; (w * h * 4) as usize];
         draw_rope(

@@ -2,7 +2,8 @@
 //! keeps between frames — the layout (one pane, or the split view), the renderer's scratch, the
 //! panes' shown positions, and the frame strip.
 
-use super::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Scene};
+use super::overlay::caption_band;
+use super::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Replay, Scene};
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use glam::Vec2;
@@ -22,6 +23,11 @@ pub struct Arrangement {
     pub split: bool,
     /// Whether the HUD is shown (the rope may use its column when it is not).
     pub hud: bool,
+    /// Every lane drawn over each other in one pane (the overlay), when there are several.
+    pub overlay: bool,
+    /// A lesson's caption, as `(lines, longest line in characters)`: the panes keep clear
+    /// of it. `(0, 0)`: none.
+    pub caption: (usize, usize),
 }
 
 /// What is drawn over the panes this frame.
@@ -41,6 +47,12 @@ pub struct Overlay<'a> {
     pub caption: Option<&'a [String]>,
     /// A one-line key hint along the bottom.
     pub hint: Option<&'a str>,
+    /// Paused and stepped back this many frames: the lanes are drawn as that frame showed
+    /// them (0: as they are now).
+    pub rewind: usize,
+    /// Whether this frame's lanes are kept for stepping back to (a paused frame repeats the
+    /// last one and is not).
+    pub keep: bool,
 }
 
 /// A screen's layout and what drawing keeps between frames.
@@ -77,6 +89,7 @@ impl Screen {
             != (self.arrangement.lanes, self.arrangement.split)
         {
             self.strip.clear();
+            self.panes.forget_frames();
         }
         self.arrangement = arrangement;
         self.layout = layout(&self.params, arrangement);
@@ -118,6 +131,10 @@ impl Screen {
             overlay.grabbed,
             overlay.focused,
             overlay.trail,
+            Replay {
+                keep: overlay.keep,
+                rewind: overlay.rewind,
+            },
         );
         let scene = Scene {
             panes: &panes,
@@ -141,13 +158,26 @@ impl Screen {
     pub fn strip(&self) -> &FrameStrip {
         &self.strip
     }
+
+    /// How many frames are kept to step back through (the newest included).
+    pub fn kept_frames(&self) -> usize {
+        self.panes.kept_frames()
+    }
+
+    /// Forgets the frames kept: the lanes changed.
+    pub fn forget_frames(&mut self) {
+        self.panes.forget_frames();
+    }
 }
 
 fn layout(params: &RopeParams, a: Arrangement) -> Layout {
     let (w, h) = a.size;
-    if a.split && a.lanes > 1 {
-        Layout::split(params, w, h, a.lanes, a.hud)
+    let reserve = caption_band(w, h, a.caption.0, a.caption.1);
+    if a.overlay && a.lanes > 1 {
+        Layout::overlay(params, w, h, a.lanes, a.hud, reserve)
+    } else if a.split && a.lanes > 1 {
+        Layout::split(params, w, h, a.lanes, a.hud, reserve)
     } else {
-        Layout::single(params, w, h, a.hud)
+        Layout::single(params, w, h, a.hud, reserve)
     }
 }

@@ -48,6 +48,10 @@ struct Overlays {
     caption: bool,
     help: bool,
     banner: bool,
+    /// The lanes overlaid in one pane.
+    overlay: bool,
+    /// Paused and stepped back: the HUD says so.
+    paused: bool,
 }
 
 /// Draws `lanes` panes (one: the single view) with `overlays` at every size in `sizes`: the
@@ -58,16 +62,32 @@ struct Overlays {
 fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
     let params = RopeParams::default();
     let positions: Vec<Vec2> = Rope::new(params).positions().collect();
-    let (help, strip, hud) = (help(), strip(lanes), hud(lanes));
+    let (help, strip) = (help(), strip(lanes));
+    let hud = HudInfo {
+        paused: overlays.paused,
+        rewound: if overlays.paused { 599 } else { 0 },
+        overlay: overlays.overlay,
+        ..hud(lanes)
+    };
     let caption = LESSONS[1].caption_lines(2);
+    let chars = caption.iter().map(String::len).max().unwrap_or(0);
+    let shown_ns: Vec<u64> = (0..12u64)
+        .map(|i| i * 16_666_667 + (i % 3) * 20_000_000)
+        .collect();
     let mut scratch = rope::RopeScratch::default();
     let (mut grid_x, mut grid_y) = (Vec::new(), Vec::new());
     let mut buf = Vec::new();
     for &(w, h) in sizes {
+        let reserve = match overlays.caption {
+            true => overlay::caption_band(w, h, caption.len(), chars),
+            false => 0,
+        };
         let layout = if lanes == 1 {
-            Layout::single(&params, w, h, overlays.hud)
+            Layout::single(&params, w, h, overlays.hud, reserve)
+        } else if overlays.overlay {
+            Layout::overlay(&params, w, h, lanes, overlays.hud, reserve)
         } else {
-            Layout::split(&params, w, h, lanes, overlays.hud)
+            Layout::split(&params, w, h, lanes, overlays.hud, reserve)
         };
         let panes: Vec<Pane> = (0..lanes)
             .map(|i| Pane {
@@ -77,6 +97,7 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                     grabbed: Some(3),
                     exploded: i == 0,
                     trail: &positions,
+                    colour: overlays.overlay.then_some(i),
                 },
                 view: layout.views[i],
                 area: layout.areas[i],
@@ -87,7 +108,13 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                     colour: i,
                     exploded: i == 0,
                     focused: i == 0,
+                    row: if overlays.overlay { i as u32 } else { 0 },
                 }),
+                marker: Marker {
+                    track: layout.tracks[i],
+                    shown_ns: &shown_ns,
+                    colour: i,
+                },
             })
             .collect();
         let scene = Scene {
@@ -115,6 +142,7 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 };
                 canvas.clip_to(0, 0, 0, 0);
                 pane::draw_grid(&mut canvas, pane.area, &grid_x, &grid_y);
+                pane::draw_marker(&mut canvas, pane);
                 if let Some(label) = &pane.label {
                     pane::draw_label(&mut canvas, pane.area, label, text_scale(h));
                 }
@@ -145,6 +173,8 @@ const ALL: Overlays = Overlays {
     caption: true,
     help: true,
     banner: true,
+    overlay: false,
+    paused: false,
 };
 
 #[test]
@@ -163,8 +193,98 @@ fn every_pane_count_without_the_hud_draws_at_every_size() {
         help: false,
         banner: false,
         caption: true,
+        overlay: false,
+        paused: false,
     };
     for lanes in 1..=MAX_PANES {
         sweep(lanes, bare, false, &sizes);
+    }
+}
+
+#[test]
+fn the_overlay_and_a_paused_frame_draw_at_every_size() {
+    let sizes = every_size();
+    for lanes in 2..=MAX_PANES {
+        let overlay = Overlays {
+            overlay: true,
+            ..ALL
+        };
+        sweep(lanes, overlay, true, &sizes);
+    }
+    for lanes in 1..=MAX_PANES {
+        let paused = Overlays {
+            paused: true,
+            overlay: lanes > 1,
+            caption: false,
+            ..ALL
+        };
+        sweep(lanes, paused, false, &sizes);
+    }
+}
+
+/// The top row a lesson's caption (and the hint under it) paints over a bare `w × h` frame
+/// with the strip shown, found by drawing it.
+fn caption_top(lines: &[String], w: u32, h: u32) -> u32 {
+    let strip = FrameStrip::new(300);
+    let hint = "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys";
+    let draw = |caption: Option<&[String]>, hint: Option<&str>| {
+        let scene = Scene {
+            panes: &[],
+            hud: None,
+            strip: Some(&strip),
+            help: None,
+            banner: None,
+            caption,
+            hint,
+        };
+        let mut buf = vec![0u8; (w * h * 4) as usize];
+        Renderer::new().draw(&mut buf, w, h, &scene);
+        buf
+    };
+    let (bare, with) = (draw(None, None), draw(Some(lines), Some(hint)));
+    let row = (w * 4) as usize;
+    (0..h)
+        .find(|&y| {
+            let at = y as usize * row..(y as usize + 1) * row;
+            bare[at.clone()] != with[at]
+        })
+        .unwrap_or(h)
+}
+
+#[test]
+fn no_lessons_caption_covers_a_pane_or_a_rope() {
+    let params = RopeParams::default();
+    for (i, lesson) in LESSONS.iter().enumerate() {
+        let lines = lesson.caption_lines(i + 1);
+        let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
+        let lanes = lesson.lane_specs().len();
+        for (w, h) in [(1280, 800), (1920, 1080), (1024, 768), (800, 600)] {
+            let top = caption_top(&lines, w, h);
+            let reserve = overlay::caption_band(w, h, lines.len(), chars);
+            let bottom = if lanes > 1 {
+                let layout = Layout::split(&params, w, h, lanes, true, reserve);
+                let bar = hud_bar_height(w, h);
+                let under = layout.areas.iter().find(|a| a.y < bar);
+                assert!(
+                    under.is_none(),
+                    "lesson {} at {w}x{h}: {under:?} under the HUD",
+                    i + 1
+                );
+                let area = |a: &Area| a.y + a.h;
+                layout.areas.iter().map(area).max().unwrap_or(0)
+            } else {
+                // One lane fills the frame: its rope's box, and its marker's track.
+                let layout = Layout::single(&params, w, h, true, reserve);
+                let (min, _) = view::rope_box(&params);
+                let rope = layout.views[0].to_screen(min).y.ceil() as u32;
+                let track = layout.tracks[0];
+                rope.max(track.y + track.h)
+            };
+            assert!(
+                bottom <= top,
+                "lesson {} at {w}x{h}: panes reach row {bottom}, the caption starts at {top}",
+                i + 1
+            );
+        }
     }
 }

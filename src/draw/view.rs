@@ -79,11 +79,21 @@ impl View {
     }
 
     fn rope_layout(params: &RopeParams, width: u32, height: u32, beside_hud: bool) -> View {
-        let (w, h) = (width as f32, height as f32);
+        let bottom = panes_bottom(width, height, 0);
+        View::for_rope_above(params, width, height, beside_hud, bottom)
+    }
+
+    /// As [`View::for_rope`] (or [`View::for_rope_without_hud`] unless `beside_hud`), with
+    /// the rope kept above `bottom` pixels.
+    pub fn for_rope_above(
+        params: &RopeParams,
+        width: u32,
+        height: u32,
+        beside_hud: bool,
+        bottom: f32,
+    ) -> View {
+        let w = width as f32;
         let margin = margin_px(width, height);
-        let strip = super::strip_height(width, height) as f32;
-        // Keep the rope clear of the strip unless that would leave it too little room.
-        let bottom = if h - strip >= 0.6 * h { h - strip } else { h };
         let hud = super::hud_column_width(height) as f32;
         let left = if beside_hud && w - hud - 2.0 * margin >= 0.55 * w {
             hud + margin
@@ -132,8 +142,23 @@ pub(super) fn margin_px(width: u32, height: u32) -> f32 {
     (0.03 * (width.min(height) as f32)).clamp(4.0, 24.0)
 }
 
+/// The bottom of the panes, pixels: above the strip (unless that would leave too little room),
+/// and `reserve` pixels higher still (a lesson's caption) where at least half the height is
+/// left.
+pub(super) fn panes_bottom(width: u32, height: u32, reserve: u32) -> f32 {
+    let h = height as f32;
+    let strip = super::strip_height(width, height) as f32;
+    let bottom = if h - strip >= 0.6 * h { h - strip } else { h };
+    let reserve = reserve as f32;
+    if bottom - reserve >= 0.5 * h {
+        bottom - reserve
+    } else {
+        bottom
+    }
+}
+
 /// The world box, metres, that holds every place the rope reaches (see [`View::for_rope`]).
-fn rope_box(params: &RopeParams) -> (Vec2, Vec2) {
+pub(super) fn rope_box(params: &RopeParams) -> (Vec2, Vec2) {
     // A driven pin takes the rope with it: the box widens by how far it goes (and a circle
     // rises half that).
     let (min, max) = still_rope_box(params);

@@ -28,6 +28,8 @@ impl Offscreen {
             lanes,
             split: lanes > 1,
             hud: true,
+            overlay: false,
+            caption: (0, 0),
         };
         Offscreen {
             frame: vec![0; width as usize * height as usize * 4],
@@ -65,6 +67,7 @@ impl Offscreen {
             strip: true,
             banner: banner.as_deref(),
             trail: driven,
+            keep: true,
             ..Overlay::default()
         };
         self.screen.draw(&mut self.frame, lanes, &overlay);

@@ -34,6 +34,8 @@ fn a_timed_run_exits_cleanly_and_its_screenshot_shows_the_rope() {
         &shot_arg,
         "--drive",
         "off",
+        "--mode",
+        "interpolated",
     ];
     let mut app = Running::start("shot", &args);
     app.assert_exits_0();
@@ -140,7 +142,17 @@ fn reset_pause_stall_and_cap_keys_keep_it_running_and_escape_quits_with_0() {
 fn the_frame_log_has_a_header_and_one_row_per_frame() {
     let log = temp_path("frames.csv");
     let log_arg = log.to_string_lossy().to_string();
-    let mut app = Running::start("log", &["--frame-log", &log_arg, "--exit-after", "2s"]);
+    let mut app = Running::start(
+        "log",
+        &[
+            "--mode",
+            "interpolated",
+            "--frame-log",
+            &log_arg,
+            "--exit-after",
+            "2s",
+        ],
+    );
     app.assert_exits_0();
     let text = std::fs::read_to_string(&log).expect("the frame log exists");
     let _ = std::fs::remove_file(&log);
@@ -182,7 +194,10 @@ fn the_frame_log_has_a_header_and_one_row_per_frame() {
 fn c_cycles_the_pacing_and_the_frame_log_shows_it_and_the_input_latency() {
     let log = temp_path("pacing.csv");
     let log_arg = log.to_string_lossy().to_string();
-    let mut app = Running::start("pacing", &["--frame-log", &log_arg]);
+    let mut app = Running::start(
+        "pacing",
+        &["--mode", "interpolated", "--frame-log", &log_arg],
+    );
     let live = app.growing(&log);
     let window = find_window(&mut app);
     let logged = |pacing: &str| {
@@ -375,7 +390,7 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
     // Every pane (laid out as the window lays them out) holds a rope: bright pixels well
     // inside it, away from its label.
     let layout =
-        timestep_rope::draw::Layout::split(&timestep_rope::RopeParams::default(), w, h, 4, true);
+        timestep_rope::draw::Layout::split(&timestep_rope::RopeParams::default(), w, h, 4, true, 0);
     for (i, a) in layout.areas.iter().enumerate() {
         let label = timestep_rope::draw::text_scale(h) * 26;
         let bright = (a.y + label..a.y + a.h - 2)

@@ -179,6 +179,7 @@ const BOUND_KEYS: &[&str] = &[
     "KP_1",
     "KP_4",
     "v",
+    "o",
     "r",
     "bracketleft",
     "bracketright",

@@ -69,10 +69,11 @@ fn l_and_shift_l_step_through_the_lessons() {
     wait("lesson 2 \u{2014} split view: fixed | interpolated");
     press(&window, "shift+l");
     wait("lesson 1 \u{2014}");
-    // Before the first lesson: the plain view it was launched with (one interpolated lane).
+    // Before the first lesson: the plain view it was launched with (three lanes overlaid).
     press(&window, "shift+l");
     poll("the plain view's title", || {
-        (title(&window) == "timestep-rope \u{2014} interpolated").then_some(())
+        let plain = "timestep-rope \u{2014} overlay: interpolated | unity | variable";
+        (title(&window) == plain).then_some(())
     });
     press(&window, "shift+l");
     wait("lesson 7 \u{2014} interpolated");
@@ -80,7 +81,8 @@ fn l_and_shift_l_step_through_the_lessons() {
     // Esc leaves the lesson first, and only then quits.
     press(&window, "Escape");
     poll("Esc to leave the lesson", || {
-        (title(&window) == "timestep-rope \u{2014} interpolated").then_some(())
+        let plain = "timestep-rope \u{2014} overlay: interpolated | unity | variable";
+        (title(&window) == plain).then_some(())
     });
     app.assert_alive("Esc in a lesson");
     app.escape_exits_0(&window);

@@ -12,3 +12,4 @@ mod lessons;
 mod probe;
 mod replay;
 mod support;
+mod views;
