@@ -466,4 +466,58 @@ mod tests {
         }
         Ok(())
     }
+
+    #[test]
+    fn godot_without_the_jitter_fix_ticks_as_its_accumulator_of_1_60_s() -> Result<(), ConfigError>
+    {
+        // Godot 4.3 `main/main_timer_sync.cpp` `advance_core` (342-422) with
+        // physics_jitter_fix 0: `time_accum += dt`, then floor(time_accum / physics_step) ticks
+        // with physics_step 1.0 / 60 (`main.cpp`), on frame times in whole µs (its clock). After
+        // a frame ending at t µs: floor(t × 60 / 1e6) ticks, the 8-a-frame cap out of reach.
+        let mut lp = Loop::new(
+            LoopSpec::parse("godot+raw+jitter=0").unwrap(),
+            &PolicyEnv::default(),
+        )?;
+        let end_us = |k: u64| (k * 1_000_000 + 72) / 144;
+        let mut ticks = 0;
+        for k in 1..=5_761 {
+            ticks += u64::from(
+                lp.advance((end_us(k) - end_us(k - 1)) * 1_000, |_| {})
+                    .steps,
+            );
+            assert_eq!(ticks, end_us(k) * 60 / 1_000_000, "frame {k}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn monogame_runs_a_frame_only_with_a_whole_tick_and_clamps_its_accumulator()
+    -> Result<(), ConfigError> {
+        // MonoGame 3.8.4 `MonoGame.Framework/Game.cs` `Tick()`: add the time since the last
+        // call; below TargetElapsedTime (166,667 × 100 ns) sleep and retry (`RetryTick`); clamp
+        // the accumulator to MaxElapsedTime (500 ms); then whole ticks while it holds one. A
+        // host retries by adding the next frame's time while `due_in_ns` says wait.
+        let target = 16_666_700u64;
+        let mut lp = Loop::new(LoopSpec::preset(Preset::MonoGame), &PolicyEnv::default())?;
+        let mut deltas = display(144, 2_000, Some((1_000, 2_000_000_000)));
+        deltas.extend(display(240, 2_000, None));
+        let (mut acc, mut pending) = (0u64, 0u64);
+        for d in deltas {
+            pending += d;
+            let due = lp.due_in_ns(pending);
+            acc += d;
+            if acc < target {
+                assert!(due > 0, "MonoGame sleeps and retries");
+                continue;
+            }
+            assert_eq!(due, 0);
+            acc = acc.min(500_000_000);
+            let expected = acc / target;
+            acc %= target;
+            let f = lp.advance(std::mem::take(&mut pending), |_| {});
+            assert_eq!(u64::from(f.steps), expected);
+        }
+        assert!(lp.books().balance());
+        Ok(())
+    }
 }
