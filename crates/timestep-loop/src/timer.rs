@@ -278,13 +278,13 @@ mod tests {
         // Not near any whole period: kept as measured.
         let mut s = Snap::new(TICK);
         for _ in 0..4 {
-            s.filter(12_000_000, p).ns;
+            s.filter(12_000_000, p);
         }
         assert_eq!(s.filter(12_000_000, p).ns, 12_000_000);
         // Over 8 ticks: one tick, which then snaps to one refresh period.
         let mut s = Snap::new(TICK);
         for _ in 0..4 {
-            s.filter(900_000_000, p).ns;
+            s.filter(900_000_000, p);
         }
         assert_eq!(s.filter(900_000_000, p).ns, 16_666_667);
     }
