@@ -198,7 +198,7 @@ impl Lesson {
             .unwrap_or_else(|_| vec![LaneSpec::mode(timestep_loop::Mode::Interpolated)])
     }
 
-    /// Its tick, clamp and step cap (the cap: clamp / tick, as `--max-steps`' default).
+    /// Its tick, clamp and step cap (the cap: clamp / tick rounded up, as `--max-steps`' default).
     pub fn timing(&self) -> TimingConfig {
         let tick = parse_tick(self.dt).unwrap_or(Tick::from_ns(MS));
         TimingConfig::textbook(tick, CLAMP_NS, None).unwrap_or_default()

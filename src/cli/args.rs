@@ -82,7 +82,7 @@ pub struct CommonArgs {
     /// Longest frame time any mode sees; the excess is dropped (and reported)
     #[arg(help_heading = "Loop", long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
     pub clamp: u64,
-    /// Most steps in one frame, against the spiral of death [default: clamp / dt]
+    /// Most steps in one frame, against the spiral of death [default: clamp / dt, rounded up]
     #[arg(help_heading = "Loop", long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true, global = true)]
     pub max_steps: Option<u32>,
     /// Particles in the rope
