@@ -124,7 +124,7 @@ pub struct ShownReport {
     pub steps: u64,
     /// Simulation time advanced.
     pub sim_time_s: f64,
-    /// Timer time handed to the stepper (the sum of measured frame times).
+    /// The sum of measured frame times, before the timer.
     pub wall_time_s: f64,
     /// (S_last − S_1) − (P_last − P_1): shown simulation time against presented wall time,
     /// from frame 1 (frame 0 has no frame time).
