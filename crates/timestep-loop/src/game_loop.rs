@@ -132,7 +132,7 @@ impl Loop {
         self.vsync.observe(frame_ns);
         let filtered = self.timer.filter(frame_ns, &self.vsync);
         self.stepper
-            .set_resync(self.timer.resync_over_ticks(&self.vsync));
+            .set_resync(self.timer.resync_over_ns(&self.vsync));
         if self.timer.take_resync() {
             self.stepper.resync_next_frame();
         }
@@ -518,6 +518,26 @@ mod tests {
             assert_eq!(u64::from(f.steps), expected);
         }
         assert!(lp.books().balance());
+        Ok(())
+    }
+
+    #[test]
+    fn a_snapping_timer_on_a_tick_shorter_than_the_refresh_keeps_time() -> Result<(), ConfigError> {
+        // fixed+snap at the default 1 ms tick on a 60 Hz display: 8 ticks are 8 ms, shorter
+        // than every frame, so the limits count in refresh periods (133 ms) there: nothing is
+        // thrown away or resynced, and a 100 ms hitch is kept.
+        let env = PolicyEnv {
+            refresh_hint_hz: Some(60.0),
+            ..PolicyEnv::default()
+        };
+        let mut lp = Loop::new(LoopSpec::parse("fixed+snap").unwrap(), &env)?;
+        let deltas = display(60, 600, Some((300, 100_000_000)));
+        ticks_of(&mut lp, &deltas);
+        let b = lp.books();
+        assert!(b.balance(), "{b:?}");
+        assert!(lp.discarded_by_timer_ns() < 1_000, "{b:?}");
+        // Only the first frame's resync drops anything.
+        assert!(lp.stepper().dropped_ns() <= 16_666_667, "{b:?}");
         Ok(())
     }
 }

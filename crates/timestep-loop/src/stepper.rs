@@ -181,9 +181,9 @@ pub struct Stepper {
     acc: u128,
     /// Godot's jitter fix, when that is the rule: it keeps its own accumulator.
     jitter: Option<JitterFix>,
-    /// Glaiel's resync: an accumulator holding more than this many ticks is emptied (the time
+    /// Glaiel's resync: an accumulator holding more than this, ns, is emptied (the time
     /// dropped) instead of caught up. Set frame by frame by the snapping timer.
-    resync_over_ticks: Option<u64>,
+    resync_over_ns: Option<u64>,
     /// Glaiel's `resync` flag: the next frame's accumulator is emptied whatever it holds.
     resync_next: bool,
     /// Time of the current state.
@@ -273,7 +273,7 @@ impl Stepper {
             mode,
             acc: 0,
             jitter,
-            resync_over_ticks: None,
+            resync_over_ns: None,
             resync_next: false,
             sim: 0,
             prev_sim: 0,
@@ -301,10 +301,9 @@ impl Stepper {
     pub fn set_mode(&mut self, mode: Mode) {
         self.mode = mode;
     }
-    /// Sets Glaiel's resync (an accumulator holding more than `over_ticks` ticks is emptied),
-    /// or none.
-    pub fn set_resync(&mut self, over_ticks: Option<u64>) {
-        self.resync_over_ticks = over_ticks;
+    /// Sets Glaiel's resync (an accumulator holding more than `over_ns` is emptied), or none.
+    pub fn set_resync(&mut self, over_ns: Option<u64>) {
+        self.resync_over_ns = over_ns;
     }
     /// Glaiel's `resync = true`: the next frame empties the accumulator once its time is in
     /// (the time dropped), in the modes that accumulate.
@@ -632,8 +631,8 @@ impl Stepper {
             self.acc = clamp;
         }
         let over = self
-            .resync_over_ticks
-            .is_some_and(|n| self.acc > u128::from(n) * self.tick.in_units());
+            .resync_over_ns
+            .is_some_and(|ns| self.acc > self.tick.units(ns));
         if self.mode.accumulates() && (resync_now || over) {
             dropped += std::mem::take(&mut self.acc);
         }
@@ -881,7 +880,7 @@ mod tests {
     fn an_accumulator_past_its_resync_limit_is_emptied_and_the_time_dropped() {
         let cfg = TimingConfig::new(TICK).unwrap();
         let mut s = with(cfg, Mode::Fixed);
-        s.set_resync(Some(8));
+        s.set_resync(Some(8 * TICK));
         let (f, _) = advance(&mut s, 8 * TICK);
         assert_eq!(f.steps, 8, "exactly 8 ticks is not past the limit");
         let (f, _) = advance(&mut s, 8 * TICK + 1);

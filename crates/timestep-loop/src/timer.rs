@@ -11,7 +11,9 @@
 //!   frame's, as `resync` starts `true` (line 37). The snapping and averaging work only while
 //!   vsync is detected, with the measured rate rounded to whole hertz as the refresh period,
 //!   and otherwise the raw time is handed on (the article: a strict timer when vsync is off, or
-//!   speedrunners lose).
+//!   speedrunners lose). Where a lane's tick is shorter than the refresh period (a 1 ms tick
+//!   on a 60 Hz display, never the case in Glaiel's own use), the limits count in refresh
+//!   periods instead, or every frame would be extra slow.
 //! - `smooth` is Godot's DeltaSmoother ([`super::smooth`]).
 //!
 //! A timer keeps books too: what it throws away (an extra-slow frame past its one tick, a
@@ -116,6 +118,15 @@ impl Snap {
         }
     }
 
+    /// What the limits count in for a refresh period `p`: the update tick (Glaiel's
+    /// `desired_frametime`), or the period where that is longer. His updates are never shorter
+    /// than the display's period (60 a second on a 60 Hz or faster display), and there the
+    /// tick is the unit, as in `frame_timer.cpp`; a lane whose tick is shorter (a 1 ms tick on
+    /// a 60 Hz display) would otherwise count every frame as extra slow and resync every frame.
+    fn unit(&self, p: u64) -> u64 {
+        self.desired.max(p)
+    }
+
     /// `d_ns` snapped to whole `period`s and averaged with the last three; without a period
     /// (no vsync) handed on as measured, the history left as it was.
     fn filter(&mut self, d_ns: u64, period: Option<u64>) -> Filtered {
@@ -127,9 +138,10 @@ impl Snap {
         };
         let mut out = Filtered::default();
         let mut d = d_ns;
-        if d > self.desired.saturating_mul(SNAP_FRAMES) {
-            out.discarded_ns += d - self.desired;
-            d = self.desired;
+        let unit = self.unit(p);
+        if d > unit.saturating_mul(SNAP_FRAMES) {
+            out.discarded_ns += d - unit;
+            d = unit;
         }
         if let Some(k) = (1..=SNAP_FRAMES).find(|k| (k * p).abs_diff(d) < SNAP_TOLERANCE_NS) {
             out.discarded_ns += d.saturating_sub(k * p);
@@ -228,11 +240,11 @@ impl Timer {
         out
     }
 
-    /// Glaiel's resync for the stepper, in ticks: with the snapping timer working, an
-    /// accumulator past 8 ticks is emptied.
-    pub fn resync_over_ticks(&self, vsync: &VsyncDetector) -> Option<u64> {
+    /// Glaiel's resync for the stepper, ns: with the snapping timer working, an accumulator
+    /// past 8 update ticks (8 refresh periods where a period is the longer) is emptied.
+    pub fn resync_over_ns(&self, vsync: &VsyncDetector) -> Option<u64> {
         match self.kind {
-            TimerKind::Snap => snap_period(vsync).map(|_| SNAP_FRAMES),
+            TimerKind::Snap => snap_period(vsync).map(|p| self.snap.unit(p) * SNAP_FRAMES),
             _ => None,
         }
     }
