@@ -9,7 +9,7 @@
 use crate::lane::{LaneSpec, parse_lanes};
 use crate::rope::Drive;
 use std::io::{self, Write};
-use timestep_loop::{MaxSubstep, Pacing, TimingConfig, format_duration, parse_period};
+use timestep_loop::{MaxSubstep, Pacing, Tick, TimingConfig, format_duration, parse_tick};
 
 /// One lesson.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -198,9 +198,9 @@ impl Lesson {
             .unwrap_or_else(|_| vec![LaneSpec::mode(timestep_loop::Mode::Interpolated)])
     }
 
-    /// Its tick, clamp and step cap (the cap: clamp / tick, as `--max-steps`' default).
+    /// Its tick, clamp and step cap (the cap: clamp / tick rounded up, as `--max-steps`' default).
     pub fn timing(&self) -> TimingConfig {
-        let tick = parse_period(self.dt).unwrap_or(MS);
+        let tick = parse_tick(self.dt).unwrap_or(Tick::from_ns(MS));
         TimingConfig::textbook(tick, CLAMP_NS, None).unwrap_or_default()
     }
 
@@ -314,8 +314,8 @@ mod tests {
                 "{}",
                 l.title
             );
-            assert!(parse_period(l.dt).is_ok(), "{}", l.title);
-            assert!(TimingConfig::textbook(parse_period(l.dt).unwrap(), CLAMP_NS, None).is_ok());
+            assert!(parse_tick(l.dt).is_ok(), "{}", l.title);
+            assert!(TimingConfig::textbook(parse_tick(l.dt).unwrap(), CLAMP_NS, None).is_ok());
             assert!((1..=3).contains(&l.caption.len()), "{}", l.title);
             for line in l.caption_lines(i + 1).iter().skip(1) {
                 assert!(

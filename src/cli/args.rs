@@ -10,7 +10,7 @@ use crate::simulate::{Phase, RenderCost, Stall};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 use timestep_loop::MaxSubstep;
-use timestep_loop::{ConfigError, Mode, Pacing, TimingConfig, parse_duration, parse_period};
+use timestep_loop::{ConfigError, Mode, Pacing, Tick, TimingConfig, parse_duration, parse_tick};
 
 /// `--pacing`'s choices, as the window's and `simulate`'s help name them.
 const PACING_VALUES: &str = "vsync|cap:HZ|hold:HZ|adaptive|late";
@@ -80,13 +80,13 @@ pub enum Command {
 /// Flags shared by the window and `simulate`: timing and the rope.
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds), or a rate: 60hz (the nearest ns)
-    #[arg(help_heading = "Loop", long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = parse_period, allow_hyphen_values = true, global = true)]
-    pub dt: u64,
+    /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds), or a rate: 60hz (exactly 1/60 s)
+    #[arg(help_heading = "Loop", long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = parse_tick, allow_hyphen_values = true, global = true)]
+    pub dt: Tick,
     /// Longest frame time any mode sees; the excess is dropped (and reported)
     #[arg(help_heading = "Loop", long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
     pub clamp: u64,
-    /// Most steps in one frame, against the spiral of death [default: clamp / dt]
+    /// Most steps in one frame, against the spiral of death [default: clamp / dt, rounded up]
     #[arg(help_heading = "Loop", long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true, global = true)]
     pub max_steps: Option<u32>,
     /// Particles in the rope

@@ -671,6 +671,26 @@ mod tests {
     }
 
     #[test]
+    fn a_rate_given_to_dt_is_that_rate_exactly() {
+        // 60hz is 1/60 s, not 16,666,667 ns: sixty ticks are one second; the default cap lets
+        // the whole 250 ms clamp through (15 ticks).
+        match parse(["timestep-rope", "simulate", "--dt", "60hz"]) {
+            Ok(Run::Simulate(cfg, _)) => {
+                let tick = cfg.timing.tick();
+                assert_eq!(tick, timestep_loop::Tick::per_second(60).unwrap());
+                assert_eq!(60 * tick.num() / tick.den(), 1_000_000_000);
+                assert_eq!(
+                    cfg.timing.tick_ns(),
+                    16_666_667,
+                    "printed to the nearest ns"
+                );
+                assert_eq!(cfg.timing.max_steps(), Some(15));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn shared_flags_work_after_the_subcommand() {
         let run = parse([
             "timestep-rope",

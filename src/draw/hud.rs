@@ -75,7 +75,7 @@ impl LaneRow {
             steps: lane.last().steps,
             alpha: lane.last().alpha,
             drift_ms: lane.drift_ms(),
-            dropped_ms: millis(lane.stepper().dropped_ns()),
+            dropped_ms: millis(lane.dropped_ns()),
             energy_j: lane.rope().map_or(0.0, Rope::energy),
             exploded: lane.rope().is_some_and(Rope::exploded),
             judder: judder_text(lane.record().judder()),

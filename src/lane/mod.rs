@@ -179,7 +179,9 @@ impl Lane {
         if let Some(world) = &mut self.world {
             world.watch(now_ns);
         }
-        self.record.advanced(self.looped.last_frame().dropped_ns);
+        let f = self.looped.last_frame();
+        self.record
+            .advanced(f.dropped_ns.saturating_add(f.discarded_by_timer_ns));
         self.looped.last_frame()
     }
 
@@ -238,6 +240,12 @@ impl Lane {
     /// The stepper and its books.
     pub fn stepper(&self) -> &Stepper {
         self.looped.stepper()
+    }
+    /// Time lost so far: dropped by the stepper (clamp, cap, resync, slow fuzzy window) or
+    /// thrown away by the timer, ns.
+    pub fn dropped_ns(&self) -> u64 {
+        let discarded = self.looped.discarded_by_timer_ns();
+        self.stepper().dropped_ns().saturating_add(discarded)
     }
     /// What the last frame did (kept while paused).
     pub fn last(&self) -> &FrameStats {

@@ -4,7 +4,7 @@
 use super::{JudderStats, Lane, LatencyStats, RefreshInterval, StepsPerFrame, Vblanks, World};
 use serde::Serialize;
 use timestep_loop::{
-    ClampOn, Pacer, Policy, SNAP_FRAMES, Stepper, TimerKind, VsyncDetector, millis, millis_f,
+    ClampOn, Loop, Pacer, Policy, SNAP_FRAMES, TimerKind, VsyncDetector, millis, millis_f,
     millis_signed, seconds,
 };
 
@@ -124,13 +124,16 @@ pub struct ShownReport {
     pub steps: u64,
     /// Simulation time advanced.
     pub sim_time_s: f64,
-    /// Timer time handed to the stepper (the sum of measured frame times).
+    /// The sum of measured frame times, before the timer.
     pub wall_time_s: f64,
     /// (S_last − S_1) − (P_last − P_1): shown simulation time against presented wall time,
     /// from frame 1 (frame 0 has no frame time).
     pub drift_ms: f64,
-    /// Time lost to the clamp and the step cap.
+    /// Time lost to the clamp, the step cap, a resync, or thrown away by the timer.
     pub dropped_ms: f64,
+    /// Of `dropped_ms`, what the timer threw away before the stepper saw it (Glaiel's
+    /// extra-slow frames and snaps).
+    pub discarded_by_timer_ms: f64,
     /// Frames that dropped time (shown or not).
     pub dropping_frames: u64,
     /// The longest integration step taken (a step's substep), s.
@@ -152,13 +155,18 @@ pub struct ShownReport {
     pub game_speed: f64,
 }
 
-/// The stepper's books, in whole nanoseconds: measured + invented = consumed + dropped +
-/// remainder (the remainder can be negative under Godot's jitter fix, which carries a deficit).
+/// The loop's books (timer and stepper), in whole nanoseconds: measured + invented = consumed +
+/// dropped + remainder. `dropped_ns` counts the clamp, the cap, resyncs and slow fuzzy windows
+/// and what the timer threw away (`discarded_by_timer_ns`, of it). The remainder is the
+/// accumulator and what the timer holds; it can be negative under Godot's jitter fix, which
+/// carries a deficit. Under a rate's tick the crate keeps these exactly in fractions of a ns;
+/// here each is rounded down and the remainder is what balances them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Books {
     pub measured_ns: u64,
     pub consumed_ns: u64,
     pub dropped_ns: u64,
+    pub discarded_by_timer_ns: u64,
     pub invented_ns: u64,
     pub remainder_ns: i64,
 }
@@ -253,7 +261,7 @@ impl LaneReport {
             mode: lane.mode().name().to_string(),
             state: LaneState::of(lane),
             shown: ShownReport::new(lane),
-            books: Books::new(lane.stepper()),
+            books: Books::new(lane.looped()),
             policy: PolicyReport::new(lane.policy()),
             vsync: VsyncReport::new(lane.vsync()),
             vblanks: VblankReport::new(lane.record().vblanks()),
@@ -274,10 +282,11 @@ impl ShownReport {
             frames: metrics.frames(),
             steps: stepper.steps_total(),
             sim_time_s: seconds(stepper.sim_ns()),
-            wall_time_s: seconds(stepper.measured_ns()),
+            wall_time_s: seconds(lane.looped().measured_ns()),
             // `+ 0.0` turns -0.0 into 0.0, so a table never shows "-0.000".
             drift_ms: millis_signed(metrics.drift_ns()) + 0.0,
-            dropped_ms: millis(stepper.dropped_ns()),
+            dropped_ms: millis(lane.dropped_ns()),
+            discarded_by_timer_ms: millis(lane.looped().discarded_by_timer_ns()),
             dropping_frames: lane.record().dropping_frames(),
             longest_step_s: seconds(lane.record().longest_substep_ns()),
             integration_steps: lane.record().substeps(),
@@ -291,19 +300,30 @@ impl ShownReport {
                 .iter()
                 .map(|(k, v)| (k.to_string(), *v))
                 .collect(),
-            game_speed: stepper.consumed_ns() as f64 / stepper.measured_ns().max(1) as f64,
+            game_speed: stepper.consumed_ns() as f64 / lane.looped().measured_ns().max(1) as f64,
         }
     }
 }
 
 impl Books {
-    fn new(stepper: &Stepper) -> Self {
+    fn new(looped: &Loop) -> Self {
+        let b = looped.books();
+        let den = u128::from(b.den.max(1));
+        let ns = |units: u128| u64::try_from(units / den).unwrap_or(u64::MAX);
+        let (measured_ns, consumed_ns, invented_ns) =
+            (ns(b.measured), ns(b.consumed), ns(b.invented));
+        let discarded_by_timer_ns = ns(b.discarded_by_timer);
+        let dropped_ns = ns(b.dropped).saturating_add(discarded_by_timer_ns);
+        let remainder = i128::from(measured_ns) + i128::from(invented_ns)
+            - i128::from(consumed_ns)
+            - i128::from(dropped_ns);
         Books {
-            measured_ns: stepper.measured_ns(),
-            consumed_ns: stepper.consumed_ns(),
-            dropped_ns: stepper.dropped_ns(),
-            invented_ns: stepper.invented_ns(),
-            remainder_ns: stepper.remainder_ns(),
+            measured_ns,
+            consumed_ns,
+            dropped_ns,
+            discarded_by_timer_ns,
+            invented_ns,
+            remainder_ns: remainder.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64,
         }
     }
 }
@@ -379,8 +399,8 @@ pub struct PolicyReport {
     pub clamp_on: &'static str,
     /// The step cap (null: none); whole ticks past it are dropped.
     pub max_steps: Option<u32>,
-    /// Glaiel's resync, with his snapping timer: an accumulator past this many frames (refresh
-    /// periods) is emptied (null: never).
+    /// Glaiel's resync, with his snapping timer: an accumulator past this many update ticks
+    /// (`frame_timer.cpp` line 83) is emptied, and so is the first frame's (null: never).
     pub resync_over_frames: Option<u64>,
     /// MonoGame: a frame waits until a whole tick is due.
     pub waits_for_tick: bool,

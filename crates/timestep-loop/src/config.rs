@@ -3,6 +3,7 @@
 //! exists keeps its invariants: a tick above zero, a clamp no shorter than the tick, a cap of
 //! at least one step.
 
+use crate::tick::Tick;
 use crate::units::format_duration;
 use std::fmt;
 use std::num::NonZeroU32;
@@ -13,16 +14,18 @@ pub enum StepRule {
     /// Whole ticks while the accumulator holds one (`while acc >= tick`): Fix Your Timestep,
     /// Bevy, Unity, MonoGame, game-loop, Glaiel's timer.
     Whole,
-    /// Glaiel's fuzzy window ("How to make your game run at 60fps"): tick while
-    /// `acc > above_ns`, each tick takes `consume_ns` off the accumulator, which never goes
-    /// below zero. `above` below a tick lets a slightly short frame still tick (time is
-    /// invented and counted); `consume` above a tick lets the game run slightly slow (time is
-    /// dropped and counted).
+    /// Glaiel's fuzzy window ("How to make your game run at 60fps"), in his terms for a 60 Hz
+    /// update and scaled to the tick: tick while `acc > tick × 60 / above` (his `1/62` s is
+    /// `above: 62`), each tick takes `tick × 60 / consume` off the accumulator (`1/60` s is
+    /// `consume: 60`), which never goes below zero. `above` over 60 lets a slightly short frame
+    /// still tick (time is invented and counted); `consume` under 60 lets the game run
+    /// slightly slow (time is dropped and counted). Exact for any tick: both are kept in the
+    /// stepper's units, rounded down.
     Fuzzy {
-        /// Tick while the accumulator holds more than this, ns.
-        above_ns: u64,
-        /// What each tick takes off the accumulator, ns.
-        consume_ns: u64,
+        /// Tick while the accumulator holds more than `tick × 60 / above`.
+        above: u32,
+        /// Each tick takes `tick × 60 / consume` off the accumulator.
+        consume: u32,
     },
     /// Godot's jitter fix ([`crate::JitterFix`]), with `physics_jitter_fix` in thousandths.
     JitterFix {
@@ -54,7 +57,7 @@ pub enum ConfigError {
     },
     /// A step cap of zero steps.
     ZeroSteps,
-    /// A fuzzy window whose tick consumes nothing.
+    /// A fuzzy window with a zero in its rates (`above` or `consume`).
     ZeroConsume,
     /// A jitter fix above Godot's range (0 to 2).
     JitterOutOfRange {
@@ -74,7 +77,7 @@ impl fmt::Display for ConfigError {
                 format_duration(*tick_ns)
             ),
             ConfigError::ZeroSteps => f.write_str("the step cap must be at least 1 step"),
-            ConfigError::ZeroConsume => f.write_str("a fuzzy window must consume time"),
+            ConfigError::ZeroConsume => f.write_str("a fuzzy window's rates must be above zero"),
             ConfigError::JitterOutOfRange { permille } => write!(
                 f,
                 "a jitter fix of {} is outside 0 to 2",
@@ -102,7 +105,7 @@ impl std::error::Error for ConfigError {}
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TimingConfig {
-    tick_ns: u64,
+    tick: Tick,
     clamp_ns: Option<u64>,
     clamp_on: ClampOn,
     max_steps: Option<NonZeroU32>,
@@ -111,13 +114,15 @@ pub struct TimingConfig {
 }
 
 impl TimingConfig {
-    /// A tick of `tick_ns` with no clamp, no step cap, whole ticks, no waiting.
-    pub fn new(tick_ns: u64) -> Result<Self, ConfigError> {
-        if tick_ns == 0 {
+    /// A tick of `tick` (whole ns, or a [`Tick`] of a rate) with no clamp, no step cap, whole
+    /// ticks, no waiting.
+    pub fn new(tick: impl Into<Tick>) -> Result<Self, ConfigError> {
+        let tick = tick.into();
+        if tick.is_zero() {
             return Err(ConfigError::ZeroTick);
         }
         Ok(TimingConfig {
-            tick_ns,
+            tick,
             clamp_ns: None,
             clamp_on: ClampOn::Delta,
             max_steps: None,
@@ -127,24 +132,28 @@ impl TimingConfig {
     }
 
     /// Fix Your Timestep's loop: a tick, a clamp on each frame's time, and a step cap that is
-    /// `max_steps`, or `clamp / tick` (at least 1) when `None`: enough to consume a clamped
-    /// frame.
+    /// `max_steps`, or `ceil(clamp / tick)` when `None`: every tick a clamped frame can hold
+    /// (with the remainder carried, a clamped frame may hold one more than `clamp / tick`
+    /// rounded down), so the cap never drops what the clamp let through.
     pub fn textbook(
-        tick_ns: u64,
+        tick: impl Into<Tick>,
         clamp_ns: u64,
         max_steps: Option<u32>,
     ) -> Result<Self, ConfigError> {
-        let cfg = TimingConfig::new(tick_ns)?.with_clamp(clamp_ns)?;
-        let default_steps = u32::try_from(clamp_ns / tick_ns).unwrap_or(u32::MAX).max(1);
+        let cfg = TimingConfig::new(tick)?.with_clamp(clamp_ns)?;
+        let t = cfg.tick;
+        let ticks = t.units(clamp_ns).div_ceil(t.in_units());
+        let default_steps = u32::try_from(ticks).unwrap_or(u32::MAX).max(1);
         cfg.with_max_steps(max_steps.unwrap_or(default_steps))
     }
 
     /// The same settings with another tick; the clamp must still hold a whole one.
-    pub fn with_tick(self, tick_ns: u64) -> Result<Self, ConfigError> {
-        if tick_ns == 0 {
+    pub fn with_tick(self, tick: impl Into<Tick>) -> Result<Self, ConfigError> {
+        let tick = tick.into();
+        if tick.is_zero() {
             return Err(ConfigError::ZeroTick);
         }
-        TimingConfig { tick_ns, ..self }.checked()
+        TimingConfig { tick, ..self }.checked()
     }
 
     /// Clamps each frame's time to `clamp_ns`; time above it is dropped (and counted).
@@ -179,7 +188,9 @@ impl TimingConfig {
     /// Steps by `rule`.
     pub fn with_rule(self, rule: StepRule) -> Result<Self, ConfigError> {
         match rule {
-            StepRule::Fuzzy { consume_ns: 0, .. } => return Err(ConfigError::ZeroConsume),
+            StepRule::Fuzzy { above, consume } if above == 0 || consume == 0 => {
+                return Err(ConfigError::ZeroConsume);
+            }
             StepRule::JitterFix { permille } if permille > 2000 => {
                 return Err(ConfigError::JitterOutOfRange { permille });
             }
@@ -200,22 +211,30 @@ impl TimingConfig {
     /// The checks every builder ends with.
     fn checked(self) -> Result<Self, ConfigError> {
         match self.clamp_ns {
-            Some(clamp_ns) if clamp_ns < self.tick_ns => Err(ConfigError::ClampBelowTick {
-                clamp_ns,
-                tick_ns: self.tick_ns,
-            }),
+            Some(clamp_ns) if self.tick.units(clamp_ns) < self.tick.in_units() => {
+                Err(ConfigError::ClampBelowTick {
+                    clamp_ns,
+                    tick_ns: self.tick.ns(),
+                })
+            }
             _ => Ok(self),
         }
     }
 
-    /// The fixed step (a policy's tick), ns.
+    /// The fixed step (a policy's tick), exactly.
+    pub fn tick(&self) -> Tick {
+        self.tick
+    }
+
+    /// The fixed step to the nearest ns (what prints; a rate's tick is kept exactly by
+    /// [`TimingConfig::tick`]).
     pub fn tick_ns(&self) -> u64 {
-        self.tick_ns
+        self.tick.ns()
     }
 
     /// The fixed step in seconds.
     pub fn tick_s(&self) -> f64 {
-        crate::units::seconds(self.tick_ns)
+        self.tick.seconds()
     }
 
     /// The clamp, ns, if there is one.
@@ -249,7 +268,7 @@ impl Default for TimingConfig {
     /// ticks a frame.
     fn default() -> Self {
         TimingConfig {
-            tick_ns: 1_000_000,
+            tick: Tick::from_ns(1_000_000),
             clamp_ns: Some(250_000_000),
             clamp_on: ClampOn::Delta,
             max_steps: NonZeroU32::new(250),
@@ -303,5 +322,19 @@ mod tests {
             Ok(TimingConfig::default()),
             TimingConfig::textbook(MS, 250 * MS, None)
         );
+    }
+
+    #[test]
+    fn the_default_cap_lets_the_whole_clamp_through() {
+        // 250 ms of 60 Hz ticks is 15 exactly; of 16,666,667 ns ticks, 14.99: 15 too.
+        let sixty = Tick::per_second(60).unwrap();
+        let cap = |t: Tick| TimingConfig::textbook(t, 250 * MS, None).map(|c| c.max_steps());
+        assert_eq!(cap(sixty), Ok(Some(15)));
+        assert_eq!(cap(Tick::from_ns(16_666_667)), Ok(Some(15)));
+        assert_eq!(cap(Tick::from_ns(MS)), Ok(Some(250)));
+        // A rate tick must fit the clamp exactly: 1/60 s fits a clamp of 16,666,667 ns, not
+        // one of 16,666,666.
+        assert!(TimingConfig::textbook(sixty, 16_666_667, None).is_ok());
+        assert!(TimingConfig::textbook(sixty, 16_666_666, None).is_err());
     }
 }

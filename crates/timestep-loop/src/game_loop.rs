@@ -7,8 +7,8 @@ use crate::config::ConfigError;
 use crate::mode::Mode;
 use crate::policy::{Policy, PolicyEnv, substeps};
 use crate::spec::LoopSpec;
-use crate::stepper::{FrameStats, Step, StepRun, Stepper};
-use crate::timer::{Timer, TimerKind};
+use crate::stepper::{Books, FrameStats, Step, StepRun, Stepper};
+use crate::timer::{Timer, TimerBooks, TimerKind};
 use crate::vsync::VsyncDetector;
 
 /// A game loop's timing: a spec, its resolved policy, the timer, the vsync detector and the
@@ -48,6 +48,9 @@ pub struct Loop {
     timer: Timer,
     vsync: VsyncDetector,
     stepper: Stepper,
+    /// The books of timers this loop has replaced since its stepper started, what each held
+    /// when it went counted as discarded (or, held short, invented).
+    retired: TimerBooks,
 }
 
 impl Loop {
@@ -56,7 +59,8 @@ impl Loop {
         let policy = spec.policy(env)?;
         Ok(Loop {
             stepper: Stepper::new(policy.timing, policy.mode),
-            timer: Timer::new(policy.timer, policy.timing.tick_ns(), env.vsync_requested),
+            timer: Timer::new(policy.timer, policy.timing.tick(), env.vsync_requested),
+            retired: TimerBooks::default(),
             vsync: VsyncDetector::new(env.refresh_hint_hz),
             spec,
             env: *env,
@@ -65,18 +69,22 @@ impl Loop {
     }
 
     /// Changes the loop's spec. The clock carries on when the new policy steps with the same
-    /// settings (a mode change); otherwise the stepper starts afresh. The timer starts afresh
-    /// when it changes.
+    /// settings (a mode change); otherwise the stepper and the timer start afresh (and so do
+    /// the books). The timer starts afresh when it changes: what the old one held is counted
+    /// as discarded.
     pub fn respec(&mut self, spec: LoopSpec) -> Result<(), ConfigError> {
         let policy = spec.policy(&self.env)?;
-        if policy.timing == self.policy.timing {
-            self.stepper.set_mode(policy.mode);
-        } else {
+        let fresh = || Timer::new(policy.timer, policy.timing.tick(), self.env.vsync_requested);
+        if policy.timing != self.policy.timing {
             self.stepper = Stepper::new(policy.timing, policy.mode);
-        }
-        let tick = policy.timing.tick_ns();
-        if policy.timer != self.policy.timer || tick != self.policy.timing.tick_ns() {
-            self.timer = Timer::new(policy.timer, tick, self.env.vsync_requested);
+            self.timer = fresh();
+            self.retired = TimerBooks::default();
+        } else {
+            self.stepper.set_mode(policy.mode);
+            if policy.timer != self.policy.timer {
+                let old = std::mem::replace(&mut self.timer, fresh());
+                self.retire(old.books());
+            }
         }
         self.spec = spec;
         self.policy = policy;
@@ -125,7 +133,60 @@ impl Loop {
         let filtered = self.timer.filter(frame_ns, &self.vsync);
         self.stepper
             .set_resync(self.timer.resync_over_ns(&self.vsync));
-        self.stepper.begin_frame(filtered);
+        if self.timer.take_resync() {
+            self.stepper.resync_next_frame();
+        }
+        self.stepper.begin_frame(filtered.ns);
+        self.stepper.note_discarded_by_timer(filtered.discarded_ns);
+    }
+
+    /// Adds a replaced timer's books to the retired ones, what it held counted as discarded
+    /// (held short: invented).
+    fn retire(&mut self, old: TimerBooks) {
+        let held = old.held_ns();
+        let r = &mut self.retired;
+        r.measured_ns = r.measured_ns.saturating_add(old.measured_ns);
+        r.filtered_ns = r.filtered_ns.saturating_add(old.filtered_ns);
+        let lost = u64::try_from(held.max(0)).unwrap_or(u64::MAX);
+        let short = u64::try_from((-held).max(0)).unwrap_or(u64::MAX);
+        r.discarded_ns = r.discarded_ns.saturating_add(old.discarded_ns + lost);
+        r.invented_ns = r.invented_ns.saturating_add(old.invented_ns + short);
+    }
+
+    /// The timers' books since the stepper started.
+    fn timer_books(&self) -> TimerBooks {
+        let (r, t) = (self.retired, self.timer.books());
+        TimerBooks {
+            measured_ns: r.measured_ns.saturating_add(t.measured_ns),
+            filtered_ns: r.filtered_ns.saturating_add(t.filtered_ns),
+            discarded_ns: r.discarded_ns.saturating_add(t.discarded_ns),
+            invented_ns: r.invented_ns.saturating_add(t.invented_ns),
+        }
+    }
+
+    /// The loop's books, exactly, timer and stepper together: they balance after every frame
+    /// for every timer, `measured + invented == consumed + dropped + discarded_by_timer +
+    /// remainder` (the remainder holds what the timer holds as well as the accumulator).
+    pub fn books(&self) -> Books {
+        let (s, t) = (self.stepper.books(), self.timer_books());
+        let den = u128::from(s.den);
+        Books {
+            measured: u128::from(t.measured_ns) * den,
+            invented: s.invented + u128::from(t.invented_ns) * den,
+            discarded_by_timer: u128::from(t.discarded_ns) * den,
+            remainder: s.remainder + t.held_ns() * den as i128,
+            ..s
+        }
+    }
+
+    /// Frame times handed in so far, as measured (before the timer), ns.
+    pub fn measured_ns(&self) -> u64 {
+        self.timer_books().measured_ns
+    }
+
+    /// Time the timer threw away so far, ns (Glaiel's extra-slow frames; snaps' errors).
+    pub fn discarded_by_timer_ns(&self) -> u64 {
+        self.timer_books().discarded_ns
     }
 
     /// The frame's next step, with its substeps (equal ones no longer than the policy's
@@ -193,10 +254,10 @@ impl Loop {
 
     /// Shown simulation time − measured time handed in so far, ms: negative when the picture
     /// lags real time (a fixed step's remainder, interpolation's one step, or time the clamp
-    /// dropped).
+    /// dropped or the timer threw away).
     pub fn drift_ms(&self) -> f64 {
         let shown = self.stepper.last_frame().shown_ns as f64;
-        (shown - self.stepper.measured_ns() as f64) * 1e-6
+        (shown - self.measured_ns() as f64) * 1e-6
     }
 }
 
@@ -252,6 +313,231 @@ mod tests {
         let mut seen = Vec::new();
         bevy.advance(40 * MS, |s| seen.push((s.dt_ns, s.substeps)));
         assert_eq!(seen, [(15_625_000, 16), (15_625_000, 16)]);
+        Ok(())
+    }
+
+    /// Ticks per frame by the rules of Tyler Glaiel's FrameTimingControl (`frame_timer.cpp`,
+    /// ed335bb) for `deltas` on a display of `hz`, counter rate 1e9: the tick is
+    /// `desired_frametime` = 1e9 / 60 truncated (line 9); a delta over 8 ticks becomes one
+    /// (48-50); within 0.2 ms (12) of k × (1e9 / hz truncated), k = 1..8, it becomes that
+    /// (24-27, 57-62); the mean of the last 4, history primed with ticks, the remainder
+    /// carried (32, 65-77); an accumulator past 8 ticks is emptied, and so is the first
+    /// frame's: `resync` starts true (37, 83-92); then whole ticks (100-107).
+    fn glaiel_ticks(deltas: &[u64], hz: u64) -> Vec<u64> {
+        let desired = 1_000_000_000 / 60;
+        let period = 1_000_000_000 / hz;
+        let (mut history, mut residual) = ([desired; 4], 0);
+        let (mut acc, mut resync) = (0, true);
+        let mut ticks = Vec::new();
+        for &delta in deltas {
+            let mut d = if delta > desired * 8 { desired } else { delta };
+            if let Some(k) = (1..=8).find(|k| (k * period).abs_diff(d) < 200_000) {
+                d = k * period;
+            }
+            history.rotate_left(1);
+            history[3] = d;
+            let sum: u64 = history.iter().sum();
+            residual += sum % 4;
+            acc += sum / 4 + residual / 4;
+            residual %= 4;
+            if acc > desired * 8 || std::mem::take(&mut resync) {
+                acc = 0;
+            }
+            ticks.push(acc / desired);
+            acc %= desired;
+        }
+        ticks
+    }
+
+    /// Frame times of a steady display of `hz` on a clock of whole ns, `stalls` added.
+    fn display(hz: u64, frames: u64, stall: Option<(u64, u64)>) -> Vec<u64> {
+        let end = |k: u64| (k * 1_000_000_000 + hz / 2) / hz;
+        (1..=frames)
+            .map(|k| {
+                let extra = stall.filter(|&(at, _)| at == k).map_or(0, |(_, ns)| ns);
+                end(k) - end(k - 1) + extra
+            })
+            .collect()
+    }
+
+    fn ticks_of(lp: &mut Loop, deltas: &[u64]) -> Vec<u64> {
+        deltas
+            .iter()
+            .map(|&d| u64::from(lp.advance(d, |_| {}).steps))
+            .collect()
+    }
+
+    #[test]
+    fn glaiel_ticks_as_frame_timer_cpp_at_any_refresh_rate() -> Result<(), ConfigError> {
+        // Its limits are 8 update ticks (133 ms), not 8 refresh periods: at 480 Hz a lane
+        // that resyncs past 8 periods (16.7 ms) never ticks; at 144 Hz it throws away a
+        // 107 ms hitch. And `resync` starts true: the first frame runs no tick.
+        let cases = [
+            (60, 600, None),
+            (144, 5_761, None),
+            (144, 1_440, Some((700, 100_000_000))),
+            (480, 4_800, None),
+            (1_000, 10_000, None),
+        ];
+        for (hz, frames, stall) in cases {
+            let env = PolicyEnv {
+                refresh_hint_hz: Some(hz as f64),
+                ..PolicyEnv::default()
+            };
+            let mut lp = Loop::new(LoopSpec::preset(Preset::Glaiel), &env)?;
+            let deltas = display(hz, frames, stall);
+            let ours = ticks_of(&mut lp, &deltas);
+            let expected = glaiel_ticks(&deltas, hz);
+            let differ = ours.iter().zip(&expected).filter(|(a, b)| a != b).count();
+            assert_eq!(differ, 0, "{hz} Hz {stall:?}: {differ} frames differ");
+            assert_eq!(expected[0], 0, "the first frame resyncs");
+            let total: u64 = ours.iter().sum();
+            let seconds = deltas.iter().sum::<u64>() / 16_666_666;
+            assert!(total + 3 >= seconds, "{hz} Hz: {total} ticks of {seconds}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_stall_the_snapping_timer_throws_away_is_counted_as_discarded() -> Result<(), ConfigError> {
+        // Glaiel's loop on a 60 Hz display, stalled for 10 s: his timer hands on one tick for
+        // it, and the 10 s it threw away are in the books, not lost from them.
+        let env = PolicyEnv {
+            refresh_hint_hz: Some(60.0),
+            ..PolicyEnv::default()
+        };
+        let mut lp = Loop::new(LoopSpec::preset(Preset::Glaiel), &env)?;
+        let deltas = display(60, 900, Some((300, 10_000_000_000)));
+        ticks_of(&mut lp, &deltas);
+        let discarded = lp.discarded_by_timer_ns();
+        assert!(
+            (10_000_000_000..=10_001_000_000).contains(&discarded),
+            "{discarded}"
+        );
+        let b = lp.books();
+        assert!(b.balance(), "{b:?}");
+        let lost = b.dropped + b.discarded_by_timer;
+        assert!(b.consumed + lost + 100_000_000 > b.measured, "{b:?}");
+        Ok(())
+    }
+
+    #[test]
+    fn the_books_balance_for_every_timer_mode_and_preset() -> Result<(), ConfigError> {
+        // Seeded frame sequences (steady rates, jitter, stalls, zero and 1 ms frames) through
+        // every base with every timer, with and without a refresh hint: after every frame,
+        // measured + invented == consumed + dropped + discarded_by_timer + remainder, exactly,
+        // and what a timer holds stays within a few frames.
+        let bases = LoopSpec::every_mode()
+            .into_iter()
+            .chain(LoopSpec::every_preset())
+            .chain(LoopSpec::every_timer());
+        let specs: Vec<LoopSpec> = bases
+            .flat_map(|b| TimerKind::ALL.map(|t| b.with_timer(Some(t))))
+            .collect();
+        for seed in 0..6u64 {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            let period =
+                [16_666_667u64, 6_944_444, 16_683_350, 20_000_000, 1_000_000][rng.usize(..5)];
+            let frames: Vec<u64> = (0..1_500)
+                .map(|_| match rng.u32(..100) {
+                    0 => 10_000_000_000,
+                    1 => rng.u64(100_000_000..1_000_000_000),
+                    2 => 0,
+                    3..=20 => period + rng.u64(0..4_000_000) - 2_000_000.min(period),
+                    _ => period,
+                })
+                .collect();
+            for hint in [None, Some(1e9 / period as f64)] {
+                let env = PolicyEnv {
+                    refresh_hint_hz: hint,
+                    ..PolicyEnv::default()
+                };
+                for &spec in &specs {
+                    let mut lp = Loop::new(spec, &env)?;
+                    for &f in &frames {
+                        lp.advance(f, |_| {});
+                        let b = lp.books();
+                        assert!(b.balance(), "{spec} seed {seed}: {b:?}");
+                    }
+                    let held = lp.timer_books().held_ns();
+                    assert!(held.abs() < 4 * 10_000_000_000, "{spec}: holds {held}");
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn godot_without_the_jitter_fix_ticks_as_its_accumulator_of_1_60_s() -> Result<(), ConfigError>
+    {
+        // Godot 4.3 `main/main_timer_sync.cpp` `advance_core` (342-422) with
+        // physics_jitter_fix 0: `time_accum += dt`, then floor(time_accum / physics_step) ticks
+        // with physics_step 1.0 / 60 (`main.cpp`), on frame times in whole µs (its clock). After
+        // a frame ending at t µs: floor(t × 60 / 1e6) ticks, the 8-a-frame cap out of reach.
+        let mut lp = Loop::new(
+            LoopSpec::parse("godot+raw+jitter=0").unwrap(),
+            &PolicyEnv::default(),
+        )?;
+        let end_us = |k: u64| (k * 1_000_000 + 72) / 144;
+        let mut ticks = 0;
+        for k in 1..=5_761 {
+            ticks += u64::from(
+                lp.advance((end_us(k) - end_us(k - 1)) * 1_000, |_| {})
+                    .steps,
+            );
+            assert_eq!(ticks, end_us(k) * 60 / 1_000_000, "frame {k}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn monogame_runs_a_frame_only_with_a_whole_tick_and_clamps_its_accumulator()
+    -> Result<(), ConfigError> {
+        // MonoGame 3.8.4 `MonoGame.Framework/Game.cs` `Tick()`: add the time since the last
+        // call; below TargetElapsedTime (166,667 × 100 ns) sleep and retry (`RetryTick`); clamp
+        // the accumulator to MaxElapsedTime (500 ms); then whole ticks while it holds one. A
+        // host retries by adding the next frame's time while `due_in_ns` says wait.
+        let target = 16_666_700u64;
+        let mut lp = Loop::new(LoopSpec::preset(Preset::MonoGame), &PolicyEnv::default())?;
+        let mut deltas = display(144, 2_000, Some((1_000, 2_000_000_000)));
+        deltas.extend(display(240, 2_000, None));
+        let (mut acc, mut pending) = (0u64, 0u64);
+        for d in deltas {
+            pending += d;
+            let due = lp.due_in_ns(pending);
+            acc += d;
+            if acc < target {
+                assert!(due > 0, "MonoGame sleeps and retries");
+                continue;
+            }
+            assert_eq!(due, 0);
+            acc = acc.min(500_000_000);
+            let expected = acc / target;
+            acc %= target;
+            let f = lp.advance(std::mem::take(&mut pending), |_| {});
+            assert_eq!(u64::from(f.steps), expected);
+        }
+        assert!(lp.books().balance());
+        Ok(())
+    }
+
+    #[test]
+    fn a_snapping_timer_on_a_tick_shorter_than_the_refresh_keeps_time() -> Result<(), ConfigError> {
+        // fixed+snap at the default 1 ms tick on a 60 Hz display: 8 ticks are 8 ms, shorter
+        // than every frame, so the limits count in refresh periods (133 ms) there: nothing is
+        // thrown away or resynced, and a 100 ms hitch is kept.
+        let env = PolicyEnv {
+            refresh_hint_hz: Some(60.0),
+            ..PolicyEnv::default()
+        };
+        let mut lp = Loop::new(LoopSpec::parse("fixed+snap").unwrap(), &env)?;
+        let deltas = display(60, 600, Some((300, 100_000_000)));
+        ticks_of(&mut lp, &deltas);
+        let b = lp.books();
+        assert!(b.balance(), "{b:?}");
+        assert!(lp.discarded_by_timer_ns() < 1_000, "{b:?}");
+        // Only the first frame's resync drops anything.
+        assert!(lp.stepper().dropped_ns() <= 16_666_667, "{b:?}");
         Ok(())
     }
 }

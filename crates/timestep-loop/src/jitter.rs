@@ -6,36 +6,43 @@
 //! Reimplemented from the rules of Godot 4.3-stable `main/main_timer_sync.cpp`
 //! (`MainTimerSync::advance_core` 342-422, `get_average_physics_steps` 318-339,
 //! `advance_checked` 425-498; `CONTROL_STEPS` = 12 in `main_timer_sync.h`), in integer
-//! nanoseconds where Godot uses `f64` seconds. The header explains the 12: it is what 60 ticks
+//! units of `1/den` ns (the tick's [`Tick`] units, exact for a rate's tick) where Godot uses
+//! `f64` seconds. The header explains the 12: it is what 60 ticks
 //! on a 144 Hz display need (5 ticks in every 12 frames).
+
+use crate::tick::Tick;
 
 /// Frames of history (`CONTROL_STEPS`).
 pub const CONTROL_STEPS: usize = 12;
 
-/// The jitter fix's state for one lane.
+/// The jitter fix's state for one lane. Times are in units of `1/den` ns, `den` the tick's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JitterFix {
-    tick_ns: i64,
-    /// `J × tick`: how far game time may be from wall time, ns.
-    j_ns: i64,
-    /// Game time not yet consumed by ticks, ns (`time_accum`): in [0, tick] after a frame.
-    accum_ns: i64,
-    /// Wall time not yet handed out (`time_deficit`), ns, signed.
-    deficit_ns: i64,
+    /// Units in a ns.
+    den: i128,
+    tick_ns: i128,
+    /// `J × tick`: how far game time may be from wall time.
+    j_ns: i128,
+    /// Game time not yet consumed by ticks (`time_accum`): in [0, tick] after a frame.
+    accum_ns: i128,
+    /// Wall time not yet handed out (`time_deficit`), signed.
+    deficit_ns: i128,
     /// Ticks run in the last i + 1 frames (index 0: the latest frame).
-    accumulated: [i64; CONTROL_STEPS],
+    accumulated: [i128; CONTROL_STEPS],
     /// The lower bound `accumulated[i]` is expected to keep to (or one above it).
-    typical: [i64; CONTROL_STEPS],
+    typical: [i128; CONTROL_STEPS],
 }
 
 impl JitterFix {
     /// `permille` is Godot's `physics_jitter_fix` in thousandths (0.5 is 500).
-    pub fn new(tick_ns: u64, permille: u32) -> JitterFix {
-        let tick_ns = tick_ns.min(i64::MAX as u64) as i64;
-        let start: [i64; CONTROL_STEPS] = std::array::from_fn(|i| i as i64);
+    pub fn new(tick: impl Into<Tick>, permille: u32) -> JitterFix {
+        let tick = tick.into();
+        let tick_ns = tick.in_units() as i128;
+        let start: [i128; CONTROL_STEPS] = std::array::from_fn(|i| i as i128);
         JitterFix {
+            den: i128::from(tick.den()),
             tick_ns,
-            j_ns: (i128::from(tick_ns) * i128::from(permille) / 1000) as i64,
+            j_ns: tick_ns * i128::from(permille) / 1000,
             accum_ns: 0,
             deficit_ns: 0,
             accumulated: start,
@@ -49,21 +56,38 @@ impl JitterFix {
         self.accum_ns as f64 / self.tick_ns as f64
     }
 
-    /// `time_accum`, ns: in [0, tick] between frames.
+    /// `time_accum`, ns (rounded down): in [0, tick] between frames.
     pub fn accum_ns(&self) -> i64 {
+        self.ns(self.accum_ns)
+    }
+
+    /// Everything measured and not yet consumed by a tick: `time_accum + time_deficit`, ns
+    /// (rounded down).
+    pub fn remainder_ns(&self) -> i64 {
+        self.ns(self.remainder_units())
+    }
+
+    /// `time_accum` in units of 1/den ns, exactly.
+    pub fn accum_units(&self) -> i128 {
         self.accum_ns
     }
 
-    /// Everything measured and not yet consumed by a tick: `time_accum + time_deficit`.
-    pub fn remainder_ns(&self) -> i64 {
+    /// [`JitterFix::remainder_ns`] in units of 1/den ns, exactly.
+    pub fn remainder_units(&self) -> i128 {
         self.accum_ns + self.deficit_ns
+    }
+
+    fn ns(&self, units: i128) -> i64 {
+        units
+            .div_euclid(self.den)
+            .clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
     }
 
     /// One frame of `dt_ns` measured time (`advance_checked`): the ticks to run.
     pub fn advance(&mut self, dt_ns: u64) -> u64 {
-        let raw = dt_ns.min(i64::MAX as u64 / 4) as i64;
+        let raw = i128::from(dt_ns) * self.den;
         // Godot keeps the output step above max(dt / 8, 1 µs), in an f32.
-        let min_out = (raw / 8).max(1_000);
+        let min_out = (raw / 8).max(1_000 * self.den);
         let dt = raw + self.deficit_ns;
         let accum_before = self.accum_ns;
         let mut n = self.core(dt);
@@ -84,12 +108,12 @@ impl JitterFix {
             n += extra;
         }
         self.deficit_ns = dt - step;
-        n.max(0) as u64
+        u64::try_from(n.max(0)).unwrap_or(u64::MAX)
     }
 
     /// `advance_core`: ticks for `dt` (deficit included), held to the typical counts of every
     /// window of the history when that costs at most `J` ticks of time.
-    fn core(&mut self, dt: i64) -> i64 {
+    fn core(&mut self, dt: i128) -> i128 {
         self.accum_ns += dt;
         let tick = self.tick_ns;
         let mut n = self.accum_ns.div_euclid(tick);
@@ -135,11 +159,11 @@ impl JitterFix {
 
     /// `get_average_physics_steps`: over how many frames the typical counts agree, and the
     /// range of time per frame they allow, ns.
-    fn average_steps(&self) -> (usize, i64, i64) {
+    fn average_steps(&self) -> (usize, i128, i128) {
         let tick = self.tick_ns as f64;
         let mut low = self.typical[0] as f64;
         let mut high = low + 1.0;
-        let ns = |steps: f64| crate::units::round(steps * tick) as i64;
+        let ns = |steps: f64| crate::units::round(steps * tick) as i128;
         for i in 1..CONTROL_STEPS {
             let frames = (i + 1) as f64;
             let a = self.typical[i] as f64 / frames;
@@ -158,7 +182,7 @@ impl JitterFix {
 }
 
 /// Godot's `clamp_process_step`: `lo` if below, else `hi` if above (the later clamp wins).
-fn clamp_step(x: i64, lo: i64, hi: i64) -> i64 {
+fn clamp_step(x: i128, lo: i128, hi: i128) -> i128 {
     if x < lo {
         lo
     } else if x > hi {

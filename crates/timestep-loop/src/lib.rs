@@ -56,6 +56,7 @@ mod preset;
 mod smooth;
 mod spec;
 mod stepper;
+mod tick;
 mod timer;
 mod units;
 mod vsync;
@@ -71,12 +72,13 @@ pub use policy::{DEFAULT_MAX_SUBSTEP_NS, Fuzzy, MaxSubstep, Policy, PolicyEnv, s
 pub use preset::Preset;
 pub use smooth::DeltaSmoother;
 pub use spec::{Base, Entry, LoopSpec, SpecError, SpecErrorKind, split_list};
-pub use stepper::{FrameStats, MAX_FRAME_STEPS, Step, StepRun, Stepper};
-pub use timer::{SNAP_FRAMES, Timer, TimerKind};
+pub use stepper::{Books, FrameStats, MAX_FRAME_STEPS, Step, StepRun, Stepper};
+pub use tick::{MAX_TICK_DEN, Tick};
+pub use timer::{Filtered, SNAP_FRAMES, Timer, TimerBooks, TimerKind};
 pub use units::{
     DurationError, MAX_DURATION_NS, MAX_HZ, NS_PER_MS, NS_PER_S, format_duration, hz_of_period,
-    millis, millis_f, millis_signed, ns_from_seconds, parse_duration, parse_period, period_ns,
-    period_ns_f, seconds, seconds_f,
+    millis, millis_f, millis_signed, ns_from_seconds, parse_duration, parse_period, parse_tick,
+    period_ns, period_ns_f, seconds, seconds_f,
 };
 pub use vsync::VsyncDetector;
 

@@ -60,19 +60,17 @@ impl Fuzzy {
         }
     }
 
-    /// The step rule for a tick of `tick_ns` (the windows scale with the tick: 60/62 and
-    /// 60/61 of it, taking 60/60 and 60/59 of it).
-    pub fn rule(self, tick_ns: u64) -> StepRule {
-        let of =
-            |num: u64, den: u64| (u128::from(tick_ns) * u128::from(num) / u128::from(den)) as u64;
+    /// The step rule (the windows scale with the tick: 60/62 and 60/61 of it, taking 60/60
+    /// and 60/59 of it).
+    pub fn rule(self) -> StepRule {
         match self {
             Fuzzy::Window62 => StepRule::Fuzzy {
-                above_ns: of(60, 62),
-                consume_ns: tick_ns,
+                above: 62,
+                consume: 60,
             },
             Fuzzy::Window61 => StepRule::Fuzzy {
-                above_ns: of(60, 61),
-                consume_ns: of(60, 59),
+                above: 61,
+                consume: 59,
             },
         }
     }
@@ -146,9 +144,7 @@ impl Policy {
         }
         match self.timing.rule() {
             StepRule::Whole => "whole ticks".into(),
-            StepRule::Fuzzy { consume_ns, .. } if consume_ns > self.timing.tick_ns() => {
-                "fuzzy 59-61".into()
-            }
+            StepRule::Fuzzy { consume, .. } if consume < 60 => "fuzzy 59-61".into(),
             StepRule::Fuzzy { .. } => "fuzzy 60-62".into(),
             StepRule::JitterFix { permille } => {
                 format!("jitter fix {}", permille as f64 / 1000.0)

@@ -12,9 +12,13 @@ use crate::config::{ClampOn, ConfigError, StepRule, TimingConfig};
 use crate::mode::Mode;
 use crate::named::{Named, UnknownName, parse_named};
 use crate::policy::{Policy, PolicyEnv};
+use crate::tick::Tick;
 use crate::timer::TimerKind;
 use std::fmt;
 use std::str::FromStr;
+
+/// One period of 60 Hz, exactly: 50,000,000 / 3 ns.
+const SIXTY_HZ: Tick = Tick::from_rate_const(50_000_000, 3);
 
 /// An engine (or article) whose loop a [`crate::Loop`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,7 +39,7 @@ pub enum Preset {
 
 /// One preset's numbers and rules.
 struct Rules {
-    tick_ns: u64,
+    tick: Tick,
     /// The clamp and what it limits, if any.
     clamp: Option<(u64, ClampOn)>,
     max_steps: Option<u32>,
@@ -96,15 +100,16 @@ impl Preset {
             }
             Preset::Glaiel => {
                 "TylerGlaiel/FrameTimingControl frame_timer.cpp (ed335bb, 2023): snap to whole \
-                 refresh periods within 0.2 ms, mean of 4, resync past 8 frames, unlocked \
-                 rendering with alpha"
+                 refresh periods within 0.2 ms, mean of 4, resync past 8 ticks and on the first \
+                 frame, unlocked rendering with alpha"
             }
         }
     }
 
     fn rules(self) -> Rules {
         let base = Rules {
-            tick_ns: 16_666_667,
+            // 60 updates a second, exactly (Godot's `1.0 / 60`, game-loop's `1.0 / 60.0`).
+            tick: SIXTY_HZ,
             clamp: None,
             max_steps: None,
             rule: StepRule::Whole,
@@ -123,20 +128,20 @@ impl Preset {
             },
             // Time<Fixed> default 15,625 µs; Time<Virtual> max_delta 250 ms.
             Preset::Bevy => Rules {
-                tick_ns: 15_625_000,
+                tick: Tick::from_ns(15_625_000),
                 clamp: Some((250_000_000, ClampOn::Delta)),
                 ..base
             },
             // fixedDeltaTime 0.02 s; maximumDeltaTime 0.3333333 s.
             Preset::Unity => Rules {
-                tick_ns: 20_000_000,
+                tick: Tick::from_ns(20_000_000),
                 clamp: Some((333_333_300, ClampOn::Delta)),
                 ..base
             },
             // TargetElapsedTime 166,667 × 100 ns; MaxElapsedTime 500 ms, clamping the
             // accumulator; IsFixedTimeStep: wait for a whole step before running a frame.
             Preset::MonoGame => Rules {
-                tick_ns: 16_666_700,
+                tick: Tick::from_ns(16_666_700),
                 clamp: Some((500_000_000, ClampOn::Accumulator)),
                 wait_for_tick: true,
                 ..base
@@ -149,7 +154,7 @@ impl Preset {
             // desired = cps / 60 truncated (16,666,666 ns at cps 1e9); the snapping timer and
             // its resync past 8 frames; unlocked: render(acc / desired).
             Preset::Glaiel => Rules {
-                tick_ns: 16_666_666,
+                tick: Tick::from_ns(16_666_666),
                 timer: TimerKind::Snap,
                 blends: true,
                 ..base
@@ -158,14 +163,14 @@ impl Preset {
     }
 
     /// The preset's policy in `env`, with a loop's options: `timer` and `blend` override its
-    /// own, `tick_ns` its tick, `jitter_permille` Godot's jitter fix. A tick longer than the
+    /// own, `tick` its tick, `jitter_permille` Godot's jitter fix. A tick longer than the
     /// preset's clamp is refused: no frame could ever hold one.
     pub fn policy(
         self,
         env: &PolicyEnv,
         timer: Option<TimerKind>,
         blend: bool,
-        tick_ns: Option<u64>,
+        tick: Option<Tick>,
         jitter_permille: Option<u32>,
     ) -> Result<Policy, ConfigError> {
         let r = self.rules();
@@ -173,7 +178,7 @@ impl Preset {
             (StepRule::JitterFix { .. }, Some(permille)) => StepRule::JitterFix { permille },
             (rule, _) => rule,
         };
-        let mut timing = TimingConfig::new(tick_ns.unwrap_or(r.tick_ns))?.with_rule(rule)?;
+        let mut timing = TimingConfig::new(tick.unwrap_or(r.tick))?.with_rule(rule)?;
         timing = match r.clamp {
             Some((ns, ClampOn::Delta)) => timing.with_clamp(ns)?,
             Some((ns, ClampOn::Accumulator)) => timing.with_accumulator_clamp(ns)?,
@@ -236,7 +241,11 @@ mod tests {
         let p = |preset: Preset| preset.policy(&env, None, false, None, None);
         let godot = p(Preset::Godot)?;
         let t = godot.timing;
-        assert_eq!((t.tick_ns(), t.max_steps()), (16_666_667, Some(8)));
+        assert_eq!(
+            (t.tick(), t.max_steps()),
+            (Tick::per_second(60).unwrap(), Some(8))
+        );
+        assert_eq!(t.tick_ns(), 16_666_667, "printed to the nearest ns");
         assert_eq!(t.rule(), StepRule::JitterFix { permille: 500 });
         assert_eq!((godot.timer, godot.mode), (TimerKind::Smooth, Mode::Fixed));
         let bevy = p(Preset::Bevy)?.timing;
@@ -269,7 +278,8 @@ mod tests {
     #[test]
     fn a_tick_longer_than_the_presets_clamp_is_refused() {
         let env = PolicyEnv::default();
-        let tick = |preset: Preset, ns| preset.policy(&env, None, false, Some(ns), None);
+        let tick =
+            |preset: Preset, ns: u64| preset.policy(&env, None, false, Some(ns.into()), None);
         assert!(matches!(
             tick(Preset::Bevy, 300_000_000),
             Err(ConfigError::ClampBelowTick { .. })

@@ -10,8 +10,9 @@ use crate::mode::Mode;
 use crate::named::{Named, one_of};
 use crate::policy::{Fuzzy, Policy, PolicyEnv};
 use crate::preset::Preset;
+use crate::tick::Tick;
 use crate::timer::TimerKind;
-use crate::units::{DurationError, format_duration, parse_period};
+use crate::units::{DurationError, parse_tick};
 use std::fmt;
 
 /// What a loop's policy is built from.
@@ -40,7 +41,7 @@ pub struct LoopSpec {
     timer: Option<TimerKind>,
     fuzzy: Option<Fuzzy>,
     blend: bool,
-    tick_ns: Option<u64>,
+    tick: Option<Tick>,
     jitter_permille: Option<u32>,
 }
 
@@ -147,7 +148,7 @@ impl LoopSpec {
             timer: None,
             fuzzy: None,
             blend: false,
-            tick_ns: None,
+            tick: None,
             jitter_permille: None,
         }
     }
@@ -206,9 +207,9 @@ impl LoopSpec {
     pub fn fuzzy(&self) -> Option<Fuzzy> {
         self.fuzzy
     }
-    /// A preset's tick, if another was given, ns.
-    pub fn tick_ns(&self) -> Option<u64> {
-        self.tick_ns
+    /// A preset's tick, if another was given.
+    pub fn tick(&self) -> Option<Tick> {
+        self.tick
     }
     /// The stepping mode, if the loop is a textbook one.
     pub fn textbook_mode(&self) -> Option<Mode> {
@@ -221,17 +222,13 @@ impl LoopSpec {
     /// The policy this spec names, in `env`.
     pub fn policy(&self, env: &PolicyEnv) -> Result<Policy, ConfigError> {
         match self.base {
-            Base::Preset(p) => p.policy(
-                env,
-                self.timer,
-                self.blend,
-                self.tick_ns,
-                self.jitter_permille,
-            ),
+            Base::Preset(p) => {
+                p.policy(env, self.timer, self.blend, self.tick, self.jitter_permille)
+            }
             Base::Mode(mode) => {
                 let mut timing = env.timing;
                 if let Some(f) = self.fuzzy {
-                    timing = timing.with_rule(f.rule(timing.tick_ns()))?;
+                    timing = timing.with_rule(f.rule())?;
                 }
                 Ok(Policy {
                     mode,
@@ -320,7 +317,7 @@ impl LoopSpec {
             if !preset {
                 return Err(SpecErrorKind::TickForPresets);
             }
-            self.tick_ns = Some(parse_period(tick).map_err(SpecErrorKind::BadTick)?);
+            self.tick = Some(parse_tick(tick).map_err(SpecErrorKind::BadTick)?);
         } else if let Some(j) = option.strip_prefix("jitter=") {
             if self.base != Base::Preset(Preset::Godot) {
                 return Err(SpecErrorKind::JitterForGodot);
@@ -383,8 +380,8 @@ impl fmt::Display for LoopSpec {
         if self.blend {
             f.write_str("+interpolated")?;
         }
-        if let Some(ns) = self.tick_ns {
-            write!(f, "+tick={}", format_duration(ns))?;
+        if let Some(tick) = self.tick {
+            write!(f, "+tick={tick}")?;
         }
         if let Some(j) = self.jitter_permille {
             write!(f, "+jitter={}", f64::from(j) / 1000.0)?;
@@ -438,7 +435,7 @@ mod tests {
             names_of("godot+interpolated,bevy+tick=60hz,godot+jitter=0,GODOT"),
             [
                 "godot+interpolated",
-                "bevy+tick=16.666667ms",
+                "bevy+tick=60hz",
                 "godot+jitter=0",
                 "godot"
             ]

@@ -9,6 +9,7 @@
 use crate::config::{ClampOn, StepRule, TimingConfig};
 use crate::jitter::JitterFix;
 use crate::mode::Mode;
+use crate::tick::Tick;
 
 /// One step the caller must integrate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +69,9 @@ impl StepRun {
 /// does is bounded by this, never by its length or the loop's settings.
 pub const MAX_FRAME_STEPS: u32 = 1 << 16;
 
-/// What one frame did, returned by [`Stepper::advance`] (and [`Stepper::last_frame`]).
+/// What one frame did, returned by [`Stepper::advance`] (and [`Stepper::last_frame`]). Times
+/// are whole nanoseconds, rounded down where a rate's tick makes them fractional; the exact
+/// figures are in [`Stepper::books`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameStats {
     /// The frame time as measured, before the clamp.
@@ -81,6 +84,10 @@ pub struct FrameStats {
     pub consumed_ns: u64,
     /// Time lost this frame to the clamp, the step cap, a resync or a slow fuzzy window.
     pub dropped_ns: u64,
+    /// Time the loop's timer threw away this frame before the stepper saw it (Glaiel's "extra
+    /// slow frame" becomes one tick; a snap's error). 0 for a stepper alone: a [`crate::Loop`]
+    /// fills it in.
+    pub discarded_by_timer_ns: u64,
     /// Time a fuzzy window ticked without having it, this frame.
     pub invented_ns: u64,
     /// How far game time is past the last tick, as a fraction of a tick: the blend factor where
@@ -94,12 +101,58 @@ pub struct FrameStats {
     pub capped: bool,
 }
 
+/// A loop's books, exactly, in units of `1/den` ns (`den` is the tick's denominator: 1 for a
+/// tick of whole nanoseconds, 60 for a 60 Hz tick). They balance after every frame:
+/// `measured + invented == consumed + dropped + discarded_by_timer + remainder`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Books {
+    /// Units in a nanosecond.
+    pub den: u64,
+    /// Frame times handed in, as measured.
+    pub measured: u128,
+    /// Time ticked without having been measured (a fuzzy window; a timer's snap up or its
+    /// primed average).
+    pub invented: u128,
+    /// Time integrated.
+    pub consumed: u128,
+    /// Time lost to the clamp, the step cap, a resync and slow fuzzy windows.
+    pub dropped: u128,
+    /// Time the timer threw away before the stepper saw it.
+    pub discarded_by_timer: u128,
+    /// Time measured and not yet consumed: the accumulator (the jitter fix's carried deficit
+    /// can make it negative), and what a timer holds in its average (negative while it hands
+    /// out its primed history).
+    pub remainder: i128,
+}
+
+impl Books {
+    /// Whether `measured + invented == consumed + dropped + discarded_by_timer + remainder`.
+    pub fn balance(&self) -> bool {
+        let left = self.measured as i128 + self.invented as i128;
+        let right = self.consumed as i128
+            + self.dropped as i128
+            + self.discarded_by_timer as i128
+            + self.remainder;
+        left == right
+    }
+
+    /// `units` as nanoseconds (fractional where the tick is a rate's).
+    pub fn ns_f(&self, units: u128) -> f64 {
+        units as f64 / self.den.max(1) as f64
+    }
+}
+
 /// Turns frame times into steps for the current [`Mode`], by the config's rules.
 ///
 /// The design follows bevy_time's `Time<Fixed>` (accumulate, then expend whole steps), with two
 /// differences that matter for a measuring tool: time thrown away by the clamp, the step cap or
 /// a resync is counted in [`Stepper::dropped_ns`] rather than lost silently, and the books
 /// balance after every frame: `measured + invented == consumed + dropped + remainder`.
+///
+/// The books are kept exactly in units of `1/den` ns, `den` the tick's denominator
+/// ([`crate::Tick`]): a 60 Hz tick is exactly 5e7 units of 1/3 ns, and a frame that lands on
+/// a multiple of 1/60 s ticks where exact arithmetic says. A step's [`Step::dt_ns`] is the tick
+/// to the nearest ns.
 ///
 /// ```
 /// use timestep_loop::{Mode, Stepper, TimingConfig};
@@ -120,24 +173,28 @@ pub struct FrameStats {
 #[derive(Clone, Debug)]
 pub struct Stepper {
     config: TimingConfig,
+    /// The tick, exactly; every time below is in its units (1/den ns).
+    tick: Tick,
     /// The step cap, at most [`MAX_FRAME_STEPS`] (none is that).
     cap: u32,
     mode: Mode,
-    accumulator_ns: u64,
+    acc: u128,
     /// Godot's jitter fix, when that is the rule: it keeps its own accumulator.
     jitter: Option<JitterFix>,
-    /// Glaiel's resync: an accumulator holding more than this is emptied (the time dropped)
-    /// instead of caught up. Set frame by frame by the snapping timer, which knows the frame.
+    /// Glaiel's resync: an accumulator holding more than this, ns, is emptied (the time
+    /// dropped) instead of caught up. Set frame by frame by the snapping timer.
     resync_over_ns: Option<u64>,
+    /// Glaiel's `resync` flag: the next frame's accumulator is emptied whatever it holds.
+    resync_next: bool,
     /// Time of the current state.
-    sim_ns: u64,
+    sim: u128,
     /// Time of the state before the last step (the blend's `previous`).
-    prev_sim_ns: u64,
+    prev_sim: u128,
     steps_total: u64,
-    measured_total_ns: u64,
-    consumed_total_ns: u64,
-    dropped_total_ns: u64,
-    invented_total_ns: u64,
+    measured_total: u128,
+    consumed_total: u128,
+    dropped_total: u128,
+    invented_total: u128,
     /// The frame being stepped, between [`Stepper::begin_frame`] and its last step.
     frame: OpenFrame,
     /// Whether `frame` is open.
@@ -156,67 +213,76 @@ enum Plan {
     /// A number of ticks decided up front (whole ticks; the jitter fix), each taken out of the
     /// accumulator (`take`) or not (the jitter fix keeps its own).
     Count { left: u64, take: bool },
-    /// Glaiel's fuzzy window.
-    Fuzzy { above_ns: u64, consume_ns: u64 },
+    /// Glaiel's fuzzy window, in units.
+    Fuzzy { above: u128, consume: u128 },
 }
 
-/// A frame between its start and its last step.
+/// A frame between its start and its last step. Times in units.
 #[derive(Clone, Copy, Debug)]
 struct OpenFrame {
     measured_ns: u64,
     clamped_ns: u64,
     /// Dropped on the way in (the clamp, a resync).
-    admitted_dropped_ns: u64,
+    admitted_dropped: u128,
     plan: Plan,
     steps: u32,
-    consumed: u64,
-    dropped: u64,
-    invented: u64,
-    /// Whole ticks the cap cut, ns.
-    cut: Option<u64>,
+    consumed: u128,
+    dropped: u128,
+    invented: u128,
+    /// Whole ticks the cap cut.
+    cut: Option<u128>,
+    /// What the loop's timer threw away of this frame, ns.
+    discarded_by_timer_ns: u64,
+}
+
+impl OpenFrame {
+    const IDLE: OpenFrame = OpenFrame {
+        measured_ns: 0,
+        clamped_ns: 0,
+        admitted_dropped: 0,
+        plan: Plan::Once { done: true },
+        steps: 0,
+        consumed: 0,
+        dropped: 0,
+        invented: 0,
+        cut: None,
+        discarded_by_timer_ns: 0,
+    };
 }
 
 /// What happened to a frame's time on its way in.
 #[derive(Clone, Copy, Default)]
 struct Admitted {
     clamped_ns: u64,
-    dropped_ns: u64,
+    dropped: u128,
 }
 
 impl Stepper {
     /// A stepper for `config`, stepping in `mode`, at time zero.
     pub fn new(config: TimingConfig, mode: Mode) -> Self {
         let jitter = match config.rule() {
-            StepRule::JitterFix { permille } => Some(JitterFix::new(config.tick_ns(), permille)),
+            StepRule::JitterFix { permille } => Some(JitterFix::new(config.tick(), permille)),
             _ => None,
         };
         Stepper {
             config,
+            tick: config.tick(),
             cap: config
                 .max_steps()
                 .map_or(MAX_FRAME_STEPS, |n| n.min(MAX_FRAME_STEPS)),
             mode,
-            accumulator_ns: 0,
+            acc: 0,
             jitter,
             resync_over_ns: None,
-            sim_ns: 0,
-            prev_sim_ns: 0,
+            resync_next: false,
+            sim: 0,
+            prev_sim: 0,
             steps_total: 0,
-            measured_total_ns: 0,
-            consumed_total_ns: 0,
-            dropped_total_ns: 0,
-            invented_total_ns: 0,
-            frame: OpenFrame {
-                measured_ns: 0,
-                clamped_ns: 0,
-                admitted_dropped_ns: 0,
-                plan: Plan::Once { done: true },
-                steps: 0,
-                consumed: 0,
-                dropped: 0,
-                invented: 0,
-                cut: None,
-            },
+            measured_total: 0,
+            consumed_total: 0,
+            dropped_total: 0,
+            invented_total: 0,
+            frame: OpenFrame::IDLE,
             open: false,
             last: FrameStats::default(),
         }
@@ -235,25 +301,37 @@ impl Stepper {
     pub fn set_mode(&mut self, mode: Mode) {
         self.mode = mode;
     }
-    /// Sets Glaiel's resync (an accumulator holding more than this is emptied), or none.
+    /// Sets Glaiel's resync (an accumulator holding more than `over_ns` is emptied), or none.
     pub fn set_resync(&mut self, over_ns: Option<u64>) {
         self.resync_over_ns = over_ns;
     }
-    /// Measured time waiting in the accumulator, ns.
+    /// Glaiel's `resync = true`: the next frame empties the accumulator once its time is in
+    /// (the time dropped), in the modes that accumulate.
+    pub fn resync_next_frame(&mut self) {
+        self.resync_next = true;
+    }
+    /// Measured time waiting in the accumulator, ns (rounded down).
     pub fn accumulator_ns(&self) -> u64 {
-        self.accumulator_ns
+        self.tick.floor_ns(self.acc)
     }
     /// Measured time not yet consumed by a step (for the jitter fix: its accumulator plus its
-    /// carried deficit, which can be negative).
+    /// carried deficit, which can be negative), ns (rounded down).
     pub fn remainder_ns(&self) -> i64 {
+        let den = i128::from(self.tick.den());
+        let ns = self.remainder_units().div_euclid(den);
+        ns.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+    }
+    /// [`Stepper::remainder_ns`] in units of 1/den ns, exactly.
+    fn remainder_units(&self) -> i128 {
         match &self.jitter {
-            Some(j) => j.remainder_ns(),
-            None => self.accumulator_ns.min(i64::MAX as u64) as i64,
+            Some(j) => j.remainder_units(),
+            None => self.acc as i128,
         }
     }
-    /// Simulation time of the current state.
+    /// Simulation time of the current state, ns (rounded down: sixty 60 Hz ticks are exactly
+    /// 1 s).
     pub fn sim_ns(&self) -> u64 {
-        self.sim_ns
+        self.tick.floor_ns(self.sim)
     }
     /// Steps taken so far.
     pub fn steps_total(&self) -> u64 {
@@ -261,19 +339,32 @@ impl Stepper {
     }
     /// Sum of all frame times handed in, before the clamp.
     pub fn measured_ns(&self) -> u64 {
-        self.measured_total_ns
+        self.tick.floor_ns(self.measured_total)
     }
     /// Time integrated so far (equals [`Stepper::sim_ns`]).
     pub fn consumed_ns(&self) -> u64 {
-        self.consumed_total_ns
+        self.tick.floor_ns(self.consumed_total)
     }
-    /// Time lost to the clamp, the step cap, resyncs and slow fuzzy windows so far.
+    /// Time lost to the clamp, the step cap, resyncs and slow fuzzy windows so far, ns (rounded
+    /// down).
     pub fn dropped_ns(&self) -> u64 {
-        self.dropped_total_ns
+        self.tick.floor_ns(self.dropped_total)
     }
-    /// Time fuzzy windows ticked without having it, so far.
+    /// Time fuzzy windows ticked without having it, so far, ns (rounded down).
     pub fn invented_ns(&self) -> u64 {
-        self.invented_total_ns
+        self.tick.floor_ns(self.invented_total)
+    }
+    /// The books, exactly (no timer: `discarded_by_timer` is 0).
+    pub fn books(&self) -> Books {
+        Books {
+            den: self.tick.den(),
+            measured: self.measured_total,
+            invented: self.invented_total,
+            consumed: self.consumed_total,
+            dropped: self.dropped_total,
+            discarded_by_timer: 0,
+            remainder: self.remainder_units(),
+        }
     }
     /// What the last finished frame did.
     pub fn last_frame(&self) -> &FrameStats {
@@ -287,8 +378,10 @@ impl Stepper {
         if !(self.config.waits_for_tick() && self.mode.accumulates()) {
             return 0;
         }
-        let have = self.accumulator_ns.saturating_add(frame_ns);
-        self.config.tick_ns().saturating_sub(have)
+        let have = self.acc.saturating_add(self.tick.units(frame_ns));
+        let short = self.tick.in_units().saturating_sub(have);
+        let den = u128::from(self.tick.den());
+        u64::try_from(short.div_ceil(den)).unwrap_or(u64::MAX)
     }
 
     /// Advances by one frame of `frame_ns` measured time, calling `step` for every step to take,
@@ -311,6 +404,7 @@ impl Stepper {
         }
         let admitted = self.admit(frame_ns);
         let mut cut = None;
+        let tick = self.tick.in_units();
         let plan = match self.mode {
             Mode::Variable => Plan::Once { done: false },
             Mode::SemiFixed => Plan::Slivers,
@@ -318,24 +412,20 @@ impl Stepper {
                 StepRule::Whole => {
                     // The spiral-of-death guard: whole ticks past the cap are cut; the sub-tick
                     // remainder is kept so alpha stays continuous.
-                    let tick = self.config.tick_ns();
-                    let whole = self.accumulator_ns / tick;
-                    let n = whole.min(u64::from(self.cap));
+                    let whole = self.acc / tick;
+                    let n = whole.min(u128::from(self.cap));
                     if whole > n {
                         cut = Some((whole - n) * tick);
-                        self.accumulator_ns -= (whole - n) * tick;
+                        self.acc -= (whole - n) * tick;
                     }
                     Plan::Count {
-                        left: n,
+                        left: n as u64,
                         take: true,
                     }
                 }
-                StepRule::Fuzzy {
-                    above_ns,
-                    consume_ns,
-                } => Plan::Fuzzy {
-                    above_ns,
-                    consume_ns,
+                StepRule::Fuzzy { above, consume } => Plan::Fuzzy {
+                    above: tick * 60 / u128::from(above.max(1)),
+                    consume: tick * 60 / u128::from(consume.max(1)),
                 },
                 StepRule::JitterFix { .. } => {
                     // Godot's jitter fix decides the ticks; the cap then drops whole ticks past
@@ -345,7 +435,7 @@ impl Stepper {
                         .as_mut()
                         .map_or(0, |j| j.advance(admitted.clamped_ns));
                     let n = wanted.min(u64::from(self.cap));
-                    cut = (wanted > n).then(|| (wanted - n) * self.config.tick_ns());
+                    cut = (wanted > n).then(|| u128::from(wanted - n) * tick);
                     Plan::Count {
                         left: n,
                         take: false,
@@ -357,14 +447,16 @@ impl Stepper {
         self.frame = OpenFrame {
             measured_ns: frame_ns,
             clamped_ns: admitted.clamped_ns,
-            admitted_dropped_ns: admitted.dropped_ns,
+            admitted_dropped: admitted.dropped,
             plan,
-            steps: 0,
-            consumed: 0,
-            dropped: 0,
-            invented: 0,
             cut,
+            ..OpenFrame::IDLE
         };
+    }
+
+    /// Notes what the loop's timer threw away of the open frame, for its [`FrameStats`].
+    pub(crate) fn note_discarded_by_timer(&mut self, ns: u64) {
+        self.frame.discarded_by_timer_ns = ns;
     }
 
     /// The open frame's next step, or `None` once it has none left (the frame is then finished:
@@ -377,10 +469,7 @@ impl Stepper {
             Plan::Once { done } => self.once(done),
             Plan::Slivers => self.sliver(),
             Plan::Count { left, take } => self.counted(left, take),
-            Plan::Fuzzy {
-                above_ns,
-                consume_ns,
-            } => self.fuzzy(above_ns, consume_ns),
+            Plan::Fuzzy { above, consume } => self.fuzzy(above, consume),
         };
         if step.is_none() {
             self.close();
@@ -396,12 +485,12 @@ impl Stepper {
             && self.open
             && left > 1
         {
-            let tick = self.config.tick_ns();
-            self.sim_ns += (left - 1) * tick;
+            let ticks = u128::from(left - 1) * self.tick.in_units();
+            self.sim += ticks;
             self.frame.steps += (left - 1) as u32;
-            self.frame.consumed += (left - 1) * tick;
+            self.frame.consumed += ticks;
             if take {
-                self.accumulator_ns -= (left - 1) * tick;
+                self.acc -= ticks;
             }
             self.frame.plan = Plan::Count { left: 1, take };
             let step = self.next_step()?;
@@ -420,7 +509,7 @@ impl Stepper {
     /// Variable: one step of everything available (the clamped frame plus any remainder left
     /// by a previous fixed mode). A zero-length frame takes no step. Never capped.
     fn once(&mut self, done: bool) -> Option<Step> {
-        let all = self.accumulator_ns;
+        let all = self.acc;
         if done || all == 0 {
             return None;
         }
@@ -431,15 +520,15 @@ impl Stepper {
     /// Semi-fixed: steps of `min(remaining, dt)` until the frame is used up; at the cap, the
     /// rest is cut.
     fn sliver(&mut self) -> Option<Step> {
-        if self.accumulator_ns == 0 {
+        if self.acc == 0 {
             return None;
         }
         if self.frame.steps == self.cap {
-            self.frame.cut = Some(std::mem::take(&mut self.accumulator_ns));
+            self.frame.cut = Some(std::mem::take(&mut self.acc));
             return None;
         }
-        let h = self.accumulator_ns.min(self.config.tick_ns());
-        let last = h == self.accumulator_ns || self.frame.steps + 1 == self.cap;
+        let h = self.acc.min(self.tick.in_units());
+        let last = h == self.acc || self.frame.steps + 1 == self.cap;
         Some(self.take(h, last))
     }
 
@@ -452,10 +541,10 @@ impl Stepper {
             left: left - 1,
             take,
         };
-        let tick = self.config.tick_ns();
-        let step = self.tick(tick, left == 1);
+        let tick = self.tick.in_units();
+        let step = self.step(tick, left == 1);
         if take {
-            self.accumulator_ns -= tick;
+            self.acc -= tick;
         }
         Some(step)
     }
@@ -463,23 +552,23 @@ impl Stepper {
     /// Glaiel's fuzzy window: a tick while the accumulator is above `above`, each taking
     /// `consume` off it and never leaving it below zero. Time a tick had without measuring it
     /// is counted as invented; time a tick consumed beyond its own length, as dropped.
-    fn fuzzy(&mut self, above: u64, consume: u64) -> Option<Step> {
-        if self.accumulator_ns <= above {
+    fn fuzzy(&mut self, above: u128, consume: u128) -> Option<Step> {
+        if self.acc <= above {
             return None;
         }
-        let tick = self.config.tick_ns();
+        let tick = self.tick.in_units();
         if self.frame.steps == self.cap {
-            let cut = self.accumulator_ns - self.accumulator_ns % tick;
-            self.accumulator_ns -= cut;
+            let cut = self.acc - self.acc % tick;
+            self.acc -= cut;
             self.frame.cut = Some(cut);
             return None;
         }
-        let after = self.accumulator_ns.saturating_sub(consume);
-        self.frame.invented += consume.saturating_sub(self.accumulator_ns);
+        let after = self.acc.saturating_sub(consume);
+        self.frame.invented += consume.saturating_sub(self.acc);
         self.frame.dropped += consume.saturating_sub(tick);
         let last = after <= above || self.frame.steps + 1 == self.cap;
-        let step = self.tick(tick, last);
-        self.accumulator_ns = after;
+        let step = self.step(tick, last);
+        self.acc = after;
         Some(step)
     }
 
@@ -492,24 +581,27 @@ impl Stepper {
             && left > 0
         {
             // A jitter-fix frame left undrained: its ticks are gone from the fix's own books.
-            cut = Some(cut.unwrap_or(0) + left * self.config.tick_ns());
+            cut = Some(cut.unwrap_or(0) + u128::from(left) * self.tick.in_units());
         }
-        let dropped = open.admitted_dropped_ns + open.dropped + cut.unwrap_or(0);
+        let dropped = open.admitted_dropped + open.dropped + cut.unwrap_or(0);
         let (alpha, shown_ns) = self.shown();
-        // Frame times that come from a clock cannot sum past u64::MAX ns (584 years); anything
-        // else saturates instead of wrapping, and the stepper never panics on its input.
+        // Units of frame times that come from a clock cannot sum past u128::MAX; anything else
+        // saturates instead of wrapping, and the stepper never panics on its input.
         self.steps_total += u64::from(open.steps);
-        self.measured_total_ns = self.measured_total_ns.saturating_add(open.measured_ns);
-        self.consumed_total_ns = self.consumed_total_ns.saturating_add(open.consumed);
-        self.dropped_total_ns = self.dropped_total_ns.saturating_add(dropped);
-        self.invented_total_ns = self.invented_total_ns.saturating_add(open.invented);
+        let measured = self.tick.units(open.measured_ns);
+        self.measured_total = self.measured_total.saturating_add(measured);
+        self.consumed_total = self.consumed_total.saturating_add(open.consumed);
+        self.dropped_total = self.dropped_total.saturating_add(dropped);
+        self.invented_total = self.invented_total.saturating_add(open.invented);
+        let ns = |units| self.tick.floor_ns(units);
         self.last = FrameStats {
             measured_ns: open.measured_ns,
             clamped_ns: open.clamped_ns,
             steps: open.steps,
-            consumed_ns: open.consumed,
-            dropped_ns: dropped,
-            invented_ns: open.invented,
+            consumed_ns: ns(open.consumed),
+            dropped_ns: ns(dropped),
+            discarded_by_timer_ns: open.discarded_by_timer_ns,
+            invented_ns: ns(open.invented),
             alpha,
             shown_ns,
             capped: cut.is_some(),
@@ -519,32 +611,34 @@ impl Stepper {
     /// The frame's time in: clamped (the delta, or the accumulator), then resynced if the
     /// accumulator holds too many ticks. The jitter fix takes the clamped time itself.
     fn admit(&mut self, frame_ns: u64) -> Admitted {
-        let clamp = self.config.clamp_ns().unwrap_or(u64::MAX);
-        let clamped = match self.config.clamp_on() {
-            ClampOn::Delta => frame_ns.min(clamp),
+        let clamp_ns = self.config.clamp_ns().unwrap_or(u64::MAX);
+        let clamped_ns = match self.config.clamp_on() {
+            ClampOn::Delta => frame_ns.min(clamp_ns),
             ClampOn::Accumulator => frame_ns,
         };
-        let mut dropped = frame_ns - clamped;
+        let mut dropped = self.tick.units(frame_ns - clamped_ns);
+        let resync_now = std::mem::take(&mut self.resync_next);
         if self.jitter.is_some() && self.mode.accumulates() {
             return Admitted {
-                clamped_ns: clamped,
-                dropped_ns: dropped,
+                clamped_ns,
+                dropped,
             };
         }
-        self.accumulator_ns = self.accumulator_ns.saturating_add(clamped);
-        if self.config.clamp_on() == ClampOn::Accumulator && self.accumulator_ns > clamp {
-            dropped += self.accumulator_ns - clamp;
-            self.accumulator_ns = clamp;
+        self.acc = self.acc.saturating_add(self.tick.units(clamped_ns));
+        let clamp = self.tick.units(clamp_ns);
+        if self.config.clamp_on() == ClampOn::Accumulator && self.acc > clamp {
+            dropped += self.acc - clamp;
+            self.acc = clamp;
         }
-        if let Some(limit) = self.resync_over_ns
-            && self.mode.accumulates()
-            && self.accumulator_ns > limit
-        {
-            dropped += std::mem::take(&mut self.accumulator_ns);
+        let over = self
+            .resync_over_ns
+            .is_some_and(|ns| self.acc > self.tick.units(ns));
+        if self.mode.accumulates() && (resync_now || over) {
+            dropped += std::mem::take(&mut self.acc);
         }
         Admitted {
-            clamped_ns: clamped,
-            dropped_ns: dropped,
+            clamped_ns,
+            dropped,
         }
     }
 
@@ -553,37 +647,40 @@ impl Stepper {
     /// (exactly `lerp(t_prev, t_cur, alpha)`); otherwise 0 and the current state's time.
     fn shown(&self) -> (f64, u64) {
         if !self.mode.accumulates() {
-            return (0.0, self.sim_ns);
+            return (0.0, self.sim_ns());
         }
-        let past_ns = match &self.jitter {
-            Some(j) => j.accum_ns().max(0) as u64,
-            None => self.accumulator_ns,
+        let past = match &self.jitter {
+            Some(j) => j.accum_units().max(0) as u128,
+            None => self.acc,
         };
-        let alpha = past_ns as f64 / self.config.tick_ns() as f64;
+        let alpha = past as f64 / self.tick.in_units() as f64;
         if self.mode.blends() {
             // Never later than the newest state: before the first tick the blend is of the
             // start with itself, which is time 0.
-            (alpha, (self.prev_sim_ns + past_ns).min(self.sim_ns))
+            let shown = (self.prev_sim + past).min(self.sim);
+            (alpha, self.tick.floor_ns(shown))
         } else {
-            (alpha, self.sim_ns)
+            (alpha, self.sim_ns())
         }
     }
 
-    /// A step of `dt_ns` taken out of the accumulator.
-    fn take(&mut self, dt_ns: u64, last: bool) -> Step {
-        let step = self.tick(dt_ns, last);
-        self.accumulator_ns -= dt_ns;
+    /// A step of `units` taken out of the accumulator.
+    fn take(&mut self, units: u128, last: bool) -> Step {
+        let step = self.step(units, last);
+        self.acc -= units;
         step
     }
 
-    /// A step of `dt_ns` of simulated time (the accumulator is the caller's to adjust).
-    fn tick(&mut self, dt_ns: u64, last: bool) -> Step {
-        self.prev_sim_ns = self.sim_ns;
-        self.sim_ns += dt_ns;
+    /// A step of `units` of simulated time (the accumulator is the caller's to adjust); its
+    /// `dt_ns` is that to the nearest ns.
+    fn step(&mut self, units: u128, last: bool) -> Step {
+        self.prev_sim = self.sim;
+        self.sim += units;
         self.frame.steps += 1;
-        self.frame.consumed += dt_ns;
+        self.frame.consumed += units;
+        let den = u128::from(self.tick.den());
         Step {
-            dt_ns,
+            dt_ns: u64::try_from((units + den / 2) / den).unwrap_or(u64::MAX),
             last,
             substeps: 1,
         }
@@ -692,12 +789,10 @@ mod tests {
     }
 
     fn books_balance(s: &Stepper) {
-        let left = i128::from(s.measured_ns()) + i128::from(s.invented_ns());
-        let right =
-            i128::from(s.consumed_ns()) + i128::from(s.dropped_ns()) + i128::from(s.remainder_ns());
-        assert_eq!(
-            left, right,
-            "measured + invented == consumed + dropped + remainder"
+        let b = s.books();
+        assert!(
+            b.balance(),
+            "measured + invented == consumed + dropped + remainder: {b:?}"
         );
     }
 
@@ -711,8 +806,8 @@ mod tests {
     const RULES: [StepRule; 3] = [
         StepRule::Whole,
         StepRule::Fuzzy {
-            above_ns: TICK * 60 / 61,
-            consume_ns: TICK * 60 / 59,
+            above: 61,
+            consume: 59,
         },
         StepRule::JitterFix { permille: 500 },
     ];
@@ -722,8 +817,8 @@ mod tests {
         let cfg = TimingConfig::textbook(TICK, 250 * MS, None)
             .and_then(|c| {
                 c.with_rule(StepRule::Fuzzy {
-                    above_ns: TICK * 60 / 62,
-                    consume_ns: TICK,
+                    above: 62,
+                    consume: 60,
                 })
             })
             .unwrap();
@@ -746,8 +841,8 @@ mod tests {
         let cfg = TimingConfig::textbook(TICK, 250 * MS, None)
             .and_then(|c| {
                 c.with_rule(StepRule::Fuzzy {
-                    above_ns: TICK * 60 / 61,
-                    consume_ns: TICK * 60 / 59,
+                    above: 61,
+                    consume: 59,
                 })
             })
             .unwrap();
@@ -794,6 +889,13 @@ mod tests {
             (0, 8 * TICK + 1),
             "past it: resynced to zero"
         );
+        books_balance(&s);
+        // Glaiel's `resync = true`: the next frame is emptied whatever it holds.
+        s.resync_next_frame();
+        let (f, _) = advance(&mut s, 2 * TICK);
+        assert_eq!((f.steps, f.dropped_ns), (0, 2 * TICK));
+        let (f, _) = advance(&mut s, 2 * TICK);
+        assert_eq!(f.steps, 2, "once");
         books_balance(&s);
     }
 
@@ -974,6 +1076,50 @@ mod tests {
                     books_balance(&finished);
                 }
             }
+        }
+    }
+
+    /// Frame ends at 144 Hz and at 1 kHz on a clock of whole ns: `round(k × 1e9 / hz)`.
+    fn frame_ends(hz: u64, frames: u64) -> impl Iterator<Item = u64> {
+        (1..=frames).map(move |k| (k * 1_000_000_000 + hz / 2) / hz)
+    }
+
+    #[test]
+    fn a_rate_tick_ticks_where_exact_arithmetic_says() {
+        // A 60 Hz tick is exactly 1/60 s: after a frame ending at t there have been
+        // floor(t × 60 / 1 s) ticks. A tick of 16,666,667 ns ticks a frame late wherever t is
+        // a multiple of 1/60 s (639 of 5,761 frames at 144 Hz, 799 of 20,001 at 1 kHz).
+        let sixty = Tick::per_second(60).unwrap();
+        for (hz, frames) in [(144, 5_761), (1_000, 20_001)] {
+            let mut s = with(TimingConfig::new(sixty).unwrap(), Mode::Fixed);
+            let mut last = 0;
+            for t in frame_ends(hz, frames) {
+                advance(&mut s, t - last);
+                last = t;
+                assert_eq!(s.steps_total(), t * 60 / 1_000_000_000, "{hz} Hz at {t} ns");
+            }
+            // Sixty ticks are one second: the clock is exact, and so are the books.
+            assert_eq!(s.sim_ns(), s.steps_total() * 1_000_000_000 / 60);
+            books_balance(&s);
+        }
+    }
+
+    #[test]
+    fn a_one_second_hitch_at_a_60_hz_tick_drops_exactly_what_the_clamp_does() {
+        // 250 ms holds 15 ticks of 1/60 s, and with a remainder carried from the frame before
+        // 15 ticks of 16,666,667 ns: the default cap lets them all through, and only the clamp
+        // drops time (a cap of 14 would drop a tick more: 766.7 ms).
+        for tick in [Tick::per_second(60).unwrap(), Tick::from_ns(TICK)] {
+            let cfg = TimingConfig::textbook(tick, 250 * MS, None).unwrap();
+            let mut s = with(cfg, Mode::Fixed);
+            advance(&mut s, 10 * MS);
+            let (f, _) = advance(&mut s, 1_000 * MS);
+            assert_eq!(
+                (f.steps, f.dropped_ns, f.capped),
+                (15, 750 * MS, false),
+                "{tick}"
+            );
+            books_balance(&s);
         }
     }
 }

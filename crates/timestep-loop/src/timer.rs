@@ -1,19 +1,30 @@
 //! Timers: what a loop does to the measured frame time before its stepper sees it.
 //!
 //! - `raw` hands it on as measured.
-//! - `snap` is Tyler Glaiel's FrameTimingControl (`frame_timer.cpp`, commit ed335bb, 2023):
-//!   a delta over 8 frames counts as one frame; a delta within 0.2 ms of k refresh periods
-//!   (k = 1..8) becomes exactly that (the error is discarded); then the mean of the last 4
-//!   deltas, the division's remainder carried; and an accumulator past 8 frames is emptied
-//!   (a stepper rule the timer sets). It works only while vsync is detected, with the measured
-//!   rate rounded to whole hertz as its frame, and otherwise hands on the raw time (the
-//!   article: a strict timer when vsync is off, or speedrunners lose). Glaiel's frame is his
-//!   tick (`desired`, 1/60 s); a lane's tick can be shorter, so "frames" here are refresh
-//!   periods.
+//! - `snap` is Tyler Glaiel's FrameTimingControl (`frame_timer.cpp`, commit ed335bb, 2023),
+//!   whose limits are in update ticks (`desired_frametime`, the loop's tick), not refresh
+//!   periods: a delta over 8 ticks counts as one tick (lines 48-50, "ignore extra-slow
+//!   frames"); a delta within 0.2 ms of k refresh periods (k = 1..8) becomes exactly that
+//!   (lines 57-62; the error is discarded); then the mean of the last 4 deltas, the division's
+//!   remainder carried (lines 65-77, the history primed with 4 ticks, line 32); an accumulator
+//!   past 8 ticks is emptied (lines 83-92, a stepper rule the timer sets), and so is the first
+//!   frame's, as `resync` starts `true` (line 37). The snapping and averaging work only while
+//!   vsync is detected, with the measured rate rounded to whole hertz as the refresh period,
+//!   and otherwise the raw time is handed on (the article: a strict timer when vsync is off, or
+//!   speedrunners lose). Where a lane's tick is shorter than the refresh period (a 1 ms tick
+//!   on a 60 Hz display, never the case in Glaiel's own use), the limits count in refresh
+//!   periods instead, or every frame would be extra slow.
 //! - `smooth` is Godot's DeltaSmoother ([`super::smooth`]).
+//!
+//! A timer keeps books too: what it throws away (an extra-slow frame past its one tick, a
+//! snap's error down) is counted as discarded, what it adds (a snap's error up) as invented,
+//! and the rest is what it holds (the average's pending quarters, the smoother's carry; less
+//! the primed history the average hands out first), so that with the stepper's books
+//! `measured + invented == consumed + dropped + discarded + remainder` for every timer.
 
 use crate::named::{Named, UnknownName, next_named, parse_named};
 use crate::smooth::DeltaSmoother;
+use crate::tick::Tick;
 use crate::vsync::VsyncDetector;
 use std::fmt;
 use std::str::FromStr;
@@ -69,9 +80,9 @@ impl FromStr for TimerKind {
     }
 }
 
-/// How many refresh periods a delta may span before it counts as one (FrameTimingControl's
-/// "ignore extra-slow frames"), how many a snap target may be, and how many an accumulator may
-/// hold before the snapping timer's resync empties it.
+/// How many update ticks a delta may span before it counts as one (FrameTimingControl's
+/// "ignore extra-slow frames"), how many refresh periods a snap target may be, and how many
+/// ticks an accumulator may hold before the snapping timer's resync empties it.
 pub const SNAP_FRAMES: u64 = 8;
 /// A delta this close to a whole number of periods is snapped to it, ns (0.2 ms).
 const SNAP_TOLERANCE_NS: u64 = 200_000;
@@ -81,38 +92,68 @@ const AVERAGE_OF: usize = 4;
 /// Glaiel's snap-and-average state.
 #[derive(Clone, Debug)]
 struct Snap {
+    /// Glaiel's `desired_frametime`: the loop's tick, ns.
+    desired: u64,
     history: [u64; AVERAGE_OF],
     residual: u64,
+}
+
+/// A delta after the timer: what it hands on, and what it threw away or added on the way.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Filtered {
+    /// The delta handed to the stepper, ns.
+    pub ns: u64,
+    /// Thrown away: an extra-slow frame past its one tick, a snap's error down, ns.
+    pub discarded_ns: u64,
+    /// Added: a snap's error up, ns.
+    pub invented_ns: u64,
 }
 
 impl Snap {
     fn new(tick_ns: u64) -> Snap {
         Snap {
+            desired: tick_ns,
             history: [tick_ns; AVERAGE_OF],
             residual: 0,
         }
     }
 
-    /// `d_ns` snapped (to whole `period`s when given) and averaged with the last three.
-    fn filter(&mut self, d_ns: u64, period: Option<u64>) -> u64 {
+    /// What the limits count in for a refresh period `p`: the update tick (Glaiel's
+    /// `desired_frametime`), or the period where that is longer. His updates are never shorter
+    /// than the display's period (60 a second on a 60 Hz or faster display), and there the
+    /// tick is the unit, as in `frame_timer.cpp`; a lane whose tick is shorter (a 1 ms tick on
+    /// a 60 Hz display) would otherwise count every frame as extra slow and resync every frame.
+    fn unit(&self, p: u64) -> u64 {
+        self.desired.max(p)
+    }
+
+    /// `d_ns` snapped to whole `period`s and averaged with the last three; without a period
+    /// (no vsync) handed on as measured, the history left as it was.
+    fn filter(&mut self, d_ns: u64, period: Option<u64>) -> Filtered {
+        let Some(p) = period else {
+            return Filtered {
+                ns: d_ns,
+                ..Filtered::default()
+            };
+        };
+        let mut out = Filtered::default();
         let mut d = d_ns;
-        if let Some(p) = period {
-            if d > p.saturating_mul(SNAP_FRAMES) {
-                d = p;
-            }
-            if let Some(k) = (1..=SNAP_FRAMES).find(|k| (k * p).abs_diff(d) < SNAP_TOLERANCE_NS) {
-                d = k * p;
-            }
+        let unit = self.unit(p);
+        if d > unit.saturating_mul(SNAP_FRAMES) {
+            out.discarded_ns += d - unit;
+            d = unit;
+        }
+        if let Some(k) = (1..=SNAP_FRAMES).find(|k| (k * p).abs_diff(d) < SNAP_TOLERANCE_NS) {
+            out.discarded_ns += d.saturating_sub(k * p);
+            out.invented_ns += (k * p).saturating_sub(d);
+            d = k * p;
         }
         self.history.rotate_left(1);
         self.history[AVERAGE_OF - 1] = d;
-        if period.is_none() {
-            return d;
-        }
         let sum: u64 = self.history.iter().sum();
         let n = AVERAGE_OF as u64;
         self.residual += sum % n;
-        let out = sum / n + self.residual / n;
+        out.ns = sum / n + self.residual / n;
         self.residual %= n;
         out
     }
@@ -124,15 +165,46 @@ pub struct Timer {
     kind: TimerKind,
     snap: Snap,
     smooth: DeltaSmoother,
+    /// Glaiel's `resync`, which starts `true`: the first frame the snapping timer filters
+    /// empties the accumulator.
+    resync: bool,
+    /// Time handed in, handed on, thrown away and added, ns.
+    books: TimerBooks,
+}
+
+/// A timer's running totals, ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TimerBooks {
+    /// Frame times handed in, as measured.
+    pub measured_ns: u64,
+    /// Handed on to the stepper.
+    pub filtered_ns: u64,
+    /// Thrown away.
+    pub discarded_ns: u64,
+    /// Added.
+    pub invented_ns: u64,
+}
+
+impl TimerBooks {
+    /// What the timer holds: handed in and added, less handed on and thrown away (its
+    /// average's pending time less the primed history it handed out first; the smoother's
+    /// carry), ns.
+    pub fn held_ns(&self) -> i128 {
+        i128::from(self.measured_ns) + i128::from(self.invented_ns)
+            - i128::from(self.filtered_ns)
+            - i128::from(self.discarded_ns)
+    }
 }
 
 impl Timer {
     /// `vsync_requested`: whether the loop asked for vsync (Godot's smoother works only then).
-    pub fn new(kind: TimerKind, tick_ns: u64, vsync_requested: bool) -> Timer {
+    pub fn new(kind: TimerKind, tick: impl Into<Tick>, vsync_requested: bool) -> Timer {
         Timer {
             kind,
-            snap: Snap::new(tick_ns),
+            snap: Snap::new(tick.into().ns()),
             smooth: DeltaSmoother::new(vsync_requested),
+            resync: kind == TimerKind::Snap,
+            books: TimerBooks::default(),
         }
     }
 
@@ -141,22 +213,46 @@ impl Timer {
         self.kind
     }
 
-    /// The frame time the stepper sees for a measured `raw_ns`.
-    pub fn filter(&mut self, raw_ns: u64, vsync: &VsyncDetector) -> u64 {
-        match self.kind {
-            TimerKind::Raw => raw_ns,
+    /// Its running totals.
+    pub fn books(&self) -> TimerBooks {
+        self.books
+    }
+
+    /// The frame time the stepper sees for a measured `raw_ns`, and what the timer threw away
+    /// or added.
+    pub fn filter(&mut self, raw_ns: u64, vsync: &VsyncDetector) -> Filtered {
+        let out = match self.kind {
+            TimerKind::Raw => Filtered {
+                ns: raw_ns,
+                ..Filtered::default()
+            },
             TimerKind::Snap => self.snap.filter(raw_ns, snap_period(vsync)),
-            TimerKind::Smooth => self.smooth.smooth(raw_ns),
+            TimerKind::Smooth => Filtered {
+                ns: self.smooth.smooth(raw_ns),
+                ..Filtered::default()
+            },
+        };
+        let b = &mut self.books;
+        b.measured_ns = b.measured_ns.saturating_add(raw_ns);
+        b.filtered_ns = b.filtered_ns.saturating_add(out.ns);
+        b.discarded_ns = b.discarded_ns.saturating_add(out.discarded_ns);
+        b.invented_ns = b.invented_ns.saturating_add(out.invented_ns);
+        out
+    }
+
+    /// Glaiel's resync for the stepper, ns: with the snapping timer working, an accumulator
+    /// past 8 update ticks (8 refresh periods where a period is the longer) is emptied.
+    pub fn resync_over_ns(&self, vsync: &VsyncDetector) -> Option<u64> {
+        match self.kind {
+            TimerKind::Snap => snap_period(vsync).map(|p| self.snap.unit(p) * SNAP_FRAMES),
+            _ => None,
         }
     }
 
-    /// Glaiel's resync for the stepper: with the snapping timer working, an accumulator past 8
-    /// frames is emptied.
-    pub fn resync_over_ns(&self, vsync: &VsyncDetector) -> Option<u64> {
-        match self.kind {
-            TimerKind::Snap => snap_period(vsync).map(|p| p.saturating_mul(SNAP_FRAMES)),
-            _ => None,
-        }
+    /// Whether this frame's accumulator is to be emptied whatever it holds: Glaiel's `resync`
+    /// starts `true` (`frame_timer.cpp` line 37), so the snapping timer's first frame does.
+    pub fn take_resync(&mut self) -> bool {
+        std::mem::take(&mut self.resync)
     }
 }
 
@@ -182,12 +278,12 @@ mod tests {
         let mut s = Snap::new(TICK);
         let p = Some(16_666_667);
         assert_eq!(
-            s.filter(16_700_000, p),
+            s.filter(16_700_000, p).ns,
             16_666_666,
             "the mean of 3 ticks and a snap"
         );
         assert_eq!(
-            s.filter(33_200_000, p),
+            s.filter(33_200_000, p).ns,
             20_833_333,
             "two periods, averaged in"
         );
@@ -196,13 +292,13 @@ mod tests {
         for _ in 0..4 {
             s.filter(12_000_000, p);
         }
-        assert_eq!(s.filter(12_000_000, p), 12_000_000);
+        assert_eq!(s.filter(12_000_000, p).ns, 12_000_000);
         // Over 8 ticks: one tick, which then snaps to one refresh period.
         let mut s = Snap::new(TICK);
         for _ in 0..4 {
             s.filter(900_000_000, p);
         }
-        assert_eq!(s.filter(900_000_000, p), 16_666_667);
+        assert_eq!(s.filter(900_000_000, p).ns, 16_666_667);
     }
 
     #[test]
@@ -213,7 +309,7 @@ mod tests {
         for i in 0..1_000u64 {
             let d = 10_000_000 + i * 7 % 13;
             sum_in += d;
-            sum_out += s.filter(d, p);
+            sum_out += s.filter(d, p).ns;
         }
         // Each delta goes out whole, a quarter in each of four frames: out = in, plus the
         // primed ticks' quarters (3 + 2 + 1), less the quarters of the last three deltas still
@@ -237,11 +333,11 @@ mod tests {
             not_paced.observe(d);
         }
         assert_eq!(not_paced.assumed_period_ns(), None);
-        assert_eq!(t.filter(16_700_000, &not_paced), 16_700_000);
+        assert_eq!(t.filter(16_700_000, &not_paced).ns, 16_700_000);
         assert_eq!(VsyncDetector::new(None).assumed_period_ns(), None);
         assert_eq!(
             VsyncDetector::new(Some(59.94)).assumed_period_ns(),
-            Some(16_666_667)
+            Some(16_666_666)
         );
         assert_eq!(TimerKind::Raw.next(), TimerKind::Snap);
         assert_eq!("smooth".parse::<TimerKind>(), Ok(TimerKind::Smooth));

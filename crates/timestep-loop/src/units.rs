@@ -6,6 +6,7 @@
 //! integer arithmetic straight to nanoseconds, so `0.001` is exactly 1,000,000 ns and never
 //! 999,999 through a float.
 
+use crate::tick::Tick;
 use std::fmt;
 
 /// Nanoseconds in a millisecond.
@@ -212,8 +213,8 @@ fn all_digits(d: &str) -> bool {
 }
 
 /// Parses a period: a duration (see [`parse_duration`]) or a rate, `60hz` or `59.94hz`, which
-/// is one period of that rate to the nearest whole nanosecond (60hz is 16,666,667 ns). The
-/// rate is read as an exact decimal, so no float rounding creeps in.
+/// is one period of that rate to the nearest whole nanosecond (60hz is 16,666,667 ns). For a
+/// loop's tick, which keeps a rate exactly, use [`parse_tick`].
 ///
 /// ```
 /// use timestep_loop::parse_period;
@@ -222,13 +223,26 @@ fn all_digits(d: &str) -> bool {
 /// assert_eq!(parse_period("20ms"), Ok(20_000_000));
 /// ```
 pub fn parse_period(text: &str) -> Result<u64, DurationError> {
+    parse_tick(text).map(|t| t.ns())
+}
+
+/// Parses a tick: a duration (see [`parse_duration`]), whole nanoseconds, or a rate, `60hz` or
+/// `59.94hz`, which is exactly one period of that rate (60hz is 1/60 s: sixty ticks are one
+/// second). The rate is read as an exact decimal, so no float rounding creeps in.
+///
+/// ```
+/// use timestep_loop::{Tick, parse_tick};
+/// assert_eq!(parse_tick("60hz"), Ok(Tick::per_second(60).unwrap()));
+/// assert_eq!(parse_tick("20ms"), Ok(Tick::from_ns(20_000_000)));
+/// ```
+pub fn parse_tick(text: &str) -> Result<Tick, DurationError> {
     let s = text.trim();
     let Some(rate) = s
         .strip_suffix("hz")
         .or_else(|| s.strip_suffix("Hz"))
         .or_else(|| s.strip_suffix("HZ"))
     else {
-        return parse_duration(text);
+        return parse_duration(text).map(Tick::from_ns);
     };
     let rate = rate.trim();
     let owned = || text.to_string();
@@ -242,22 +256,22 @@ pub fn parse_period(text: &str) -> Result<u64, DurationError> {
     if frac.len() > 9 || whole.len() > 12 {
         return Err(DurationError::TooManyDigits(owned()));
     }
-    // rate = num / 10^frac_len; period = 1e9 / rate = 1e9 · 10^frac_len / num.
+    // rate = num / 10^frac_len; period = 1e9 · 10^frac_len / num, kept as that fraction.
     let num: u128 = format!("{whole}{frac}")
         .parse()
         .map_err(|_| DurationError::NotARate(owned()))?;
     if num == 0 {
         return Err(DurationError::ZeroRate(owned()));
     }
-    let scaled: u128 = u128::from(NS_PER_S) * 10u128.pow(frac.len() as u32);
-    let period = (scaled + num / 2) / num;
-    if period == 0 {
+    let scale = 10u128.pow(frac.len() as u32);
+    if u128::from(NS_PER_S) * scale < num {
         return Err(DurationError::TooFast(owned()));
     }
-    if period > u128::from(MAX_DURATION_NS) {
+    let tick = Tick::from_rate(num, scale).ok_or_else(|| DurationError::TooManyDigits(owned()))?;
+    if tick.ns() > MAX_DURATION_NS {
         return Err(DurationError::TooLong(owned()));
     }
-    Ok(period as u64)
+    Ok(tick)
 }
 
 /// Formats nanoseconds the way a user would type them: `1ms`, `0.5ms`, `250ms`, `1.5s`, `500us`.

@@ -255,10 +255,11 @@ impl VsyncDetector {
     }
 }
 
-/// One period of `hz` rounded to whole hertz, ns.
+/// One period of `hz` rounded to whole hertz, in whole ns rounded down, as FrameTimingControl
+/// divides its counter rate by the display's (`frame_timer.cpp` line 26).
 fn whole_hz_period(hz: f64) -> Option<u64> {
     let hz = hz.round();
-    (hz >= 1.0).then(|| (1e9 / hz).round() as u64)
+    (hz >= 1.0).then(|| (1e9 / hz) as u64)
 }
 
 fn median(v: &mut [u64]) -> u64 {
@@ -309,7 +310,7 @@ mod tests {
         }
         assert_eq!(
             run(Some(59.94), &paced(59.94, 0, 100, 1)).snap_period_ns(),
-            Some(16_666_667)
+            Some(16_666_666)
         );
     }
 

@@ -1,0 +1,3 @@
+//! Parity tests: `tests/` feeds the real `game-loop` 1.1.0 and Bevy 0.19.1's `Time<Fixed>` the
+//! same frame times as timestep-loop's `game-loop` and `bevy` presets and asserts the same tick
+//! count on every frame. This library is empty; see `tests/parity.rs`.
