@@ -84,6 +84,8 @@ pub struct ViewState {
     pub show_help: bool,
     /// The free end's trail (`G`).
     pub trail: bool,
+    /// The control panel (`F2`).
+    pub show_panel: bool,
 }
 
 impl ViewState {

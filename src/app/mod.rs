@@ -13,9 +13,11 @@
 mod bindings;
 mod drag;
 mod gpu;
+mod gui;
 mod host;
 mod output;
 mod pacing;
+mod panel;
 pub mod probe;
 mod replay;
 mod session;
@@ -30,6 +32,7 @@ use crate::messages::{self, Failure, chain};
 use crate::rope::RopeParams;
 use glam::Vec2;
 use gpu::{Gpu, Presented};
+use gui::Gui;
 use host::{Present, Wall};
 use output::{AtExit, Outputs};
 use replay::CaptureWall;
@@ -161,6 +164,7 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         input_at: None,
         window: None,
         gpu: None,
+        gui: None,
         titled: None,
         shift: false,
         presented: false,
@@ -313,6 +317,8 @@ impl Wall for WindowClock {
 /// minimised or larger than the GPU can draw, and a surface with no image skips the frame.
 struct GpuPresent<'a> {
     gpu: &'a mut Gpu,
+    /// The panel, drawn over the frame.
+    gui: Option<&'a mut Gui>,
     fits: bool,
     presented: &'a mut bool,
 }
@@ -330,7 +336,7 @@ impl Present for GpuPresent<'_> {
         }
         let (w, h) = self.gpu.size();
         draw(self.gpu.frame_mut(), w, h);
-        match self.gpu.render()? {
+        match self.gpu.render(self.gui.as_deref_mut())? {
             Presented::Yes => {
                 *self.presented = true;
                 Ok(true)
@@ -356,6 +362,8 @@ struct App {
     input_at: Option<u64>,
     window: Option<Arc<Window>>,
     gpu: Option<Gpu>,
+    /// egui: the control panel over the frame.
+    gui: Option<Gui>,
     /// What the title says.
     titled: Option<String>,
     shift: bool,
@@ -392,10 +400,23 @@ impl App {
         if std::mem::replace(&mut self.finished, true) {
             return;
         }
+        // The screenshot is what the window shows: the frame and the panel, read back.
+        let captured = match &mut self.gpu {
+            Some(gpu) if self.presented && self.outputs.screenshot.is_some() => {
+                match gpu.capture(self.gui.as_mut()) {
+                    Ok(rgba) => Some(rgba),
+                    Err(e) => {
+                        messages::warning(&format!("{e}; the screenshot has no panel"));
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
         let frame = match &self.gpu {
             Some(gpu) if self.presented => {
                 let (w, h) = gpu.size();
-                Some((gpu.frame(), w, h))
+                Some((captured.as_deref().unwrap_or(gpu.frame()), w, h))
             }
             _ => None,
         };
@@ -423,7 +444,12 @@ impl App {
             return;
         }
         match gpu.resize(width, height) {
-            Ok(()) => self.session.resize(width, height),
+            Ok(()) => {
+                self.session.resize(width, height);
+                if let (Some(gui), Some(window)) = (&mut self.gui, &self.window) {
+                    gui.resize(width, height, window.scale_factor() as f32);
+                }
+            }
             Err(e) => self.fail_and_exit(event_loop, e),
         }
     }
@@ -451,8 +477,13 @@ impl App {
         let Some(gpu) = &mut self.gpu else {
             return;
         };
+        // The panel runs before the frame: what it changes, this frame's lanes do.
+        if let Some(gui) = &mut self.gui {
+            gui.prepare(&window, &mut self.session);
+        }
         let mut presenter = GpuPresent {
             gpu,
+            gui: self.gui.as_mut(),
             fits,
             presented: &mut self.presented,
         };
@@ -519,6 +550,9 @@ impl ApplicationHandler for App {
         match Gpu::new(Arc::clone(&window), size.width, size.height, self.vsync) {
             Ok(gpu) => {
                 self.session.resize(gpu.size().0, gpu.size().1);
+                let (device, format) = gpu.device_and_format();
+                let max_side = device.limits().max_texture_dimension_2d;
+                self.gui = Some(Gui::new(&window, device, format, max_side));
                 self.gpu = Some(gpu);
             }
             Err(e) => return self.fail_and_exit(event_loop, e),
@@ -538,6 +572,12 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        // egui sees every event first; what it uses (a key in a field) goes no further.
+        let used = match (&mut self.gui, &self.window) {
+            (Some(gui), Some(window)) => gui.on_event(window, &event),
+            _ => false,
+        };
+        let over_panel = self.gui.as_ref().is_some_and(Gui::wants_pointer);
         match event {
             WindowEvent::CloseRequested | WindowEvent::Destroyed => event_loop.exit(),
             WindowEvent::Resized(size) => self.resize(event_loop, size.width, size.height),
@@ -553,7 +593,7 @@ impl ApplicationHandler for App {
                 ..
             } => {
                 // Synthetic presses are keys already held when the window gained focus.
-                if event.state != ElementState::Pressed || event.repeat || is_synthetic {
+                if event.state != ElementState::Pressed || event.repeat || is_synthetic || used {
                     return;
                 }
                 let code = match event.physical_key {
@@ -590,6 +630,8 @@ impl ApplicationHandler for App {
                 self.input();
                 let now = self.now_ns();
                 match state {
+                    // A press on the panel is the panel's, not a grab.
+                    ElementState::Pressed if over_panel => {}
                     ElementState::Pressed => {
                         self.session.press(now);
                     }
@@ -629,6 +671,7 @@ impl ApplicationHandler for App {
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
         // The screenshot needs the GPU's buffer, so it is written before the GPU goes.
         self.finish();
+        self.gui = None;
         self.gpu = None;
         self.window = None;
     }

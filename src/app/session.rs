@@ -106,6 +106,7 @@ impl Session {
             show_hud: true,
             show_help: false,
             trail: false,
+            show_panel: true,
         };
         let arrangement = Arrangement {
             size: (width, height),
@@ -237,8 +238,10 @@ impl Session {
     /// how to move on or leave.
     pub fn hint(&self) -> String {
         match self.lesson {
-            Some(_) => "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys".into(),
-            None => "F1: keys  L: lessons  V: split view  Esc: quit".into(),
+            Some(_) => {
+                "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys  F2: panel".into()
+            }
+            None => "F1: keys  F2: panel  L: lessons  V: split view  Esc: quit".into(),
         }
     }
 
@@ -345,6 +348,7 @@ impl Session {
             Action::NextLesson => self.step_lesson(true),
             Action::PreviousLesson => self.step_lesson(false),
             Action::ToggleHelp => self.view.show_help = !self.view.show_help,
+            Action::TogglePanel => self.view.show_panel = !self.view.show_panel,
             Action::Back => self.back(),
             Action::Quit => self.requests.quit = true,
         }
@@ -577,6 +581,10 @@ impl Session {
             .collect()
     }
 }
+
+/// The knobs the panel shows and sets.
+#[path = "knobs.rs"]
+pub mod knobs;
 
 #[cfg(test)]
 #[path = "session_tests.rs"]
