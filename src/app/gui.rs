@@ -1,11 +1,12 @@
-//! egui in the window: winit's events become egui's input (egui-winit), the panel
-//! (`panel.rs`) is run once a frame before the session's frame, and its meshes are drawn
-//! with the window's own wgpu device (egui-wgpu) over our present pass, in the same command
-//! buffer. The glue follows the shape of pixels' `minimal-egui` example (event, prepare,
+//! egui in the window: winit's events become egui's input (egui-winit); once a frame, after
+//! the buffer is drawn, the panel and the HUD's text (`panel.rs`) are run and their meshes
+//! drawn with the window's own wgpu device (egui-wgpu) over our present pass, in the same
+//! command buffer. What the user changed is kept for the session to apply after the frame. The glue follows the shape of pixels' `minimal-egui` example (event, prepare,
 //! render), reimplemented for egui 0.35.
 
 use super::panel::{self, PanelState};
-use super::session::Session;
+use super::session::knobs::{Change, PanelView};
+use crate::draw::HudInfo;
 use egui::{ClippedPrimitive, TexturesDelta, ViewportId};
 use egui_wgpu::{Renderer, RendererOptions, ScreenDescriptor};
 use pixels::wgpu;
@@ -22,6 +23,8 @@ pub struct Gui {
     jobs: Vec<ClippedPrimitive>,
     textures: TexturesDelta,
     panel: PanelState,
+    /// What the user changed in the panel, not yet applied.
+    changes: Vec<Change>,
     /// CPU time the last UI pass took (input, layout, tessellation), ns.
     pub ui_ns: u64,
 }
@@ -56,6 +59,7 @@ impl Gui {
             jobs: Vec::new(),
             textures: TexturesDelta::default(),
             panel: PanelState::default(),
+            changes: Vec::new(),
             ui_ns: 0,
         }
     }
@@ -79,21 +83,34 @@ impl Gui {
         self.screen.pixels_per_point = scale;
     }
 
-    /// Runs the panel over `session` (what the user changed applies to this frame's lanes)
-    /// and tessellates it for [`Gui::render`].
-    pub fn prepare(&mut self, window: &Window, session: &mut Session) {
+    /// Runs the panel over `view` and the HUD's text over `hud` (hidden: `None`), keeps what
+    /// the user changed, and tessellates both for [`Gui::render`].
+    pub fn prepare(&mut self, window: &Window, view: &PanelView, hud: Option<&HudInfo>) {
         let started = Instant::now();
         let raw = self.input.take_egui_input(window);
-        let panel = &mut self.panel;
-        let output = self
-            .ctx
-            .run_ui(raw, |ui| panel::show(ui.ctx(), session, panel));
+        let (panel, changes) = (&self.panel, &mut self.changes);
+        let output = self.ctx.run_ui(raw, |ui| {
+            if let Some(hud) = hud {
+                panel::hud(ui.ctx(), hud);
+            }
+            changes.extend(panel::show(ui.ctx(), view, panel));
+        });
         self.textures.append(output.textures_delta);
         self.input
             .handle_platform_output(window, output.platform_output);
         self.screen.pixels_per_point = output.pixels_per_point;
         self.jobs = self.ctx.tessellate(output.shapes, output.pixels_per_point);
         self.ui_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    }
+
+    /// What the user changed since the last call, in order.
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.changes)
+    }
+
+    /// The outcome of applying the last change (its refusal, if it was refused).
+    pub fn refused(&mut self, error: Option<String>) {
+        self.panel.refused(error);
     }
 
     /// Draws the prepared panel onto `target` (what is there stays underneath).

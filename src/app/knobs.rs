@@ -15,8 +15,7 @@ use crate::draw::stability_warning;
 use crate::lane::Lane;
 use crate::lessons::LESSONS;
 use crate::rope::{Drive, Integrator};
-use crate::draw::LaneRow;
-use timestep_loop::{MaxSubstep, Mode, Pacing, PolicyEnv, TimerKind, millis};
+use timestep_loop::{MaxSubstep, Mode, Pacing, PolicyEnv, TimerKind};
 
 /// The reset rule, as the panel states it.
 pub const RESET_RULE: &str = "A change applies at the next frame. Tick, substeps, clamp and max \
@@ -144,15 +143,19 @@ fn substep_options(now: MaxSubstep) -> (Options<MaxSubstep>, usize) {
         ("default".into(), MaxSubstep::Default),
         ("off".into(), MaxSubstep::Off),
     ];
-    options.extend(
-        SUBSTEPS_US
-            .iter()
-            .map(|&us| (format!("at most {}", ms_label(us * 1000)), MaxSubstep::Set(us * 1000))),
-    );
-    let current = options.iter().position(|(_, v)| *v == now).unwrap_or_else(|| {
-        options.push((format!("{now:?}"), now));
-        options.len() - 1
-    });
+    options.extend(SUBSTEPS_US.iter().map(|&us| {
+        (
+            format!("at most {}", ms_label(us * 1000)),
+            MaxSubstep::Set(us * 1000),
+        )
+    }));
+    let current = options
+        .iter()
+        .position(|(_, v)| *v == now)
+        .unwrap_or_else(|| {
+            options.push((format!("{now:?}"), now));
+            options.len() - 1
+        });
     (options, current)
 }
 
@@ -168,8 +171,10 @@ fn clamp_options(now: Option<u64>) -> (Options<Option<u64>>, usize) {
 
 /// The step cap's options (none: unlimited).
 fn max_steps_options(now: Option<u32>) -> (Options<Option<u32>>, usize) {
-    let mut options: Options<Option<u32>> =
-        MAX_STEPS.iter().map(|&n| (n.to_string(), Some(n))).collect();
+    let mut options: Options<Option<u32>> = MAX_STEPS
+        .iter()
+        .map(|&n| (n.to_string(), Some(n)))
+        .collect();
     let current = place(&mut options, now, |v| {
         v.map_or("unlimited".into(), |n| n.to_string())
     });
@@ -182,10 +187,13 @@ fn pacing_options(now: Pacing) -> (Options<Pacing>, usize) {
         .into_iter()
         .map(|p| (p.to_string(), p))
         .collect();
-    let current = options.iter().position(|(_, p)| *p == now).unwrap_or_else(|| {
-        options.push((now.to_string(), now));
-        options.len() - 1
-    });
+    let current = options
+        .iter()
+        .position(|(_, p)| *p == now)
+        .unwrap_or_else(|| {
+            options.push((now.to_string(), now));
+            options.len() - 1
+        });
     (options, current)
 }
 
@@ -232,89 +240,46 @@ pub enum Fix {
     Rk4,
 }
 
-/// One figure the panel shows: its name, its value with its unit, and what it means.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Figure {
-    pub name: &'static str,
-    pub value: String,
-    pub tooltip: &'static str,
+/// What the panel shows of the session, taken before a frame: the panel draws from this
+/// alone, and what the user changes comes back as [`Change`]s.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PanelView {
+    pub shown: bool,
+    pub knobs: Vec<Knob>,
+    /// The focused lane's stability warning, if its step is above the rope's stable step.
+    pub warning: Option<String>,
+}
+
+/// What the user asked for in the panel; applied after the frame it was drawn in, so it
+/// applies at the next frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    Knob(KnobId, usize),
+    Fix(Fix),
+    /// What a key does once (reset, pause, stall, help).
+    Action(super::Action),
 }
 
 impl Session {
-    /// The focused lane's figures and the window's own, as measured at the last frame.
-    pub fn figures(&self) -> Vec<Figure> {
-        let row = LaneRow::of(self.knob_lane());
-        let figure = |name, value, tooltip| Figure {
-            name,
-            value,
-            tooltip,
-        };
-        vec![
-            figure(
-                "fps",
-                format!("{:.1}", self.meter.fps.fps()),
-                "Frames presented per second, counted over half a second.",
-            ),
-            figure(
-                "frame",
-                format!("{:.2} ms", millis(self.meter.last_frame_ns)),
-                "The last frame's measured time, start to start, ms.",
-            ),
-            figure(
-                "tick",
-                row.tick,
-                "The tick, ms, its substeps (x N), the timer and the integrator; unstable>L \
-                 when the step is above the rope's stable step L, ms.",
-            ),
-            figure(
-                "steps",
-                row.steps.to_string(),
-                "Ticks simulated in the last frame, steps.",
-            ),
-            figure(
-                "alpha",
-                format!("{:.3}", row.alpha),
-                "The leftover time as a fraction of a tick (0 to 1, no unit): how far between \
-                 ticks the frame is drawn when interpolating.",
-            ),
-            figure(
-                "drift",
-                format!("{:+.2} ms", row.drift_ms),
-                "Simulated time minus wall time since the lane started, ms.",
-            ),
-            figure(
-                "dropped",
-                format!("{:.1} ms", row.dropped_ms),
-                "Time the clamp and the step cap discarded since the lane started, ms.",
-            ),
-            figure(
-                "energy",
-                format!("{:.3} J", row.energy_j),
-                "The rope's kinetic plus gravitational potential energy, joules (negative: \
-                 below the pin).",
-            ),
-            figure(
-                "vsync",
-                row.vsync,
-                "The display rate the frame times show, Hz, or not paced, or deciding.",
-            ),
-            figure(
-                "judder",
-                row.judder,
-                "How unevenly the driven pin moves on screen, px rms over the last second.",
-            ),
-            figure(
-                "input",
-                self.meter.input_summary(),
-                "Event to screen for the last key or mouse input and the mean of recent \
-                 ones, ms.",
-            ),
-        ]
+    /// The panel's view of the session now.
+    pub fn panel_view(&self) -> PanelView {
+        PanelView {
+            shown: self.view.show_panel,
+            knobs: self.knobs(),
+            warning: self.tick_warning(),
+        }
     }
 
-    /// Whether the control panel is showing.
-    pub fn panel_shown(&self) -> bool {
-        self.view.show_panel
+    /// Does what the panel asked; a change the loop refuses says why and changes nothing.
+    pub fn apply(&mut self, change: Change) -> Result<(), String> {
+        match change {
+            Change::Knob(id, choice) => self.set_knob(id, choice),
+            Change::Fix(fix) => self.fix_stability(fix),
+            Change::Action(action) => {
+                self.handle_action(action);
+                Ok(())
+            }
+        }
     }
 
     /// The lane whose settings the panel shows.
@@ -332,8 +297,8 @@ impl Session {
         let lane = self.knob_lane();
         let timing = lane.policy().timing;
         let env = self.knob_env();
-        let knob = |id, name, key, (options, current): (Vec<String>, usize), widget, tooltip| {
-            Knob {
+        let knob =
+            |id, name, key, (options, current): (Vec<String>, usize), widget, tooltip| Knob {
                 id,
                 name,
                 key,
@@ -341,20 +306,22 @@ impl Session {
                 current,
                 widget,
                 tooltip,
-            }
-        };
+            };
         let mut knobs = vec![knob(
             KnobId::Mode,
             "Mode",
             "M, 1-4",
             (
                 Mode::ALL.iter().map(|m| m.to_string()).collect(),
-                Mode::ALL.iter().position(|&m| m == lane.mode()).unwrap_or(0),
+                Mode::ALL
+                    .iter()
+                    .position(|&m| m == lane.mode())
+                    .unwrap_or(0),
             ),
             Widget::Choice,
             "How the focused lane turns frame time into steps: variable (one step of the frame's \
-             length), fixed (whole ticks, leftover carried), interpolated (fixed, drawn blended \
-             by alpha) or extrapolated (fixed, drawn predicted ahead).",
+             length), semi-fixed (steps of at most a tick, the last one shorter), fixed (whole \
+             ticks, the leftover carried) or interpolated (fixed, drawn blended by alpha).",
         )];
         if self.lanes.len() > 1 {
             knobs.push(knob(
@@ -496,7 +463,10 @@ impl Session {
                 KnobId::Trail,
                 "Trail",
                 "G",
-                (vec!["off".into(), "on".into()], usize::from(self.view.trail)),
+                (
+                    vec!["off".into(), "on".into()],
+                    usize::from(self.view.trail),
+                ),
                 Widget::Toggle,
                 "The free end's last shown positions as fading dots: evenly spaced when the \
                  motion shown is smooth.",

@@ -36,6 +36,7 @@ use gui::Gui;
 use host::{Present, Wall};
 use output::{AtExit, Outputs};
 use replay::CaptureWall;
+use session::knobs::PanelView;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -317,8 +318,13 @@ impl Wall for WindowClock {
 /// minimised or larger than the GPU can draw, and a surface with no image skips the frame.
 struct GpuPresent<'a> {
     gpu: &'a mut Gpu,
-    /// The panel, drawn over the frame.
+    /// The panel and the HUD's text, drawn over the frame.
     gui: Option<&'a mut Gui>,
+    window: &'a Window,
+    /// The session as the panel shows it, taken before the frame.
+    view: &'a PanelView,
+    /// This frame's HUD figures, for the egui HUD.
+    hud: Option<crate::draw::HudInfo>,
     fits: bool,
     presented: &'a mut bool,
 }
@@ -326,6 +332,11 @@ struct GpuPresent<'a> {
 impl Present for GpuPresent<'_> {
     fn present_mode(&self) -> String {
         self.gpu.present_mode().to_string()
+    }
+
+    fn hud_text(&mut self, hud: Option<&crate::draw::HudInfo>) -> bool {
+        self.hud = hud.cloned();
+        self.gui.is_some()
     }
 
     fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
@@ -336,6 +347,9 @@ impl Present for GpuPresent<'_> {
         }
         let (w, h) = self.gpu.size();
         draw(self.gpu.frame_mut(), w, h);
+        if let Some(gui) = self.gui.as_deref_mut() {
+            gui.prepare(self.window, self.view, self.hud.as_ref());
+        }
         match self.gpu.render(self.gui.as_deref_mut())? {
             Presented::Yes => {
                 *self.presented = true;
@@ -477,13 +491,13 @@ impl App {
         let Some(gpu) = &mut self.gpu else {
             return;
         };
-        // The panel runs before the frame: what it changes, this frame's lanes do.
-        if let Some(gui) = &mut self.gui {
-            gui.prepare(&window, &mut self.session);
-        }
+        let view = self.session.panel_view();
         let mut presenter = GpuPresent {
             gpu,
             gui: self.gui.as_mut(),
+            window: &window,
+            view: &view,
+            hud: None,
             fits,
             presented: &mut self.presented,
         };
@@ -507,6 +521,16 @@ impl App {
             Ok(report) => report,
             Err(e) => return self.fail_and_exit(event_loop, e),
         };
+        // What the panel changed applies from the next frame on.
+        if let Some(gui) = &mut self.gui {
+            for change in gui.take_changes() {
+                let outcome = self.session.apply(change);
+                gui.refused(outcome.err());
+            }
+            if self.session.quit_requested() {
+                event_loop.exit();
+            }
+        }
         let title = self.session.title();
         if self.titled.as_ref() != Some(&title) {
             window.set_title(&title);

@@ -4,6 +4,8 @@
 use super::super::WindowConfig;
 use super::super::host::{Present, Wall};
 use super::*;
+use crate::app::session::Session;
+use crate::app::session::knobs::KnobId;
 use crate::lane::LaneSpec;
 use crate::rope::RopeParams;
 use egui::accesskit::Role;
@@ -90,7 +92,13 @@ fn harness(run: Run) -> Harness<'static, Run> {
     Harness::builder()
         .with_size([1280.0, 800.0])
         .build_ui_state(
-            |ui, run: &mut Run| show(ui.ctx(), &mut run.session, &mut run.panel),
+            |ui, run: &mut Run| {
+                let view = run.session.panel_view();
+                for change in show(ui.ctx(), &view, &run.panel) {
+                    let outcome = run.session.apply(change);
+                    run.panel.refused(outcome.err());
+                }
+            },
             run,
         )
 }
@@ -138,7 +146,10 @@ fn a_lower_clamp_chosen_in_the_panel_drops_more_of_a_hitch() {
     assert_eq!(dropped(run) - before, 50 * MS);
     choose(&mut h, "Clamp", "50 ms");
     let run = h.state_mut();
-    assert_eq!(run.session.focused().policy().timing.clamp_ns(), Some(50 * MS));
+    assert_eq!(
+        run.session.focused().policy().timing.clamp_ns(),
+        Some(50 * MS)
+    );
     run.frames(5, 16 * MS);
     let before = dropped(run);
     run.frames(1, 300 * MS);
@@ -187,10 +198,55 @@ fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
     for name in &names {
         assert!(h.query_all_by_label(name).count() > 0, "{name}");
     }
-    for id in [KnobId::Tick, KnobId::Clamp, KnobId::MaxSteps, KnobId::Lesson] {
-        assert!(has_knob(&h.state().session, id), "{id:?}");
+    for id in [
+        KnobId::Tick,
+        KnobId::Clamp,
+        KnobId::MaxSteps,
+        KnobId::Lesson,
+    ] {
+        assert!(
+            h.state().session.knobs().iter().any(|k| k.id == id),
+            "{id:?}"
+        );
     }
     h.state_mut().session.handle_action(Action::TogglePanel);
     h.run();
     assert!(h.query_by_label("Tick").is_none());
+}
+
+#[test]
+fn every_figure_the_hud_shows_has_a_tooltip_one_lane_or_several_live_or_replayed() {
+    use crate::draw::{CaptureCaption, HudInfo, LaneRow};
+    for lanes in [1, 4] {
+        for capture in [
+            None,
+            Some(CaptureCaption {
+                name: "run.csv".into(),
+                frame: 2,
+                frames: 9,
+            }),
+        ] {
+            let hud = HudInfo {
+                lanes: vec![LaneRow::default(); lanes],
+                input: "1.0 ms, mean 1.0".into(),
+                capture,
+                ..HudInfo::default()
+            };
+            for cell in hud.cells().into_iter().flatten() {
+                assert!(!hud_tip(cell.label).is_empty(), "{}", cell.label);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_hud_figures_are_found_by_name_in_the_window_s_egui() {
+    let session = Run::new(Mode::Fixed).session;
+    let hud = crate::draw::HudInfo::new(&[session.focused()]);
+    let mut h = Harness::new_ui(|ui| super::hud(ui.ctx(), &hud));
+    h.run();
+    for label in ["mode", "steps", "alpha", "drift", "dropped", "energy"] {
+        h.get_by_label(label);
+    }
+    h.get_by_label(&session.focused().name());
 }

@@ -14,8 +14,8 @@ fn text_in_panel_corner(shot: &std::path::Path) -> usize {
     for y in 40..130 {
         for x in w - 280..w - 20 {
             let p = image.pixel(x, y).expect("in range").demultiply();
-            let luma = (u32::from(p.red()) * 3 + u32::from(p.green()) * 6 + u32::from(p.blue()))
-                / 10;
+            let luma =
+                (u32::from(p.red()) * 3 + u32::from(p.green()) * 6 + u32::from(p.blue())) / 10;
             if luma > 120 {
                 bright += 1;
             }
@@ -28,7 +28,14 @@ fn text_in_panel_corner(shot: &std::path::Path) -> usize {
 fn screenshot(name: &str, keys: &[&str]) -> std::path::PathBuf {
     let shot = temp_path(name);
     let shot_arg = shot.to_string_lossy().to_string();
-    let args = ["--exit-after", "3s", "--screenshot", &shot_arg, "--drive", "off"];
+    let args = [
+        "--exit-after",
+        "3s",
+        "--screenshot",
+        &shot_arg,
+        "--drive",
+        "off",
+    ];
     let mut app = Running::start(name, &args);
     if !keys.is_empty() {
         let window = find_window(&mut app);
