@@ -10,7 +10,6 @@ use crate::draw::HudInfo;
 use egui::{ClippedPrimitive, TexturesDelta, ViewportId};
 use egui_wgpu::{Renderer, RendererOptions, ScreenDescriptor};
 use pixels::wgpu;
-use std::time::Instant;
 use winit::event::WindowEvent;
 use winit::window::Window;
 
@@ -25,8 +24,6 @@ pub struct Gui {
     panel: PanelState,
     /// What the user changed in the panel, not yet applied.
     changes: Vec<Change>,
-    /// CPU time the last UI pass took (input, layout, tessellation), ns.
-    pub ui_ns: u64,
 }
 
 impl Gui {
@@ -60,7 +57,6 @@ impl Gui {
             textures: TexturesDelta::default(),
             panel: PanelState::default(),
             changes: Vec::new(),
-            ui_ns: 0,
         }
     }
 
@@ -86,7 +82,6 @@ impl Gui {
     /// Runs the panel over `view` and the HUD's text over `hud` (hidden: `None`), keeps what
     /// the user changed, and tessellates both for [`Gui::render`].
     pub fn prepare(&mut self, window: &Window, view: &PanelView, hud: Option<&HudInfo>) {
-        let started = Instant::now();
         let raw = self.input.take_egui_input(window);
         let (panel, changes) = (&self.panel, &mut self.changes);
         let output = self.ctx.run_ui(raw, |ui| {
@@ -100,7 +95,6 @@ impl Gui {
             .handle_platform_output(window, output.platform_output);
         self.screen.pixels_per_point = output.pixels_per_point;
         self.jobs = self.ctx.tessellate(output.shapes, output.pixels_per_point);
-        self.ui_ns = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
     }
 
     /// What the user changed since the last call, in order.

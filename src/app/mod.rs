@@ -34,7 +34,7 @@ use glam::Vec2;
 use gpu::{Gpu, Presented};
 use gui::Gui;
 use host::{Present, Wall};
-use output::{AtExit, Outputs};
+use output::{AtExit, FrameCost, Outputs};
 use replay::CaptureWall;
 use session::knobs::PanelView;
 use std::path::PathBuf;
@@ -166,6 +166,7 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         window: None,
         gpu: None,
         gui: None,
+        cost: FrameCost::default(),
         titled: None,
         shift: false,
         presented: false,
@@ -325,6 +326,7 @@ struct GpuPresent<'a> {
     view: &'a PanelView,
     /// This frame's HUD figures, for the egui HUD.
     hud: Option<crate::draw::HudInfo>,
+    cost: &'a mut FrameCost,
     fits: bool,
     presented: &'a mut bool,
 }
@@ -346,11 +348,20 @@ impl Present for GpuPresent<'_> {
             return Ok(false);
         }
         let (w, h) = self.gpu.size();
+        let started = Instant::now();
         draw(self.gpu.frame_mut(), w, h);
+        let drawn = Instant::now();
         if let Some(gui) = self.gui.as_deref_mut() {
             gui.prepare(self.window, self.view, self.hud.as_ref());
         }
-        match self.gpu.render(self.gui.as_deref_mut())? {
+        let prepared = Instant::now();
+        let rendered = self.gpu.render(self.gui.as_deref_mut());
+        let ns = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+        self.cost.frames += 1;
+        self.cost.draw_ns += ns(drawn - started);
+        self.cost.ui_ns += ns(prepared - drawn);
+        self.cost.render_ns += ns(prepared.elapsed());
+        match rendered? {
             Presented::Yes => {
                 *self.presented = true;
                 Ok(true)
@@ -378,6 +389,8 @@ struct App {
     gpu: Option<Gpu>,
     /// egui: the control panel over the frame.
     gui: Option<Gui>,
+    /// What drawing, the UI and rendering cost, for the report.
+    cost: FrameCost,
     /// What the title says.
     titled: Option<String>,
     shift: bool,
@@ -436,6 +449,7 @@ impl App {
         };
         let at_exit = AtExit {
             reports: self.session.reports(),
+            cost: self.cost,
             frame,
         };
         let outputs = std::mem::take(&mut self.outputs);
@@ -498,6 +512,7 @@ impl App {
             window: &window,
             view: &view,
             hud: None,
+            cost: &mut self.cost,
             fits,
             presented: &mut self.presented,
         };
