@@ -248,10 +248,7 @@ impl Gpu {
         self.window.pre_present_notify();
         let rendered = self.pixels.render_with(|encoder, target, context| {
             context.scaling_renderer.render(encoder, &fx.view);
-            fx.render(encoder, target);
-            if let Some(gui) = gui {
-                gui.render(&context.device, &context.queue, encoder, target);
-            }
+            fx.render(encoder, target, gui, context);
             Ok(())
         });
         let presented = match rendered {
@@ -294,10 +291,7 @@ impl Gpu {
             label: Some("capture_encoder"),
         });
         context.scaling_renderer.render(&mut encoder, &self.fx.view);
-        self.fx.render(&mut encoder, &view);
-        if let Some(gui) = gui {
-            gui.render(device, queue, &mut encoder, &view);
-        }
+        self.fx.render(&mut encoder, &view, gui, context);
         // Rows are copied out padded to wgpu's alignment.
         let row = width * 4;
         let padded =
@@ -406,7 +400,17 @@ impl PresentPass {
         write_uniforms(pixels.queue(), &self.uniforms, width, height);
     }
 
-    fn render(&self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView) {
+    /// Draws the frame onto `target` with the vignette, and `gui` over it in the same pass.
+    fn render(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        mut gui: Option<&mut Gui>,
+        context: &pixels::PixelsContext,
+    ) {
+        if let Some(gui) = gui.as_deref_mut() {
+            gui.upload(&context.device, &context.queue, encoder);
+        }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("present_pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -426,6 +430,9 @@ impl PresentPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind_group, &[]);
         pass.draw(0..3, 0..1);
+        if let Some(gui) = gui {
+            gui.paint(&mut pass.forget_lifetime());
+        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! egui in the window: winit's events become egui's input (egui-winit); once a frame, after
 //! the buffer is drawn, the panel and the HUD's text (`panel.rs`) are run and their meshes
-//! drawn with the window's own wgpu device (egui-wgpu) over our present pass, in the same
-//! command buffer. What the user changed is kept for the session to apply after the frame. The glue follows the shape of pixels' `minimal-egui` example (event, prepare,
+//! painted with the window's own wgpu device (egui-wgpu) at the end of our present pass (one
+//! pass over the surface: under a software rasterizer a second one costs a whole frame's
+//! read and write). What the user changed is kept for the session to apply after the frame. The glue follows the shape of pixels' `minimal-egui` example (event, prepare,
 //! render), reimplemented for egui 0.35.
 
 use super::panel::{self, PanelState};
@@ -107,41 +108,27 @@ impl Gui {
         self.panel.refused(error);
     }
 
-    /// Draws the prepared panel onto `target` (what is there stays underneath).
-    pub fn render(
+    /// Uploads what the prepared UI needs (new glyphs, its meshes), before the pass it is
+    /// painted in begins.
+    pub fn upload(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         encoder: &mut wgpu::CommandEncoder,
-        target: &wgpu::TextureView,
     ) {
         for (id, delta) in &self.textures.set {
             self.renderer.update_texture(device, queue, *id, delta);
         }
+        self.textures.set.clear();
         self.renderer
             .update_buffers(device, queue, encoder, &self.jobs, &self.screen);
-        {
-            let mut pass = encoder
-                .begin_render_pass(&wgpu::RenderPassDescriptor {
-                    label: Some("egui_pass"),
-                    color_attachments: &[Some(wgpu::RenderPassColorAttachment {
-                        view: target,
-                        resolve_target: None,
-                        ops: wgpu::Operations {
-                            load: wgpu::LoadOp::Load,
-                            store: wgpu::StoreOp::Store,
-                        },
-                        depth_slice: None,
-                    })],
-                    depth_stencil_attachment: None,
-                    timestamp_writes: None,
-                    occlusion_query_set: None,
-                    multiview_mask: None,
-                })
-                .forget_lifetime();
-            self.renderer.render(&mut pass, &self.jobs, &self.screen);
-        }
-        for id in std::mem::take(&mut self.textures).free {
+    }
+
+    /// Paints the prepared UI in `pass` (our present pass: one pass over the surface, not two),
+    /// then lets go of the textures egui no longer needs.
+    pub fn paint(&mut self, pass: &mut wgpu::RenderPass<'static>) {
+        self.renderer.render(pass, &self.jobs, &self.screen);
+        for id in std::mem::take(&mut self.textures.free) {
             self.renderer.free_texture(&id);
         }
     }

@@ -175,8 +175,7 @@ impl ReportFile {
         let what = format!("writing --report {}", self.0.path().display());
         let mut out = BufWriter::new(self.0);
         let json = serde_json::json!({ "lanes": lanes, "window": cost.summary() });
-        serde_json::to_writer_pretty(&mut out, &json)
-            .map_err(|e| chain(&what, &e))?;
+        serde_json::to_writer_pretty(&mut out, &json).map_err(|e| chain(&what, &e))?;
         writeln!(out).map_err(|e| chain(&what, &e))?;
         out.into_inner().map_err(|e| chain(&what, e.error()))
     }
