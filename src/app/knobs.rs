@@ -612,7 +612,12 @@ impl Session {
             Fix::Substeps => {
                 let integrator = self.knob_lane().integrator().unwrap_or(Integrator::Euler);
                 let limit_ns = self.rope.stability_limit_for(integrator) * 1e9;
-                let ns = (limit_ns / 2.0).min(1e6).max(1e3) as u64;
+                let half = limit_ns / 2.0;
+                let ns = if half.is_finite() {
+                    half.clamp(1e3, 1e6)
+                } else {
+                    1e6
+                } as u64;
                 let env = self.knob_env();
                 self.retime(PolicyEnv {
                     max_substep: MaxSubstep::Set(ns),
