@@ -61,9 +61,15 @@ impl Gui {
         }
     }
 
-    /// Gives egui a window event; true when egui used it (the pointer is over the panel, or a
-    /// field has the keyboard), so the rope and the keys should not.
+    /// Gives egui a window event; true when egui used it (a field has the keyboard), so the
+    /// keys should not. Keys are the window's: egui sees them only while one of its fields is
+    /// being typed in, so Space on a focused button does not press it as well as cycling the
+    /// mode.
     pub fn on_event(&mut self, window: &Window, event: &WindowEvent) -> bool {
+        let key = matches!(event, WindowEvent::KeyboardInput { .. });
+        if key && !self.ctx.egui_wants_keyboard_input() {
+            return false;
+        }
         self.input.on_window_event(window, event).consumed
     }
 
