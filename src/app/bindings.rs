@@ -43,6 +43,8 @@ pub enum Action {
     PreviousLesson,
     ToggleHud,
     ToggleHelp,
+    /// The control panel: every knob of the loop.
+    TogglePanel,
     /// Esc: closes the help if it is open, else leaves the lesson, else quits.
     Back,
     Quit,
@@ -50,7 +52,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 25] = [
+    pub const ALL: [Action; 26] = [
         Action::CycleMode,
         Action::Pick(0),
         Action::Pick(1),
@@ -74,6 +76,7 @@ impl Action {
         Action::PreviousLesson,
         Action::ToggleHud,
         Action::ToggleHelp,
+        Action::TogglePanel,
         Action::Back,
         Action::Quit,
     ];
@@ -104,6 +107,7 @@ impl Action {
             Action::PreviousLesson => "previous lesson".into(),
             Action::ToggleHud => "hide / show the HUD".into(),
             Action::ToggleHelp => "this help".into(),
+            Action::TogglePanel => "the control panel".into(),
             Action::Back => "closes the help, leaves a lesson, else quits".into(),
             Action::Quit => "quit".into(),
         }
@@ -153,6 +157,7 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::F1), Action::ToggleHelp),
     (Trigger::Shifted(KeyCode::Slash), Action::ToggleHelp),
     (Trigger::Text("?"), Action::ToggleHelp),
+    (Trigger::Key(KeyCode::F2), Action::TogglePanel),
     (Trigger::Key(KeyCode::Escape), Action::Back),
     (Trigger::Key(KeyCode::KeyQ), Action::Quit),
 ];

@@ -9,6 +9,7 @@
 //! the surface to it, so the next frame acquires at the right size. Unpatched, a resize in
 //! between hung the window for good (parasyte/pixels#460).
 
+use super::gui::Gui;
 use crate::messages::chain;
 use pixels::wgpu;
 use pixels::{Pixels, PixelsBuilder, SurfaceTexture};
@@ -241,12 +242,13 @@ impl Gpu {
     /// is skipped: the caller resizes to the window's current size before the next one. A
     /// timeout or an occluded window also skips. What comes back as an error is fatal: a wgpu
     /// validation error, or a device error reported through the callback.
-    pub fn render(&mut self) -> Result<Presented, String> {
+    /// `gui`, if given, is drawn over both passes.
+    pub fn render(&mut self, gui: Option<&mut Gui>) -> Result<Presented, String> {
         let fx = &self.fx;
         self.window.pre_present_notify();
         let rendered = self.pixels.render_with(|encoder, target, context| {
             context.scaling_renderer.render(encoder, &fx.view);
-            fx.render(encoder, target);
+            fx.render(encoder, target, gui, context);
             Ok(())
         });
         let presented = match rendered {
@@ -255,6 +257,95 @@ impl Gpu {
             Err(e) => return Err(chain("presenting the frame (pixels.render_with)", &e)),
         };
         self.take_device_error().map_or(Ok(presented), Err)
+    }
+
+    /// What the window shows, read back from the GPU as RGBA rows: the last frame through
+    /// both passes, with `gui` over them, drawn again into a texture of the surface's size.
+    pub fn capture(&mut self, gui: Option<&mut Gui>) -> Result<Vec<u8>, String> {
+        let (width, height) = (self.width, self.height);
+        let format = self.pixels.render_texture_format();
+        let bgra = match format {
+            wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb => true,
+            wgpu::TextureFormat::Rgba8Unorm | wgpu::TextureFormat::Rgba8UnormSrgb => false,
+            other => return Err(format!("cannot read back a surface of format {other:?}")),
+        };
+        let context = self.pixels.context();
+        let (device, queue) = (&context.device, &context.queue);
+        let size = wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        };
+        let texture = device.create_texture(&wgpu::TextureDescriptor {
+            label: Some("capture"),
+            size,
+            mip_level_count: 1,
+            sample_count: 1,
+            dimension: wgpu::TextureDimension::D2,
+            format,
+            usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+            view_formats: &[],
+        });
+        let view = texture.create_view(&wgpu::TextureViewDescriptor::default());
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("capture_encoder"),
+        });
+        context.scaling_renderer.render(&mut encoder, &self.fx.view);
+        self.fx.render(&mut encoder, &view, gui, context);
+        // Rows are copied out padded to wgpu's alignment.
+        let row = width * 4;
+        let padded =
+            row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("capture_buffer"),
+            size: u64::from(padded) * u64::from(height),
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        encoder.copy_texture_to_buffer(
+            texture.as_image_copy(),
+            wgpu::TexelCopyBufferInfo {
+                buffer: &buffer,
+                layout: wgpu::TexelCopyBufferLayout {
+                    offset: 0,
+                    bytes_per_row: Some(padded),
+                    rows_per_image: Some(height),
+                },
+            },
+            size,
+        );
+        queue.submit([encoder.finish()]);
+        let slice = buffer.slice(..);
+        let (tx, rx) = std::sync::mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |r| {
+            let _receiver_gone_is_no_matter = tx.send(r);
+        });
+        device
+            .poll(wgpu::PollType::wait_indefinitely())
+            .map_err(|e| chain("reading the frame back", &e))?;
+        match rx.recv() {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => return Err(chain("reading the frame back", &e)),
+            Err(_) => return Err("reading the frame back: the GPU never answered".into()),
+        }
+        let mapped = slice.get_mapped_range();
+        let mut rgba = Vec::with_capacity(row as usize * height as usize);
+        for line in mapped.chunks(padded as usize) {
+            rgba.extend_from_slice(&line[..row as usize]);
+        }
+        if bgra {
+            for px in rgba.chunks_exact_mut(4) {
+                px.swap(0, 2);
+            }
+        }
+        drop(mapped);
+        buffer.unmap();
+        self.take_device_error().map_or(Ok(rgba), Err)
+    }
+
+    /// The GPU's device and the format the panel draws into.
+    pub fn device_and_format(&self) -> (&wgpu::Device, wgpu::TextureFormat) {
+        (self.pixels.device(), self.pixels.render_texture_format())
     }
 
     fn take_device_error(&self) -> Option<String> {
@@ -309,7 +400,17 @@ impl PresentPass {
         write_uniforms(pixels.queue(), &self.uniforms, width, height);
     }
 
-    fn render(&self, encoder: &mut wgpu::CommandEncoder, target: &wgpu::TextureView) {
+    /// Draws the frame onto `target` with the vignette, and `gui` over it in the same pass.
+    fn render(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        target: &wgpu::TextureView,
+        mut gui: Option<&mut Gui>,
+        context: &pixels::PixelsContext,
+    ) {
+        if let Some(gui) = gui.as_deref_mut() {
+            gui.upload(&context.device, &context.queue, encoder);
+        }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("present_pass"),
             color_attachments: &[Some(wgpu::RenderPassColorAttachment {
@@ -329,6 +430,9 @@ impl PresentPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind_group, &[]);
         pass.draw(0..3, 0..1);
+        if let Some(gui) = gui {
+            gui.paint(&mut pass.forget_lifetime());
+        }
     }
 }
 

@@ -38,6 +38,12 @@ pub trait Present {
     /// Draws with `draw` (given the buffer, its width and height) and shows the result.
     /// `Ok(false)`: nothing could be shown this time (minimised, occluded, too large).
     fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String>;
+    /// The HUD's figures for this frame (`None`: hidden), before [`Present::present`]; true
+    /// when the presenter shows them itself (the window's egui HUD), so the buffer leaves
+    /// their text out.
+    fn hud_text(&mut self, _hud: Option<&HudInfo>) -> bool {
+        false
+    }
 }
 
 /// What the window measures of itself, beside the lanes' books: frames per second, the last
@@ -89,6 +95,8 @@ pub struct ViewState {
     /// Paused and stepped back this many frames (`,`): the lanes are drawn as that frame
     /// showed them.
     pub rewind: usize,
+    /// The control panel (`F2`).
+    pub show_panel: bool,
 }
 
 impl ViewState {
@@ -231,8 +239,9 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
         let banner = (!self.view.split && !self.view.overlay)
             .then(|| shown_lanes.first().and_then(|l| explosion_banner(l)))
             .flatten();
+        let hud_elsewhere = self.presenter.hud_text(hud.as_ref());
         let overlay = Overlay {
-            hud: hud.as_ref(),
+            hud: hud.as_ref().filter(|_| !hud_elsewhere),
             strip: self.view.show_hud,
             help: self.view.show_help.then_some(self.help),
             banner: banner.as_deref(),

@@ -13,9 +13,11 @@
 mod bindings;
 mod drag;
 mod gpu;
+mod gui;
 mod host;
 mod output;
 mod pacing;
+mod panel;
 pub mod probe;
 mod replay;
 mod session;
@@ -30,9 +32,11 @@ use crate::messages::{self, Failure, chain};
 use crate::rope::RopeParams;
 use glam::Vec2;
 use gpu::{Gpu, Presented};
+use gui::Gui;
 use host::{Present, Wall};
-use output::{AtExit, Outputs};
+use output::{AtExit, FrameCost, Outputs};
 use replay::CaptureWall;
+use session::knobs::PanelView;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -169,6 +173,8 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         input_at: None,
         window: None,
         gpu: None,
+        gui: None,
+        cost: FrameCost::default(),
         titled: None,
         shift: false,
         presented: false,
@@ -321,6 +327,14 @@ impl Wall for WindowClock {
 /// minimised or larger than the GPU can draw, and a surface with no image skips the frame.
 struct GpuPresent<'a> {
     gpu: &'a mut Gpu,
+    /// The panel and the HUD's text, drawn over the frame.
+    gui: Option<&'a mut Gui>,
+    window: &'a Window,
+    /// The session as the panel shows it, taken before the frame.
+    view: &'a PanelView,
+    /// This frame's HUD figures, for the egui HUD.
+    hud: Option<crate::draw::HudInfo>,
+    cost: &'a mut FrameCost,
     fits: bool,
     presented: &'a mut bool,
 }
@@ -330,6 +344,11 @@ impl Present for GpuPresent<'_> {
         self.gpu.present_mode().to_string()
     }
 
+    fn hud_text(&mut self, hud: Option<&crate::draw::HudInfo>) -> bool {
+        self.hud = hud.cloned();
+        self.gui.is_some()
+    }
+
     fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
         if !self.fits {
             // Keep simulating, draw nothing, and do not spin the CPU.
@@ -337,8 +356,20 @@ impl Present for GpuPresent<'_> {
             return Ok(false);
         }
         let (w, h) = self.gpu.size();
+        let started = Instant::now();
         draw(self.gpu.frame_mut(), w, h);
-        match self.gpu.render()? {
+        let drawn = Instant::now();
+        if let Some(gui) = self.gui.as_deref_mut() {
+            gui.prepare(self.window, self.view, self.hud.as_ref());
+        }
+        let prepared = Instant::now();
+        let rendered = self.gpu.render(self.gui.as_deref_mut());
+        let ns = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
+        self.cost.frames += 1;
+        self.cost.draw_ns += ns(drawn - started);
+        self.cost.ui_ns += ns(prepared - drawn);
+        self.cost.render_ns += ns(prepared.elapsed());
+        match rendered? {
             Presented::Yes => {
                 *self.presented = true;
                 Ok(true)
@@ -364,6 +395,10 @@ struct App {
     input_at: Option<u64>,
     window: Option<Arc<Window>>,
     gpu: Option<Gpu>,
+    /// egui: the control panel over the frame.
+    gui: Option<Gui>,
+    /// What drawing, the UI and rendering cost, for the report.
+    cost: FrameCost,
     /// What the title says.
     titled: Option<String>,
     shift: bool,
@@ -400,15 +435,29 @@ impl App {
         if std::mem::replace(&mut self.finished, true) {
             return;
         }
+        // The screenshot is what the window shows: the frame and the panel, read back.
+        let captured = match &mut self.gpu {
+            Some(gpu) if self.presented && self.outputs.screenshot.is_some() => {
+                match gpu.capture(self.gui.as_mut()) {
+                    Ok(rgba) => Some(rgba),
+                    Err(e) => {
+                        messages::warning(&format!("{e}; the screenshot has no panel"));
+                        None
+                    }
+                }
+            }
+            _ => None,
+        };
         let frame = match &self.gpu {
             Some(gpu) if self.presented => {
                 let (w, h) = gpu.size();
-                Some((gpu.frame(), w, h))
+                Some((captured.as_deref().unwrap_or(gpu.frame()), w, h))
             }
             _ => None,
         };
         let at_exit = AtExit {
             reports: self.session.reports(),
+            cost: self.cost,
             frame,
         };
         let outputs = std::mem::take(&mut self.outputs);
@@ -431,7 +480,12 @@ impl App {
             return;
         }
         match gpu.resize(width, height) {
-            Ok(()) => self.session.resize(width, height),
+            Ok(()) => {
+                self.session.resize(width, height);
+                if let (Some(gui), Some(window)) = (&mut self.gui, &self.window) {
+                    gui.resize(width, height, window.scale_factor() as f32);
+                }
+            }
             Err(e) => self.fail_and_exit(event_loop, e),
         }
     }
@@ -459,8 +513,14 @@ impl App {
         let Some(gpu) = &mut self.gpu else {
             return;
         };
+        let view = self.session.panel_view();
         let mut presenter = GpuPresent {
             gpu,
+            gui: self.gui.as_mut(),
+            window: &window,
+            view: &view,
+            hud: None,
+            cost: &mut self.cost,
             fits,
             presented: &mut self.presented,
         };
@@ -484,6 +544,16 @@ impl App {
             Ok(report) => report,
             Err(e) => return self.fail_and_exit(event_loop, e),
         };
+        // What the panel changed applies from the next frame on.
+        if let Some(gui) = &mut self.gui {
+            for change in gui.take_changes() {
+                let outcome = self.session.apply(change);
+                gui.refused(outcome.err());
+            }
+            if self.session.quit_requested() {
+                event_loop.exit();
+            }
+        }
         let title = self.session.title();
         if self.titled.as_ref() != Some(&title) {
             window.set_title(&title);
@@ -527,6 +597,9 @@ impl ApplicationHandler for App {
         match Gpu::new(Arc::clone(&window), size.width, size.height, self.vsync) {
             Ok(gpu) => {
                 self.session.resize(gpu.size().0, gpu.size().1);
+                let (device, format) = gpu.device_and_format();
+                let max_side = device.limits().max_texture_dimension_2d;
+                self.gui = Some(Gui::new(&window, device, format, max_side));
                 self.gpu = Some(gpu);
             }
             Err(e) => return self.fail_and_exit(event_loop, e),
@@ -546,6 +619,12 @@ impl ApplicationHandler for App {
     }
 
     fn window_event(&mut self, event_loop: &ActiveEventLoop, _id: WindowId, event: WindowEvent) {
+        // egui sees every event first; what it uses (a key in a field) goes no further.
+        let used = match (&mut self.gui, &self.window) {
+            (Some(gui), Some(window)) => gui.on_event(window, &event),
+            _ => false,
+        };
+        let over_panel = self.gui.as_ref().is_some_and(Gui::wants_pointer);
         match event {
             WindowEvent::CloseRequested | WindowEvent::Destroyed => event_loop.exit(),
             WindowEvent::Resized(size) => self.resize(event_loop, size.width, size.height),
@@ -561,7 +640,7 @@ impl ApplicationHandler for App {
                 ..
             } => {
                 // Synthetic presses are keys already held when the window gained focus.
-                if event.state != ElementState::Pressed || event.repeat || is_synthetic {
+                if event.state != ElementState::Pressed || event.repeat || is_synthetic || used {
                     return;
                 }
                 let code = match event.physical_key {
@@ -598,6 +677,8 @@ impl ApplicationHandler for App {
                 self.input();
                 let now = self.now_ns();
                 match state {
+                    // A press on the panel is the panel's, not a grab.
+                    ElementState::Pressed if over_panel => {}
                     ElementState::Pressed => {
                         self.session.press(now);
                     }
@@ -637,6 +718,7 @@ impl ApplicationHandler for App {
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
         // The screenshot needs the GPU's buffer, so it is written before the GPU goes.
         self.finish();
+        self.gui = None;
         self.gpu = None;
         self.window = None;
     }

@@ -166,14 +166,44 @@ impl ReportFile {
             .map_err(|e| open_error("--report", path, e))
     }
 
-    /// Writes `{"lanes": [...]}`; the file, to be committed.
-    pub fn write(self, lanes: &[crate::lane::LaneReport]) -> Result<PendingFile, String> {
+    /// Writes `{"lanes": [...], "window": {...}}`; the file, to be committed.
+    pub fn write(
+        self,
+        lanes: &[crate::lane::LaneReport],
+        cost: &FrameCost,
+    ) -> Result<PendingFile, String> {
         let what = format!("writing --report {}", self.0.path().display());
         let mut out = BufWriter::new(self.0);
-        serde_json::to_writer_pretty(&mut out, &serde_json::json!({ "lanes": lanes }))
-            .map_err(|e| chain(&what, &e))?;
+        let json = serde_json::json!({ "lanes": lanes, "window": cost.summary() });
+        serde_json::to_writer_pretty(&mut out, &json).map_err(|e| chain(&what, &e))?;
         writeln!(out).map_err(|e| chain(&what, &e))?;
         out.into_inner().map_err(|e| chain(&what, e.error()))
+    }
+}
+
+/// What the window's own work costs a presented frame, CPU time measured with `Instant`:
+/// drawing the buffer, egui's pass (the panel and the HUD's text: input, layout,
+/// tessellation), and rendering (upload, our passes, egui's meshes, present).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrameCost {
+    pub frames: u64,
+    pub draw_ns: u64,
+    pub ui_ns: u64,
+    pub render_ns: u64,
+}
+
+impl FrameCost {
+    /// The report's `window` object: the means per frame, ms, and the UI's share of the rest.
+    pub fn summary(&self) -> serde_json::Value {
+        let mean = |ns: u64| (self.frames > 0).then(|| ns as f64 / self.frames as f64 / 1e6);
+        let rest = self.draw_ns + self.render_ns;
+        serde_json::json!({
+            "frames": self.frames,
+            "draw_ms_mean": mean(self.draw_ns),
+            "ui_ms_mean": mean(self.ui_ns),
+            "render_ms_mean": mean(self.render_ns),
+            "ui_to_draw_and_render": (rest > 0).then(|| self.ui_ns as f64 / rest as f64),
+        })
     }
 }
 
@@ -190,6 +220,7 @@ pub struct Outputs {
 /// frame was ever shown): RGBA8, width, height.
 pub struct AtExit<'a> {
     pub reports: Vec<crate::lane::LaneReport>,
+    pub cost: FrameCost,
     pub frame: Option<(&'a [u8], u32, u32)>,
 }
 
@@ -213,7 +244,7 @@ impl Outputs {
     pub fn finish(self, at_exit: AtExit<'_>, ok: bool) -> Result<(), String> {
         let mut files = Vec::new();
         if let Some(report) = self.report {
-            files.push(("--report", report.write(&at_exit.reports)?));
+            files.push(("--report", report.write(&at_exit.reports, &at_exit.cost)?));
         }
         if let Some(shot) = self.screenshot {
             let (rgba, w, h) = at_exit

@@ -146,7 +146,7 @@ impl Prober<'_> {
         let (Some(gpu), Some(run)) = (self.gpu.as_mut(), self.runs.last_mut()) else {
             return;
         };
-        let presented = match gpu.render() {
+        let presented = match gpu.render(None) {
             Ok(p) => p,
             Err(e) => return self.fail(event_loop, e),
         };

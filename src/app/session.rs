@@ -112,6 +112,7 @@ impl Session {
             trail: false,
             overlay: cfg.overlay && lanes.len() > 1,
             rewind: 0,
+            show_panel: true,
         };
         let arrangement = Arrangement {
             size: (width, height),
@@ -253,8 +254,10 @@ impl Session {
             return "P: resume  ,: frame back  .: frame on  F1: keys".into();
         }
         match self.lesson {
-            Some(_) => "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys".into(),
-            None => "F1: keys  L: lessons  V: split  O: overlay  P: pause  Esc: quit".into(),
+            Some(_) => {
+                "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys  F2: panel".into()
+            }
+            None => "F1: keys  F2: panel  L: lessons  V: split  O: overlay  P: pause  Esc: quit".into(),
         }
     }
 
@@ -369,6 +372,7 @@ impl Session {
             Action::NextLesson => self.step_lesson(true),
             Action::PreviousLesson => self.step_lesson(false),
             Action::ToggleHelp => self.view.show_help = !self.view.show_help,
+            Action::TogglePanel => self.view.show_panel = !self.view.show_panel,
             Action::Back => self.back(),
             Action::Quit => self.requests.quit = true,
         }
@@ -673,6 +677,10 @@ impl Session {
             .collect()
     }
 }
+
+/// The knobs the panel shows and sets.
+#[path = "knobs.rs"]
+pub mod knobs;
 
 #[cfg(test)]
 #[path = "session_tests.rs"]

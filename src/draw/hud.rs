@@ -236,7 +236,43 @@ impl Row {
     }
 }
 
+/// One HUD figure for a renderer of its own (the window's egui HUD): its label, its value and
+/// flag, and their colours.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HudCell {
+    pub label: &'static str,
+    pub label_colour: Rgb,
+    pub value: String,
+    pub colour: Rgb,
+    /// A flag after the value (`PAUSED`) and its colour.
+    pub flag: Option<(&'static str, Rgb)>,
+}
+
 impl HudInfo {
+    /// The HUD's figures as lines of cells, as [`draw_hud`] lays them out: one figure a line
+    /// for one lane, the split view's bar (two lines) for several.
+    pub fn cells(&self) -> Vec<Vec<HudCell>> {
+        let cell = |row: Row| HudCell {
+            label: row.label,
+            label_colour: row.label_colour.unwrap_or(pal::LABEL),
+            colour: tone_colour(row.tone),
+            flag: row.flag.map(|(f, t)| (f, tone_colour(t))),
+            value: row.value,
+        };
+        match self.lanes.as_slice() {
+            [lane] => self
+                .single_rows(lane)
+                .into_iter()
+                .map(|r| vec![cell(r)])
+                .collect(),
+            lanes => self
+                .bar_rows(lanes.len())
+                .into_iter()
+                .map(|line| line.into_iter().map(cell).collect())
+                .collect(),
+        }
+    }
+
     /// The figures that come straight from the lanes (dt, clamp, cap, particles, and each
     /// lane's); the caller adds what it measured itself (fps, frame time, pause, cap, present
     /// mode).

@@ -32,7 +32,9 @@ mod text;
 mod view;
 mod wall;
 
-pub use hud::{CaptureCaption, HudInfo, LaneRow, pacing_summary, stability_warning, text_scale};
+pub use hud::{
+    CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, text_scale,
+};
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES};
 pub use pane::{Marker, Pane, PaneLabel};

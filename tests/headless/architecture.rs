@@ -1,5 +1,5 @@
 //! The import rules ARCHITECTURE.md states, held against the source: only `src/app/` names
-//! winit, pixels or wgpu; nothing but `main.rs` imports `cli`; the rope imports no timing
+//! winit, pixels, wgpu or egui; nothing but `main.rs` imports `cli`; the rope imports no timing
 //! type; the core crate depends on nothing and names nothing of the app.
 
 use std::path::{Path, PathBuf};
@@ -45,14 +45,19 @@ fn offenders(dir: &str, words: &[&str], allowed: impl Fn(&str) -> bool) -> Vec<S
 }
 
 #[test]
-fn only_the_app_names_winit_pixels_or_wgpu() {
+fn only_the_app_names_winit_pixels_wgpu_or_egui() {
     let words = [
         "winit::",
         "pixels::",
         "wgpu::",
+        "egui::",
+        "egui_winit::",
+        "egui_wgpu::",
+        "egui_kittest::",
         "use winit",
         "use pixels",
         "use wgpu",
+        "use egui",
     ];
     let found = offenders("src", &words, |f| f.starts_with("src/app/"));
     assert!(found.is_empty(), "{found:#?}");

@@ -9,6 +9,7 @@
 mod basics;
 mod faults;
 mod lessons;
+mod panel;
 mod probe;
 mod replay;
 mod support;

@@ -1,0 +1,141 @@
+//! egui in the window: winit's events become egui's input (egui-winit); once a frame, after
+//! the buffer is drawn, the panel and the HUD's text (`panel.rs`) are run and their meshes
+//! painted with the window's own wgpu device (egui-wgpu) at the end of our present pass (one
+//! pass over the surface: under a software rasterizer a second one costs a whole frame's
+//! read and write). What the user changed is kept for the session to apply after the frame. The glue follows the shape of pixels' `minimal-egui` example (event, prepare,
+//! render), reimplemented for egui 0.35.
+
+use super::panel::{self, PanelState};
+use super::session::knobs::{Change, PanelView};
+use crate::draw::HudInfo;
+use egui::{ClippedPrimitive, TexturesDelta, ViewportId};
+use egui_wgpu::{Renderer, RendererOptions, ScreenDescriptor};
+use pixels::wgpu;
+use winit::event::WindowEvent;
+use winit::window::Window;
+
+/// egui's state for one window.
+pub struct Gui {
+    ctx: egui::Context,
+    input: egui_winit::State,
+    renderer: Renderer,
+    screen: ScreenDescriptor,
+    jobs: Vec<ClippedPrimitive>,
+    textures: TexturesDelta,
+    panel: PanelState,
+    /// What the user changed in the panel, not yet applied.
+    changes: Vec<Change>,
+}
+
+impl Gui {
+    /// egui for `window`, drawing into targets of `format` on `device`.
+    pub fn new(
+        window: &Window,
+        device: &wgpu::Device,
+        format: wgpu::TextureFormat,
+        max_texture_side: u32,
+    ) -> Gui {
+        let ctx = egui::Context::default();
+        let scale = window.scale_factor() as f32;
+        let input = egui_winit::State::new(
+            ctx.clone(),
+            ViewportId::ROOT,
+            window,
+            Some(scale),
+            None,
+            Some(max_texture_side as usize),
+        );
+        let size = window.inner_size();
+        Gui {
+            ctx,
+            input,
+            renderer: Renderer::new(device, format, RendererOptions::default()),
+            screen: ScreenDescriptor {
+                size_in_pixels: [size.width.max(1), size.height.max(1)],
+                pixels_per_point: scale,
+            },
+            jobs: Vec::new(),
+            textures: TexturesDelta::default(),
+            panel: PanelState::default(),
+            changes: Vec::new(),
+        }
+    }
+
+    /// Gives egui a window event; true when egui used it (a field has the keyboard), so the
+    /// keys should not. Keys are the window's: egui sees them only while one of its fields is
+    /// being typed in, so Space on a focused button does not press it as well as cycling the
+    /// mode.
+    pub fn on_event(&mut self, window: &Window, event: &WindowEvent) -> bool {
+        let key = matches!(event, WindowEvent::KeyboardInput { .. });
+        if key && !self.ctx.egui_wants_keyboard_input() {
+            return false;
+        }
+        self.input.on_window_event(window, event).consumed
+    }
+
+    /// Whether the pointer is over the panel (a press there is not a grab).
+    pub fn wants_pointer(&self) -> bool {
+        self.ctx.egui_wants_pointer_input()
+    }
+
+    /// The surface is `width × height` physical pixels at `scale` pixels per point.
+    pub fn resize(&mut self, width: u32, height: u32, scale: f32) {
+        if width > 0 && height > 0 {
+            self.screen.size_in_pixels = [width, height];
+        }
+        self.screen.pixels_per_point = scale;
+    }
+
+    /// Runs the panel over `view` and the HUD's text over `hud` (hidden: `None`), keeps what
+    /// the user changed, and tessellates both for [`Gui::render`].
+    pub fn prepare(&mut self, window: &Window, view: &PanelView, hud: Option<&HudInfo>) {
+        let raw = self.input.take_egui_input(window);
+        let (panel, changes) = (&self.panel, &mut self.changes);
+        let output = self.ctx.run_ui(raw, |ui| {
+            if let Some(hud) = hud {
+                panel::hud(ui.ctx(), hud);
+            }
+            changes.extend(panel::show(ui.ctx(), view, panel));
+        });
+        self.textures.append(output.textures_delta);
+        self.input
+            .handle_platform_output(window, output.platform_output);
+        self.screen.pixels_per_point = output.pixels_per_point;
+        self.jobs = self.ctx.tessellate(output.shapes, output.pixels_per_point);
+    }
+
+    /// What the user changed since the last call, in order.
+    pub fn take_changes(&mut self) -> Vec<Change> {
+        std::mem::take(&mut self.changes)
+    }
+
+    /// The outcome of applying the last change (its refusal, if it was refused).
+    pub fn refused(&mut self, error: Option<String>) {
+        self.panel.refused(error);
+    }
+
+    /// Uploads what the prepared UI needs (new glyphs, its meshes), before the pass it is
+    /// painted in begins.
+    pub fn upload(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+    ) {
+        for (id, delta) in &self.textures.set {
+            self.renderer.update_texture(device, queue, *id, delta);
+        }
+        self.textures.set.clear();
+        self.renderer
+            .update_buffers(device, queue, encoder, &self.jobs, &self.screen);
+    }
+
+    /// Paints the prepared UI in `pass` (our present pass: one pass over the surface, not two),
+    /// then lets go of the textures egui no longer needs.
+    pub fn paint(&mut self, pass: &mut wgpu::RenderPass<'static>) {
+        self.renderer.render(pass, &self.jobs, &self.screen);
+        for id in std::mem::take(&mut self.textures.free) {
+            self.renderer.free_texture(&id);
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! The window's egui: the control panel and the HUD's text.
+//!
+//! The panel draws every knob of a [`PanelView`] (the session's knobs, taken before the
+//! frame), each with its key and a tooltip, the stability warning beside the tick with its
+//! fixes, and a legend of the HUD's terms; what the user changes comes back as [`Change`]s for
+//! the session to apply. The HUD draws the figures `draw::HudInfo` lays out, each with a
+//! tooltip. Pure UI over plain data: it runs the same in the window and in egui_kittest's
+//! harness.
+
+use super::bindings::Action;
+use super::session::knobs::{Change, Fix, Knob, PanelView, RESET_RULE, Widget};
+use crate::draw::{HudCell, HudInfo};
+use egui::{Align2, Color32, RichText, Ui};
+
+/// The key that shows and hides the panel, as the help writes it.
+pub const PANEL_KEY: &str = "F2";
+
+/// Warnings, in the HUD's amber.
+const WARN: Color32 = Color32::from_rgb(255, 202, 76);
+/// The keys column, dimmed.
+const KEY: Color32 = Color32::from_rgb(132, 142, 163);
+
+/// The HUD's terms, each in one sentence.
+pub const LEGEND: [(&str, &str); 14] = [
+    (
+        "steps",
+        "Ticks simulated this frame: 0 or 2 where 1 was due is a hitch you can see.",
+    ),
+    (
+        "alpha",
+        "How far the frame is between the last two ticks (0 to 1): interpolation blends by it.",
+    ),
+    (
+        "drift",
+        "Simulated time minus wall time, ms: negative is the simulation behind.",
+    ),
+    (
+        "dropped",
+        "Time the clamp and the step cap threw away, ms: the simulation never gets it back.",
+    ),
+    (
+        "energy",
+        "The rope's kinetic plus potential energy, J; it can be negative (height is measured \
+         from the pin), and it climbing without end means the rope is exploding.",
+    ),
+    (
+        "judder",
+        "How unevenly the driven pin moves on screen, px rms over the last second: 0 is smooth.",
+    ),
+    (
+        "vsync",
+        "What the frame times say: the display's rate in Hz, 'not paced', or 'deciding'.",
+    ),
+    (
+        "x17",
+        "After the tick: each tick is integrated as 17 substeps.",
+    ),
+    (
+        "unstable>",
+        "After the tick: the step is above the rope's stable step, ms, so it will explode.",
+    ),
+    (
+        "raw / snap / smooth",
+        "The timer: frame time as measured, snapped to the display's period, or averaged.",
+    ),
+    (
+        "Fifo",
+        "The present mode: each frame waits for the display's next vblank (vsync).",
+    ),
+    (
+        "FifoRelaxed",
+        "Vsync, except that a late frame is shown at once (it may tear) instead of waiting.",
+    ),
+    (
+        "Immediate / Mailbox",
+        "No vsync (may tear), or the newest frame replaces a waiting one (no tearing).",
+    ),
+    (
+        "input",
+        "Latency from a key or mouse event to the frame that answers it reaching the screen, ms.",
+    ),
+];
+
+/// What the panel keeps between frames.
+#[derive(Clone, Debug, Default)]
+pub struct PanelState {
+    /// Why the last change was refused, until the next one.
+    error: Option<String>,
+}
+
+impl PanelState {
+    /// The outcome of the last change: why it was refused, or `None`.
+    pub fn refused(&mut self, error: Option<String>) {
+        self.error = error;
+    }
+}
+
+/// Draws the panel (when it is shown); what the user changed this frame.
+pub fn show(ctx: &egui::Context, view: &PanelView, state: &PanelState) -> Vec<Change> {
+    let mut changes = Vec::new();
+    if !view.shown {
+        return changes;
+    }
+    // As tall as its contents, down to the frame-time strip; it scrolls when that is not
+    // tall enough.
+    let screen = ctx.content_rect();
+    let px_per_point = ctx.pixels_per_point().max(0.1);
+    let strip_px = crate::draw::strip_height(
+        (screen.width() * px_per_point) as u32,
+        (screen.height() * px_per_point) as u32,
+    );
+    let height = (screen.height() - strip_px as f32 / px_per_point - 32.0).max(40.0);
+    egui::Window::new("Controls")
+        .anchor(Align2::RIGHT_TOP, [-8.0, 8.0])
+        .default_width(300.0)
+        .max_height(height)
+        .resizable(false)
+        .collapsible(true)
+        .vscroll(true)
+        .show(ctx, |ui| contents(ui, view, state, &mut changes));
+    changes
+}
+
+/// The panel's contents, top to bottom.
+fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec<Change>) {
+    ui.label(
+        RichText::new(format!(
+            "{PANEL_KEY}: hide this panel   F1: keys   L: lessons"
+        ))
+        .color(KEY),
+    );
+    if let Some(warning) = &view.warning {
+        stability(ui, warning, changes);
+    }
+    egui::Grid::new("knobs")
+        .num_columns(2)
+        .striped(true)
+        .show(ui, |ui| {
+            for knob in &view.knobs {
+                ui.label(RichText::new(knob.key).monospace().color(KEY))
+                    .on_hover_text("The key that does the same.");
+                if let Some(choice) = knob_widget(ui, knob) {
+                    changes.push(Change::Knob(knob.id, choice));
+                }
+                ui.end_row();
+            }
+        });
+    actions(ui, changes);
+    if let Some(e) = &state.error {
+        ui.colored_label(WARN, e);
+    }
+    ui.label(RichText::new(RESET_RULE).small().weak());
+    egui::CollapsingHeader::new("Legend").show(ui, |ui| {
+        egui::Grid::new("legend").num_columns(2).show(ui, |ui| {
+            for (term, meaning) in LEGEND {
+                ui.label(RichText::new(term).monospace());
+                ui.label(meaning);
+                ui.end_row();
+            }
+        });
+    });
+}
+
+/// One knob's widget, labelled with its name (its accessible name) and with its tooltip;
+/// the option chosen, if the user chose one this frame.
+fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
+    let mut choice = knob.current;
+    let last = knob.options.len().saturating_sub(1);
+    let response = match knob.widget {
+        Widget::Slider => {
+            let options = &knob.options;
+            ui.add(
+                egui::Slider::new(&mut choice, 0..=last)
+                    .step_by(1.0)
+                    .text(knob.name)
+                    .custom_formatter(|v, _| options.get(v as usize).cloned().unwrap_or_default())
+                    .custom_parser(|s| options.iter().position(|o| o == s).map(|i| i as f64)),
+            )
+        }
+        Widget::Toggle => {
+            let mut on = choice == 1;
+            let r = ui.checkbox(&mut on, knob.name);
+            choice = usize::from(on);
+            r
+        }
+        Widget::Choice => egui::ComboBox::from_label(knob.name).show_index(
+            ui,
+            &mut choice,
+            knob.options.len(),
+            |i| knob.options.get(i).cloned().unwrap_or_default(),
+        ),
+    };
+    response.on_hover_text(knob.tooltip);
+    (choice != knob.current).then_some(choice)
+}
+
+/// The stability bound: the tick (or substep) is above the integrator's stable step; say so,
+/// and offer the fixes.
+fn stability(ui: &mut Ui, warning: &str, changes: &mut Vec<Change>) {
+    ui.colored_label(WARN, warning);
+    ui.horizontal(|ui| {
+        let substeps = ui.button("Add substeps").on_hover_text(
+            "Integrate each tick in substeps of half the stable step, at most 1 ms.",
+        );
+        if substeps.clicked() {
+            changes.push(Change::Fix(Fix::Substeps));
+        }
+        let rk4 = ui
+            .button("Switch to RK4")
+            .on_hover_text("Every lane integrates with RK4, whose stable step is wider.");
+        if rk4.clicked() {
+            changes.push(Change::Fix(Fix::Rk4));
+        }
+    });
+}
+
+/// The buttons for what the keys do once: reset, pause, stall, help.
+fn actions(ui: &mut Ui, changes: &mut Vec<Change>) {
+    let buttons = [
+        (
+            "Reset (R)",
+            Action::Reset,
+            "Every rope back to its starting line; the clock carries on.",
+        ),
+        (
+            "Pause (P)",
+            Action::Pause,
+            "Stop simulating; frames are still drawn and timed.",
+        ),
+        (
+            "Stall (S)",
+            Action::Stall,
+            "Block the loop for 300 ms once: the next frame measures it.",
+        ),
+        (
+            "Keys (F1)",
+            Action::ToggleHelp,
+            "Every key, drawn over the panes.",
+        ),
+    ];
+    ui.horizontal_wrapped(|ui| {
+        for (label, action, tooltip) in buttons {
+            if ui.button(label).on_hover_text(tooltip).clicked() {
+                changes.push(Change::Action(action));
+            }
+        }
+    });
+}
+
+/// What each HUD label means, with its unit.
+const HUD_TIPS: [(&str, &str); 22] = [
+    (
+        "mode",
+        "The lane shown: its mode or preset, and its options.",
+    ),
+    (
+        "view",
+        "The split view: every lane side by side, each pane labelled with its figures.",
+    ),
+    (
+        "loop",
+        "The tick, ms, its substeps (x N), the timer and the integrator; unstable>L when the step is above the rope's stable step L, ms.",
+    ),
+    (
+        "dt",
+        "The tick every textbook lane simulates, as given (s, ms, us or Hz).",
+    ),
+    (
+        "clamp",
+        "The longest frame time the loop accepts; the excess of a longer frame is dropped.",
+    ),
+    (
+        "max steps",
+        "The most ticks one frame may run, steps; time for more is dropped.",
+    ),
+    ("particles", "Particles in the rope, a count."),
+    (
+        "frame",
+        "The last frame's measured time, ms, and frames per second over half a second.",
+    ),
+    ("steps", "Ticks simulated in the last frame, steps."),
+    (
+        "alpha",
+        "The leftover time as a fraction of a tick, 0 to 1: how far between ticks the frame is drawn when interpolating.",
+    ),
+    (
+        "drift",
+        "Simulated time minus wall time since the lane started, ms (negative: behind).",
+    ),
+    (
+        "judder",
+        "How unevenly the driven pin moves on screen, px rms over the last second.",
+    ),
+    (
+        "dropped",
+        "Time the clamp and the step cap discarded since the lane started, ms.",
+    ),
+    (
+        "energy",
+        "The rope's kinetic plus gravitational potential energy, J (negative: below the pin).",
+    ),
+    (
+        "exploded",
+        "Whether the rope diverged; it is shown red for 2 s, then reset.",
+    ),
+    (
+        "vsync",
+        "The display rate the frame times show, Hz, or not paced, or deciding.",
+    ),
+    (
+        "pacing",
+        "How frames are paced, with the interval, ms, and the deadlines missed.",
+    ),
+    (
+        "input",
+        "Event to screen for the last key or mouse input and the mean of recent ones, ms.",
+    ),
+    (
+        "present",
+        "The present mode in use: Fifo and FifoRelaxed wait for vblank (vsync), Immediate and Mailbox do not.",
+    ),
+    (
+        "capture",
+        "The capture being replayed: its frame times are the window's.",
+    ),
+    ("replayed", "The capture's frame showing, of how many."),
+    (
+        "replay",
+        "The capture being replayed and its frame showing, of how many.",
+    ),
+];
+
+/// The tooltip of a HUD label.
+fn hud_tip(label: &str) -> &'static str {
+    HUD_TIPS
+        .iter()
+        .find(|(l, _)| *l == label)
+        .map_or("", |(_, tip)| tip)
+}
+
+/// The HUD's text: one lane's figures in the top-left corner, or the split view's bar across
+/// the top, each with its tooltip; the panes, rope and strip stay in the pixel buffer.
+pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
+    let colour = |c: [u8; 3]| Color32::from_rgb(c[0], c[1], c[2]);
+    let frame = egui::Frame::new()
+        .fill(Color32::from_rgba_unmultiplied(9, 11, 15, 205))
+        .stroke(egui::Stroke::new(1.0, Color32::from_rgb(58, 64, 80)))
+        .inner_margin(6.0)
+        .corner_radius(4.0);
+    egui::Area::new(egui::Id::new("hud"))
+        .fixed_pos([6.0, 6.0])
+        .order(egui::Order::Background)
+        .interactable(true)
+        .show(ctx, |ui| {
+            frame.show(ui, |ui| {
+                egui::Grid::new("hud_grid")
+                    .num_columns(2)
+                    .spacing([8.0, 1.0])
+                    .show(ui, |ui| {
+                        for line in hud.cells() {
+                            for cell in line {
+                                hud_cell(ui, &cell, colour);
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+        });
+}
+
+/// One HUD figure: its label and value (and flag), each with the label's tooltip.
+fn hud_cell(ui: &mut Ui, cell: &HudCell, colour: impl Fn([u8; 3]) -> Color32) {
+    let tip = hud_tip(cell.label);
+    ui.label(
+        RichText::new(cell.label)
+            .monospace()
+            .color(colour(cell.label_colour)),
+    )
+    .on_hover_text(tip);
+    ui.horizontal(|ui| {
+        ui.label(
+            RichText::new(&cell.value)
+                .monospace()
+                .color(colour(cell.colour)),
+        )
+        .on_hover_text(tip);
+        if let Some((flag, c)) = cell.flag {
+            ui.label(RichText::new(flag).monospace().strong().color(colour(c)));
+        }
+    });
+}
+
+#[cfg(test)]
+#[path = "panel_tests.rs"]
+mod tests;

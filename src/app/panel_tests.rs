@@ -1,0 +1,253 @@
+//! The panel through egui_kittest: controls found by their accessible names, changed as a
+//! user would (keys, clicks), then the session's lanes stepped on a simulated clock.
+
+use super::super::WindowConfig;
+use super::super::host::{Present, Wall};
+use super::*;
+use crate::app::session::Session;
+use crate::app::session::knobs::KnobId;
+use crate::lane::LaneSpec;
+use crate::rope::RopeParams;
+use egui::accesskit::Role;
+use egui_kittest::Harness;
+use egui_kittest::kittest::Queryable;
+use timestep_loop::{Mode, NS_PER_MS as MS, Pacing, TimingConfig};
+
+/// A clock the test moves: frames read it, sleeps move it on.
+struct Simulated {
+    now_ns: u64,
+}
+
+impl Wall for Simulated {
+    fn now_ns(&mut self) -> u64 {
+        self.now_ns
+    }
+    fn sleep(&mut self, ns: u64) {
+        self.now_ns += ns;
+    }
+}
+
+/// A presenter that shows every frame at once and draws nothing.
+struct Nowhere;
+
+impl Present for Nowhere {
+    fn present_mode(&self) -> String {
+        "Fifo (vsync)".into()
+    }
+    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+        Ok(true)
+    }
+}
+
+/// The session and the simulated time its frames are at.
+struct Run {
+    session: Session,
+    panel: PanelState,
+    clock: Simulated,
+}
+
+impl Run {
+    /// One `fixed`... lane of `mode`, launched with the textbook 1 ms tick, 250 ms clamp.
+    fn new(mode: Mode) -> Run {
+        let cfg = WindowConfig {
+            timing: TimingConfig::default(),
+            rope: RopeParams::default(),
+            lanes: vec![LaneSpec::mode(mode)],
+            max_substep: Default::default(),
+            vsync: true,
+            pacing: Pacing::Vsync,
+            exit_after_ns: None,
+            screenshot: None,
+            frame_log: None,
+            report: None,
+            replay: None,
+            sleep: Default::default(),
+            lesson: None,
+            overlay: false,
+        };
+        let session = Session::new(&cfg, 1280, 800).unwrap_or_else(|e| panic!("{e}"));
+        Run {
+            session,
+            panel: PanelState::default(),
+            clock: Simulated { now_ns: 0 },
+        }
+    }
+
+    /// `frames` frames of `frame_ns` each; the steps the shown lane ran in them.
+    fn frames(&mut self, frames: u32, frame_ns: u64) -> u64 {
+        (0..frames)
+            .map(|_| {
+                self.clock.now_ns += frame_ns;
+                let report = self
+                    .session
+                    .frame(&mut self.clock, &mut Nowhere, None)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                u64::from(report.rows[0].steps)
+            })
+            .sum()
+    }
+}
+
+/// The panel over `run`'s session, in a harness the size of the window.
+fn harness(run: Run) -> Harness<'static, Run> {
+    Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(
+            |ui, run: &mut Run| {
+                let view = run.session.panel_view();
+                for change in show(ui.ctx(), &view, &run.panel) {
+                    let outcome = run.session.apply(change);
+                    run.panel.refused(outcome.err());
+                }
+            },
+            run,
+        )
+}
+
+/// Opens the drop-down `name` and picks `option`.
+fn choose(h: &mut Harness<'static, Run>, name: &str, option: &str) {
+    h.get_by_role_and_label(Role::ComboBox, name).click();
+    h.run();
+    h.get_by_label(option).click();
+    h.run();
+}
+
+#[test]
+fn choosing_60_hz_on_the_tick_slider_makes_the_lane_tick_60_times_a_simulated_second() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    // Launched at 1 ms: a thousand ticks in a second of 100 ms frames.
+    assert_eq!(h.state_mut().frames(10, 100 * MS), 1000);
+    let tick = h.get_by_role_and_label(Role::Slider, "Tick");
+    tick.focus();
+    h.run();
+    // Two stops along: 1 ms, 120 Hz, 60 Hz.
+    h.key_press(egui::Key::ArrowRight);
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    let run = h.state_mut();
+    assert_eq!(run.session.focused().policy().timing.tick_ns(), 16_666_667);
+    // A second of 1/60 s frames from the lane's fresh start: one tick each (60 ticks are
+    // 20 ns longer than the second, so the last lands on the next frame).
+    let frame_ns = 16_666_667;
+    assert_eq!(run.frames(60, frame_ns), 60);
+    assert_eq!(run.frames(600, frame_ns), 600);
+}
+
+#[test]
+fn a_lower_clamp_chosen_in_the_panel_drops_more_of_a_hitch() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    let dropped = |run: &Run| run.session.focused().stepper().dropped_ns();
+    let run = h.state_mut();
+    run.frames(5, 16 * MS);
+    let before = dropped(run);
+    run.frames(1, 300 * MS);
+    // The launch clamp, 250 ms: a 300 ms hitch drops 50 ms.
+    assert_eq!(dropped(run) - before, 50 * MS);
+    choose(&mut h, "Clamp", "50 ms");
+    let run = h.state_mut();
+    assert_eq!(
+        run.session.focused().policy().timing.clamp_ns(),
+        Some(50 * MS)
+    );
+    run.frames(5, 16 * MS);
+    let before = dropped(run);
+    run.frames(1, 300 * MS);
+    assert_eq!(dropped(run) - before, 250 * MS);
+}
+
+#[test]
+fn the_variable_mode_chosen_in_the_panel_steps_once_a_frame_whatever_its_length() {
+    let mut h = harness(Run::new(Mode::Interpolated));
+    h.run();
+    assert_eq!(h.state_mut().frames(1, 100 * MS), 100);
+    choose(&mut h, "Mode", &Mode::Variable.to_string());
+    let run = h.state_mut();
+    assert_eq!(run.session.focused().mode(), Mode::Variable);
+    assert_eq!(run.frames(3, 100 * MS), 3);
+}
+
+#[test]
+fn an_unstable_tick_is_said_beside_it_and_add_substeps_fixes_it() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    assert!(h.query_by_label_contains("stable step").is_none());
+    h.get_by_role_and_label(Role::Slider, "Tick").focus();
+    h.run();
+    for _ in 0..5 {
+        h.key_press(egui::Key::ArrowRight);
+    }
+    h.run();
+    // 10 Hz: 100 ms ticks, far above Euler's stable step on this rope.
+    assert!(h.state().session.tick_warning().is_some());
+    h.get_by_label_contains("above this rope's stable step");
+    h.get_by_label("Add substeps").click();
+    h.run();
+    let run = h.state_mut();
+    assert_eq!(run.session.tick_warning(), None);
+    assert!(run.session.focused().policy().substeps_per_tick() > 1);
+    run.frames(50, 16 * MS);
+    assert!(!run.session.focused().rope().is_some_and(|r| r.exploded()));
+}
+
+#[test]
+fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    let names: Vec<&str> = h.state().session.knobs().iter().map(|k| k.name).collect();
+    for name in &names {
+        assert!(h.query_all_by_label(name).count() > 0, "{name}");
+    }
+    for id in [
+        KnobId::Tick,
+        KnobId::Clamp,
+        KnobId::MaxSteps,
+        KnobId::Lesson,
+    ] {
+        assert!(
+            h.state().session.knobs().iter().any(|k| k.id == id),
+            "{id:?}"
+        );
+    }
+    h.state_mut().session.handle_action(Action::TogglePanel);
+    h.run();
+    assert!(h.query_by_label("Tick").is_none());
+}
+
+#[test]
+fn every_figure_the_hud_shows_has_a_tooltip_one_lane_or_several_live_or_replayed() {
+    use crate::draw::{CaptureCaption, HudInfo, LaneRow};
+    for lanes in [1, 4] {
+        for capture in [
+            None,
+            Some(CaptureCaption {
+                name: "run.csv".into(),
+                frame: 2,
+                frames: 9,
+            }),
+        ] {
+            let hud = HudInfo {
+                lanes: vec![LaneRow::default(); lanes],
+                input: "1.0 ms, mean 1.0".into(),
+                capture,
+                ..HudInfo::default()
+            };
+            for cell in hud.cells().into_iter().flatten() {
+                assert!(!hud_tip(cell.label).is_empty(), "{}", cell.label);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_hud_figures_are_found_by_name_in_the_window_s_egui() {
+    let session = Run::new(Mode::Fixed).session;
+    let hud = crate::draw::HudInfo::new(&[session.focused()]);
+    let mut h = Harness::new_ui(|ui| super::hud(ui.ctx(), &hud));
+    h.run();
+    for label in ["mode", "steps", "alpha", "drift", "dropped", "energy"] {
+        h.get_by_label(label);
+    }
+    h.get_by_label(&session.focused().name());
+}
