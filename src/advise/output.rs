@@ -72,10 +72,11 @@ pub struct Advice {
 impl Advice {
     /// The verdict on `held` (best first) and `dropped`, for `cfg`.
     pub fn new(cfg: &AdviseConfig, held: &[Measured], dropped: &[Measured]) -> Advice {
+        let all: Vec<&Measured> = held.iter().chain(dropped).collect();
         let ranking: Vec<Ranked> = held
             .iter()
             .enumerate()
-            .map(|(i, m)| ranked(i + 1, m))
+            .map(|(i, m)| ranked(i + 1, m, &all))
             .collect();
         let vsync = match &cfg.situation {
             Situation::Display { sim, .. } => sim.display.vsync,
@@ -98,7 +99,10 @@ impl Advice {
             tried: held.len() + dropped.len(),
             rule: RULE,
             recommended: ranking.first().cloned(),
-            runner_up: ranking.get(1).cloned(),
+            runner_up: ranking
+                .iter()
+                .find(|r| ranking.first().is_some_and(|best| best.lane != r.lane))
+                .cloned(),
             ranking,
             dropped: dropped
                 .iter()
@@ -164,8 +168,34 @@ impl Advice {
     }
 }
 
-/// `m` at `rank`, with its costs.
-fn ranked(rank: usize, m: &Measured) -> Ranked {
+/// The same loop's spec without blending: the `interpolated` mode's is `fixed`'s with the same
+/// options; a preset's `+interpolated` option is dropped.
+pub fn unblended(lane: &str) -> Option<String> {
+    if let Some(rest) = lane.strip_prefix("interpolated") {
+        return Some(format!("fixed{rest}"));
+    }
+    let mut parts: Vec<&str> = lane.split('+').collect();
+    let at = parts.iter().position(|p| *p == "interpolated").filter(|&i| i > 0)?;
+    parts.remove(at);
+    Some(parts.join("+"))
+}
+
+/// What blending costs `m` in latency, measured: its mean against the same loop's without
+/// blending under the same pacing, when both were run and showed frames.
+fn blend_cost(m: &Measured, all: &[&Measured]) -> Option<String> {
+    let plain = unblended(&m.spec.to_string())?;
+    let other = all
+        .iter()
+        .find(|o| o.pacing == m.pacing && o.spec.to_string() == plain)?;
+    let diff = m.latency_ms()? - other.latency_ms()?;
+    Some(format!(
+        "blending changes latency by {diff:+.1} ms (against {plain}, pacing {})",
+        other.pacing
+    ))
+}
+
+/// `m` at `rank`, with its costs (`all`: every loop run, to measure against).
+fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
     let r = &m.report;
     let mut costs = vec![format!("stutter {:.2} ms rms", r.shown.stutter_rms_ms)];
     match m.latency_ms() {
@@ -173,10 +203,7 @@ fn ranked(rank: usize, m: &Measured) -> Ranked {
         None => costs.push("latency unknown (nothing shown)".into()),
     }
     if r.policy.shows == "blend" {
-        costs.push(format!(
-            "one tick of latency ({:.1} ms) from blending",
-            r.policy.tick_s * 1e3
-        ));
+        costs.extend(blend_cost(m, all));
     }
     if m.spin_percent >= 0.05 {
         costs.push(format!("spins {:.1}% of a core", m.spin_percent));
@@ -306,6 +333,17 @@ fn split_address(address: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_loop_without_blending_is_named_by_its_spec() {
+        assert_eq!(unblended("interpolated+snap").as_deref(), Some("fixed+snap"));
+        assert_eq!(
+            unblended("godot+interpolated+jitter=0").as_deref(),
+            Some("godot+jitter=0")
+        );
+        assert_eq!(unblended("godot"), None);
+        assert_eq!(unblended("fixed"), None);
+    }
 
     #[test]
     fn a_long_address_is_cut_after_a_slash() {

@@ -350,3 +350,40 @@ fn the_reference_states_the_rule_it_prints() {
         "docs/REFERENCE.md lacks: {RULE}"
     );
 }
+
+/// A ranked loop of `v` by its lane and pacing.
+fn find<'a>(v: &'a Value, lane: &str, pacing: &str) -> &'a Value {
+    list(&v["ranking"])
+        .iter()
+        .find(|r| name(r) == (lane.to_string(), pacing.to_string()))
+        .unwrap_or_else(|| panic!("{lane} ({pacing}) not ranked"))
+}
+
+#[test]
+fn a_blending_cost_is_the_measured_difference_against_the_same_loop_unblended() {
+    let v = advise(&["--engine", "godot", "--seconds", "2"]);
+    let mut seen = 0;
+    for r in list(&v["ranking"]) {
+        let costs: Vec<&str> = list(&r["costs"]).iter().filter_map(Value::as_str).collect();
+        assert!(!costs.iter().any(|c| c.contains("one tick")), "{costs:?}");
+        let Some(cost) = costs.iter().find(|c| c.starts_with("blending")) else {
+            continue;
+        };
+        let (lane, pacing) = name(r);
+        let plain = lane.replace("+interpolated", "");
+        let other = find(&v, &plain, &pacing);
+        let diff = r["latency_mean_ms"].as_f64().unwrap_or(f64::NAN)
+            - other["latency_mean_ms"].as_f64().unwrap_or(f64::NAN);
+        assert!(cost.contains(&format!("{diff:+.1} ms")), "{cost} vs {diff}");
+        seen += 1;
+    }
+    assert_eq!(seen, 2, "both of Godot's blending loops state a measured cost");
+}
+
+#[test]
+fn the_runner_up_is_another_loop() {
+    // Here monogame holds first under vsync, cap:144 and hold:144.
+    let v = advise(&["--vrr", "48..144", "--render-cost", "5ms", "--seconds", "2"]);
+    let (best, next) = (name(&v["recommended"]), name(&v["runner_up"]));
+    assert_ne!(best.0, next.0, "{best:?} then {next:?}");
+}
