@@ -124,6 +124,8 @@ pub struct Setting {
 }
 
 const GODOT_ENGINE: &str = "https://docs.godotengine.org/en/stable/classes/class_engine.html";
+const GODOT_SETTINGS: &str =
+    "https://docs.godotengine.org/en/stable/tutorials/editor/project_settings.html";
 const GODOT_INTERPOLATION: &str = "https://docs.godotengine.org/en/stable/tutorials/physics/\
                                    interpolation/physics_interpolation_quick_start_guide.html";
 const BEVY_FIXED: &str = "https://docs.rs/bevy/latest/bevy/time/struct.Fixed.html";
@@ -174,7 +176,7 @@ pub const SETTINGS: &[Setting] = &[
         Engine::Godot,
         "application/run/max_fps",
         Knob::FrameCap,
-        GODOT_ENGINE,
+        GODOT_SETTINGS,
     ),
     row(
         Engine::Bevy,
@@ -354,6 +356,12 @@ mod tests {
             GODOT_ENGINE,
             "Properties int max_fps 0 int max_physics_steps_per_frame 8 float \
              physics_jitter_fix 0.5 int physics_ticks_per_second 60",
+        ),
+        (
+            GODOT_SETTINGS,
+            "Changing project settings with code: You can use set_setting() to change a \
+             setting's value in code: ProjectSettings.set_setting(\"application/run/max_fps\", \
+             60) ... Engine.max_fps = 60",
         ),
         (
             GODOT_INTERPOLATION,

@@ -16,7 +16,7 @@ use crate::messages::{self, Failure};
 use crate::replay::{ReplayConfig, ReplayError};
 use crate::simulate::{Controls, SimConfig};
 use std::process::ExitCode;
-use timestep_loop::{Mode, Pacing, millis};
+use timestep_loop::{Mode, Pacing, format_duration, millis};
 
 /// The ranking rule, as `advise` prints it under the ranking and docs/REFERENCE.md states it.
 pub const RULE: &str = "Lanes that exploded, fell behind or stepped past the rope's stable \
@@ -49,6 +49,49 @@ pub enum Situation {
     },
     /// A real capture: its lanes are the candidates; the capture fixes the pacing.
     Capture(ReplayConfig),
+}
+
+impl Situation {
+    /// Every assumption the verdict rests on, in lines of prose: the display or the capture,
+    /// then the tick the textbook modes step (which `advise` does not choose: `--dt` does).
+    pub fn assumptions(&self) -> Vec<String> {
+        let (first, timing) = match self {
+            Situation::Display { sim, pacings } => {
+                let d = &sim.display;
+                let panel = match d.vrr {
+                    Some(vrr) => vrr.to_string(),
+                    None => format!("{} Hz display", d.display_hz),
+                };
+                let tried: Vec<String> = pacings.iter().map(|p| pacing_name(*p, d.vsync)).collect();
+                let line = format!(
+                    "Situation: {panel}, vsync {}; each frame renders in {}, each tick costs {}; \
+                     timer jitter ±{}; machine {} (sleep {}); {} s per loop; pacings tried: {}",
+                    if d.vsync { "on" } else { "off" },
+                    d.render_cost,
+                    format_duration(d.step_cost_ns),
+                    format_duration(d.jitter_ns),
+                    d.machine,
+                    d.sleep,
+                    millis(d.duration_ns) / 1e3,
+                    tried.join(", ")
+                );
+                (line, &sim.timing)
+            }
+            Situation::Capture(cfg) => (
+                format!(
+                    "Situation: the capture {}, its own frame times and pacing",
+                    cfg.capture.display()
+                ),
+                &cfg.timing,
+            ),
+        };
+        let tick = format!(
+            "Tick: the textbook modes (fixed, interpolated, ...) step {} ticks (--dt sets it; \
+             advise does not choose the tick); each preset steps its engine's default tick.",
+            format_duration(timing.tick_ns())
+        );
+        vec![first, tick]
+    }
 }
 
 /// Everything one `advise` run needs, validated.

@@ -54,6 +54,8 @@ pub struct EngineAdvice {
 pub struct Advice {
     /// The situation, as the flags that give it.
     pub situation: String,
+    /// Every assumption the verdict rests on, in prose (the flags' defaults included).
+    pub assumes: Vec<String>,
     /// Loops run (lanes × pacings), held or not.
     pub tried: usize,
     pub rule: &'static str,
@@ -96,6 +98,7 @@ impl Advice {
         });
         Advice {
             situation: cfg.flags.clone(),
+            assumes: cfg.situation.assumptions(),
             tried: held.len() + dropped.len(),
             rule: RULE,
             recommended: ranking.first().cloned(),
@@ -125,7 +128,10 @@ impl Advice {
 
     /// As a screen of text.
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(out, "advise {}", self.situation)?;
+        writeln!(out, "{}", format!("advise {}", self.situation).trim_end())?;
+        for line in &self.assumes {
+            writeln!(out, "{line}")?;
+        }
         write!(
             out,
             "{} loops tried: {} held",

@@ -461,6 +461,9 @@ fn advise_config(
                 );
             }
             let display = simulated_display(&args.display, args.display_hz, args.seconds)?;
+            if display.vrr.is_some() && display.render_cost.max_ns() == 0 {
+                return Err(VRR_WITHOUT_RENDER.into());
+            }
             let pacings = crate::advise::pacings(args.display.pacing, &display, args.engine);
             let sim = SimConfig {
                 timing: common.timing()?,
@@ -484,6 +487,13 @@ fn advise_config(
         json: args.json,
     })
 }
+
+/// `advise --vrr` without a render time: a variable-refresh panel scans a frame out when it is
+/// ready, so every loop's latency and pacing turn on how long a frame renders, which only the
+/// user knows; a verdict on frames that take no time would be about no real game.
+const VRR_WITHOUT_RENDER: &str = "--render-cost: on a --vrr panel the verdict turns on how long \
+                                  a frame renders; give your frame's render time (e.g. \
+                                  --render-cost 5ms or 4ms..12ms)";
 
 /// `advise`'s substep when `--max-substep` is not given, ns: the rope's own stability is not the
 /// user's game's, so every loop is integrated finely enough to hold and is judged by its timing.

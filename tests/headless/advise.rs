@@ -387,3 +387,22 @@ fn the_runner_up_is_another_loop() {
     let (best, next) = (name(&v["recommended"]), name(&v["runner_up"]));
     assert_ne!(best.0, next.0, "{best:?} then {next:?}");
 }
+
+#[test]
+fn bare_advise_states_every_assumption() {
+    // Read as prose: the wrapping of the 100-column text does not matter.
+    let prose = |args: &[&str]| text(args).split_whitespace().collect::<Vec<_>>().join(" ");
+    let out = prose(&["advise", "--seconds", "1"]);
+    for said in [
+        "60 Hz display, vsync on",
+        "renders in 0ns",
+        "jitter ±0ns",
+        "machine exact",
+        "1 s per loop",
+        "step 1ms ticks (--dt sets it; advise does not choose the tick)",
+    ] {
+        assert!(out.contains(said), "no '{said}' in:\n{out}");
+    }
+    let dt = prose(&["advise", "--seconds", "1", "--dt", "60hz"]);
+    assert!(dt.contains("step 16.666667ms ticks"), "{dt}");
+}

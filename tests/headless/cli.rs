@@ -333,6 +333,7 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
         "--display-hz",
     ),
     (&["advise", "--app", "game.exe"], "--app"),
+    (&["advise", "--vrr", "48..144"], "--render-cost"),
     (&["advise", "no-such-capture.csv"], "no-such-capture.csv"),
     (
         &["advise", "--vrr", "48..144", "--display-hz", "60"],
