@@ -2,7 +2,7 @@
 //! object: the recommended loop and the runner-up with what each costs, the ranking and the rule
 //! it follows, the lanes dropped, and the settings that get the pick in the user's engine.
 
-use super::{AdviseConfig, Engine, Measured, RULE, Situation};
+use super::{AdviseConfig, Engine, Measured, RULE, STUTTER_STEP_MS, Situation};
 use crate::fit::COLUMNS;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -17,6 +17,8 @@ pub struct Ranked {
     pub lane: String,
     pub pacing: String,
     pub stutter_rms_ms: f64,
+    /// The quarter millisecond the rule ranks its stutter in, `[low, high)` ms.
+    pub stutter_band_ms: [f64; 2],
     /// Mean input latency, ms (null: nothing was shown).
     pub latency_mean_ms: Option<f64>,
     pub spin_percent: f64,
@@ -230,6 +232,10 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
         lane: m.spec.to_string(),
         pacing: m.pacing.clone(),
         stutter_rms_ms: r.shown.stutter_rms_ms,
+        stutter_band_ms: {
+            let low = m.key().stutter_steps as f64 * STUTTER_STEP_MS;
+            [low, low + STUTTER_STEP_MS]
+        },
         latency_mean_ms: m.latency_ms(),
         spin_percent: m.spin_percent,
         deterministic: m.deterministic(),
@@ -246,20 +252,23 @@ fn write_pick(out: &mut impl Write, label: &str, r: &Ranked) -> io::Result<()> {
 
 /// The first [`SHOWN`] of the ranking as a table.
 fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
+    // The stutter is shown with the band the rule ranks it in, so the order reads as sorted.
     writeln!(
         out,
-        "{:>3}  {:<28} {:<12} {:>10} {:>10} {:>7}  deterministic",
-        "#", "loop", "pacing", "stutter ms", "latency ms", "spin %"
+        "{:>3}  {:<27} {:<11} {:>19} {:>10} {:>6}  deterministic",
+        "#", "loop", "pacing", "stutter ms (band)", "latency ms", "spin %"
     )?;
     for r in ranking.iter().take(SHOWN) {
         let latency = r.latency_mean_ms.map_or("-".into(), |l| format!("{l:.1}"));
+        let [low, high] = r.stutter_band_ms;
+        let stutter = format!("{:.2} ({low:.2}-{high:.2})", r.stutter_rms_ms);
         writeln!(
             out,
-            "{:>3}  {:<28} {:<12} {:>10.2} {:>10} {:>7.1}  {}",
+            "{:>3}  {:<27} {:<11} {:>19} {:>10} {:>6.1}  {}",
             r.rank,
             r.lane,
             r.pacing,
-            r.stutter_rms_ms,
+            stutter,
             latency,
             r.spin_percent,
             if r.deterministic { "yes" } else { "no" }

@@ -406,3 +406,29 @@ fn bare_advise_states_every_assumption() {
     let dt = prose(&["advise", "--seconds", "1", "--dt", "60hz"]);
     assert!(dt.contains("step 16.666667ms ticks"), "{dt}");
 }
+
+#[test]
+fn the_table_shows_the_stutter_band_it_is_sorted_by() {
+    let out = text(&["advise", "--display-hz", "144", "--jitter", "2ms", "--seconds", "2"]);
+    let mut last = 0.0;
+    let mut rows = 0;
+    for line in out.lines().filter(|l| l.contains(") ")) {
+        let Some(band) = line.split('(').nth(1).and_then(|b| b.split(')').next()) else {
+            continue;
+        };
+        let Some((low, high)) = band.split_once('-') else {
+            continue;
+        };
+        let (Ok(low), Ok(high)) = (low.parse::<f64>(), high.parse::<f64>()) else {
+            continue;
+        };
+        let shown: f64 = line.split('(').next().and_then(|h| h.split_whitespace().last())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(f64::NAN);
+        assert!(low <= shown && shown < high + 0.005, "{line}");
+        assert!(low >= last, "not sorted by band: {line}");
+        last = low;
+        rows += 1;
+    }
+    assert!(rows >= 2, "no bands in:\n{out}");
+}
