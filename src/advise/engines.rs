@@ -328,16 +328,21 @@ impl Setting {
                 m.spec.looped,
                 if p.source.is_some() { "" } else { "timing, " }
             ),
-            Knob::Timing if p.source.is_some() => "not needed: the preset brings its own".into(),
+            Knob::Timing if p.source.is_some() => {
+                "// no TimingConfig to write: the preset brings its own tick, clamp and cap".into()
+            }
             Knob::Timing => format!(
                 "let timing = TimingConfig::textbook({}, {}, {:?})?; // tick, clamp (ns), cap",
                 (p.tick_s * 1e9).round() as u64,
                 p.clamp_s.map_or(0, |c| (c * 1e9).round() as u64),
                 p.max_steps
             ),
+            Knob::Pacer if m.pacing == super::AS_CAPTURED => {
+                "// no Pacer chosen here: the capture fixed the pacing; keep your game's own".into()
+            }
             Knob::Pacer => format!(
                 "Pacer::new(\"{}\".parse()?, Some(refresh_hz))",
-                // "as captured" and "none" (vsync off) wait for nothing of their own.
+                // "none" (vsync off) waits for nothing of its own.
                 m.pacing.parse::<Pacing>().unwrap_or(Pacing::Vsync)
             ),
         }

@@ -24,6 +24,8 @@ pub struct Ranked {
     pub spin_percent: f64,
     pub deterministic: bool,
     pub game_speed: f64,
+    /// On a capture, why the loop ran open loop (on the captured starts), as `replay` says it.
+    pub open_loop: Option<&'static str>,
     /// What choosing it costs, in words.
     pub costs: Vec<String>,
 }
@@ -58,6 +60,8 @@ pub struct Advice {
     pub situation: String,
     /// Every assumption the verdict rests on, in prose (the flags' defaults included).
     pub assumes: Vec<String>,
+    /// What the verdict must be read with (a capture too short, or without CPU start times).
+    pub caveats: Vec<String>,
     /// Loops run (lanes × pacings), held or not.
     pub tried: usize,
     pub rule: &'static str,
@@ -101,6 +105,7 @@ impl Advice {
         Advice {
             situation: cfg.flags.clone(),
             assumes: cfg.situation.assumptions(),
+            caveats: Vec::new(),
             tried: held.len() + dropped.len(),
             rule: RULE,
             recommended: ranking.first().cloned(),
@@ -131,7 +136,7 @@ impl Advice {
     /// As a screen of text.
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{}", format!("advise {}", self.situation).trim_end())?;
-        for line in &self.assumes {
+        for line in self.assumes.iter().chain(&self.caveats) {
             writeln!(out, "{line}")?;
         }
         write!(
@@ -202,6 +207,14 @@ fn blend_cost(m: &Measured, all: &[&Measured]) -> Option<String> {
     ))
 }
 
+impl Ranked {
+    /// Its lane, marked `*` when it ran open loop, as `replay` marks it.
+    pub fn marked(&self) -> String {
+        let star = if self.open_loop.is_some() { "*" } else { "" };
+        format!("{}{star}", self.lane)
+    }
+}
+
 /// `m` at `rank`, with its costs (`all`: every loop run, to measure against).
 fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
     let r = &m.report;
@@ -240,13 +253,14 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
         spin_percent: m.spin_percent,
         deterministic: m.deterministic(),
         game_speed: speed,
+        open_loop: r.open_loop,
         costs,
     }
 }
 
 /// "Recommended: fixed+fuzzy, pacing vsync" and its costs.
 fn write_pick(out: &mut impl Write, label: &str, r: &Ranked) -> io::Result<()> {
-    writeln!(out, "{label} {}, pacing {}", r.lane, r.pacing)?;
+    writeln!(out, "{label} {}, pacing {}", r.marked(), r.pacing)?;
     writeln!(out, "  costs: {}", r.costs.join("; "))
 }
 
@@ -266,7 +280,7 @@ fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
             out,
             "{:>3}  {:<27} {:<11} {:>19} {:>10} {:>6.1}  {}",
             r.rank,
-            r.lane,
+            r.marked(),
             r.pacing,
             stutter,
             latency,
@@ -280,6 +294,11 @@ fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
             "     ({} more held; --json lists them all)",
             ranking.len() - SHOWN
         )?;
+    }
+    for r in ranking.iter().take(SHOWN) {
+        if let Some(why) = r.open_loop {
+            writeln!(out, "* {} ran open loop: {why}", r.lane)?;
+        }
     }
     Ok(())
 }
@@ -306,7 +325,7 @@ fn write_how(out: &mut impl Write, how: &EngineAdvice, best: &Ranked) -> io::Res
     for s in &how.settings {
         // A line of code that names the setting itself is printed as it is.
         let last = s.name.rsplit("::").next().unwrap_or(s.name);
-        if s.value.contains(last) {
+        if s.value.contains(last) || s.value.starts_with("//") {
             writeln!(out, "  {}", s.value)?;
         } else {
             writeln!(out, "  {} = {}", s.name, s.value)?;

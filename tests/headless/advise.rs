@@ -432,3 +432,25 @@ fn the_table_shows_the_stutter_band_it_is_sorted_by() {
     }
     assert!(rows >= 2, "no bands in:\n{out}");
 }
+
+/// `advise ARGS` as prose: its words, whatever the wrapping.
+fn prose(args: &[&str]) -> String {
+    text(args).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_capture_verdict_carries_replays_caveats() {
+    // MonoGame's loop ran on the captured starts: marked as replay marks it, and its setup
+    // names no pacing of its own.
+    let out = prose(&["advise", CAPTURE]);
+    assert!(out.contains("Recommended: monogame*, pacing as captured"), "{out}");
+    assert!(out.contains("* monogame ran open loop: its loop waits"), "{out}");
+    assert!(!out.contains("Pacer::new(\"vsync\""), "{out}");
+    assert!(!out.contains("Warning"), "{out}");
+    // Seven displayed frames are too few for a verdict.
+    let out = prose(&["advise", "tests/data/presentmon/test_case_1.csv"]);
+    assert!(out.contains("Warning: too short for a verdict"), "{out}");
+    // PresentMon 1.x records no CPU start: the same run gives other figures.
+    let out = prose(&["advise", "tests/data/presentmon/test_case_5_v1.csv"]);
+    assert!(out.contains("has no CPU start time"), "{out}");
+}
