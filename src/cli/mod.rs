@@ -576,13 +576,23 @@ fn advise_words(name: &str, sub: &clap::ArgMatches) -> Vec<String> {
         };
         for value in values {
             let value = value.to_string_lossy();
-            // A sweep's rates are a list; advise takes one.
-            let one = id != "display_hz" || values::positive_hz(&value).is_ok();
             words.push(format!("--{long}"));
-            words.push(if one { shell_word(&value) } else { "HZ".into() });
+            words.push(shell_word(&one_rate(id, &value)));
         }
     }
     words
+}
+
+/// A flag's value as `advise` takes it: a sweep's list of rates (`--display-hz 30..144`) becomes
+/// its first rate, so that the line runs as printed; any other value is kept.
+fn one_rate(id: &str, value: &str) -> String {
+    if id != "display_hz" || values::positive_hz(value).is_ok() {
+        return value.to_string();
+    }
+    match crate::sweep::parse_rates(value) {
+        Ok(rates) if !rates.is_empty() => format!("{}", rates[0]),
+        _ => value.to_string(),
+    }
 }
 
 /// `word` as a shell takes it: as it is when it holds only safe characters, else single-quoted.

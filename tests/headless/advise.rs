@@ -337,8 +337,46 @@ fn simulate_sweep_and_replay_end_with_advise_for_the_same_situation() {
     let last = sweep.lines().last().unwrap_or_default();
     assert_eq!(
         last,
-        "For a verdict: timestep-rope advise --display-hz HZ --seconds 1"
+        "For a verdict: timestep-rope advise --display-hz 60 --seconds 1"
     );
+}
+
+#[test]
+fn a_long_verdict_line_pastes_as_one_command() {
+    let out = text(&[
+        "simulate",
+        "--display-hz",
+        "144",
+        "--jitter",
+        "2ms",
+        "--dt",
+        "60hz",
+        "--render-cost",
+        "4ms..12ms",
+        "--machine",
+        "windows-default",
+        "--step-cost",
+        "1ms",
+        "--seconds",
+        "2",
+        "--lanes",
+        "fixed",
+    ]);
+    let at = out.rfind("For a verdict:").unwrap_or_else(|| panic!("{out}"));
+    let tail: Vec<&str> = out[at..].lines().collect();
+    assert!(tail.iter().all(|l| l.chars().count() <= 100), "{tail:?}");
+    // Each line but the last continues the command, and no flag is parted from its value.
+    for line in &tail[1..tail.len() - 1] {
+        assert!(line.ends_with(" \\"), "{line}");
+    }
+    for line in &tail[1..] {
+        let last = line.trim_end_matches(" \\").split_whitespace().last();
+        assert!(!last.is_some_and(|w| w.starts_with("--")), "{line}");
+    }
+    let command = tail[1..].join(" ").replace(" \\", " ");
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(&words[..2], ["timestep-rope", "advise"], "{tail:?}");
+    assert!(words.windows(2).any(|w| w == ["--seconds", "2"]), "{tail:?}");
 }
 
 #[test]
