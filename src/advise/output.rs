@@ -133,8 +133,16 @@ impl Advice {
         writeln!(out, "{json}")
     }
 
-    /// As a screen of text.
+    /// As a screen of text, ended by the terms it used ([`TERMS`]).
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
+        let mut body = Vec::new();
+        self.write_body(&mut body)?;
+        out.write_all(&body)?;
+        write_terms(out, &String::from_utf8_lossy(&body))
+    }
+
+    /// The verdict itself.
+    fn write_body(&self, out: &mut impl Write) -> io::Result<()> {
         writeln!(out, "{}", format!("advise {}", self.situation).trim_end())?;
         for line in self.assumes.iter().chain(&self.caveats) {
             writeln!(out, "{line}")?;
@@ -213,6 +221,53 @@ impl Ranked {
         let star = if self.open_loop.is_some() { "*" } else { "" };
         format!("{}{star}", self.lane)
     }
+}
+
+/// The words the verdict may use that a reader may not know: what each looks like in the text,
+/// and one line saying what it is.
+pub const TERMS: &[(&str, &str)] = &[
+    ("cap:", "cap:R: frames start no sooner than 1/R s apart (an engine's frame-rate cap)"),
+    (
+        "hold:",
+        "hold:R: as cap:R, and each frame is shown no sooner than the next one's deadline",
+    ),
+    (
+        "+fuzzy59",
+        "fuzzy59: Glaiel's fuzzy window: tick while 1/61 s is owed, take 1/59 s (a little slow)",
+    ),
+    (
+        "+fuzzy",
+        "fuzzy: Glaiel's fuzzy window: tick while 1/62 s is owed, take 1/60 s",
+    ),
+    ("+snap", "snap: Glaiel's timer: frame times snapped to whole refreshes, mean of four"),
+    ("+smooth", "smooth: Godot's DeltaSmoother on the frame time (with vsync only)"),
+    (
+        "jitter=",
+        "jitter fix: Godot's physics_jitter_fix: ticks per frame nudged toward the display's rate",
+    ),
+    ("LFC", "LFC: low framerate compensation: below the panel's minimum a frame is shown twice"),
+    (
+        "fallen behind",
+        "fallen behind: the loop owed more ticks than it ran, so game time lagged the clock",
+    ),
+    ("deterministic", "deterministic: fixed ticks, so a run gives the same results on any display"),
+];
+
+/// "Terms:" and a line for each of [`TERMS`] that `text` uses, if any.
+fn write_terms(out: &mut impl Write, text: &str) -> io::Result<()> {
+    let mut used = TERMS.iter().filter(|(seen, _)| {
+        // `+fuzzy59` also contains `+fuzzy`: that one counts only on its own.
+        let plain = text.replace("+fuzzy59", "");
+        if *seen == "+fuzzy" { plain.contains(seen) } else { text.contains(seen) }
+    });
+    let Some(first) = used.next() else {
+        return Ok(());
+    };
+    writeln!(out, "Terms:")?;
+    for (_, line) in std::iter::once(first).chain(used) {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
 }
 
 /// `m` at `rank`, with its costs (`all`: every loop run, to measure against).

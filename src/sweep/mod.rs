@@ -42,6 +42,14 @@ impl Axis {
         }
     }
 
+    /// The rates' unit, for the table's columns.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Axis::DisplayHz => "Hz",
+            Axis::Fps => "fps",
+        }
+    }
+
     /// What the rates are, for the plot's axis.
     pub fn label(self) -> &'static str {
         match self {

@@ -18,7 +18,10 @@ pub fn parse_rates(text: &str) -> Result<Vec<f64>, String> {
     }
     let mut rates = Vec::new();
     for item in text.split(',') {
-        let item = item.trim();
+        // A rate may carry its unit: `60hz`, `30hz..144hz`.
+        let bare: Vec<&str> = item.split("..").map(crate::cli::without_hz).collect();
+        let bare = bare.join("..");
+        let item = bare.trim();
         if item.is_empty() {
             return Err(format!("'{text}' has an empty item"));
         }
@@ -91,6 +94,13 @@ fn rate(item: &str, s: &str) -> Result<f64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_may_carry_its_unit() {
+        assert_eq!(parse_rates("60hz,144Hz"), Ok(vec![60.0, 144.0]));
+        assert_eq!(parse_rates("60hz..62hz"), Ok(vec![60.0, 61.0, 62.0]));
+        assert_eq!(crate::cli::without_hz(" 59.94 Hz "), "59.94");
+    }
 
     #[test]
     fn ranges_and_lists_expand_sorted_and_distinct() {

@@ -492,3 +492,23 @@ fn a_capture_verdict_carries_replays_caveats() {
     let out = prose(&["advise", "tests/data/presentmon/test_case_5_v1.csv"]);
     assert!(out.contains("has no CPU start time"), "{out}");
 }
+
+#[test]
+fn a_display_rate_may_carry_its_unit() {
+    let with = json(&["simulate", "--json", "--display-hz", "144hz", "--seconds", "1", "--lanes", "fixed"]);
+    let without = json(&["simulate", "--json", "--display-hz", "144", "--seconds", "1", "--lanes", "fixed"]);
+    assert_eq!(with["config"], without["config"]);
+    assert_eq!(with["config"]["display_hz"], 144.0);
+}
+
+#[test]
+fn the_terms_it_uses_are_explained_once_each() {
+    let out = text(&["advise", "--vrr", "48..144", "--render-cost", "5ms", "--seconds", "1"]);
+    let terms = out.split("\nTerms:\n").nth(1).unwrap_or_else(|| panic!("no terms in:\n{out}"));
+    for term in ["hold:R:", "cap:R:", "fuzzy59:", "LFC:", "fallen behind:"] {
+        assert_eq!(terms.matches(term).count(), 1, "{term} in:\n{terms}");
+    }
+    // A term the text does not use is not explained.
+    let plain = text(&["advise", "--engine", "monogame", "--seconds", "1"]);
+    assert!(!plain.contains("hold:R:") && !plain.contains("LFC:"), "{plain}");
+}

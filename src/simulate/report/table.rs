@@ -103,7 +103,7 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
     if d.machine != Machine::Exact || d.pacing != Pacing::Vsync {
         writeln!(
             out,
-            "pacing {}, on a {} machine, sleeping {}",
+            "pacing {}, machine {}, sleeping {}",
             c.pacing, c.machine, c.sleep
         )?;
     }
