@@ -141,7 +141,9 @@ fn clap_failure(e: clap::Error) -> Result<String, Failure> {
     match e.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ok(e.render().to_string()),
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            Ok(wrap_help(&e.render().to_string(), crate::fit::COLUMNS))
+        }
         _ => {
             let text = e.render().to_string();
             let line = text
@@ -152,6 +154,39 @@ fn clap_failure(e: clap::Error) -> Result<String, Failure> {
             Err(Failure::usage(line.strip_prefix("error: ").unwrap_or(line)))
         }
     }
+}
+
+/// `--help`'s text with every line within `width` columns (clap's own wrapping needs a terminal
+/// size crate): a long line breaks at spaces, its rest indented to where its description starts
+/// (the text after the flag's two-space gap), or two spaces for a paragraph.
+fn wrap_help(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let lead = line.len() - line.trim_start().len();
+        let indent = line[lead..]
+            .find("  ")
+            .map(|gap| {
+                let at = lead + gap;
+                at + line[at..].len() - line[at..].trim_start().len()
+            })
+            .filter(|&col| col < width / 2)
+            .unwrap_or(lead + 2);
+        let mut current = String::new();
+        for (i, word) in line.split(' ').enumerate() {
+            let next = current.chars().count() + 1 + word.chars().count();
+            if i > 0 && next > width && !current.trim().is_empty() {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current = " ".repeat(indent);
+            } else if i > 0 {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        out.push_str(current.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// The subcommands that run no loop and no rope: the loop and rope flags (global, so every
