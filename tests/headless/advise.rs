@@ -512,3 +512,11 @@ fn the_terms_it_uses_are_explained_once_each() {
     let plain = text(&["advise", "--engine", "monogame", "--seconds", "1"]);
     assert!(!plain.contains("hold:R:") && !plain.contains("LFC:"), "{plain}");
 }
+
+#[test]
+fn a_presets_option_is_said_against_the_source_it_follows() {
+    let out = text(&["simulate", "--lanes", "godot+jitter=0", "--seconds", "1"]);
+    let prose = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(prose.contains("jitter fix 0,"), "{out}");
+    assert!(prose.contains("(that source's defaults, with +jitter=0 as above)"), "{out}");
+}
