@@ -196,7 +196,10 @@ pub fn unblended(lane: &str) -> Option<String> {
         return Some(format!("fixed{rest}"));
     }
     let mut parts: Vec<&str> = lane.split('+').collect();
-    let at = parts.iter().position(|p| *p == "interpolated").filter(|&i| i > 0)?;
+    let at = parts
+        .iter()
+        .position(|p| *p == "interpolated")
+        .filter(|&i| i > 0)?;
     parts.remove(at);
     Some(parts.join("+"))
 }
@@ -226,7 +229,10 @@ impl Ranked {
 /// The words the verdict may use that a reader may not know: what each looks like in the text,
 /// and one line saying what it is.
 pub const TERMS: &[(&str, &str)] = &[
-    ("cap:", "cap:R: frames start no sooner than 1/R s apart (an engine's frame-rate cap)"),
+    (
+        "cap:",
+        "cap:R: frames start no sooner than 1/R s apart (an engine's frame-rate cap)",
+    ),
     (
         "hold:",
         "hold:R: as cap:R, and each frame is shown no sooner than the next one's deadline",
@@ -239,18 +245,30 @@ pub const TERMS: &[(&str, &str)] = &[
         "+fuzzy",
         "fuzzy: Glaiel's fuzzy window: tick while 1/62 s is owed, take 1/60 s",
     ),
-    ("+snap", "snap: Glaiel's timer: frame times snapped to whole refreshes, mean of four"),
-    ("+smooth", "smooth: Godot's DeltaSmoother on the frame time (with vsync only)"),
+    (
+        "+snap",
+        "snap: Glaiel's timer: frame times snapped to whole refreshes, mean of four",
+    ),
+    (
+        "+smooth",
+        "smooth: Godot's DeltaSmoother on the frame time (with vsync only)",
+    ),
     (
         "jitter=",
         "jitter fix: Godot's physics_jitter_fix: ticks per frame nudged toward the display's rate",
     ),
-    ("LFC", "LFC: low framerate compensation: below the panel's minimum a frame is shown twice"),
+    (
+        "LFC",
+        "LFC: low framerate compensation: below the panel's minimum a frame is shown twice",
+    ),
     (
         "fallen behind",
         "fallen behind: the loop owed more ticks than it ran, so game time lagged the clock",
     ),
-    ("deterministic", "deterministic: fixed ticks, so a run gives the same results on any display"),
+    (
+        "deterministic",
+        "deterministic: fixed ticks, so a run gives the same results on any display",
+    ),
 ];
 
 /// "Terms:" and a line for each of [`TERMS`] that `text` uses, if any.
@@ -258,7 +276,11 @@ fn write_terms(out: &mut impl Write, text: &str) -> io::Result<()> {
     let mut used = TERMS.iter().filter(|(seen, _)| {
         // `+fuzzy59` also contains `+fuzzy`: that one counts only on its own.
         let plain = text.replace("+fuzzy59", "");
-        if *seen == "+fuzzy" { plain.contains(seen) } else { text.contains(seen) }
+        if *seen == "+fuzzy" {
+            plain.contains(seen)
+        } else {
+            text.contains(seen)
+        }
     });
     let Some(first) = used.next() else {
         return Ok(());
@@ -425,7 +447,10 @@ mod tests {
 
     #[test]
     fn the_loop_without_blending_is_named_by_its_spec() {
-        assert_eq!(unblended("interpolated+snap").as_deref(), Some("fixed+snap"));
+        assert_eq!(
+            unblended("interpolated+snap").as_deref(),
+            Some("fixed+snap")
+        );
         assert_eq!(
             unblended("godot+interpolated+jitter=0").as_deref(),
             Some("godot+jitter=0")

@@ -157,10 +157,7 @@ impl Summary {
         let mut head = format!("{:<22} {:>40}", "", "stutter rms, ms");
         let unit = self.axis.unit();
         let (best, worst) = (format!("best ({unit})"), format!("worst ({unit})"));
-        let mut sub = format!(
-            "{:<22} {:>14} {:>14} {:>10}",
-            "lane", best, worst, "median"
-        );
+        let mut sub = format!("{:<22} {:>14} {:>14} {:>10}", "lane", best, worst, "median");
         if wide {
             head += &format!("   {:>44}", "double updates / min");
             sub += &format!("   {:>16} {:>16} {:>10}", best, worst, "median");

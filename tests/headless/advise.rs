@@ -362,7 +362,9 @@ fn a_long_verdict_line_pastes_as_one_command() {
         "--lanes",
         "fixed",
     ]);
-    let at = out.rfind("For a verdict:").unwrap_or_else(|| panic!("{out}"));
+    let at = out
+        .rfind("For a verdict:")
+        .unwrap_or_else(|| panic!("{out}"));
     let tail: Vec<&str> = out[at..].lines().collect();
     assert!(tail.iter().all(|l| l.chars().count() <= 100), "{tail:?}");
     // Each line but the last continues the command, and no flag is parted from its value.
@@ -376,7 +378,10 @@ fn a_long_verdict_line_pastes_as_one_command() {
     let command = tail[1..].join(" ").replace(" \\", " ");
     let words: Vec<&str> = command.split_whitespace().collect();
     assert_eq!(&words[..2], ["timestep-rope", "advise"], "{tail:?}");
-    assert!(words.windows(2).any(|w| w == ["--seconds", "2"]), "{tail:?}");
+    assert!(
+        words.windows(2).any(|w| w == ["--seconds", "2"]),
+        "{tail:?}"
+    );
 }
 
 #[test]
@@ -415,7 +420,10 @@ fn a_blending_cost_is_the_measured_difference_against_the_same_loop_unblended() 
         assert!(cost.contains(&format!("{diff:+.1} ms")), "{cost} vs {diff}");
         seen += 1;
     }
-    assert_eq!(seen, 2, "both of Godot's blending loops state a measured cost");
+    assert_eq!(
+        seen, 2,
+        "both of Godot's blending loops state a measured cost"
+    );
 }
 
 #[test]
@@ -447,7 +455,15 @@ fn bare_advise_states_every_assumption() {
 
 #[test]
 fn the_table_shows_the_stutter_band_it_is_sorted_by() {
-    let out = text(&["advise", "--display-hz", "144", "--jitter", "2ms", "--seconds", "2"]);
+    let out = text(&[
+        "advise",
+        "--display-hz",
+        "144",
+        "--jitter",
+        "2ms",
+        "--seconds",
+        "2",
+    ]);
     let mut last = 0.0;
     let mut rows = 0;
     for line in out.lines().filter(|l| l.contains(") ")) {
@@ -460,7 +476,10 @@ fn the_table_shows_the_stutter_band_it_is_sorted_by() {
         let (Ok(low), Ok(high)) = (low.parse::<f64>(), high.parse::<f64>()) else {
             continue;
         };
-        let shown: f64 = line.split('(').next().and_then(|h| h.split_whitespace().last())
+        let shown: f64 = line
+            .split('(')
+            .next()
+            .and_then(|h| h.split_whitespace().last())
             .and_then(|v| v.parse().ok())
             .unwrap_or(f64::NAN);
         assert!(low <= shown && shown < high + 0.005, "{line}");
@@ -481,8 +500,14 @@ fn a_capture_verdict_carries_replays_caveats() {
     // MonoGame's loop ran on the captured starts: marked as replay marks it, and its setup
     // names no pacing of its own.
     let out = prose(&["advise", CAPTURE]);
-    assert!(out.contains("Recommended: monogame*, pacing as captured"), "{out}");
-    assert!(out.contains("* monogame ran open loop: its loop waits"), "{out}");
+    assert!(
+        out.contains("Recommended: monogame*, pacing as captured"),
+        "{out}"
+    );
+    assert!(
+        out.contains("* monogame ran open loop: its loop waits"),
+        "{out}"
+    );
     assert!(!out.contains("Pacer::new(\"vsync\""), "{out}");
     assert!(!out.contains("Warning"), "{out}");
     // Seven displayed frames are too few for a verdict.
@@ -495,22 +520,54 @@ fn a_capture_verdict_carries_replays_caveats() {
 
 #[test]
 fn a_display_rate_may_carry_its_unit() {
-    let with = json(&["simulate", "--json", "--display-hz", "144hz", "--seconds", "1", "--lanes", "fixed"]);
-    let without = json(&["simulate", "--json", "--display-hz", "144", "--seconds", "1", "--lanes", "fixed"]);
+    let with = json(&[
+        "simulate",
+        "--json",
+        "--display-hz",
+        "144hz",
+        "--seconds",
+        "1",
+        "--lanes",
+        "fixed",
+    ]);
+    let without = json(&[
+        "simulate",
+        "--json",
+        "--display-hz",
+        "144",
+        "--seconds",
+        "1",
+        "--lanes",
+        "fixed",
+    ]);
     assert_eq!(with["config"], without["config"]);
     assert_eq!(with["config"]["display_hz"], 144.0);
 }
 
 #[test]
 fn the_terms_it_uses_are_explained_once_each() {
-    let out = text(&["advise", "--vrr", "48..144", "--render-cost", "5ms", "--seconds", "1"]);
-    let terms = out.split("\nTerms:\n").nth(1).unwrap_or_else(|| panic!("no terms in:\n{out}"));
+    let out = text(&[
+        "advise",
+        "--vrr",
+        "48..144",
+        "--render-cost",
+        "5ms",
+        "--seconds",
+        "1",
+    ]);
+    let terms = out
+        .split("\nTerms:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no terms in:\n{out}"));
     for term in ["hold:R:", "cap:R:", "fuzzy59:", "LFC:", "fallen behind:"] {
         assert_eq!(terms.matches(term).count(), 1, "{term} in:\n{terms}");
     }
     // A term the text does not use is not explained.
     let plain = text(&["advise", "--engine", "monogame", "--seconds", "1"]);
-    assert!(!plain.contains("hold:R:") && !plain.contains("LFC:"), "{plain}");
+    assert!(
+        !plain.contains("hold:R:") && !plain.contains("LFC:"),
+        "{plain}"
+    );
 }
 
 #[test]
@@ -518,5 +575,8 @@ fn a_presets_option_is_said_against_the_source_it_follows() {
     let out = text(&["simulate", "--lanes", "godot+jitter=0", "--seconds", "1"]);
     let prose = out.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(prose.contains("jitter fix 0,"), "{out}");
-    assert!(prose.contains("(that source's defaults, with +jitter=0 as above)"), "{out}");
+    assert!(
+        prose.contains("(that source's defaults, with +jitter=0 as above)"),
+        "{out}"
+    );
 }
