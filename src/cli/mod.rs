@@ -6,7 +6,6 @@ mod paths;
 mod values;
 
 pub use args::*;
-pub use values::without_hz;
 
 use crate::advise::{AdviseConfig, Situation};
 use crate::app::{CaptureChoice, WindowConfig};

@@ -68,7 +68,7 @@ pub(super) fn parse_float(s: &str) -> Result<f64, String> {
 }
 
 pub(super) fn positive_hz(s: &str) -> Result<f64, String> {
-    let v = parse_float(without_hz(s))?;
+    let v = parse_float(crate::sweep::without_hz(s))?;
     if v <= 0.0 {
         return Err(format!("'{s}' must be greater than zero"));
     }
@@ -76,16 +76,6 @@ pub(super) fn positive_hz(s: &str) -> Result<f64, String> {
         return Err(format!("'{s}' is above the maximum of {MAX_HZ} Hz"));
     }
     Ok(v)
-}
-
-/// A rate as typed, its unit dropped: `60hz` and `60 Hz` are `60`.
-pub fn without_hz(s: &str) -> &str {
-    let t = s.trim();
-    let cut = t.len().saturating_sub(2);
-    match t.get(cut..) {
-        Some(unit) if unit.eq_ignore_ascii_case("hz") => t[..cut].trim_end(),
-        _ => t,
-    }
 }
 
 /// A run's length, s: at least 1 ns (the simulated clock's unit: a shorter run has no
