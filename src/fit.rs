@@ -45,9 +45,14 @@ pub fn wrap(line: &str, width: usize) -> Vec<String> {
         let fits = |i: &usize| rest[..*i].iter().any(|c| *c != ' ');
         let spaces = || (0..=width).rev().filter(|&i| rest[i] == ' ');
         let outside = paren_depths(&rest[..=width]);
+        // A gap of two or more spaces is a table's column gap: cut there first, in the line's
+        // second half, so that no cell ("0.4815 / 16.6667", "yes, 60.00 Hz at 1.3s") is split.
+        let gap = |i: &usize| *i > width / 2 && rest[*i - 1] == ' ';
         let cut = spaces()
             .filter(|&i| outside[i] == 0)
+            .filter(gap)
             .find(fits)
+            .or_else(|| spaces().filter(|&i| outside[i] == 0).find(fits))
             .or_else(|| spaces().find(fits))
             .unwrap_or(width);
         let head: String = rest[..cut].iter().collect();
@@ -64,6 +69,51 @@ pub fn wrap(line: &str, width: usize) -> Vec<String> {
         parts.push(rest.iter().collect());
     }
     parts
+}
+
+/// A line ending in a command for the user to paste (`For a verdict: timestep-rope advise
+/// ...`), in lines of at most `width` characters that paste as one command: as it is if it fits;
+/// else the command starts a line of its own and breaks only before a `--flag`, each line but
+/// the last ending in ` \` (a shell's line continuation), so no argument is split from its flag
+/// or its value.
+pub fn command_lines(line: &str, width: usize) -> Vec<String> {
+    if line.chars().count() <= width {
+        return vec![line.to_string()];
+    }
+    let (lead, command) = match line.find("timestep-rope ") {
+        Some(at) => (line[..at].trim_end(), &line[at..]),
+        None => ("", line),
+    };
+    let mut out: Vec<String> = Vec::new();
+    if !lead.is_empty() {
+        out.push(lead.to_string());
+    }
+    // The command's groups: the program and its subcommand, then each flag with its values.
+    let mut groups: Vec<String> = Vec::new();
+    for word in command.split(' ').filter(|w| !w.is_empty()) {
+        match groups.last_mut() {
+            Some(last) if !word.starts_with("--") => {
+                last.push(' ');
+                last.push_str(word);
+            }
+            _ => groups.push(word.to_string()),
+        }
+    }
+    let mut current = "  ".to_string();
+    for group in groups {
+        let fits = current.chars().count() + 1 + group.chars().count() + 2 <= width;
+        if current.trim().is_empty() || fits {
+            if !current.trim().is_empty() {
+                current.push(' ');
+            }
+            current.push_str(&group);
+        } else {
+            out.push(format!("{current} \\"));
+            current = format!("    {group}");
+        }
+    }
+    out.push(current);
+    out
 }
 
 /// How many parentheses are open at each of `chars` (a stray `)` closes nothing).
@@ -113,6 +163,37 @@ mod tests {
         let parts = wrap("x (a b c d e f g h)", 8);
         assert!(parts.iter().all(|p| p.chars().count() <= 8), "{parts:?}");
         assert_eq!(parts.concat().replace(' ', ""), "x(abcdefgh)");
+    }
+
+    #[test]
+    fn a_command_breaks_only_before_a_flag_and_pastes_as_one() {
+        let line = "For a verdict: timestep-rope advise --display-hz 144 --seconds 20 --dt 60hz";
+        assert_eq!(command_lines(line, 100), vec![line]);
+        let parts = command_lines(line, 40);
+        assert_eq!(parts[0], "For a verdict:");
+        assert!(parts.iter().all(|p| p.chars().count() <= 40), "{parts:?}");
+        for part in &parts[1..parts.len() - 1] {
+            assert!(part.ends_with(" \\"), "{part}");
+        }
+        // Joined as a shell joins continued lines, it is the command again.
+        let joined = parts[1..].join("\n").replace(" \\\n", " ");
+        let words: Vec<&str> = joined.split_whitespace().collect();
+        assert_eq!(words.join(" "), line["For a verdict: ".len()..]);
+        // No flag ends a line, parted from its value.
+        for part in &parts {
+            let last = part.trim_end_matches(" \\").split_whitespace().last();
+            assert!(!last.is_some_and(|w| w.starts_with("--")), "{part}");
+        }
+    }
+
+    #[test]
+    fn a_table_row_breaks_between_cells_not_inside_one() {
+        let row = "godot   ok   0.4815 / 16.6667   yes, 60.00 Hz at 1.3s";
+        let parts = wrap(row, 40);
+        assert_eq!(
+            parts,
+            vec!["godot   ok   0.4815 / 16.6667", "  yes, 60.00 Hz at 1.3s"]
+        );
     }
 
     #[test]

@@ -124,6 +124,8 @@ pub struct Setting {
 }
 
 const GODOT_ENGINE: &str = "https://docs.godotengine.org/en/stable/classes/class_engine.html";
+const GODOT_SETTINGS: &str =
+    "https://docs.godotengine.org/en/stable/tutorials/editor/project_settings.html";
 const GODOT_INTERPOLATION: &str = "https://docs.godotengine.org/en/stable/tutorials/physics/\
                                    interpolation/physics_interpolation_quick_start_guide.html";
 const BEVY_FIXED: &str = "https://docs.rs/bevy/latest/bevy/time/struct.Fixed.html";
@@ -174,7 +176,7 @@ pub const SETTINGS: &[Setting] = &[
         Engine::Godot,
         "application/run/max_fps",
         Knob::FrameCap,
-        GODOT_ENGINE,
+        GODOT_SETTINGS,
     ),
     row(
         Engine::Bevy,
@@ -326,16 +328,21 @@ impl Setting {
                 m.spec.looped,
                 if p.source.is_some() { "" } else { "timing, " }
             ),
-            Knob::Timing if p.source.is_some() => "not needed: the preset brings its own".into(),
+            Knob::Timing if p.source.is_some() => {
+                "// no TimingConfig to write: the preset brings its own tick, clamp and cap".into()
+            }
             Knob::Timing => format!(
                 "let timing = TimingConfig::textbook({}, {}, {:?})?; // tick, clamp (ns), cap",
                 (p.tick_s * 1e9).round() as u64,
                 p.clamp_s.map_or(0, |c| (c * 1e9).round() as u64),
                 p.max_steps
             ),
+            Knob::Pacer if m.pacing == super::AS_CAPTURED => {
+                "// no Pacer chosen here: the capture fixed the pacing; keep your game's own".into()
+            }
             Knob::Pacer => format!(
                 "Pacer::new(\"{}\".parse()?, Some(refresh_hz))",
-                // "as captured" and "none" (vsync off) wait for nothing of their own.
+                // "none" (vsync off) waits for nothing of its own.
                 m.pacing.parse::<Pacing>().unwrap_or(Pacing::Vsync)
             ),
         }
@@ -354,6 +361,12 @@ mod tests {
             GODOT_ENGINE,
             "Properties int max_fps 0 int max_physics_steps_per_frame 8 float \
              physics_jitter_fix 0.5 int physics_ticks_per_second 60",
+        ),
+        (
+            GODOT_SETTINGS,
+            "Changing project settings with code: You can use set_setting() to change a \
+             setting's value in code: ProjectSettings.set_setting(\"application/run/max_fps\", \
+             60) ... Engine.max_fps = 60",
         ),
         (
             GODOT_INTERPOLATION,

@@ -16,7 +16,7 @@ use crate::messages::{self, Failure};
 use crate::replay::{ReplayConfig, ReplayError};
 use crate::simulate::{Controls, SimConfig};
 use std::process::ExitCode;
-use timestep_loop::{Mode, Pacing, millis};
+use timestep_loop::{Mode, Pacing, format_duration, millis};
 
 /// The ranking rule, as `advise` prints it under the ranking and docs/REFERENCE.md states it.
 pub const RULE: &str = "Lanes that exploded, fell behind or stepped past the rope's stable \
@@ -49,6 +49,49 @@ pub enum Situation {
     },
     /// A real capture: its lanes are the candidates; the capture fixes the pacing.
     Capture(ReplayConfig),
+}
+
+impl Situation {
+    /// Every assumption the verdict rests on, in lines of prose: the display or the capture,
+    /// then the tick the textbook modes step (which `advise` does not choose: `--dt` does).
+    pub fn assumptions(&self) -> Vec<String> {
+        let (first, timing) = match self {
+            Situation::Display { sim, pacings } => {
+                let d = &sim.display;
+                let panel = match d.vrr {
+                    Some(vrr) => vrr.to_string(),
+                    None => format!("{} Hz display", d.display_hz),
+                };
+                let tried: Vec<String> = pacings.iter().map(|p| pacing_name(*p, d.vsync)).collect();
+                let line = format!(
+                    "Situation: {panel}, vsync {}; each frame renders in {}, each tick costs {}; \
+                     timer jitter ±{}; machine {} (sleep {}); {} s per loop; pacings tried: {}",
+                    if d.vsync { "on" } else { "off" },
+                    d.render_cost,
+                    format_duration(d.step_cost_ns),
+                    format_duration(d.jitter_ns),
+                    d.machine,
+                    d.sleep,
+                    millis(d.duration_ns) / 1e3,
+                    tried.join(", ")
+                );
+                (line, &sim.timing)
+            }
+            Situation::Capture(cfg) => (
+                format!(
+                    "Situation: the capture {}, its own frame times and pacing",
+                    cfg.capture.display()
+                ),
+                &cfg.timing,
+            ),
+        };
+        let tick = format!(
+            "Tick: the textbook modes (fixed, interpolated, ...) step {} ticks (--dt sets it; \
+             advise does not choose the tick); each preset steps its engine's default tick.",
+            format_duration(timing.tick_ns())
+        );
+        vec![first, tick]
+    }
 }
 
 /// Everything one `advise` run needs, validated.
@@ -171,8 +214,38 @@ pub fn pacings(
     out
 }
 
-/// Runs every candidate on the situation (the runner `simulate` and `replay` use).
-pub fn measure(situation: &Situation) -> Result<Vec<Measured>, Failure> {
+/// A capture shorter than this many displayed frames, or than [`SHORT_CAPTURE_S`], is too short
+/// for a verdict (two seconds of a 60 Hz display).
+pub const SHORT_CAPTURE_FRAMES: u64 = 120;
+/// A capture spanning less than this many seconds is too short for a verdict.
+pub const SHORT_CAPTURE_S: f64 = 1.0;
+
+/// What a capture's verdict must be read with, one line each: that it is too short, and that its
+/// format records no CPU start (its loops' clocks then read a later time, and latency counts
+/// from it).
+pub fn capture_caveats(summary: &crate::replay::CaptureSummary) -> Vec<String> {
+    let mut out = Vec::new();
+    if summary.displayed < SHORT_CAPTURE_FRAMES || summary.span_s < SHORT_CAPTURE_S {
+        out.push(format!(
+            "Warning: too short for a verdict: {} frames displayed over {:.3} s (a verdict \
+             wants at least {SHORT_CAPTURE_FRAMES} and {SHORT_CAPTURE_S} s); capture longer.",
+            summary.displayed, summary.span_s
+        ));
+    }
+    if !matches!(summary.clock_reads, "CPU start time" | "frame start") {
+        out.push(format!(
+            "Warning: a {} capture has no CPU start time: the loops' clocks read the {}, so \
+             latency leaves out each frame's time from its start to it, and the figures (even the order) can differ \
+             from a capture of the same run with CPU start times (PresentMon 2.x).",
+            summary.format, summary.clock_reads
+        ));
+    }
+    out
+}
+
+/// Runs every candidate on the situation (the runner `simulate` and `replay` use); with what the
+/// verdict must be read with ([`capture_caveats`]).
+pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), Failure> {
     match situation {
         Situation::Display { sim, pacings } => {
             let mut out = Vec::new();
@@ -193,7 +266,7 @@ pub fn measure(situation: &Situation) -> Result<Vec<Measured>, Failure> {
                     });
                 }
             }
-            Ok(out)
+            Ok((out, Vec::new()))
         }
         Situation::Capture(cfg) => {
             let path = &cfg.capture;
@@ -204,20 +277,24 @@ pub fn measure(situation: &Situation) -> Result<Vec<Measured>, Failure> {
                 ReplayError::Capture(e) => Failure::usage(e.to_string()),
                 ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
             })?;
-            Ok(cfg
+            let measured = cfg
                 .lanes
                 .iter()
                 .zip(reports)
                 .map(|(spec, report)| Measured {
                     spec: *spec,
-                    pacing: "as captured".into(),
+                    pacing: AS_CAPTURED.into(),
                     report,
                     spin_percent: 0.0,
                 })
-                .collect())
+                .collect();
+            Ok((measured, capture_caveats(&summary)))
         }
     }
 }
+
+/// The pacing of every loop on a capture: the captured game's own.
+pub const AS_CAPTURED: &str = "as captured";
 
 /// `pacing` as the verdict names it: `vsync` with vsync off paces nothing ("none").
 pub fn pacing_name(pacing: Pacing, vsync: bool) -> String {
@@ -238,8 +315,10 @@ pub fn rank(measured: Vec<Measured>) -> (Vec<Measured>, Vec<Measured>) {
 
 /// Runs `advise`: measures, ranks and prints the verdict.
 pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, Failure> {
-    let (held, dropped) = rank(measure(&cfg.situation)?);
-    let advice = Advice::new(cfg, &held, &dropped);
+    let (measured, caveats) = measure(&cfg.situation)?;
+    let (held, dropped) = rank(measured);
+    let mut advice = Advice::new(cfg, &held, &dropped);
+    advice.caveats = caveats;
     messages::print("the advice", |out| {
         if cfg.json {
             advice.write_json(out)

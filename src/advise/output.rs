@@ -2,7 +2,7 @@
 //! object: the recommended loop and the runner-up with what each costs, the ranking and the rule
 //! it follows, the lanes dropped, and the settings that get the pick in the user's engine.
 
-use super::{AdviseConfig, Engine, Measured, RULE, Situation};
+use super::{AdviseConfig, Engine, Measured, RULE, STUTTER_STEP_MS, Situation};
 use crate::fit::COLUMNS;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -17,11 +17,15 @@ pub struct Ranked {
     pub lane: String,
     pub pacing: String,
     pub stutter_rms_ms: f64,
+    /// The quarter millisecond the rule ranks its stutter in, `[low, high)` ms.
+    pub stutter_band_ms: [f64; 2],
     /// Mean input latency, ms (null: nothing was shown).
     pub latency_mean_ms: Option<f64>,
     pub spin_percent: f64,
     pub deterministic: bool,
     pub game_speed: f64,
+    /// On a capture, why the loop ran open loop (on the captured starts), as `replay` says it.
+    pub open_loop: Option<&'static str>,
     /// What choosing it costs, in words.
     pub costs: Vec<String>,
 }
@@ -54,6 +58,10 @@ pub struct EngineAdvice {
 pub struct Advice {
     /// The situation, as the flags that give it.
     pub situation: String,
+    /// Every assumption the verdict rests on, in prose (the flags' defaults included).
+    pub assumes: Vec<String>,
+    /// What the verdict must be read with (a capture too short, or without CPU start times).
+    pub caveats: Vec<String>,
     /// Loops run (lanes × pacings), held or not.
     pub tried: usize,
     pub rule: &'static str,
@@ -72,10 +80,11 @@ pub struct Advice {
 impl Advice {
     /// The verdict on `held` (best first) and `dropped`, for `cfg`.
     pub fn new(cfg: &AdviseConfig, held: &[Measured], dropped: &[Measured]) -> Advice {
+        let all: Vec<&Measured> = held.iter().chain(dropped).collect();
         let ranking: Vec<Ranked> = held
             .iter()
             .enumerate()
-            .map(|(i, m)| ranked(i + 1, m))
+            .map(|(i, m)| ranked(i + 1, m, &all))
             .collect();
         let vsync = match &cfg.situation {
             Situation::Display { sim, .. } => sim.display.vsync,
@@ -95,10 +104,15 @@ impl Advice {
         });
         Advice {
             situation: cfg.flags.clone(),
+            assumes: cfg.situation.assumptions(),
+            caveats: Vec::new(),
             tried: held.len() + dropped.len(),
             rule: RULE,
             recommended: ranking.first().cloned(),
-            runner_up: ranking.get(1).cloned(),
+            runner_up: ranking
+                .iter()
+                .find(|r| ranking.first().is_some_and(|best| best.lane != r.lane))
+                .cloned(),
             ranking,
             dropped: dropped
                 .iter()
@@ -119,9 +133,20 @@ impl Advice {
         writeln!(out, "{json}")
     }
 
-    /// As a screen of text.
+    /// As a screen of text, ended by the terms it used ([`TERMS`]).
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(out, "advise {}", self.situation)?;
+        let mut body = Vec::new();
+        self.write_body(&mut body)?;
+        out.write_all(&body)?;
+        write_terms(out, &String::from_utf8_lossy(&body))
+    }
+
+    /// The verdict itself.
+    fn write_body(&self, out: &mut impl Write) -> io::Result<()> {
+        writeln!(out, "{}", format!("advise {}", self.situation).trim_end())?;
+        for line in self.assumes.iter().chain(&self.caveats) {
+            writeln!(out, "{line}")?;
+        }
         write!(
             out,
             "{} loops tried: {} held",
@@ -164,8 +189,111 @@ impl Advice {
     }
 }
 
-/// `m` at `rank`, with its costs.
-fn ranked(rank: usize, m: &Measured) -> Ranked {
+/// The same loop's spec without blending: the `interpolated` mode's is `fixed`'s with the same
+/// options; a preset's `+interpolated` option is dropped.
+pub fn unblended(lane: &str) -> Option<String> {
+    if let Some(rest) = lane.strip_prefix("interpolated") {
+        return Some(format!("fixed{rest}"));
+    }
+    let mut parts: Vec<&str> = lane.split('+').collect();
+    let at = parts
+        .iter()
+        .position(|p| *p == "interpolated")
+        .filter(|&i| i > 0)?;
+    parts.remove(at);
+    Some(parts.join("+"))
+}
+
+/// What blending costs `m` in latency, measured: its mean against the same loop's without
+/// blending under the same pacing, when both were run and showed frames.
+fn blend_cost(m: &Measured, all: &[&Measured]) -> Option<String> {
+    let plain = unblended(&m.spec.to_string())?;
+    let other = all
+        .iter()
+        .find(|o| o.pacing == m.pacing && o.spec.to_string() == plain)?;
+    let diff = m.latency_ms()? - other.latency_ms()?;
+    Some(format!(
+        "blending changes latency by {diff:+.1} ms (against {plain}, pacing {})",
+        other.pacing
+    ))
+}
+
+impl Ranked {
+    /// Its lane, marked `*` when it ran open loop, as `replay` marks it.
+    pub fn marked(&self) -> String {
+        let star = if self.open_loop.is_some() { "*" } else { "" };
+        format!("{}{star}", self.lane)
+    }
+}
+
+/// The words the verdict may use that a reader may not know: what each looks like in the text,
+/// and one line saying what it is.
+pub const TERMS: &[(&str, &str)] = &[
+    (
+        "cap:",
+        "cap:R: frames start no sooner than 1/R s apart (an engine's frame-rate cap)",
+    ),
+    (
+        "hold:",
+        "hold:R: as cap:R, and each frame is shown no sooner than the next one's deadline",
+    ),
+    (
+        "+fuzzy59",
+        "fuzzy59: Glaiel's fuzzy window: tick while 1/61 s is owed, take 1/59 s (a little slow)",
+    ),
+    (
+        "+fuzzy",
+        "fuzzy: Glaiel's fuzzy window: tick while 1/62 s is owed, take 1/60 s",
+    ),
+    (
+        "+snap",
+        "snap: Glaiel's timer: frame times snapped to whole refreshes, mean of four",
+    ),
+    (
+        "+smooth",
+        "smooth: Godot's DeltaSmoother on the frame time (with vsync only)",
+    ),
+    (
+        "jitter=",
+        "jitter fix: Godot's physics_jitter_fix: ticks per frame nudged toward the display's rate",
+    ),
+    (
+        "LFC",
+        "LFC: low framerate compensation: below the panel's minimum a frame is shown twice",
+    ),
+    (
+        "fallen behind",
+        "fallen behind: the loop owed more ticks than it ran, so game time lagged the clock",
+    ),
+    (
+        "deterministic",
+        "deterministic: fixed ticks, so a run gives the same results on any display",
+    ),
+];
+
+/// "Terms:" and a line for each of [`TERMS`] that `text` uses, if any.
+fn write_terms(out: &mut impl Write, text: &str) -> io::Result<()> {
+    let mut used = TERMS.iter().filter(|(seen, _)| {
+        // `+fuzzy59` also contains `+fuzzy`: that one counts only on its own.
+        let plain = text.replace("+fuzzy59", "");
+        if *seen == "+fuzzy" {
+            plain.contains(seen)
+        } else {
+            text.contains(seen)
+        }
+    });
+    let Some(first) = used.next() else {
+        return Ok(());
+    };
+    writeln!(out, "Terms:")?;
+    for (_, line) in std::iter::once(first).chain(used) {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
+}
+
+/// `m` at `rank`, with its costs (`all`: every loop run, to measure against).
+fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
     let r = &m.report;
     let mut costs = vec![format!("stutter {:.2} ms rms", r.shown.stutter_rms_ms)];
     match m.latency_ms() {
@@ -173,10 +301,7 @@ fn ranked(rank: usize, m: &Measured) -> Ranked {
         None => costs.push("latency unknown (nothing shown)".into()),
     }
     if r.policy.shows == "blend" {
-        costs.push(format!(
-            "one tick of latency ({:.1} ms) from blending",
-            r.policy.tick_s * 1e3
-        ));
+        costs.extend(blend_cost(m, all));
     }
     if m.spin_percent >= 0.05 {
         costs.push(format!("spins {:.1}% of a core", m.spin_percent));
@@ -197,36 +322,44 @@ fn ranked(rank: usize, m: &Measured) -> Ranked {
         lane: m.spec.to_string(),
         pacing: m.pacing.clone(),
         stutter_rms_ms: r.shown.stutter_rms_ms,
+        stutter_band_ms: {
+            let low = m.key().stutter_steps as f64 * STUTTER_STEP_MS;
+            [low, low + STUTTER_STEP_MS]
+        },
         latency_mean_ms: m.latency_ms(),
         spin_percent: m.spin_percent,
         deterministic: m.deterministic(),
         game_speed: speed,
+        open_loop: r.open_loop,
         costs,
     }
 }
 
 /// "Recommended: fixed+fuzzy, pacing vsync" and its costs.
 fn write_pick(out: &mut impl Write, label: &str, r: &Ranked) -> io::Result<()> {
-    writeln!(out, "{label} {}, pacing {}", r.lane, r.pacing)?;
+    writeln!(out, "{label} {}, pacing {}", r.marked(), r.pacing)?;
     writeln!(out, "  costs: {}", r.costs.join("; "))
 }
 
 /// The first [`SHOWN`] of the ranking as a table.
 fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
+    // The stutter is shown with the band the rule ranks it in, so the order reads as sorted.
     writeln!(
         out,
-        "{:>3}  {:<28} {:<12} {:>10} {:>10} {:>7}  deterministic",
-        "#", "loop", "pacing", "stutter ms", "latency ms", "spin %"
+        "{:>3}  {:<27} {:<11} {:>19} {:>10} {:>6}  deterministic",
+        "#", "loop", "pacing", "stutter ms (band)", "latency ms", "spin %"
     )?;
     for r in ranking.iter().take(SHOWN) {
         let latency = r.latency_mean_ms.map_or("-".into(), |l| format!("{l:.1}"));
+        let [low, high] = r.stutter_band_ms;
+        let stutter = format!("{:.2} ({low:.2}-{high:.2})", r.stutter_rms_ms);
         writeln!(
             out,
-            "{:>3}  {:<28} {:<12} {:>10.2} {:>10} {:>7.1}  {}",
+            "{:>3}  {:<27} {:<11} {:>19} {:>10} {:>6.1}  {}",
             r.rank,
-            r.lane,
+            r.marked(),
             r.pacing,
-            r.stutter_rms_ms,
+            stutter,
             latency,
             r.spin_percent,
             if r.deterministic { "yes" } else { "no" }
@@ -238,6 +371,11 @@ fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
             "     ({} more held; --json lists them all)",
             ranking.len() - SHOWN
         )?;
+    }
+    for r in ranking.iter().take(SHOWN) {
+        if let Some(why) = r.open_loop {
+            writeln!(out, "* {} ran open loop: {why}", r.lane)?;
+        }
     }
     Ok(())
 }
@@ -264,7 +402,7 @@ fn write_how(out: &mut impl Write, how: &EngineAdvice, best: &Ranked) -> io::Res
     for s in &how.settings {
         // A line of code that names the setting itself is printed as it is.
         let last = s.name.rsplit("::").next().unwrap_or(s.name);
-        if s.value.contains(last) {
+        if s.value.contains(last) || s.value.starts_with("//") {
             writeln!(out, "  {}", s.value)?;
         } else {
             writeln!(out, "  {} = {}", s.name, s.value)?;
@@ -306,6 +444,20 @@ fn split_address(address: &str, width: usize) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_loop_without_blending_is_named_by_its_spec() {
+        assert_eq!(
+            unblended("interpolated+snap").as_deref(),
+            Some("fixed+snap")
+        );
+        assert_eq!(
+            unblended("godot+interpolated+jitter=0").as_deref(),
+            Some("godot+jitter=0")
+        );
+        assert_eq!(unblended("godot"), None);
+        assert_eq!(unblended("fixed"), None);
+    }
 
     #[test]
     fn a_long_address_is_cut_after_a_slash() {

@@ -303,7 +303,7 @@ pub struct TableArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct SimulateArgs {
-    /// Display refresh rate, Hz (fractional allowed: 59.94) [default: 60]
+    /// Display refresh rate, Hz (fractional allowed: 59.94; 144hz too) [default: 60]
     #[arg(help_heading = "Display", long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
     pub display_hz: Option<f64>,
     #[command(flatten)]
@@ -344,7 +344,8 @@ pub struct SimulateArgs {
 
 #[derive(Args, Debug, Clone)]
 pub struct SweepArgs {
-    /// Display rates: ranges A..B (1 Hz steps) or A..B:STEP, and single rates, comma-separated
+    /// Display rates: ranges A..B (1 Hz steps) or A..B:STEP, and single rates (60hz too),
+    /// comma-separated
     /// [default: 30..240,59.94,119.88,143.86]
     #[arg(help_heading = "Display", long, value_name = "RATES", value_parser = rate_list, allow_hyphen_values = true)]
     pub display_hz: Option<RateList>,
@@ -407,7 +408,7 @@ pub struct AdviseArgs {
     pub capture: Option<PathBuf>,
     #[command(flatten)]
     pub which: CaptureArgs,
-    /// Display refresh rate, Hz (fractional allowed: 59.94) [default: 60]
+    /// Display refresh rate, Hz (fractional allowed: 59.94; 144hz too) [default: 60]
     #[arg(help_heading = "Display", long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
     pub display_hz: Option<f64>,
     #[command(flatten)]

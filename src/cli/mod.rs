@@ -140,7 +140,9 @@ fn clap_failure(e: clap::Error) -> Result<String, Failure> {
     match e.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ok(e.render().to_string()),
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            Ok(wrap_help(&e.render().to_string(), crate::fit::COLUMNS))
+        }
         _ => {
             let text = e.render().to_string();
             let line = text
@@ -151,6 +153,39 @@ fn clap_failure(e: clap::Error) -> Result<String, Failure> {
             Err(Failure::usage(line.strip_prefix("error: ").unwrap_or(line)))
         }
     }
+}
+
+/// `--help`'s text with every line within `width` columns (clap's own wrapping needs a terminal
+/// size crate): a long line breaks at spaces, its rest indented to where its description starts
+/// (the text after the flag's two-space gap), or two spaces for a paragraph.
+fn wrap_help(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let lead = line.len() - line.trim_start().len();
+        let indent = line[lead..]
+            .find("  ")
+            .map(|gap| {
+                let at = lead + gap;
+                at + line[at..].len() - line[at..].trim_start().len()
+            })
+            .filter(|&col| col < width / 2)
+            .unwrap_or(lead + 2);
+        let mut current = String::new();
+        for (i, word) in line.split(' ').enumerate() {
+            let next = current.chars().count() + 1 + word.chars().count();
+            if i > 0 && next > width && !current.trim().is_empty() {
+                out.push_str(current.trim_end());
+                out.push('\n');
+                current = " ".repeat(indent);
+            } else if i > 0 {
+                current.push(' ');
+            }
+            current.push_str(word);
+        }
+        out.push_str(current.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 /// The subcommands that run no loop and no rope: the loop and rope flags (global, so every
@@ -469,6 +504,9 @@ fn advise_config(
                 );
             }
             let display = simulated_display(&args.display, args.display_hz, args.seconds)?;
+            if display.vrr.is_some() && display.render_cost.max_ns() == 0 {
+                return Err(VRR_WITHOUT_RENDER.into());
+            }
             let pacings = crate::advise::pacings(args.display.pacing, &display, args.engine);
             let sim = SimConfig {
                 timing: common.timing()?,
@@ -492,6 +530,13 @@ fn advise_config(
         json: args.json,
     })
 }
+
+/// `advise --vrr` without a render time: a variable-refresh panel scans a frame out when it is
+/// ready, so every loop's latency and pacing turn on how long a frame renders, which only the
+/// user knows; a verdict on frames that take no time would be about no real game.
+const VRR_WITHOUT_RENDER: &str = "--render-cost: on a --vrr panel the verdict turns on how long \
+                                  a frame renders; give your frame's render time (e.g. \
+                                  --render-cost 5ms or 4ms..12ms)";
 
 /// `advise`'s substep when `--max-substep` is not given, ns: the rope's own stability is not the
 /// user's game's, so every loop is integrated finely enough to hold and is judged by its timing.
@@ -574,13 +619,23 @@ fn advise_words(name: &str, sub: &clap::ArgMatches) -> Vec<String> {
         };
         for value in values {
             let value = value.to_string_lossy();
-            // A sweep's rates are a list; advise takes one.
-            let one = id != "display_hz" || values::positive_hz(&value).is_ok();
             words.push(format!("--{long}"));
-            words.push(if one { shell_word(&value) } else { "HZ".into() });
+            words.push(shell_word(&one_rate(id, &value)));
         }
     }
     words
+}
+
+/// A flag's value as `advise` takes it: a sweep's list of rates (`--display-hz 30..144`) becomes
+/// its first rate, so that the line runs as printed; any other value is kept.
+fn one_rate(id: &str, value: &str) -> String {
+    if id != "display_hz" || values::positive_hz(value).is_ok() {
+        return value.to_string();
+    }
+    match crate::sweep::parse_rates(value) {
+        Ok(rates) if !rates.is_empty() => format!("{}", rates[0]),
+        _ => value.to_string(),
+    }
 }
 
 /// `word` as a shell takes it: as it is when it holds only safe characters, else single-quoted.

@@ -68,7 +68,7 @@ pub(super) fn parse_float(s: &str) -> Result<f64, String> {
 }
 
 pub(super) fn positive_hz(s: &str) -> Result<f64, String> {
-    let v = parse_float(s)?;
+    let v = parse_float(crate::sweep::without_hz(s))?;
     if v <= 0.0 {
         return Err(format!("'{s}' must be greater than zero"));
     }

@@ -250,5 +250,9 @@ pub fn write_advise(out: &mut impl Write, line: &str) -> io::Result<()> {
     if line.is_empty() {
         return Ok(());
     }
-    writeln!(out, "\n{line}")
+    writeln!(out)?;
+    for part in crate::fit::command_lines(line, crate::fit::COLUMNS) {
+        writeln!(out, "{part}")?;
+    }
+    Ok(())
 }

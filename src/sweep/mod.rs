@@ -12,7 +12,7 @@ mod rates;
 
 pub use command::{SweepOutput, main};
 pub use output::{Summary, csv_header, csv_row};
-pub use rates::{DEFAULT_RATES, MAX_CONFIGS, parse_rates};
+pub use rates::{DEFAULT_RATES, MAX_CONFIGS, parse_rates, without_hz};
 
 use crate::lane::LaneReport;
 use crate::lane::LaneSpec;
@@ -38,6 +38,14 @@ impl Axis {
     pub fn column(self) -> &'static str {
         match self {
             Axis::DisplayHz => "display_hz",
+            Axis::Fps => "fps",
+        }
+    }
+
+    /// The rates' unit, for the table's columns.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Axis::DisplayHz => "Hz",
             Axis::Fps => "fps",
         }
     }

@@ -155,16 +155,12 @@ impl Summary {
     /// the medians, over the rates where the lane held; then where it exploded or fell behind.
     pub fn write_table(&self, out: &mut impl Write, wide: bool) -> io::Result<()> {
         let mut head = format!("{:<22} {:>40}", "", "stutter rms, ms");
-        let mut sub = format!(
-            "{:<22} {:>14} {:>14} {:>10}",
-            "lane", "best (Hz)", "worst (Hz)", "median"
-        );
+        let unit = self.axis.unit();
+        let (best, worst) = (format!("best ({unit})"), format!("worst ({unit})"));
+        let mut sub = format!("{:<22} {:>14} {:>14} {:>10}", "lane", best, worst, "median");
         if wide {
             head += &format!("   {:>44}", "double updates / min");
-            sub += &format!(
-                "   {:>16} {:>16} {:>10}",
-                "best (Hz)", "worst (Hz)", "median"
-            );
+            sub += &format!("   {:>16} {:>16} {:>10}", best, worst, "median");
         }
         writeln!(out, "{head}\n{sub}   did not hold")?;
         for (name, kept) in self.names.iter().zip(&self.kept) {

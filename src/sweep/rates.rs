@@ -10,6 +10,16 @@ use timestep_loop::MAX_HZ;
 /// Most configurations (rates × lanes) a sweep runs.
 pub const MAX_CONFIGS: u64 = 1_000_000;
 
+/// A rate as typed, its unit dropped: `60hz` and `60 Hz` are `60`.
+pub fn without_hz(s: &str) -> &str {
+    let t = s.trim();
+    let cut = t.len().saturating_sub(2);
+    match t.get(cut..) {
+        Some(unit) if unit.eq_ignore_ascii_case("hz") => t[..cut].trim_end(),
+        _ => t,
+    }
+}
+
 /// Parses a comma-separated list of rates and ranges into sorted, distinct rates. A range
 /// `A..B` steps by 1 Hz, `A..B:S` by S; both ends are included when the step lands on them.
 pub fn parse_rates(text: &str) -> Result<Vec<f64>, String> {
@@ -18,7 +28,10 @@ pub fn parse_rates(text: &str) -> Result<Vec<f64>, String> {
     }
     let mut rates = Vec::new();
     for item in text.split(',') {
-        let item = item.trim();
+        // A rate may carry its unit: `60hz`, `30hz..144hz`.
+        let bare: Vec<&str> = item.split("..").map(without_hz).collect();
+        let bare = bare.join("..");
+        let item = bare.trim();
         if item.is_empty() {
             return Err(format!("'{text}' has an empty item"));
         }
@@ -91,6 +104,13 @@ fn rate(item: &str, s: &str) -> Result<f64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rate_may_carry_its_unit() {
+        assert_eq!(parse_rates("60hz,144Hz"), Ok(vec![60.0, 144.0]));
+        assert_eq!(parse_rates("60hz..62hz"), Ok(vec![60.0, 61.0, 62.0]));
+        assert_eq!(without_hz(" 59.94 Hz "), "59.94");
+    }
 
     #[test]
     fn ranges_and_lists_expand_sorted_and_distinct() {

@@ -337,7 +337,50 @@ fn simulate_sweep_and_replay_end_with_advise_for_the_same_situation() {
     let last = sweep.lines().last().unwrap_or_default();
     assert_eq!(
         last,
-        "For a verdict: timestep-rope advise --display-hz HZ --seconds 1"
+        "For a verdict: timestep-rope advise --display-hz 60 --seconds 1"
+    );
+}
+
+#[test]
+fn a_long_verdict_line_pastes_as_one_command() {
+    let out = text(&[
+        "simulate",
+        "--display-hz",
+        "144",
+        "--jitter",
+        "2ms",
+        "--dt",
+        "60hz",
+        "--render-cost",
+        "4ms..12ms",
+        "--machine",
+        "windows-default",
+        "--step-cost",
+        "1ms",
+        "--seconds",
+        "2",
+        "--lanes",
+        "fixed",
+    ]);
+    let at = out
+        .rfind("For a verdict:")
+        .unwrap_or_else(|| panic!("{out}"));
+    let tail: Vec<&str> = out[at..].lines().collect();
+    assert!(tail.iter().all(|l| l.chars().count() <= 100), "{tail:?}");
+    // Each line but the last continues the command, and no flag is parted from its value.
+    for line in &tail[1..tail.len() - 1] {
+        assert!(line.ends_with(" \\"), "{line}");
+    }
+    for line in &tail[1..] {
+        let last = line.trim_end_matches(" \\").split_whitespace().last();
+        assert!(!last.is_some_and(|w| w.starts_with("--")), "{line}");
+    }
+    let command = tail[1..].join(" ").replace(" \\", " ");
+    let words: Vec<&str> = command.split_whitespace().collect();
+    assert_eq!(&words[..2], ["timestep-rope", "advise"], "{tail:?}");
+    assert!(
+        words.windows(2).any(|w| w == ["--seconds", "2"]),
+        "{tail:?}"
     );
 }
 
@@ -348,5 +391,192 @@ fn the_reference_states_the_rule_it_prints() {
     assert!(
         words(&reference).contains(&words(RULE)),
         "docs/REFERENCE.md lacks: {RULE}"
+    );
+}
+
+/// A ranked loop of `v` by its lane and pacing.
+fn find<'a>(v: &'a Value, lane: &str, pacing: &str) -> &'a Value {
+    list(&v["ranking"])
+        .iter()
+        .find(|r| name(r) == (lane.to_string(), pacing.to_string()))
+        .unwrap_or_else(|| panic!("{lane} ({pacing}) not ranked"))
+}
+
+#[test]
+fn a_blending_cost_is_the_measured_difference_against_the_same_loop_unblended() {
+    let v = advise(&["--engine", "godot", "--seconds", "2"]);
+    let mut seen = 0;
+    for r in list(&v["ranking"]) {
+        let costs: Vec<&str> = list(&r["costs"]).iter().filter_map(Value::as_str).collect();
+        assert!(!costs.iter().any(|c| c.contains("one tick")), "{costs:?}");
+        let Some(cost) = costs.iter().find(|c| c.starts_with("blending")) else {
+            continue;
+        };
+        let (lane, pacing) = name(r);
+        let plain = lane.replace("+interpolated", "");
+        let other = find(&v, &plain, &pacing);
+        let diff = r["latency_mean_ms"].as_f64().unwrap_or(f64::NAN)
+            - other["latency_mean_ms"].as_f64().unwrap_or(f64::NAN);
+        assert!(cost.contains(&format!("{diff:+.1} ms")), "{cost} vs {diff}");
+        seen += 1;
+    }
+    assert_eq!(
+        seen, 2,
+        "both of Godot's blending loops state a measured cost"
+    );
+}
+
+#[test]
+fn the_runner_up_is_another_loop() {
+    // Here monogame holds first under vsync, cap:144 and hold:144.
+    let v = advise(&["--vrr", "48..144", "--render-cost", "5ms", "--seconds", "2"]);
+    let (best, next) = (name(&v["recommended"]), name(&v["runner_up"]));
+    assert_ne!(best.0, next.0, "{best:?} then {next:?}");
+}
+
+#[test]
+fn bare_advise_states_every_assumption() {
+    // Read as prose: the wrapping of the 100-column text does not matter.
+    let prose = |args: &[&str]| text(args).split_whitespace().collect::<Vec<_>>().join(" ");
+    let out = prose(&["advise", "--seconds", "1"]);
+    for said in [
+        "60 Hz display, vsync on",
+        "renders in 0ns",
+        "jitter ±0ns",
+        "machine exact",
+        "1 s per loop",
+        "step 1ms ticks (--dt sets it; advise does not choose the tick)",
+    ] {
+        assert!(out.contains(said), "no '{said}' in:\n{out}");
+    }
+    let dt = prose(&["advise", "--seconds", "1", "--dt", "60hz"]);
+    assert!(dt.contains("step 16.666667ms ticks"), "{dt}");
+}
+
+#[test]
+fn the_table_shows_the_stutter_band_it_is_sorted_by() {
+    let out = text(&[
+        "advise",
+        "--display-hz",
+        "144",
+        "--jitter",
+        "2ms",
+        "--seconds",
+        "2",
+    ]);
+    let mut last = 0.0;
+    let mut rows = 0;
+    for line in out.lines().filter(|l| l.contains(") ")) {
+        let Some(band) = line.split('(').nth(1).and_then(|b| b.split(')').next()) else {
+            continue;
+        };
+        let Some((low, high)) = band.split_once('-') else {
+            continue;
+        };
+        let (Ok(low), Ok(high)) = (low.parse::<f64>(), high.parse::<f64>()) else {
+            continue;
+        };
+        let shown: f64 = line
+            .split('(')
+            .next()
+            .and_then(|h| h.split_whitespace().last())
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(f64::NAN);
+        assert!(low <= shown && shown < high + 0.005, "{line}");
+        assert!(low >= last, "not sorted by band: {line}");
+        last = low;
+        rows += 1;
+    }
+    assert!(rows >= 2, "no bands in:\n{out}");
+}
+
+/// `advise ARGS` as prose: its words, whatever the wrapping.
+fn prose(args: &[&str]) -> String {
+    text(args).split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn a_capture_verdict_carries_replays_caveats() {
+    // MonoGame's loop ran on the captured starts: marked as replay marks it, and its setup
+    // names no pacing of its own.
+    let out = prose(&["advise", CAPTURE]);
+    assert!(
+        out.contains("Recommended: monogame*, pacing as captured"),
+        "{out}"
+    );
+    assert!(
+        out.contains("* monogame ran open loop: its loop waits"),
+        "{out}"
+    );
+    assert!(!out.contains("Pacer::new(\"vsync\""), "{out}");
+    assert!(!out.contains("Warning"), "{out}");
+    // Seven displayed frames are too few for a verdict.
+    let out = prose(&["advise", "tests/data/presentmon/test_case_1.csv"]);
+    assert!(out.contains("Warning: too short for a verdict"), "{out}");
+    // PresentMon 1.x records no CPU start: the same run gives other figures.
+    let out = prose(&["advise", "tests/data/presentmon/test_case_5_v1.csv"]);
+    assert!(out.contains("has no CPU start time"), "{out}");
+}
+
+#[test]
+fn a_display_rate_may_carry_its_unit() {
+    let with = json(&[
+        "simulate",
+        "--json",
+        "--display-hz",
+        "144hz",
+        "--seconds",
+        "1",
+        "--lanes",
+        "fixed",
+    ]);
+    let without = json(&[
+        "simulate",
+        "--json",
+        "--display-hz",
+        "144",
+        "--seconds",
+        "1",
+        "--lanes",
+        "fixed",
+    ]);
+    assert_eq!(with["config"], without["config"]);
+    assert_eq!(with["config"]["display_hz"], 144.0);
+}
+
+#[test]
+fn the_terms_it_uses_are_explained_once_each() {
+    let out = text(&[
+        "advise",
+        "--vrr",
+        "48..144",
+        "--render-cost",
+        "5ms",
+        "--seconds",
+        "1",
+    ]);
+    let terms = out
+        .split("\nTerms:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no terms in:\n{out}"));
+    for term in ["hold:R:", "cap:R:", "fuzzy59:", "LFC:", "fallen behind:"] {
+        assert_eq!(terms.matches(term).count(), 1, "{term} in:\n{terms}");
+    }
+    // A term the text does not use is not explained.
+    let plain = text(&["advise", "--engine", "monogame", "--seconds", "1"]);
+    assert!(
+        !plain.contains("hold:R:") && !plain.contains("LFC:"),
+        "{plain}"
+    );
+}
+
+#[test]
+fn a_presets_option_is_said_against_the_source_it_follows() {
+    let out = text(&["simulate", "--lanes", "godot+jitter=0", "--seconds", "1"]);
+    let prose = out.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(prose.contains("jitter fix 0,"), "{out}");
+    assert!(
+        prose.contains("(that source's defaults, with +jitter=0 as above)"),
+        "{out}"
     );
 }

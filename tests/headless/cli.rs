@@ -333,6 +333,7 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
         "--display-hz",
     ),
     (&["advise", "--app", "game.exe"], "--app"),
+    (&["advise", "--vrr", "48..144"], "--render-cost"),
     (&["advise", "no-such-capture.csv"], "no-such-capture.csv"),
     (
         &["advise", "--vrr", "48..144", "--display-hz", "60"],
@@ -746,5 +747,28 @@ fn printing_commands_exit_0_quietly_when_the_reader_has_gone() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn every_help_fits_100_columns() {
+    for sub in [
+        None,
+        Some("simulate"),
+        Some("sweep"),
+        Some("replay"),
+        Some("advise"),
+        Some("probe"),
+        Some("lessons"),
+        Some("completions"),
+        Some("man"),
+    ] {
+        let args: Vec<&str> = sub.into_iter().chain(["--help"]).collect();
+        let out = run(&args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{args:?}");
+        for line in text.lines() {
+            assert!(line.chars().count() <= 100, "{args:?}: {line}");
+        }
     }
 }

@@ -103,7 +103,7 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
     if d.machine != Machine::Exact || d.pacing != Pacing::Vsync {
         writeln!(
             out,
-            "pacing {}, on a {} machine, sleeping {}",
+            "pacing {}, machine {}, sleeping {}",
             c.pacing, c.machine, c.sleep
         )?;
     }
@@ -287,6 +287,14 @@ fn write_loops(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
         writeln!(out, "  {:<name_w$}{}", l.lane, l.policy.summary)?;
         if let Some(source) = l.policy.source {
             writeln!(out, "  {:<name_w$}  follows {source}", "")?;
+            // The source names the preset's defaults; the lane's own options are what ran.
+            if let Some((_, options)) = l.lane.split_once('+') {
+                writeln!(
+                    out,
+                    "  {:<name_w$}  (that source's defaults, with +{options} as above)",
+                    ""
+                )?;
+            }
         }
     }
     Ok(())
