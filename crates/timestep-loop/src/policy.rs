@@ -90,11 +90,11 @@ pub struct PolicyEnv {
 }
 
 impl PolicyEnv {
-    /// The textbook loop of `timing`, vsync requested, no hint.
+    /// The textbook loop of `timing`, ticks integrated whole, vsync requested, no hint.
     pub fn textbook(timing: TimingConfig) -> PolicyEnv {
         PolicyEnv {
             timing,
-            max_substep: MaxSubstep::Default,
+            max_substep: MaxSubstep::Off,
             vsync_requested: true,
             refresh_hint_hz: None,
         }
@@ -105,10 +105,7 @@ impl Default for PolicyEnv {
     /// [`TimingConfig::default`]'s textbook loop, ticks integrated whole, vsync requested, no
     /// hint.
     fn default() -> Self {
-        PolicyEnv {
-            max_substep: MaxSubstep::Off,
-            ..PolicyEnv::textbook(TimingConfig::default())
-        }
+        PolicyEnv::textbook(TimingConfig::default())
     }
 }
 

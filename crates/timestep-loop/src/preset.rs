@@ -269,8 +269,15 @@ mod tests {
             (glaiel.timer, glaiel.mode),
             (TimerKind::Snap, Mode::Interpolated)
         );
-        // Every preset substeps its tick at 1 ms by default: 17 substeps of a 60 Hz tick.
-        assert_eq!(godot.substeps_per_tick(), 17);
+        // Ticks are integrated whole unless asked; asked for the default maximum substep,
+        // every preset substeps its tick at 1 ms: 17 substeps of a 60 Hz tick.
+        assert_eq!(godot.substeps_per_tick(), 1);
+        let env = PolicyEnv {
+            max_substep: crate::MaxSubstep::Default,
+            ..env
+        };
+        let p = |preset: Preset| preset.policy(&env, None, false, None, None);
+        assert_eq!(p(Preset::Godot)?.substeps_per_tick(), 17);
         assert_eq!(p(Preset::Bevy)?.substeps_per_tick(), 16);
         Ok(())
     }
