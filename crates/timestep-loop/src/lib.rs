@@ -60,23 +60,18 @@ pub use config::{ClampOn, ConfigError, StepRule, TimingConfig};
 pub use game_loop::Loop;
 pub use jitter::{CONTROL_STEPS, JitterFix};
 pub use mode::Mode;
-pub use named::{Named, UnknownName, next_named, one_of, parse_named};
+pub use named::{Named, UnknownName};
 pub use pacing::{Pacer, Pacing, PacingError};
 pub use policy::{DEFAULT_MAX_SUBSTEP_NS, Fuzzy, MaxSubstep, Policy, PolicyEnv, substeps};
 pub use preset::Preset;
 pub use smooth::DeltaSmoother;
-pub use spec::{Base, Entry, LoopSpec, SpecError, SpecErrorKind, split_list};
+pub use spec::{Base, LoopSpec, SpecError, SpecErrorKind};
 pub use stepper::{Books, FrameStats, MAX_FRAME_STEPS, Step, StepRun, Stepper};
 pub use tick::{MAX_TICK_DEN, Tick};
 pub use timer::{Filtered, SNAP_FRAMES, Timer, TimerBooks, TimerKind};
 pub use units::{
-    DurationError, MAX_DURATION_NS, MAX_HZ, NS_PER_MS, NS_PER_S, format_duration, hz_of_period,
-    millis, millis_f, millis_signed, ns_from_seconds, parse_duration, parse_period, parse_tick,
-    period_ns, period_ns_f, seconds, seconds_f,
+    DurationError, MAX_DURATION_NS, NS_PER_MS, NS_PER_S, format_duration, hz_of_period, millis,
+    millis_f, millis_signed, ns_from_seconds, parse_duration, parse_period, parse_tick, period_ns,
+    period_ns_f, seconds, seconds_f,
 };
 pub use vsync::VsyncDetector;
-
-/// Rounding without a library call, bit for bit as the standard library's.
-pub mod fast {
-    pub use crate::units::{ceil, round};
-}

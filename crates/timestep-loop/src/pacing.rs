@@ -46,7 +46,7 @@ pub enum Pacing {
 pub enum PacingError {
     /// `cap:` or `hold:` followed by something that is not a number.
     NotARate(String),
-    /// A cap outside (0, [`MAX_HZ`]].
+    /// A cap outside (0, 10,000] Hz.
     CapOutOfRange(String),
     /// None of the pacings.
     Unknown(String),

@@ -338,16 +338,16 @@ impl LoopSpec {
 
 /// One entry of a comma-separated list of loops.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Entry<'a> {
+pub(crate) enum Entry<'a> {
     /// A group name's loops.
     Group(Vec<LoopSpec>),
-    /// Anything else, trimmed, for the caller to read (an app may add options of its own).
+    /// Anything else, trimmed, for the caller to read.
     One(&'a str),
 }
 
 /// Splits a comma-separated list into its entries, in order, with groups resolved: what
-/// [`LoopSpec::parse_list`] reads, for callers whose entries carry more than a loop.
-pub fn split_list(list: &str) -> Result<Vec<Entry<'_>>, SpecError> {
+/// [`LoopSpec::parse_list`] reads.
+pub(crate) fn split_list(list: &str) -> Result<Vec<Entry<'_>>, SpecError> {
     let error = |kind| SpecError {
         text: list.to_string(),
         kind,
