@@ -595,7 +595,10 @@ mod tests {
         // with physics_step 1.0 / 60 (`main.cpp`), on frame times in whole µs (its clock). After
         // a frame ending at t µs: floor(t × 60 / 1e6) ticks, the 8-a-frame cap out of reach.
         let mut lp = Loop::new(
-            LoopSpec::parse("godot+raw+jitter=0").unwrap(),
+            LoopSpec::preset(Preset::Godot)
+                .with_timer(Some(TimerKind::Raw))
+                .with_jitter_fix(0.0)
+                .map_err(|_| ConfigError::ZeroTick)?,
             &PolicyEnv::default(),
         )?;
         let end_us = |k: u64| (k * 1_000_000 + 72) / 144;
@@ -650,7 +653,10 @@ mod tests {
             refresh_hint_hz: Some(60.0),
             ..PolicyEnv::default()
         };
-        let mut lp = Loop::new(LoopSpec::parse("fixed+snap").unwrap(), &env)?;
+        let mut lp = Loop::new(
+            LoopSpec::mode(Mode::Fixed).with_timer(Some(TimerKind::Snap)),
+            &env,
+        )?;
         let deltas = display(60, 600, Some((300, 100_000_000)));
         ticks_of(&mut lp, &deltas);
         let b = lp.books();
