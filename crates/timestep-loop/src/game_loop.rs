@@ -124,9 +124,11 @@ impl Loop {
         Ok(())
     }
 
-    /// Switches to the textbook `mode` (a preset loop becomes that mode), keeping the timer.
+    /// Steps by `mode` from now on, keeping the timer and the clock. A preset keeps its rules
+    /// where it can ([`LoopSpec::with_mode`]: fixed or interpolated); variable and semi-fixed
+    /// make it that textbook mode.
     pub fn set_mode(&mut self, mode: Mode) -> Result<(), ConfigError> {
-        self.respec(self.spec.as_mode(mode))
+        self.respec(self.spec.with_mode(mode))
     }
 
     /// Switches the timer; the base's own timer is named by the base alone (`fixed`, not
@@ -419,6 +421,22 @@ mod tests {
         assert_eq!(l.stepper().sim_ns(), 2 * MS);
         l.respec(LoopSpec::preset(Preset::Bevy))?;
         assert_eq!(l.stepper().sim_ns(), 0);
+        Ok(())
+    }
+
+    #[test]
+    fn a_presets_mode_change_keeps_its_rules_and_its_clock() -> Result<(), ConfigError> {
+        let mut bevy = Loop::preset(Preset::Bevy);
+        bevy.advance_ns(40 * MS, |_| {});
+        bevy.set_mode(Mode::Interpolated)?;
+        assert_eq!(bevy.spec().to_string(), "bevy+interpolated");
+        assert_eq!(bevy.stepper().sim_ns(), 31_250_000, "the clock carries on");
+        assert_eq!(bevy.policy().timing.tick_ns(), 15_625_000);
+        assert_eq!(bevy.last_frame().steps, 2);
+        bevy.set_mode(Mode::Fixed)?;
+        assert_eq!(bevy.spec(), LoopSpec::preset(Preset::Bevy));
+        bevy.set_mode(Mode::Variable)?;
+        assert_eq!(bevy.spec(), LoopSpec::mode(Mode::Variable));
         Ok(())
     }
 

@@ -317,6 +317,20 @@ impl LoopSpec {
             .map_err(SpecErrorKind::Policy)
     }
 
+    /// The same loop stepping by `mode`. A preset keeps its rules (tick, clamp, cap, timer)
+    /// in the modes it can take: fixed, or interpolated (it blends; a preset that blends of
+    /// itself, Glaiel's, blends in both). Variable and semi-fixed have no preset rules: the
+    /// loop becomes that textbook mode, as [`LoopSpec::as_mode`] does.
+    pub fn with_mode(self, mode: Mode) -> LoopSpec {
+        match (self.base, mode) {
+            (Base::Preset(_), Mode::Fixed | Mode::Interpolated) => LoopSpec {
+                blend: mode == Mode::Interpolated,
+                ..self
+            },
+            _ => self.as_mode(mode),
+        }
+    }
+
     /// Reads one spec: `NAME[+OPTION...]`, names and options in any case (feature `spec`).
     ///
     /// ```
