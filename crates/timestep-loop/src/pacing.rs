@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 
 /// How a loop paces its frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Pacing {
     /// No waiting of its own: presents wait for the display.
     Vsync,
@@ -43,6 +44,7 @@ pub enum Pacing {
 
 /// Why a pacing could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PacingError {
     /// `cap:` or `hold:` followed by something that is not a number.
     NotARate(String),

@@ -43,6 +43,7 @@ impl MaxSubstep {
 
 /// Glaiel's fuzzy windows (Tyler Glaiel, "How to make your game run at 60fps").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Fuzzy {
     /// `fuzzy`: tick while acc > 1/62 s, take 1/60 s, never below zero (60–62 fps).
     Window62,

@@ -22,6 +22,7 @@ const SIXTY_HZ: Tick = Tick::from_rate_const(50_000_000, 3);
 
 /// An engine (or article) whose loop a [`crate::Loop`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Preset {
     /// Godot 4: 60 ticks, jitter fix, delta smoothing, at most 8 ticks a frame.
     Godot,

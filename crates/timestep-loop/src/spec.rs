@@ -51,6 +51,7 @@ pub struct LoopSpec {
 
 /// What is wrong with a loop's name or options.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SpecErrorKind {
     /// Neither a mode nor a preset.
     UnknownName(String),

@@ -73,6 +73,7 @@ pub fn hz_of_period(ns: u64) -> f64 {
 
 /// Why a duration or rate could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum DurationError {
     /// Not a number with a unit this crate knows.
     NotADuration(String),
