@@ -443,10 +443,7 @@ mod tests {
     #[test]
     fn steps_carry_the_policys_substeps() -> Result<(), ConfigError> {
         // Bevy's 15.625 ms tick in substeps of at most 1 ms: 16 of them.
-        let env = PolicyEnv {
-            max_substep: crate::MaxSubstep::Set(MS),
-            ..PolicyEnv::default()
-        };
+        let env = PolicyEnv::default().with_max_substep(crate::MaxSubstep::Set(MS));
         let mut bevy = Loop::new(LoopSpec::preset(Preset::Bevy), &env)?;
         let mut seen = Vec::new();
         bevy.advance_ns(40 * MS, |s| seen.push((s.dt_ns, s.substeps)));

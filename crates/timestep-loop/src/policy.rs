@@ -100,6 +100,22 @@ impl PolicyEnv {
             refresh_hint_hz: None,
         }
     }
+
+    /// The same surroundings on a display believed to run at `hz` (a hint).
+    pub fn with_refresh_hint(self, hz: f64) -> PolicyEnv {
+        PolicyEnv {
+            refresh_hint_hz: Some(hz),
+            ..self
+        }
+    }
+
+    /// The same surroundings with ticks integrated in substeps of at most `max_substep`.
+    pub fn with_max_substep(self, max_substep: MaxSubstep) -> PolicyEnv {
+        PolicyEnv {
+            max_substep,
+            ..self
+        }
+    }
 }
 
 impl Default for PolicyEnv {
