@@ -8,6 +8,7 @@ pub mod advise;
 pub mod app;
 pub mod cli;
 pub mod draw;
+pub mod fast;
 pub mod fit;
 pub mod frame;
 pub mod interrupt;
@@ -24,5 +25,8 @@ pub mod rope;
 pub mod simulate;
 pub mod sweep;
 pub mod watch;
+
+/// The fastest rate anything is given at, Hz (a display, a cap): faster is surely a typo.
+pub const MAX_HZ: f64 = 10_000.0;
 
 pub use rope::{Pin, Rope, RopeParams};

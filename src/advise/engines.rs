@@ -56,6 +56,8 @@ impl Engine {
             Pacing::Vsync => true,
             Pacing::Cap(_) => matches!(self, Engine::Godot | Engine::Unity | Engine::Custom),
             Pacing::Hold(_) | Pacing::Adaptive | Pacing::Late => self == Engine::Custom,
+            // A pacing newer than this table: only a loop of one's own has it.
+            _ => self == Engine::Custom,
         }
     }
 

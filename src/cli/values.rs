@@ -2,14 +2,15 @@
 //! line saying what is wrong with it (clap adds the flag's name).
 
 use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
+use crate::MAX_HZ;
 use crate::lane::parse_lanes;
 use crate::machine::{Machine, Sleep};
+use crate::messages::one_of;
 use crate::rope::Drive;
 use crate::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
 use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
-use timestep_loop::MAX_HZ;
 use timestep_loop::MaxSubstep;
-use timestep_loop::{Mode, Named, Pacing, format_duration, one_of, parse_duration, parse_named};
+use timestep_loop::{Mode, Named, Pacing, format_duration, parse_duration};
 
 pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, String> {
     if s.trim().eq_ignore_ascii_case("off") {
@@ -43,14 +44,14 @@ pub(super) fn positive_duration(s: &str) -> Result<u64, String> {
 
 /// Any named choice: a mode, an integrator, a pin.
 pub(super) fn named<T: Named>(s: &str) -> Result<T, String> {
-    parse_named(s).map_err(|e| e.to_string())
+    T::parse(s).map_err(|e| e.to_string())
 }
 
 pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
     if s.trim().eq_ignore_ascii_case("all") {
         return Ok(ModeChoice::All);
     }
-    parse_named(s).map(ModeChoice::One).map_err(|_| {
+    Mode::parse(s).map(ModeChoice::One).map_err(|_| {
         let names = Mode::ALL.map(Mode::name).into_iter().chain(["all"]);
         format!("unknown mode '{s}' (expected {})", one_of(names))
     })

@@ -475,6 +475,7 @@ pub fn pacing_summary(pacer: &Pacer) -> String {
         Pacing::Hold(hz) => format!("hold {} fps{misses}", trim(hz, 2)),
         Pacing::Adaptive => format!("adaptive{ms}{misses}"),
         Pacing::Late => format!("late{ms}{misses}"),
+        other => format!("{other}{ms}{misses}"),
     }
 }
 

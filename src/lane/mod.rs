@@ -163,7 +163,7 @@ impl Lane {
         step_time: &mut dyn FnMut(u64) -> u64,
     ) -> &FrameStats {
         self.record.step_starts.clear();
-        self.looped.begin_frame(frame_ns);
+        self.looped.begin_frame_ns(frame_ns);
         let mut taken = 0;
         while let Some(run) = self.looped.next_run() {
             self.record.stepped(run.step, run.count);

@@ -4,7 +4,7 @@
 
 use crate::rope::Integrator;
 use std::fmt;
-use timestep_loop::{Entry, LoopSpec, SpecError, SpecErrorKind, split_list};
+use timestep_loop::{LoopSpec, SpecError, SpecErrorKind};
 
 /// A lane's loop and, if it has its own, its rope's integrator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -100,10 +100,23 @@ pub fn parse_spec(text: &str) -> Result<LaneSpec, String> {
 /// `presets` and `timers` stand for their groups.
 pub fn parse_lanes(list: &str) -> Result<Vec<LaneSpec>, String> {
     let mut lanes = Vec::new();
-    for entry in split_list(list).map_err(|e| lane_error(list, e))? {
-        match entry {
-            Entry::Group(group) => lanes.extend(group.into_iter().map(LaneSpec::from)),
-            Entry::One(text) => lanes.push(parse_spec(text)?),
+    let error = |kind| {
+        lane_error(
+            list,
+            SpecError {
+                text: list.to_string(),
+                kind,
+            },
+        )
+    };
+    if list.trim().is_empty() {
+        return Err(error(SpecErrorKind::EmptyList));
+    }
+    for item in list.split(',') {
+        match (item.trim(), LoopSpec::group(item)) {
+            ("", _) => return Err(error(SpecErrorKind::EmptyEntry)),
+            (_, Some(group)) => lanes.extend(group.into_iter().map(LaneSpec::from)),
+            (one, None) => lanes.push(parse_spec(one)?),
         }
     }
     Ok(lanes)

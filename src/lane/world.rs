@@ -44,7 +44,7 @@ impl World {
     /// substep of a frame's last step saves the state the blend starts from.
     /// A driven pin is put where the drive has it at the end of each substep first.
     pub fn integrate(&mut self, run: StepRun) {
-        let h = run.step.substep_s();
+        let h = run.step.substep_s() as f32;
         let substeps = run.step.substeps.max(1);
         let (dt_ns, driven) = (run.step.dt_ns, self.rope.params().drive.is_on());
         for i in 0..run.count {

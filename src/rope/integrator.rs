@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::str::FromStr;
-use timestep_loop::{Named, UnknownName, next_named, parse_named};
+use timestep_loop::{Named, UnknownName};
 
 /// How the rope is integrated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -28,7 +28,7 @@ impl Integrator {
 
     /// The other one (the window's `I`).
     pub fn next(self) -> Integrator {
-        next_named(self)
+        self.cycled()
     }
 }
 
@@ -49,6 +49,6 @@ impl fmt::Display for Integrator {
 impl FromStr for Integrator {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, UnknownName> {
-        parse_named(s)
+        Self::parse(s)
     }
 }

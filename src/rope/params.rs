@@ -4,7 +4,7 @@ use super::{Drive, Integrator};
 use glam::Vec2;
 use std::fmt;
 use std::str::FromStr;
-use timestep_loop::{Named, UnknownName, parse_named};
+use timestep_loop::{Named, UnknownName};
 
 /// Which ends of the rope are fixed in place. Particle 0 is always pinned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,7 +45,7 @@ impl Named for Pin {
 impl FromStr for Pin {
     type Err = UnknownName;
     fn from_str(s: &str) -> Result<Self, UnknownName> {
-        parse_named(s)
+        Self::parse(s)
     }
 }
 

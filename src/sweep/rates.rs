@@ -5,7 +5,7 @@
 pub const DEFAULT_RATES: &str = "30..240,59.94,119.88,143.86";
 
 /// Highest rate a sweep accepts, Hz (as `simulate --display-hz`).
-use timestep_loop::MAX_HZ;
+use crate::MAX_HZ;
 
 /// Most configurations (rates × lanes) a sweep runs.
 pub const MAX_CONFIGS: u64 = 1_000_000;

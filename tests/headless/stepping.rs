@@ -56,7 +56,7 @@ fn hash_after_steps_with(
     each_frame(display, |frame| {
         stepper.advance(frame, |s| {
             if hash.is_none() {
-                rope.step(s.dt_s(), s.last);
+                rope.step(s.dt_s() as f32, s.last);
                 if rope.steps() == n {
                     hash = Some(rope.state_hash());
                 }

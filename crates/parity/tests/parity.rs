@@ -117,7 +117,7 @@ fn ours(preset: Preset, frames: &[u64]) -> Vec<u64> {
     let mut lp = Loop::new(LoopSpec::preset(preset), &PolicyEnv::default()).unwrap();
     frames
         .iter()
-        .map(|&f| u64::from(lp.advance(f, |_| {}).steps))
+        .map(|&f| u64::from(lp.advance_ns(f, |_| {}).steps))
         .collect()
 }
 

@@ -147,10 +147,10 @@ fn run(name: &str, mut lp: Loop) {
         // Read the clock once a frame; everything after is arithmetic on what it said.
         let (measured_ns, now_ns) = clock.tick();
         let frame_ns = pacer.begin(now_ns, measured_ns);
-        lp.begin_frame(frame_ns);
+        lp.begin_frame_ns(frame_ns);
         while let Some(step) = lp.next_step() {
             previous = current;
-            current.update(f64::from(step.dt_s()));
+            current.update(step.dt_s());
         }
         drops.add(lp.last_frame());
         render(frame, previous, current, lp.last_frame().alpha);
@@ -175,7 +175,7 @@ mod tests {
         let mut lp = start(name)?;
         let mut drops = Drops::default();
         for &ns in frames {
-            lp.begin_frame(ns);
+            lp.begin_frame_ns(ns);
             while lp.next_step().is_some() {}
             drops.add(lp.last_frame());
         }

@@ -10,6 +10,7 @@ use std::num::NonZeroU32;
 
 /// Which ticks a frame runs, given the time accumulated (accumulating modes only).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum StepRule {
     /// Whole ticks while the accumulator holds one (`while acc >= tick`): Fix Your Timestep,
     /// Bevy, Unity, MonoGame, game-loop, Glaiel's timer.
@@ -45,6 +46,7 @@ pub enum ClampOn {
 
 /// Why a [`TimingConfig`] cannot be built.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// A tick of zero length.
     ZeroTick,

@@ -3,13 +3,24 @@
 //! rely on), then its stepper, which hands out the steps to integrate, each with the substeps
 //! its policy asks for.
 
-use crate::config::ConfigError;
+use crate::config::{ConfigError, TimingConfig};
 use crate::mode::Mode;
 use crate::policy::{Policy, PolicyEnv, substeps};
+use crate::preset::Preset;
 use crate::spec::LoopSpec;
 use crate::stepper::{Books, FrameStats, Step, StepRun, Stepper};
+use crate::tick::Tick;
 use crate::timer::{Timer, TimerBooks, TimerKind};
 use crate::vsync::VsyncDetector;
+use std::time::Duration;
+
+/// [`Loop::textbook`]'s clamp on a frame's time, ns (Fix Your Timestep's 0.25 s).
+const TEXTBOOK_CLAMP_NS: u64 = 250_000_000;
+
+/// `d` in whole ns, `u64::MAX` past 584 years.
+fn whole_ns(d: Duration) -> u64 {
+    u64::try_from(d.as_nanos()).unwrap_or(u64::MAX)
+}
 
 /// A game loop's timing: a spec, its resolved policy, the timer, the vsync detector and the
 /// stepper.
@@ -19,7 +30,7 @@ use crate::vsync::VsyncDetector;
 /// use timestep_loop::{Loop, LoopSpec, PolicyEnv, Preset};
 /// let mut lp = Loop::new(LoopSpec::preset(Preset::Unity), &PolicyEnv::default())?;
 /// let mut ticks = 0;
-/// let frame = lp.advance(45_000_000, |step| {
+/// let frame = lp.advance_ns(45_000_000, |step| {
 ///     assert_eq!(step.dt_ns, 20_000_000); // Unity's 50 Hz FixedUpdate
 ///     ticks += 1;
 /// });
@@ -31,7 +42,7 @@ use crate::vsync::VsyncDetector;
 /// ```
 /// use timestep_loop::{Loop, LoopSpec, Mode, PolicyEnv};
 /// let mut lp = Loop::new(LoopSpec::mode(Mode::Interpolated), &PolicyEnv::default())?;
-/// lp.begin_frame(2_500_000); // 2.5 ms at the default 1 ms tick
+/// lp.begin_frame_ns(2_500_000); // 2.5 ms at the default 1 ms tick
 /// let mut dts = Vec::new();
 /// while let Some(step) = lp.next_step() {
 ///     dts.push(step.dt_ns);
@@ -54,6 +65,28 @@ pub struct Loop {
 }
 
 impl Loop {
+    /// Engine `preset`'s loop as it ships (its tick, clamp, cap, timer and rule), each tick
+    /// integrated whole, vsync requested, no refresh hint.
+    pub fn preset(preset: Preset) -> Loop {
+        // Every preset's own numbers make a valid policy (tested for each preset).
+        Loop::new(LoopSpec::preset(preset), &PolicyEnv::default())
+            .expect("a preset's own numbers make a valid loop")
+    }
+
+    /// The textbook `mode` ("Fix Your Timestep") at `tick` (whole ns, a [`Duration`] or a
+    /// [`Tick`] of a rate), frames clamped to 250 ms, at most `ceil(250 ms / tick)` ticks a
+    /// frame, raw timer, each tick integrated whole. A tick over 250 ms is refused.
+    pub fn textbook(mode: Mode, tick: impl Into<Tick>) -> Result<Loop, ConfigError> {
+        let timing = TimingConfig::textbook(tick, TEXTBOOK_CLAMP_NS, None)?;
+        Loop::new(LoopSpec::mode(mode), &PolicyEnv::textbook(timing))
+    }
+
+    /// [`Loop::textbook`] at a tick of exactly one period of `hz` (60: sixty ticks are exactly
+    /// one second).
+    pub fn textbook_hz(mode: Mode, hz: u64) -> Result<Loop, ConfigError> {
+        Loop::textbook(mode, Tick::per_second(hz).ok_or(ConfigError::ZeroTick)?)
+    }
+
     /// The loop `spec` names, in `env`.
     pub fn new(spec: LoopSpec, env: &PolicyEnv) -> Result<Loop, ConfigError> {
         let policy = spec.policy(env)?;
@@ -91,9 +124,11 @@ impl Loop {
         Ok(())
     }
 
-    /// Switches to the textbook `mode` (a preset loop becomes that mode), keeping the timer.
+    /// Steps by `mode` from now on, keeping the timer and the clock. A preset keeps its rules
+    /// where it can ([`LoopSpec::with_mode`]: fixed or interpolated); variable and semi-fixed
+    /// make it that textbook mode.
     pub fn set_mode(&mut self, mode: Mode) -> Result<(), ConfigError> {
-        self.respec(self.spec.as_mode(mode))
+        self.respec(self.spec.with_mode(mode))
     }
 
     /// Switches the timer; the base's own timer is named by the base alone (`fixed`, not
@@ -116,19 +151,30 @@ impl Loop {
         self.stepper.due_in_ns(frame_ns)
     }
 
-    /// One frame of `frame_ns` measured time, calling `step` for every step in order (push
-    /// style). Returns what the frame did.
-    pub fn advance(&mut self, frame_ns: u64, mut step: impl FnMut(Step)) -> FrameStats {
-        self.begin_frame(frame_ns);
+    /// One frame of `frame` measured time, calling `step` for every step in order (push
+    /// style). Returns what the frame did. Whole nanoseconds count; a frame past 584 years is
+    /// taken as `u64::MAX` ns.
+    pub fn advance(&mut self, frame: Duration, step: impl FnMut(Step)) -> FrameStats {
+        self.advance_ns(whole_ns(frame), step)
+    }
+
+    /// [`Loop::advance`] with the frame time in whole ns.
+    pub fn advance_ns(&mut self, frame_ns: u64, mut step: impl FnMut(Step)) -> FrameStats {
+        self.begin_frame_ns(frame_ns);
         while let Some(s) = self.next_step() {
             step(s);
         }
         *self.stepper.last_frame()
     }
 
-    /// Starts a frame of `frame_ns` measured time (pull style): the timer filters it, then
+    /// Starts a frame of `frame` measured time (pull style): the timer filters it, then
     /// [`Loop::next_step`] hands out its steps.
-    pub fn begin_frame(&mut self, frame_ns: u64) {
+    pub fn begin_frame(&mut self, frame: Duration) {
+        self.begin_frame_ns(whole_ns(frame));
+    }
+
+    /// [`Loop::begin_frame`] with the frame time in whole ns.
+    pub fn begin_frame_ns(&mut self, frame_ns: u64) {
         self.vsync.observe(frame_ns);
         let filtered = self.timer.filter(frame_ns, &self.vsync);
         self.stepper
@@ -264,9 +310,85 @@ impl Loop {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::preset::Preset;
 
     const MS: u64 = 1_000_000;
+
+    #[test]
+    fn a_frame_as_a_duration_steps_as_its_whole_ns() -> Result<(), ConfigError> {
+        let mut by_ns = Loop::textbook_hz(Mode::Interpolated, 60)?;
+        let mut by_duration = by_ns.clone();
+        for k in 0..100u64 {
+            let ns = 16_000_000 + k * 17_317;
+            let a = by_ns.advance_ns(ns, |_| {});
+            let b = by_duration.advance(Duration::from_nanos(ns), |_| {});
+            assert_eq!(a, b);
+        }
+        // Past 584 years a frame is u64::MAX ns.
+        let mut huge = Loop::preset(Preset::Bevy);
+        let mut max = huge.clone();
+        assert_eq!(
+            huge.advance(Duration::MAX, |_| {}),
+            max.advance_ns(u64::MAX, |_| {})
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn one_line_loops_integrate_ticks_whole() -> Result<(), ConfigError> {
+        // A 60 Hz textbook loop: sixty ticks are exactly one second, each one whole step.
+        let mut lp = Loop::textbook_hz(Mode::Interpolated, 60)?;
+        let mut seen = Vec::new();
+        for _ in 0..5 {
+            lp.advance(Duration::from_millis(200), |s| {
+                seen.push((s.dt(), s.substeps))
+            });
+        }
+        assert_eq!(seen.len(), 60);
+        assert!(
+            seen.iter()
+                .all(|&(dt, n)| n == 1 && dt.as_nanos() / 1000 == 16_666)
+        );
+        assert_eq!(lp.stepper().sim_ns(), 1_000_000_000);
+        assert_eq!(
+            Loop::textbook_hz(Mode::Fixed, 0).err(),
+            Some(ConfigError::ZeroTick)
+        );
+        assert!(Loop::textbook(Mode::Fixed, Duration::from_millis(300)).is_err());
+        // Presets as they ship: no substeps unless asked.
+        for p in Preset::ALL {
+            let mut lp = Loop::preset(p);
+            assert_eq!(lp.policy().substeps_per_tick(), 1, "{p:?}");
+            lp.advance(Duration::from_millis(100), |s| assert_eq!(s.substeps, 1));
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn textbook_env_and_default_env_agree() {
+        assert_eq!(
+            PolicyEnv::default(),
+            PolicyEnv::textbook(crate::TimingConfig::default())
+        );
+    }
+
+    #[test]
+    fn a_steps_seconds_in_f64_keep_an_hour_to_a_microsecond() {
+        // An hour of 60 Hz ticks summed as `dt_s()`: f64 holds it; the f32 this crate used to
+        // hand out, widened back, drifts by over 100 µs.
+        let step = Step {
+            dt_ns: 16_666_667,
+            last: true,
+            substeps: 1,
+        };
+        let (mut wide, mut narrow) = (0.0_f64, 0.0_f64);
+        for _ in 0..216_000 {
+            wide += step.dt_s();
+            narrow += f64::from(step.dt_s() as f32);
+        }
+        let exact = 216_000.0 * 16_666_667e-9;
+        assert!((wide - exact).abs() < 1e-6, "{wide}");
+        assert!((narrow - exact).abs() > 100e-6, "{narrow}");
+    }
 
     #[test]
     fn t_cycles_the_timer_and_the_bases_own_timer_is_not_named() -> Result<(), ConfigError> {
@@ -294,7 +416,7 @@ mod tests {
     fn a_mode_change_keeps_the_clock_and_a_preset_change_restarts_it() -> Result<(), ConfigError> {
         let env = PolicyEnv::default();
         let mut l = Loop::new(LoopSpec::mode(Mode::Fixed), &env)?;
-        l.advance(25 * MS / 10, |_| {});
+        l.advance_ns(25 * MS / 10, |_| {});
         l.set_mode(Mode::Interpolated)?;
         assert_eq!(l.stepper().sim_ns(), 2 * MS);
         l.respec(LoopSpec::preset(Preset::Bevy))?;
@@ -303,15 +425,28 @@ mod tests {
     }
 
     #[test]
+    fn a_presets_mode_change_keeps_its_rules_and_its_clock() -> Result<(), ConfigError> {
+        let mut bevy = Loop::preset(Preset::Bevy);
+        bevy.advance_ns(40 * MS, |_| {});
+        bevy.set_mode(Mode::Interpolated)?;
+        assert_eq!(bevy.spec().to_string(), "bevy+interpolated");
+        assert_eq!(bevy.stepper().sim_ns(), 31_250_000, "the clock carries on");
+        assert_eq!(bevy.policy().timing.tick_ns(), 15_625_000);
+        assert_eq!(bevy.last_frame().steps, 2);
+        bevy.set_mode(Mode::Fixed)?;
+        assert_eq!(bevy.spec(), LoopSpec::preset(Preset::Bevy));
+        bevy.set_mode(Mode::Variable)?;
+        assert_eq!(bevy.spec(), LoopSpec::mode(Mode::Variable));
+        Ok(())
+    }
+
+    #[test]
     fn steps_carry_the_policys_substeps() -> Result<(), ConfigError> {
         // Bevy's 15.625 ms tick in substeps of at most 1 ms: 16 of them.
-        let env = PolicyEnv {
-            max_substep: crate::MaxSubstep::Set(MS),
-            ..PolicyEnv::default()
-        };
+        let env = PolicyEnv::default().with_max_substep(crate::MaxSubstep::Set(MS));
         let mut bevy = Loop::new(LoopSpec::preset(Preset::Bevy), &env)?;
         let mut seen = Vec::new();
-        bevy.advance(40 * MS, |s| seen.push((s.dt_ns, s.substeps)));
+        bevy.advance_ns(40 * MS, |s| seen.push((s.dt_ns, s.substeps)));
         assert_eq!(seen, [(15_625_000, 16), (15_625_000, 16)]);
         Ok(())
     }
@@ -363,7 +498,7 @@ mod tests {
     fn ticks_of(lp: &mut Loop, deltas: &[u64]) -> Vec<u64> {
         deltas
             .iter()
-            .map(|&d| u64::from(lp.advance(d, |_| {}).steps))
+            .map(|&d| u64::from(lp.advance_ns(d, |_| {}).steps))
             .collect()
     }
 
@@ -455,7 +590,7 @@ mod tests {
                 for &spec in &specs {
                     let mut lp = Loop::new(spec, &env)?;
                     for &f in &frames {
-                        lp.advance(f, |_| {});
+                        lp.advance_ns(f, |_| {});
                         let b = lp.books();
                         assert!(b.balance(), "{spec} seed {seed}: {b:?}");
                     }
@@ -475,14 +610,17 @@ mod tests {
         // with physics_step 1.0 / 60 (`main.cpp`), on frame times in whole µs (its clock). After
         // a frame ending at t µs: floor(t × 60 / 1e6) ticks, the 8-a-frame cap out of reach.
         let mut lp = Loop::new(
-            LoopSpec::parse("godot+raw+jitter=0").unwrap(),
+            LoopSpec::preset(Preset::Godot)
+                .with_timer(Some(TimerKind::Raw))
+                .with_jitter_fix(0.0)
+                .map_err(|_| ConfigError::ZeroTick)?,
             &PolicyEnv::default(),
         )?;
         let end_us = |k: u64| (k * 1_000_000 + 72) / 144;
         let mut ticks = 0;
         for k in 1..=5_761 {
             ticks += u64::from(
-                lp.advance((end_us(k) - end_us(k - 1)) * 1_000, |_| {})
+                lp.advance_ns((end_us(k) - end_us(k - 1)) * 1_000, |_| {})
                     .steps,
             );
             assert_eq!(ticks, end_us(k) * 60 / 1_000_000, "frame {k}");
@@ -514,7 +652,7 @@ mod tests {
             acc = acc.min(500_000_000);
             let expected = acc / target;
             acc %= target;
-            let f = lp.advance(std::mem::take(&mut pending), |_| {});
+            let f = lp.advance_ns(std::mem::take(&mut pending), |_| {});
             assert_eq!(u64::from(f.steps), expected);
         }
         assert!(lp.books().balance());
@@ -530,7 +668,10 @@ mod tests {
             refresh_hint_hz: Some(60.0),
             ..PolicyEnv::default()
         };
-        let mut lp = Loop::new(LoopSpec::parse("fixed+snap").unwrap(), &env)?;
+        let mut lp = Loop::new(
+            LoopSpec::mode(Mode::Fixed).with_timer(Some(TimerKind::Snap)),
+            &env,
+        )?;
         let deltas = display(60, 600, Some((300, 100_000_000)));
         ticks_of(&mut lp, &deltas);
         let b = lp.books();

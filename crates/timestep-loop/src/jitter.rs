@@ -163,7 +163,7 @@ impl JitterFix {
         let tick = self.tick_ns as f64;
         let mut low = self.typical[0] as f64;
         let mut high = low + 1.0;
-        let ns = |steps: f64| crate::units::round(steps * tick) as i128;
+        let ns = |steps: f64| (steps * tick).round() as i128;
         for i in 1..CONTROL_STEPS {
             let frames = (i + 1) as f64;
             let a = self.typical[i] as f64 / frames;

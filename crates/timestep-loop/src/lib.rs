@@ -15,34 +15,28 @@
 //! balance after every frame, `measured + invented == consumed + dropped + remainder`.
 //!
 //! ```
-//! use timestep_loop::{FrameClock, Loop, LoopSpec, ManualClock, PolicyEnv, Preset};
+//! use std::time::Duration;
+//! use timestep_loop::{Loop, Preset};
 //!
 //! // Bevy's loop: 64 Hz fixed steps, frame times clamped at 250 ms.
-//! let mut lp = Loop::new(LoopSpec::preset(Preset::Bevy), &PolicyEnv::default())?;
-//! let mut clock = FrameClock::new(ManualClock::default()); // SystemClock::new() in a game
+//! let mut lp = Loop::preset(Preset::Bevy);
 //! let mut position = 0.0_f64;
 //! for _ in 0..60 {
-//!     clock.clock_mut().now_ns += 16_666_667; // a 60 Hz display
-//!     let (frame_ns, _) = clock.tick();
-//!     lp.begin_frame(frame_ns);
+//!     lp.begin_frame(Duration::from_nanos(16_666_667)); // a 60 Hz display
 //!     while let Some(step) = lp.next_step() {
-//!         position += 2.0 * f64::from(step.dt_s()); // update the world by one tick
+//!         position += 2.0 * step.dt_s(); // update the world by one tick
 //!     }
 //!     let _alpha = lp.last_frame().alpha; // render previous.lerp(current, alpha)
 //! }
 //! assert_eq!(lp.stepper().steps_total(), 64); // one second of 60 Hz frames: 64 ticks
-//! # Ok::<(), timestep_loop::ConfigError>(())
 //! ```
 //!
 //! See `examples/game_loop.rs` for a whole game loop with a fake renderer.
 
+// The crate README follows, its examples run as doc tests.
+#![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 #![forbid(unsafe_code)]
-
-/// The crate README's examples, run as doc tests.
-#[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
 
 mod clock;
 mod config;
@@ -66,23 +60,18 @@ pub use config::{ClampOn, ConfigError, StepRule, TimingConfig};
 pub use game_loop::Loop;
 pub use jitter::{CONTROL_STEPS, JitterFix};
 pub use mode::Mode;
-pub use named::{Named, UnknownName, next_named, one_of, parse_named};
+pub use named::{Named, UnknownName};
 pub use pacing::{Pacer, Pacing, PacingError};
 pub use policy::{DEFAULT_MAX_SUBSTEP_NS, Fuzzy, MaxSubstep, Policy, PolicyEnv, substeps};
 pub use preset::Preset;
 pub use smooth::DeltaSmoother;
-pub use spec::{Base, Entry, LoopSpec, SpecError, SpecErrorKind, split_list};
+pub use spec::{Base, LoopSpec, SpecError, SpecErrorKind};
 pub use stepper::{Books, FrameStats, MAX_FRAME_STEPS, Step, StepRun, Stepper};
 pub use tick::{MAX_TICK_DEN, Tick};
 pub use timer::{Filtered, SNAP_FRAMES, Timer, TimerBooks, TimerKind};
 pub use units::{
-    DurationError, MAX_DURATION_NS, MAX_HZ, NS_PER_MS, NS_PER_S, format_duration, hz_of_period,
-    millis, millis_f, millis_signed, ns_from_seconds, parse_duration, parse_period, parse_tick,
-    period_ns, period_ns_f, seconds, seconds_f,
+    DurationError, MAX_DURATION_NS, NS_PER_MS, NS_PER_S, format_duration, hz_of_period, millis,
+    millis_f, millis_signed, ns_from_seconds, parse_duration, parse_period, parse_tick, period_ns,
+    period_ns_f, seconds, seconds_f,
 };
 pub use vsync::VsyncDetector;
-
-/// Rounding without a library call, bit for bit as the standard library's.
-pub mod fast {
-    pub use crate::units::{ceil, round};
-}

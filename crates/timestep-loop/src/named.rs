@@ -12,6 +12,29 @@ pub trait Named: Copy + 'static {
     const WHAT: &'static str;
     /// The name a user types.
     fn name(self) -> &'static str;
+
+    /// Reads a value from its name: trimmed, ASCII case ignored.
+    ///
+    /// ```
+    /// use timestep_loop::{Mode, Named};
+    /// assert_eq!(Mode::parse(" Semi-Fixed "), Ok(Mode::SemiFixed));
+    /// let e = Mode::parse("wobbly").unwrap_err();
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "unknown mode 'wobbly' (expected variable, semi-fixed, fixed or interpolated)"
+    /// );
+    /// ```
+    fn parse(text: &str) -> Result<Self, UnknownName> {
+        parse_named(text)
+    }
+
+    /// The value after this one in [`Named::ALL`], wrapping round.
+    fn cycled(self) -> Self
+    where
+        Self: PartialEq,
+    {
+        next_named(self)
+    }
 }
 
 /// A name that is none of a [`Named`] enum's names.
@@ -38,17 +61,7 @@ impl fmt::Display for UnknownName {
 impl std::error::Error for UnknownName {}
 
 /// Reads a value of `T` from its name: trimmed, ASCII case ignored.
-///
-/// ```
-/// use timestep_loop::{Mode, parse_named};
-/// assert_eq!(parse_named::<Mode>(" Semi-Fixed "), Ok(Mode::SemiFixed));
-/// let e = parse_named::<Mode>("wobbly").unwrap_err();
-/// assert_eq!(
-///     e.to_string(),
-///     "unknown mode 'wobbly' (expected variable, semi-fixed, fixed or interpolated)"
-/// );
-/// ```
-pub fn parse_named<T: Named>(text: &str) -> Result<T, UnknownName> {
+pub(crate) fn parse_named<T: Named>(text: &str) -> Result<T, UnknownName> {
     let wanted = text.trim();
     T::ALL
         .iter()
@@ -62,13 +75,13 @@ pub fn parse_named<T: Named>(text: &str) -> Result<T, UnknownName> {
 }
 
 /// The value after `value` in `T::ALL`, wrapping round (how the window's keys cycle).
-pub fn next_named<T: Named + PartialEq>(value: T) -> T {
+pub(crate) fn next_named<T: Named + PartialEq>(value: T) -> T {
     let i = T::ALL.iter().position(|&v| v == value).unwrap_or(0);
     T::ALL[(i + 1) % T::ALL.len()]
 }
 
 /// `"a, b, c or d"`: a list of names for a message.
-pub fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+pub(crate) fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
     let names: Vec<&str> = names.into_iter().collect();
     match names.split_last() {
         None => String::new(),

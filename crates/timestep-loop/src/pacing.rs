@@ -24,9 +24,11 @@ use crate::units::MAX_HZ;
 use std::collections::VecDeque;
 use std::fmt;
 use std::str::FromStr;
+use std::time::{Duration, Instant};
 
 /// How a loop paces its frames.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub enum Pacing {
     /// No waiting of its own: presents wait for the display.
     Vsync,
@@ -42,10 +44,11 @@ pub enum Pacing {
 
 /// Why a pacing could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PacingError {
     /// `cap:` or `hold:` followed by something that is not a number.
     NotARate(String),
-    /// A cap outside (0, [`MAX_HZ`]].
+    /// A cap outside (0, 10,000] Hz.
     CapOutOfRange(String),
     /// None of the pacings.
     Unknown(String),
@@ -264,6 +267,14 @@ impl Pacer {
         }
     }
 
+    /// [`Pacer::end`] for a host that waits by deadline (winit's `ControlFlow::WaitUntil`):
+    /// the frame's work is done at `now_ns` on the pacer's clock, which is `now` as an
+    /// [`Instant`]; the next frame may start at the `Instant` returned (`now` when there is
+    /// nothing to wait for).
+    pub fn end_until(&mut self, now_ns: u64, now: Instant) -> Instant {
+        now + Duration::from_nanos(self.end(now_ns))
+    }
+
     /// Seed 001's interval: 1.2× a frame that overran it; otherwise 1/64 shorter each frame,
     /// never below 1.1× the longest of the last 60 frames.
     fn adapt(&mut self, took: u64) {
@@ -299,6 +310,19 @@ impl Pacer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_deadline_is_the_wait_after_the_instant_given() {
+        // A 100 Hz cap: the first frame's deadline is its end (3 ms); the second, ending at
+        // 5 ms, waits for 13 ms: 8 ms after the instant its work ended.
+        let mut p = Pacer::new(Pacing::Cap(100.0), Some(60.0));
+        let now = Instant::now();
+        p.begin(0, 0);
+        assert_eq!(p.end_until(3_000_000, now), now);
+        p.begin(3_000_000, 3_000_000);
+        let until = p.end_until(5_000_000, now);
+        assert_eq!(until, now + Duration::from_millis(8));
+    }
 
     const MS: u64 = 1_000_000;
 

@@ -43,6 +43,7 @@ impl MaxSubstep {
 
 /// Glaiel's fuzzy windows (Tyler Glaiel, "How to make your game run at 60fps").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Fuzzy {
     /// `fuzzy`: tick while acc > 1/62 s, take 1/60 s, never below zero (60–62 fps).
     Window62,
@@ -90,13 +91,29 @@ pub struct PolicyEnv {
 }
 
 impl PolicyEnv {
-    /// The textbook loop of `timing`, vsync requested, no hint.
+    /// The textbook loop of `timing`, ticks integrated whole, vsync requested, no hint.
     pub fn textbook(timing: TimingConfig) -> PolicyEnv {
         PolicyEnv {
             timing,
-            max_substep: MaxSubstep::Default,
+            max_substep: MaxSubstep::Off,
             vsync_requested: true,
             refresh_hint_hz: None,
+        }
+    }
+
+    /// The same surroundings on a display believed to run at `hz` (a hint).
+    pub fn with_refresh_hint(self, hz: f64) -> PolicyEnv {
+        PolicyEnv {
+            refresh_hint_hz: Some(hz),
+            ..self
+        }
+    }
+
+    /// The same surroundings with ticks integrated in substeps of at most `max_substep`.
+    pub fn with_max_substep(self, max_substep: MaxSubstep) -> PolicyEnv {
+        PolicyEnv {
+            max_substep,
+            ..self
         }
     }
 }
@@ -105,10 +122,7 @@ impl Default for PolicyEnv {
     /// [`TimingConfig::default`]'s textbook loop, ticks integrated whole, vsync requested, no
     /// hint.
     fn default() -> Self {
-        PolicyEnv {
-            max_substep: MaxSubstep::Off,
-            ..PolicyEnv::textbook(TimingConfig::default())
-        }
+        PolicyEnv::textbook(TimingConfig::default())
     }
 }
 

@@ -22,6 +22,7 @@ const SIXTY_HZ: Tick = Tick::from_rate_const(50_000_000, 3);
 
 /// An engine (or article) whose loop a [`crate::Loop`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Preset {
     /// Godot 4: 60 ticks, jitter fix, delta smoothing, at most 8 ticks a frame.
     Godot,
@@ -269,8 +270,15 @@ mod tests {
             (glaiel.timer, glaiel.mode),
             (TimerKind::Snap, Mode::Interpolated)
         );
-        // Every preset substeps its tick at 1 ms by default: 17 substeps of a 60 Hz tick.
-        assert_eq!(godot.substeps_per_tick(), 17);
+        // Ticks are integrated whole unless asked; asked for the default maximum substep,
+        // every preset substeps its tick at 1 ms: 17 substeps of a 60 Hz tick.
+        assert_eq!(godot.substeps_per_tick(), 1);
+        let env = PolicyEnv {
+            max_substep: crate::MaxSubstep::Default,
+            ..env
+        };
+        let p = |preset: Preset| preset.policy(&env, None, false, None, None);
+        assert_eq!(p(Preset::Godot)?.substeps_per_tick(), 17);
         assert_eq!(p(Preset::Bevy)?.substeps_per_tick(), 16);
         Ok(())
     }

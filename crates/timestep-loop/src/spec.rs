@@ -12,7 +12,9 @@ use crate::policy::{Fuzzy, Policy, PolicyEnv};
 use crate::preset::Preset;
 use crate::tick::Tick;
 use crate::timer::TimerKind;
-use crate::units::{DurationError, parse_tick};
+use crate::units::DurationError;
+#[cfg(feature = "spec")]
+use crate::units::parse_tick;
 use std::fmt;
 
 /// What a loop's policy is built from.
@@ -24,16 +26,18 @@ pub enum Base {
     Preset(Preset),
 }
 
-/// A loop's policy, as named. Built by [`LoopSpec::mode`], [`LoopSpec::preset`],
-/// [`LoopSpec::parse`] and the checked `with_` methods, so the options always apply to the base.
+/// A loop's policy, as named. Built by [`LoopSpec::mode`], [`LoopSpec::preset`], the checked
+/// builders ([`LoopSpec::interpolated`], [`LoopSpec::with_tick`], ...) and, with the `spec`
+/// feature, `LoopSpec::parse`, so the options always apply to the base.
 ///
 /// ```
-/// use timestep_loop::{LoopSpec, Preset};
-/// let spec = LoopSpec::parse("godot+interpolated+jitter=0")?;
-/// assert_eq!(spec.to_string(), "godot+interpolated+jitter=0");
-/// assert_eq!(LoopSpec::preset(Preset::Bevy).to_string(), "bevy");
-/// assert!(LoopSpec::parse("variable+fuzzy").is_err());
-/// # Ok::<(), timestep_loop::SpecError>(())
+/// use timestep_loop::{Fuzzy, LoopSpec, Mode, Preset, Tick};
+/// let godot = LoopSpec::preset(Preset::Godot).interpolated().with_jitter_fix(0.0)?;
+/// assert_eq!(godot.to_string(), "godot+interpolated+jitter=0");
+/// let bevy = LoopSpec::preset(Preset::Bevy).with_tick(Tick::per_second(60).unwrap())?;
+/// assert_eq!(bevy.to_string(), "bevy+tick=60hz");
+/// assert!(LoopSpec::mode(Mode::Variable).with_fuzzy(Fuzzy::Window62).is_err());
+/// # Ok::<(), timestep_loop::SpecErrorKind>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct LoopSpec {
@@ -47,6 +51,7 @@ pub struct LoopSpec {
 
 /// What is wrong with a loop's name or options.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SpecErrorKind {
     /// Neither a mode nor a preset.
     UnknownName(String),
@@ -256,7 +261,87 @@ impl LoopSpec {
         }
     }
 
-    /// Reads one spec: `NAME[+OPTION...]`, names and options in any case.
+    /// The same loop, blending the shown state between the last two ticks: a preset that does
+    /// not blend of itself blends, a textbook mode becomes [`Mode::Interpolated`].
+    pub fn interpolated(self) -> LoopSpec {
+        match self.base {
+            Base::Preset(_) => LoopSpec {
+                blend: true,
+                ..self
+            },
+            Base::Mode(_) => self.as_mode(Mode::Interpolated),
+        }
+    }
+
+    /// A preset at another tick (whole ns, a `Duration` or a [`Tick`] of a rate), checked
+    /// against the preset's clamp. A textbook mode's tick is its [`PolicyEnv`]'s.
+    pub fn with_tick(self, tick: impl Into<Tick>) -> Result<LoopSpec, SpecErrorKind> {
+        let Base::Preset(_) = self.base else {
+            return Err(SpecErrorKind::TickForPresets);
+        };
+        LoopSpec {
+            tick: Some(tick.into()),
+            ..self
+        }
+        .checked()
+    }
+
+    /// Godot at another `physics_jitter_fix` (0 to 2; it ships with 0.5).
+    pub fn with_jitter_fix(self, jitter: f64) -> Result<LoopSpec, SpecErrorKind> {
+        if self.base != Base::Preset(Preset::Godot) {
+            return Err(SpecErrorKind::JitterForGodot);
+        }
+        if !(0.0..=2.0).contains(&jitter) {
+            return Err(SpecErrorKind::BadJitter(jitter.to_string()));
+        }
+        Ok(LoopSpec {
+            jitter_permille: Some((jitter * 1000.0).round() as u32),
+            ..self
+        })
+    }
+
+    /// Steps by Glaiel's fuzzy window (fixed and interpolated modes only).
+    pub fn with_fuzzy(self, fuzzy: Fuzzy) -> Result<LoopSpec, SpecErrorKind> {
+        if !self.textbook_mode().is_some_and(Mode::accumulates) {
+            return Err(SpecErrorKind::FuzzyNeedsAccumulator(fuzzy));
+        }
+        Ok(LoopSpec {
+            fuzzy: Some(fuzzy),
+            ..self
+        })
+    }
+
+    /// The spec, if its policy can be built (a preset's tick within its own clamp).
+    fn checked(self) -> Result<LoopSpec, SpecErrorKind> {
+        self.policy(&PolicyEnv::default())
+            .map(|_| self)
+            .map_err(SpecErrorKind::Policy)
+    }
+
+    /// The same loop stepping by `mode`. A preset keeps its rules (tick, clamp, cap, timer)
+    /// in the modes it can take: fixed, or interpolated (it blends; a preset that blends of
+    /// itself, Glaiel's, blends in both). Variable and semi-fixed have no preset rules: the
+    /// loop becomes that textbook mode, as [`LoopSpec::as_mode`] does.
+    pub fn with_mode(self, mode: Mode) -> LoopSpec {
+        match (self.base, mode) {
+            (Base::Preset(_), Mode::Fixed | Mode::Interpolated) => LoopSpec {
+                blend: mode == Mode::Interpolated,
+                ..self
+            },
+            _ => self.as_mode(mode),
+        }
+    }
+
+    /// Reads one spec: `NAME[+OPTION...]`, names and options in any case (feature `spec`).
+    ///
+    /// ```
+    /// use timestep_loop::LoopSpec;
+    /// let spec = LoopSpec::parse("Godot+interpolated+jitter=0")?;
+    /// assert_eq!(spec.to_string(), "godot+interpolated+jitter=0");
+    /// assert!(LoopSpec::parse("variable+fuzzy").is_err());
+    /// # Ok::<(), timestep_loop::SpecError>(())
+    /// ```
+    #[cfg(feature = "spec")]
     pub fn parse(text: &str) -> Result<LoopSpec, SpecError> {
         let error = |kind| SpecError {
             text: text.trim().to_string(),
@@ -276,15 +361,12 @@ impl LoopSpec {
                 .map_err(error)?;
         }
         // A preset's own clamp is known now: a tick it can never hold is refused here.
-        if let Base::Preset(_) = spec.base {
-            spec.policy(&PolicyEnv::default())
-                .map_err(|e| error(SpecErrorKind::Policy(e)))?;
-        }
-        Ok(spec)
+        spec.checked().map_err(error)
     }
 
     /// Reads a comma-separated list of specs in the order given (repeats allowed); `modes`,
-    /// `presets` and `timers` stand for their groups.
+    /// `presets` and `timers` stand for their groups (feature `spec`).
+    #[cfg(feature = "spec")]
     pub fn parse_list(list: &str) -> Result<Vec<LoopSpec>, SpecError> {
         let mut out = Vec::new();
         for entry in split_list(list)? {
@@ -296,58 +378,61 @@ impl LoopSpec {
         Ok(out)
     }
 
-    /// Adds one `+OPTION`, checking it applies.
+    /// Adds one `+OPTION`, checking it applies (the typed builders' checks; a tick is
+    /// checked against the clamp once every option is in).
+    #[cfg(feature = "spec")]
     fn add_option(&mut self, option: &str) -> Result<(), SpecErrorKind> {
         let preset = matches!(self.base, Base::Preset(_));
-        if let Ok(timer) = option.parse::<TimerKind>() {
-            if let Some(first) = self.timer.replace(timer) {
+        *self = if let Ok(timer) = option.parse::<TimerKind>() {
+            if let Some(first) = self.timer {
                 return Err(SpecErrorKind::TwoTimers(first, timer));
             }
+            self.with_timer(Some(timer))
         } else if let Some(fuzzy) = [Fuzzy::Window62, Fuzzy::Window61]
             .into_iter()
             .find(|f| f.name() == option)
         {
-            if !self.textbook_mode().is_some_and(Mode::accumulates) {
-                return Err(SpecErrorKind::FuzzyNeedsAccumulator(fuzzy));
-            }
-            self.fuzzy = Some(fuzzy);
+            self.with_fuzzy(fuzzy)?
         } else if option == "interpolated" && preset {
-            self.blend = true;
+            self.interpolated()
         } else if let Some(tick) = option.strip_prefix("tick=") {
             if !preset {
                 return Err(SpecErrorKind::TickForPresets);
             }
-            self.tick = Some(parse_tick(tick).map_err(SpecErrorKind::BadTick)?);
-        } else if let Some(j) = option.strip_prefix("jitter=") {
-            if self.base != Base::Preset(Preset::Godot) {
-                return Err(SpecErrorKind::JitterForGodot);
+            let tick = parse_tick(tick).map_err(SpecErrorKind::BadTick)?;
+            LoopSpec {
+                tick: Some(tick),
+                ..*self
             }
+        } else if let Some(j) = option.strip_prefix("jitter=") {
             let v: f64 = j
                 .parse()
                 .map_err(|_| SpecErrorKind::BadJitter(j.to_string()))?;
-            if !(0.0..=2.0).contains(&v) {
-                return Err(SpecErrorKind::BadJitter(j.to_string()));
-            }
-            self.jitter_permille = Some((v * 1000.0).round() as u32);
+            self.with_jitter_fix(v).map_err(|e| match e {
+                SpecErrorKind::BadJitter(_) => SpecErrorKind::BadJitter(j.to_string()),
+                e => e,
+            })?
         } else {
             return Err(SpecErrorKind::UnknownOption(option.to_string()));
-        }
+        };
         Ok(())
     }
 }
 
 /// One entry of a comma-separated list of loops.
+#[cfg(feature = "spec")]
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Entry<'a> {
+pub(crate) enum Entry<'a> {
     /// A group name's loops.
     Group(Vec<LoopSpec>),
-    /// Anything else, trimmed, for the caller to read (an app may add options of its own).
+    /// Anything else, trimmed, for the caller to read.
     One(&'a str),
 }
 
 /// Splits a comma-separated list into its entries, in order, with groups resolved: what
-/// [`LoopSpec::parse_list`] reads, for callers whose entries carry more than a loop.
-pub fn split_list(list: &str) -> Result<Vec<Entry<'_>>, SpecError> {
+/// [`LoopSpec::parse_list`] reads.
+#[cfg(feature = "spec")]
+pub(crate) fn split_list(list: &str) -> Result<Vec<Entry<'_>>, SpecError> {
     let error = |kind| SpecError {
         text: list.to_string(),
         kind,
@@ -390,7 +475,7 @@ impl fmt::Display for LoopSpec {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "spec"))]
 mod tests {
     use super::*;
 
@@ -477,5 +562,48 @@ mod tests {
             assert!(err.contains(says), "{spec}: {err}");
             assert!(err.starts_with(&format!("'{spec}'")), "{spec}: {err}");
         }
+    }
+}
+
+#[cfg(test)]
+mod builder_tests {
+    use super::*;
+
+    #[test]
+    fn typed_options_are_checked_as_the_text_ones_are() {
+        let godot = LoopSpec::preset(Preset::Godot);
+        let bevy = LoopSpec::preset(Preset::Bevy);
+        let fixed = LoopSpec::mode(Mode::Fixed);
+        assert_eq!(
+            godot
+                .interpolated()
+                .with_jitter_fix(0.25)
+                .map(|s| s.to_string()),
+            Ok("godot+interpolated+jitter=0.25".into())
+        );
+        assert_eq!(
+            fixed.interpolated(),
+            LoopSpec::mode(Mode::Interpolated),
+            "a textbook mode blends by becoming interpolated"
+        );
+        assert_eq!(
+            fixed.with_tick(5_000_000),
+            Err(SpecErrorKind::TickForPresets)
+        );
+        assert_eq!(
+            bevy.with_jitter_fix(0.5),
+            Err(SpecErrorKind::JitterForGodot)
+        );
+        assert!(matches!(
+            godot.with_jitter_fix(2.5),
+            Err(SpecErrorKind::BadJitter(_))
+        ));
+        assert!(matches!(
+            bevy.with_tick(std::time::Duration::from_millis(300)),
+            Err(SpecErrorKind::Policy(ConfigError::ClampBelowTick { .. }))
+        ));
+        let fuzzy = fixed.with_fuzzy(Fuzzy::Window61).map(|s| s.to_string());
+        assert_eq!(fuzzy, Ok("fixed+fuzzy59".into()));
+        assert!(godot.with_fuzzy(Fuzzy::Window62).is_err());
     }
 }

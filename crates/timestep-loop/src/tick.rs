@@ -111,6 +111,13 @@ impl From<u64> for Tick {
     }
 }
 
+impl From<std::time::Duration> for Tick {
+    /// A tick of the duration's whole ns (`u64::MAX` past 584 years).
+    fn from(d: std::time::Duration) -> Tick {
+        Tick::from_ns(u64::try_from(d.as_nanos()).unwrap_or(u64::MAX))
+    }
+}
+
 impl Tick {
     /// The rate as typed (`60hz`, `59.94hz`), for a tick whose rate is a decimal of at most 9
     /// places; `None` for a tick of whole nanoseconds.

@@ -31,6 +31,7 @@ use std::str::FromStr;
 
 /// Which timer a loop uses: what it does to the measured frame time before the stepper sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum TimerKind {
     /// The frame time as measured.
     Raw,

@@ -1,0 +1,80 @@
+//! Rounding without a library call, bit for bit as the standard library's: `f64::round` and
+//! `f64::ceil` are calls into libm on baseline x86-64, and these run on every frame's vblank
+//! arithmetic.
+
+/// Doubles at or above this are whole numbers already.
+const WHOLE_FROM: f64 = 4_503_599_627_370_496.0; // 2^52
+
+/// `x.round()` (half away from zero), bit for bit, without the library call that `f64::round`
+/// is on baseline x86-64: below 2^52 the fraction `x − trunc(x)` is exact, so comparing it
+/// with ½ decides exactly as `round` does. It runs on every frame's vblank and vsync arithmetic.
+pub fn round(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= WHOLE_FROM {
+        return x; // whole already, infinite or NaN
+    }
+    let t = x as i64 as f64;
+    let f = x - t;
+    if f >= 0.5 {
+        t + 1.0
+    } else if f <= -0.5 {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
+/// `x.ceil()`, bit for bit on the values that matter (the sign of a zero aside), without a
+/// library call (see [`round`]).
+pub fn ceil(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= WHOLE_FROM {
+        return x;
+    }
+    let t = x as i64 as f64;
+    if t < x { t + 1.0 } else { t }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_and_ceil_agree_with_the_standard_library() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let edges = [
+            0.0,
+            0.5,
+            1.5,
+            2.5,
+            -0.5,
+            -1.5,
+            0.49999999999999994,
+            -0.49999999999999994,
+            1e15 + 0.5,
+            4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            1e300,
+            -1e300,
+        ];
+        for &x in &edges {
+            assert_eq!(round(x), x.round(), "{x}");
+            assert!(ceil(x) == x.ceil(), "{x}");
+        }
+        for _ in 0..100_000 {
+            let x = f64::from_bits(next()) % 1e16;
+            let y = (next() % 100_000_000_000) as f64 / 1_000.0 - 5e7;
+            for v in [x, y] {
+                if v.is_finite() {
+                    assert_eq!(round(v), v.round(), "{v}");
+                    assert!(ceil(v) == v.ceil(), "{v}");
+                }
+            }
+        }
+        assert!(round(f64::NAN).is_nan());
+    }
+}
