@@ -37,6 +37,8 @@ pub enum KnobId {
     Mode,
     Lane,
     Split,
+    Overlay,
+    Pause,
     Tick,
     Substep,
     Integrator,
@@ -347,6 +349,27 @@ impl Session {
                  rope.",
             ),
             knob(
+                KnobId::Overlay,
+                "Overlay",
+                "O",
+                (vec!["off".into(), "on".into()], usize::from(self.overlay())),
+                Widget::Toggle,
+                "Every lane drawn in one pane in its colour, so the gap between two loops is a \
+                 distance on screen; one lane becomes the four modes, forked from this rope.",
+            ),
+            knob(
+                KnobId::Pause,
+                "Pause",
+                "P; , and . step",
+                (
+                    vec!["running".into(), "paused".into()],
+                    usize::from(self.paused()),
+                ),
+                Widget::Toggle,
+                "Freezes the picture; paused, , and . show the frame before and after, each lane \
+                 as that frame showed it (the last 600 frames are kept).",
+            ),
+            knob(
                 KnobId::Tick,
                 "Tick",
                 "",
@@ -517,6 +540,18 @@ impl Session {
             KnobId::Split => {
                 if (choice == 1) != self.view.split {
                     self.toggle_split();
+                }
+                Ok(())
+            }
+            KnobId::Overlay => {
+                if (choice == 1) != self.overlay() {
+                    self.set_overlay(choice == 1);
+                }
+                Ok(())
+            }
+            KnobId::Pause => {
+                if (choice == 1) != self.paused() {
+                    self.set_paused(choice == 1);
                 }
                 Ok(())
             }

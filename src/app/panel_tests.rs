@@ -203,6 +203,8 @@ fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
         KnobId::Tick,
         KnobId::Clamp,
         KnobId::MaxSteps,
+        KnobId::Overlay,
+        KnobId::Pause,
         KnobId::Lesson,
     ] {
         assert!(
@@ -250,4 +252,24 @@ fn the_hud_figures_are_found_by_name_in_the_window_s_egui() {
         h.get_by_label(label);
     }
     h.get_by_label(&session.focused().name());
+}
+
+#[test]
+fn the_overlay_and_pause_checkboxes_do_what_o_and_p_do() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    assert!(!h.state().session.overlay());
+    h.get_by_role_and_label(Role::CheckBox, "Overlay").click();
+    h.run();
+    let session = &h.state().session;
+    assert!(session.overlay());
+    // One lane forks into the four modes, as `O` does.
+    let lane = session.knobs().into_iter().find(|k| k.id == KnobId::Lane);
+    assert_eq!(lane.map(|k| k.options.len()), Some(Mode::ALL.len()));
+    h.get_by_role_and_label(Role::CheckBox, "Pause").click();
+    h.run();
+    assert!(h.state().session.paused());
+    h.get_by_role_and_label(Role::CheckBox, "Pause").click();
+    h.run();
+    assert!(!h.state().session.paused());
 }

@@ -257,7 +257,9 @@ impl Session {
             Some(_) => {
                 "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys  F2: panel".into()
             }
-            None => "F1: keys  F2: panel  L: lessons  V: split  O: overlay  P: pause  Esc: quit".into(),
+            None => {
+                "F1: keys  F2: panel  L: lessons  V: split  O: overlay  P: pause  Esc: quit".into()
+            }
         }
     }
 
