@@ -24,7 +24,10 @@ fn the_window_replays_a_capture_frame_for_frame_and_starts_it_over() {
     let frames = captured(&capture);
     assert_eq!(frames.len(), 258);
     let log = TempFile::new("replay-frames.csv");
+    // One lane, so the log has one row a frame (a plain launch has three).
     let args = [
+        "--mode",
+        "interpolated",
         "--replay",
         capture.to_str().expect("a UTF-8 path"),
         "--frame-log",
