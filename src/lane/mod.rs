@@ -180,8 +180,9 @@ impl Lane {
             world.watch(now_ns);
         }
         let f = self.looped.last_frame();
-        self.record
-            .advanced(f.dropped_ns.saturating_add(f.discarded_by_timer_ns));
+        // Falling behind is the clamp or the cap dropping time the loop could not run; what a
+        // timer discards by its own rule (a snap's rounding, a resync) is in the books, not here.
+        self.record.advanced(f.dropped_ns);
         self.looped.last_frame()
     }
 

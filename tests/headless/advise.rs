@@ -580,3 +580,20 @@ fn a_presets_option_is_said_against_the_source_it_follows() {
         "{out}"
     );
 }
+
+/// A timer that discards time by its own rule (the snap's rounding to whole-ns refresh periods,
+/// Glaiel's resync on the first frame) has not fallen behind: on a steady 60 Hz display both
+/// snapping lanes hold, their discards in the books, and `advise` may rank them.
+#[test]
+fn a_snapping_timer_on_a_steady_display_holds_its_discards_in_the_books() {
+    let flags = ["--display-hz", "60", "--seconds", "60"];
+    let mut args = vec!["simulate", "--json", "--lanes", "glaiel,fixed+snap"];
+    args.extend_from_slice(&flags);
+    let sim = json(&args);
+    for lane in list(&sim["lanes"]) {
+        assert_eq!(lane["state"], "ok", "{}", lane["lane"]);
+    }
+    let v = advise(&flags);
+    let ranked: Vec<String> = list(&v["ranking"]).iter().map(|r| name(r).0).collect();
+    assert!(ranked.iter().any(|n| n == "glaiel"), "{ranked:?}");
+}
