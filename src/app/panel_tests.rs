@@ -1,17 +1,17 @@
 //! The panel through egui_kittest: controls found by their accessible names, changed as a
 //! user would (keys, clicks), then the session's lanes stepped on a simulated clock.
 
-use super::super::WindowConfig;
 use super::super::host::{Present, Wall};
 use super::*;
 use crate::app::session::Session;
 use crate::app::session::knobs::KnobId;
+use crate::app::session::tests::config;
 use crate::lane::LaneSpec;
 use crate::rope::RopeParams;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use timestep_loop::{Mode, NS_PER_MS as MS, Pacing, TimingConfig};
+use timestep_loop::{Mode, NS_PER_MS as MS};
 
 /// A clock the test moves: frames read it, sleeps move it on.
 struct Simulated {
@@ -49,22 +49,7 @@ struct Run {
 impl Run {
     /// One `fixed`... lane of `mode`, launched with the textbook 1 ms tick, 250 ms clamp.
     fn new(mode: Mode) -> Run {
-        let cfg = WindowConfig {
-            timing: TimingConfig::default(),
-            rope: RopeParams::default(),
-            lanes: vec![LaneSpec::mode(mode)],
-            max_substep: Default::default(),
-            vsync: true,
-            pacing: Pacing::Vsync,
-            exit_after_ns: None,
-            screenshot: None,
-            frame_log: None,
-            report: None,
-            replay: None,
-            sleep: Default::default(),
-            lesson: None,
-            overlay: false,
-        };
+        let cfg = config(vec![LaneSpec::mode(mode)], RopeParams::default());
         let session = Session::new(&cfg, 1280, 800).unwrap_or_else(|e| panic!("{e}"));
         Run {
             session,

@@ -686,4 +686,4 @@ pub mod knobs;
 
 #[cfg(test)]
 #[path = "session_tests.rs"]
-mod tests;
+pub(crate) mod tests;

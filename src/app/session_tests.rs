@@ -166,7 +166,8 @@ fn rope_of(lane: &Lane) -> &Rope {
     }
 }
 
-fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
+/// A window of `lanes` on `rope` at the textbook 1 ms tick and 250 ms clamp, nothing written.
+pub(crate) fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
     WindowConfig {
         timing: TimingConfig::default(),
         rope,

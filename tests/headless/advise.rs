@@ -3,7 +3,7 @@
 //! width, and the line that points `simulate`, `sweep` and `replay` at it. All on the simulated
 //! clock (or a capture's own).
 
-use crate::support::run_bin;
+use crate::support::{run_json as json, run_text as text};
 use serde_json::Value;
 use timestep_rope::advise::{LATENCY_STEP_MS, RULE, SPIN_STEP_PERCENT, STUTTER_STEP_MS};
 
@@ -14,25 +14,6 @@ fn advise(args: &[&str]) -> Value {
     let mut all = vec!["advise", "--json"];
     all.extend_from_slice(args);
     json(&all)
-}
-
-/// The program's JSON for `args`, which must succeed.
-fn json(args: &[&str]) -> Value {
-    let out = run_bin(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{args:?}: {stderr}");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
-}
-
-/// The program's text for `args`, which must succeed.
-fn text(args: &[&str]) -> String {
-    let out = run_bin(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 fn list(v: &Value) -> &Vec<Value> {

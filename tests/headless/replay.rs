@@ -656,13 +656,7 @@ fn a_lane_that_explodes_on_a_capture_is_marked_so_in_the_table_and_the_json() {
     // MangoHud's frames reach 41 ms: variable steps that long tear the rope apart.
     let path = data("fixtures/mangohud_with_info.csv");
     let path = path.to_str().unwrap();
-    let out = run_bin(&["replay", path, "--lanes", "variable,fixed", "--json"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = run_json(&["replay", path, "--lanes", "variable,fixed", "--json"]);
     let lanes = v["lanes"].as_array().unwrap();
     let states: Vec<&str> = lanes.iter().map(|l| l["state"].as_str().unwrap()).collect();
     assert_eq!(states, ["exploded", "ok"]);

@@ -89,3 +89,22 @@ pub fn bin() -> std::process::Command {
 pub fn run_bin(args: &[&str]) -> std::process::Output {
     bin().args(args).output().expect("the binary runs")
 }
+
+/// The program's JSON for `args`, which must succeed.
+pub fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = run_bin(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{args:?}: {e}"))
+}
+
+/// The program's text for `args`, which must succeed.
+pub fn run_text(args: &[&str]) -> String {
+    let out = run_bin(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
