@@ -5,10 +5,10 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
+use timestep_lab::RopeParams;
+use timestep_lab::draw::{Arrangement, HudInfo, Overlay, Screen};
+use timestep_lab::lane::{Lane, LaneSpec};
 use timestep_loop::{Mode, PolicyEnv};
-use timestep_rope::RopeParams;
-use timestep_rope::draw::{Arrangement, HudInfo, Overlay, Screen};
-use timestep_rope::lane::{Lane, LaneSpec};
 
 const W: u32 = 1280;
 const H: u32 = 720;

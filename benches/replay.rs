@@ -5,11 +5,11 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use timestep_lab::RopeParams;
+use timestep_lab::lane::LaneSpec;
+use timestep_lab::replay::{self, ReplayConfig, Rows};
+use timestep_lab::simulate::{self, DisplayConfig, SimConfig};
 use timestep_loop::{NS_PER_S, TimingConfig};
-use timestep_rope::RopeParams;
-use timestep_rope::lane::LaneSpec;
-use timestep_rope::replay::{self, ReplayConfig, Rows};
-use timestep_rope::simulate::{self, DisplayConfig, SimConfig};
 
 /// A PresentMon capture (the current set's gold columns, as PresentMon writes them) of `frames`
 /// frames of one game over `seconds`, beside a compositor's, a dropped frame in every 50.

@@ -8,7 +8,7 @@
 //! Costs are wall-clock and so only comparable within one run; the subnormal counts are exact.
 
 use std::time::Instant;
-use timestep_rope::{Rope, RopeParams};
+use timestep_lab::{Rope, RopeParams};
 
 const DT: f32 = 1e-3;
 const WINDOW_STEPS: u32 = 300_000;

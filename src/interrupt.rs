@@ -1,6 +1,6 @@
 //! Ctrl-C for the long runs (`sweep`, a long `simulate`): the first press asks the run to stop
 //! where it is, so it can finish its files and say it was interrupted; a second press ends the
-//! process at once, its output files left as they were before the run (see [`crate::pending`]).
+//! process at once, its output files left as they were before the run (see [`timestep_lab::pending`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -26,7 +26,7 @@ pub fn install() {
         let _ = ctrlc::set_handler(|| {
             if REQUESTED.swap(true, Ordering::SeqCst) {
                 // No destructor runs past exit: the unfinished output files go first.
-                crate::pending::remove_unfinished();
+                timestep_lab::pending::remove_unfinished();
                 std::process::exit(i32::from(EXIT_INTERRUPTED));
             }
         });

@@ -1,7 +1,17 @@
+//! timestep-rope: the window and the command line over the `timestep_lab` library.
+
+mod app;
+mod cli;
+mod commands;
+mod interrupt;
+mod plot;
+mod progress;
+
+use cli::Run;
+use commands::{probe, replay, simulate, sweep};
 use std::process::ExitCode;
-use timestep_rope::cli::{self, Run};
-use timestep_rope::messages::{self, Failure};
-use timestep_rope::{advise, app, probe, replay, simulate, sweep};
+use timestep_lab::advise;
+use timestep_lab::messages::{self, Failure};
 
 fn main() -> ExitCode {
     match run() {
@@ -26,7 +36,7 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Replay(cfg, out) => replay::main(&cfg, &out),
         Run::Advise(cfg) => advise::main(&cfg),
         Run::Probe(cfg) => probe::main(&cfg),
-        Run::Lessons => written("the lessons", timestep_rope::lessons::list),
+        Run::Lessons => written("the lessons", timestep_lab::lessons::list),
         Run::Completions(shell) => written("the completions", |out| cli::completions(shell, out)),
         Run::Man(command) => written("the man page", |out| cli::man(*command, out)),
     }

@@ -12,13 +12,13 @@
 //! frames, however long its gaps (every lane's work per frame is bounded).
 
 use std::path::{Path, PathBuf};
+use timestep_lab::RopeParams;
+use timestep_lab::lane::LaneSpec;
+use timestep_lab::machine::{Machine, Sleep};
+use timestep_lab::messages;
+use timestep_lab::replay::{self, ReplayConfig, ReplayError, Rows};
+use timestep_lab::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 use timestep_loop::{Mode, NS_PER_MS, Pacing, TimingConfig};
-use timestep_rope::RopeParams;
-use timestep_rope::lane::LaneSpec;
-use timestep_rope::machine::{Machine, Sleep};
-use timestep_rope::messages;
-use timestep_rope::replay::{self, ReplayConfig, ReplayError, Rows};
-use timestep_rope::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 
 /// The most rows read from one input, and the most frames replayed.
 pub const MAX_ROWS: u64 = 4_096;

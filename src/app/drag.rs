@@ -7,10 +7,10 @@
 //! wall time divided by that window, reading the cursor path as straight lines between
 //! samples: steady over jittery events, and zero once the cursor has rested for a window.
 
-use crate::draw::View;
-use crate::rope::{Grab, Rope};
 use glam::Vec2;
 use std::collections::VecDeque;
+use timestep_lab::draw::View;
+use timestep_lab::rope::{Grab, Rope};
 use timestep_loop::seconds;
 
 /// How close (in screen pixels) a press must be to a particle to grab it.

@@ -7,10 +7,10 @@
 
 use super::panel::{self, PanelState};
 use super::session::knobs::{Change, PanelView};
-use crate::draw::HudInfo;
 use egui::{ClippedPrimitive, TexturesDelta, ViewportId};
 use egui_wgpu::{Renderer, RendererOptions, ScreenDescriptor};
 use pixels::wgpu;
+use timestep_lab::draw::HudInfo;
 use winit::event::WindowEvent;
 use winit::window::Window;
 

@@ -1,13 +1,13 @@
-//! The window as a host of the frame protocol (`crate::frame`): its clock and sleep are a
+//! The window as a host of the frame protocol (`timestep_lab::frame`): its clock and sleep are a
 //! [`Wall`], its present draws the session's screen into a [`Present`]er's buffer and shows it.
 //! Both are traits so that the very same host runs on a scripted clock in the tests; the winit
 //! handler in `app/mod.rs` supplies `Instant`, spin_sleep and the GPU.
 
 use super::pacing::FpsMeter;
-use crate::draw::{CaptureCaption, HudInfo, Overlay, Screen, explosion_banner};
-use crate::frame::{FrameDone, Host, Shown, VblankCounter};
-use crate::lane::Lane;
 use std::collections::VecDeque;
+use timestep_lab::draw::{CaptureCaption, HudInfo, Overlay, Screen, explosion_banner};
+use timestep_lab::frame::{FrameDone, Host, Shown, VblankCounter};
+use timestep_lab::lane::Lane;
 use timestep_loop::{NS_PER_MS, millis, millis_f};
 
 /// The window's clock: what it reads, and how it sleeps.

@@ -11,10 +11,10 @@
 use super::Session;
 use super::capped;
 use crate::app::pacing::FPS_CAPS;
-use crate::draw::stability_warning;
-use crate::lane::Lane;
-use crate::lessons::LESSONS;
-use crate::rope::{Drive, Integrator};
+use timestep_lab::draw::stability_warning;
+use timestep_lab::lane::Lane;
+use timestep_lab::lessons::LESSONS;
+use timestep_lab::rope::{Drive, Integrator};
 use timestep_loop::{MaxSubstep, Mode, Pacing, PolicyEnv, TimerKind};
 
 /// The reset rule, as the panel states it.

@@ -1,7 +1,7 @@
 //! The live window: a winit 0.30 `ApplicationHandler` around [`session::Session`].
 //!
 //! The only module that touches winit, pixels or wgpu. Each redraw runs one frame of the frame
-//! protocol (`crate::frame`) through the session, with this window as its host: the clock is
+//! protocol (`timestep_lab::frame`) through the session, with this window as its host: the clock is
 //! `Instant` (a [`SystemClock`], as every timestamp here is), sleeps are spin_sleep's, and the
 //! present draws into pixels' buffer and presents it; then the frame is logged. Everything
 //! with rules in it lives in the pure modules: `bindings` (keys → actions), `session` (what
@@ -26,10 +26,6 @@ use bindings::lookup;
 use gpu::backend_problem;
 use session::Session;
 
-use crate::lane::LaneSpec;
-use crate::machine::Sleep;
-use crate::messages::{self, Failure, chain};
-use crate::rope::RopeParams;
 use glam::Vec2;
 use gpu::{Gpu, Presented};
 use gui::Gui;
@@ -41,6 +37,10 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use timestep_lab::lane::LaneSpec;
+use timestep_lab::machine::Sleep;
+use timestep_lab::messages::{self, Failure, chain};
+use timestep_lab::rope::RopeParams;
 use timestep_loop::{Clock, SystemClock};
 use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};
 use winit::application::ApplicationHandler;
@@ -55,7 +55,7 @@ use winit::window::{Window, WindowId};
 pub struct WindowConfig {
     pub timing: TimingConfig,
     pub rope: RopeParams,
-    /// 1 to [`crate::draw::MAX_PANES`] lanes; more than one starts in the split view.
+    /// 1 to [`timestep_lab::draw::MAX_PANES`] lanes; more than one starts in the split view.
     pub lanes: Vec<LaneSpec>,
     pub max_substep: MaxSubstep,
     pub vsync: bool,
@@ -105,8 +105,10 @@ impl WindowConfig {
 }
 
 /// The window's starting size in logical pixels, on a screen that holds it.
-const START_SIZE: LogicalSize<u32> =
-    LogicalSize::new(crate::draw::DEFAULT_SIZE.0, crate::draw::DEFAULT_SIZE.1);
+const START_SIZE: LogicalSize<u32> = LogicalSize::new(
+    timestep_lab::draw::DEFAULT_SIZE.0,
+    timestep_lab::draw::DEFAULT_SIZE.1,
+);
 /// The smallest the window can be made, logical pixels.
 const MIN_SIZE: LogicalSize<u32> = LogicalSize::new(160, 120);
 /// The share of a smaller screen the window starts at (room for a taskbar and a title bar).
@@ -210,7 +212,7 @@ fn window_clock(cfg: &WindowConfig) -> Result<(WindowClock, Option<Option<f64>>)
     let Some(capture) = &cfg.replay else {
         return Ok((WindowClock::Live(real), None));
     };
-    let (selection, summary) = crate::replay::open(
+    let (selection, summary) = timestep_lab::replay::open(
         &capture.path,
         capture.app.as_deref(),
         capture.swapchain.as_deref(),
@@ -315,7 +317,7 @@ impl Wall for WindowClock {
             WindowClock::Capture(c) => c.shown(),
         }
     }
-    fn caption(&self) -> Option<crate::draw::CaptureCaption> {
+    fn caption(&self) -> Option<timestep_lab::draw::CaptureCaption> {
         match self {
             WindowClock::Live(w) => w.caption(),
             WindowClock::Capture(c) => c.caption(),
@@ -333,7 +335,7 @@ struct GpuPresent<'a> {
     /// The session as the panel shows it, taken before the frame.
     view: &'a PanelView,
     /// This frame's HUD figures, for the egui HUD.
-    hud: Option<crate::draw::HudInfo>,
+    hud: Option<timestep_lab::draw::HudInfo>,
     cost: &'a mut FrameCost,
     fits: bool,
     presented: &'a mut bool,
@@ -344,7 +346,7 @@ impl Present for GpuPresent<'_> {
         self.gpu.present_mode().to_string()
     }
 
-    fn hud_text(&mut self, hud: Option<&crate::draw::HudInfo>) -> bool {
+    fn hud_text(&mut self, hud: Option<&timestep_lab::draw::HudInfo>) -> bool {
         self.hud = hud.cloned();
         self.gui.is_some()
     }

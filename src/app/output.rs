@@ -5,10 +5,10 @@
 //! the end. At exit they replace their targets together ([`Outputs::finish`]); a run that
 //! failed leaves every target as it was.
 
-use crate::messages::chain;
-use crate::pending::PendingFile;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use timestep_lab::messages::chain;
+use timestep_lab::pending::PendingFile;
 
 fn open_error(flag: &str, path: &Path, err: std::io::Error) -> String {
     format!("{flag} {}: cannot write: {err}", path.display())
@@ -169,7 +169,7 @@ impl ReportFile {
     /// Writes `{"lanes": [...], "window": {...}}`; the file, to be committed.
     pub fn write(
         self,
-        lanes: &[crate::lane::LaneReport],
+        lanes: &[timestep_lab::lane::LaneReport],
         cost: &FrameCost,
     ) -> Result<PendingFile, String> {
         let what = format!("writing --report {}", self.0.path().display());
@@ -219,7 +219,7 @@ pub struct Outputs {
 /// What the window has to show at exit: its lanes' reports, and its last frame (none if no
 /// frame was ever shown): RGBA8, width, height.
 pub struct AtExit<'a> {
-    pub reports: Vec<crate::lane::LaneReport>,
+    pub reports: Vec<timestep_lab::lane::LaneReport>,
     pub cost: FrameCost,
     pub frame: Option<(&'a [u8], u32, u32)>,
 }
@@ -256,7 +256,7 @@ impl Outputs {
             files.push(("--frame-log", log.finish()?));
         }
         if ok {
-            crate::pending::commit_all(files)?;
+            timestep_lab::pending::commit_all(files)?;
         }
         Ok(())
     }
@@ -339,7 +339,7 @@ mod tests {
             exploded: false,
             present_s: Some(wall_s),
         };
-        let growing = crate::pending::temp_path(&path, std::process::id()).unwrap();
+        let growing = timestep_lab::pending::temp_path(&path, std::process::id()).unwrap();
         let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
         log.row(&row(0.1)).unwrap();
         assert_eq!(lines(&growing), 0, "buffered: not a write per frame");

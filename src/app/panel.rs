@@ -9,8 +9,8 @@
 
 use super::bindings::Action;
 use super::session::knobs::{Change, Fix, Knob, PanelView, RESET_RULE, Widget};
-use crate::draw::{HudCell, HudInfo};
 use egui::{Align2, Color32, RichText, Ui};
+use timestep_lab::draw::{HudCell, HudInfo};
 
 /// The key that shows and hides the panel, as the help writes it.
 pub const PANEL_KEY: &str = "F2";
@@ -105,7 +105,7 @@ pub fn show(ctx: &egui::Context, view: &PanelView, state: &PanelState) -> Vec<Ch
     // tall enough.
     let screen = ctx.content_rect();
     let px_per_point = ctx.pixels_per_point().max(0.1);
-    let strip_px = crate::draw::strip_height(
+    let strip_px = timestep_lab::draw::strip_height(
         (screen.width() * px_per_point) as u32,
         (screen.height() * px_per_point) as u32,
     );

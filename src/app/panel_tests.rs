@@ -6,11 +6,11 @@ use super::*;
 use crate::app::session::Session;
 use crate::app::session::knobs::KnobId;
 use crate::app::session::tests::config;
-use crate::lane::LaneSpec;
-use crate::rope::RopeParams;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use timestep_lab::lane::LaneSpec;
+use timestep_lab::rope::RopeParams;
 use timestep_loop::{Mode, NS_PER_MS as MS};
 
 /// A clock the test moves: frames read it, sleeps move it on.
@@ -204,7 +204,7 @@ fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
 
 #[test]
 fn every_figure_the_hud_shows_has_a_tooltip_one_lane_or_several_live_or_replayed() {
-    use crate::draw::{CaptureCaption, HudInfo, LaneRow};
+    use timestep_lab::draw::{CaptureCaption, HudInfo, LaneRow};
     for lanes in [1, 4] {
         for capture in [
             None,
@@ -230,7 +230,7 @@ fn every_figure_the_hud_shows_has_a_tooltip_one_lane_or_several_live_or_replayed
 #[test]
 fn the_hud_figures_are_found_by_name_in_the_window_s_egui() {
     let session = Run::new(Mode::Fixed).session;
-    let hud = crate::draw::HudInfo::new(&[session.focused()]);
+    let hud = timestep_lab::draw::HudInfo::new(&[session.focused()]);
     let mut h = Harness::new_ui(|ui| super::hud(ui.ctx(), &hud));
     h.run();
     for label in ["mode", "steps", "alpha", "drift", "dropped", "energy"] {

@@ -1,14 +1,15 @@
 //! `probe --window`: how presents are paced in each present mode the surface offers. A small
 //! window presents the cleared buffer through the window's own `Gpu`, as fast as the mode
 //! lets it, for a while in each mode; each interval is from one present returning to the next.
-//! The figures are summed up by `crate::probe`; nothing here but the window and the clock.
+//! The figures are summed up by `timestep_lab::probe`; nothing here but the window and the clock.
 
 use super::gpu::{Gpu, Presented};
 use super::preflight;
-use crate::messages::{Failure, chain};
 use pixels::wgpu::PresentMode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use timestep_lab::messages::{Failure, chain};
+use timestep_lab::probe::{PresentRun, Presents};
 use timestep_loop::{Clock, SystemClock};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;
@@ -19,29 +20,6 @@ use winit::window::{Window, WindowId};
 /// The window's size, physical pixels: small, so the presents' pacing shows rather than the
 /// cost of drawing (under a software renderer most of all).
 const SIZE: PhysicalSize<u32> = PhysicalSize::new(640, 400);
-
-/// The presents of one present mode.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PresentRun {
-    /// wgpu's name for the mode: Fifo, FifoRelaxed, Immediate or Mailbox.
-    pub mode: String,
-    /// From each present returning to the next one's, ns, in order.
-    pub intervals_ns: Vec<u64>,
-    /// Frames the surface had no image for (timed out, occluded): not presented; the interval
-    /// across one is counted whole.
-    pub skipped: u64,
-}
-
-/// Every mode's presents.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Presents {
-    /// The window's size, physical pixels.
-    pub size: (u32, u32),
-    /// In the order the surface lists its modes.
-    pub modes: Vec<PresentRun>,
-    /// Ctrl-C, or the window closed, before every mode had its time.
-    pub interrupted: bool,
-}
 
 /// A display to probe: the event loop, made before anything is measured so a machine without
 /// a display fails at once, as the window does.

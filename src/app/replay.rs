@@ -8,9 +8,9 @@
 //! blocks the window for longer.
 
 use super::host::Wall;
-use crate::draw::CaptureCaption;
-use crate::replay::{CaptureError, CaptureSummary, Captured, Selection, Stream};
 use std::path::{Path, PathBuf};
+use timestep_lab::draw::CaptureCaption;
+use timestep_lab::replay::{CaptureError, CaptureSummary, Captured, Selection, Stream};
 
 /// The longest a frame is held, in real time, until the capture's time on screen, ns: the
 /// window handles no event while a frame is held.

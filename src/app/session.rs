@@ -13,12 +13,12 @@ use super::drag::Hand;
 use super::host::{Meter, Present, ViewState, Wall, WindowHost};
 use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up};
-use crate::draw::{Arrangement, Screen, pacing_summary, stability_warning};
-use crate::frame::{FrameDone, Frames, VblankCounter};
-use crate::lane::{Lane, LaneReport, LaneSpec};
-use crate::lessons::{LESSONS, Lesson};
-use crate::rope::{Rope, RopeParams};
 use glam::Vec2;
+use timestep_lab::draw::{Arrangement, Screen, pacing_summary, stability_warning};
+use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
+use timestep_lab::lane::{Lane, LaneReport, LaneSpec};
+use timestep_lab::lessons::{LESSONS, Lesson};
+use timestep_lab::rope::{Rope, RopeParams};
 use timestep_loop::{Mode, Pacer, Pacing, PolicyEnv, millis, seconds};
 
 /// The stall the `S` key injects.

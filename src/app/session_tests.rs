@@ -1,8 +1,8 @@
 use super::super::host::{MAX_STEP_COST_NS, hud_info};
 use super::*;
-use crate::draw::{HudInfo, Layout, View, explosion_banner};
-use crate::rope::{Pin, RopeParams};
-use crate::watch::RESET_AFTER_NS;
+use timestep_lab::draw::{HudInfo, Layout, View, explosion_banner};
+use timestep_lab::rope::{Pin, RopeParams};
+use timestep_lab::watch::RESET_AFTER_NS;
 use timestep_loop::{Pacing, TimingConfig};
 
 use timestep_loop::NS_PER_MS as MS;
@@ -75,7 +75,7 @@ impl Session {
         self.lesson
     }
 
-    fn drive(&self) -> crate::rope::Drive {
+    fn drive(&self) -> timestep_lab::rope::Drive {
         self.rope.drive
     }
 
@@ -276,7 +276,7 @@ fn paused_frames_do_not_step_and_their_time_is_discarded() {
 /// The window's clock and presents on `simulate`'s display: the clock is the display's, and
 /// each present waits for the display's next vblank, as a vsynced swap chain does.
 #[derive(Clone)]
-struct OnDisplay(std::rc::Rc<std::cell::RefCell<crate::simulate::Display>>);
+struct OnDisplay(std::rc::Rc<std::cell::RefCell<timestep_lab::simulate::Display>>);
 
 impl Wall for OnDisplay {
     fn now_ns(&mut self) -> u64 {
@@ -302,11 +302,11 @@ impl Present for OnDisplay {
 /// `simulate`'s display for `display`, and returns each lane's report.
 fn through_the_window(
     lanes: &[LaneSpec],
-    display: &crate::simulate::DisplayConfig,
+    display: &timestep_lab::simulate::DisplayConfig,
 ) -> Vec<LaneReport> {
     let mut s = new(&config(lanes.to_vec(), RopeParams::default()), 320, 200);
     s.set_refresh_hint(Some(display.display_hz));
-    let shared = crate::simulate::Display::new(display.clone());
+    let shared = timestep_lab::simulate::Display::new(display.clone());
     s.restart_clock(shared.start_ns());
     let mut wall = OnDisplay(std::rc::Rc::new(std::cell::RefCell::new(shared)));
     let mut presenter = wall.clone();
@@ -319,8 +319,11 @@ fn through_the_window(
 }
 
 /// `simulate`'s reports of `lanes` on `display`, each on its own copy of it.
-fn simulated(lanes: &[LaneSpec], display: &crate::simulate::DisplayConfig) -> Vec<LaneReport> {
-    let cfg = crate::simulate::SimConfig {
+fn simulated(
+    lanes: &[LaneSpec],
+    display: &timestep_lab::simulate::DisplayConfig,
+) -> Vec<LaneReport> {
+    let cfg = timestep_lab::simulate::SimConfig {
         timing: TimingConfig::default(),
         rope: RopeParams::default(),
         display: display.clone(),
@@ -329,7 +332,7 @@ fn simulated(lanes: &[LaneSpec], display: &crate::simulate::DisplayConfig) -> Ve
         draw: None,
         physics: true,
     };
-    match crate::simulate::run(&cfg, |_| {}) {
+    match timestep_lab::simulate::run(&cfg, |_| {}) {
         Ok(runs) => runs.into_iter().map(|(r, _)| r).collect(),
         Err(e) => panic!("{e}"),
     }
@@ -345,7 +348,7 @@ fn books(mut r: LaneReport) -> LaneReport {
 
 #[test]
 fn the_windows_host_keeps_the_same_books_as_simulate_on_the_same_frame_times() {
-    use crate::simulate::{DisplayConfig, RenderCost};
+    use timestep_lab::simulate::{DisplayConfig, RenderCost};
     // A 59.94 Hz display with a render cost that varies from frame to frame: missed vblanks,
     // double updates, the beat, latency. The window counts vblanks from its measured presents;
     // simulate knows them. (The window's clock is the display's own: it has no second, noisy
@@ -372,7 +375,7 @@ fn the_windows_host_keeps_the_same_books_as_simulate_on_the_same_frame_times() {
         "fixed+fuzzy59",
     ]
     .iter()
-    .map(|l| crate::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}")))
+    .map(|l| timestep_lab::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}")))
     .collect();
     // One lane at a time, MonoGame's wait included: the same books, figure for figure.
     for lane in &every {
@@ -399,7 +402,7 @@ fn the_windows_host_keeps_the_same_books_as_simulate_on_the_same_frame_times() {
 
 #[test]
 fn explosions_and_resets_leave_the_window_and_simulate_in_the_same_state() {
-    use crate::simulate::DisplayConfig;
+    use timestep_lab::simulate::DisplayConfig;
     // 20 Hz variable steps explode within a frame or two; each explosion is reset 2 s later by
     // the one reset rule both share. Ten seconds is several explode-and-reset cycles.
     let display = DisplayConfig {
@@ -420,7 +423,7 @@ fn explosions_and_resets_leave_the_window_and_simulate_in_the_same_state() {
 
 #[test]
 fn monogames_wait_gives_every_window_frame_a_tick() {
-    use crate::simulate::{DisplayConfig, RenderCost};
+    use timestep_lab::simulate::{DisplayConfig, RenderCost};
     // --vsync off, a 1 ms render: without the wait most frames would run no tick.
     let display = DisplayConfig {
         vsync: false,
@@ -428,7 +431,8 @@ fn monogames_wait_gives_every_window_frame_a_tick() {
         duration_ns: 4_000 * MS,
         ..Default::default()
     };
-    let spec = crate::lane::parse_spec("monogame+tick=10hz").unwrap_or_else(|e| panic!("{e}"));
+    let spec =
+        timestep_lab::lane::parse_spec("monogame+tick=10hz").unwrap_or_else(|e| panic!("{e}"));
     let window = through_the_window(&[spec], &display);
     let r = &window[0];
     assert_eq!(
@@ -803,8 +807,8 @@ fn each_frame_logs_when_its_steps_began_and_the_input_it_showed() {
 
 #[test]
 fn a_window_frame_log_replays_to_the_windows_own_books() {
-    use crate::replay::{self, ReplayConfig};
-    use crate::simulate::{DisplayConfig, RenderCost};
+    use timestep_lab::replay::{self, ReplayConfig};
+    use timestep_lab::simulate::{DisplayConfig, RenderCost};
     let display = DisplayConfig {
         display_hz: 59.94,
         render_cost: RenderCost::Uniform(2 * MS, 20 * MS),
@@ -819,7 +823,7 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
     let mut log = super::super::output::FrameLog::create(&path).unwrap_or_else(|e| panic!("{e}"));
     let mut s = new(&config(lanes.clone(), RopeParams::default()), 320, 200);
     s.set_refresh_hint(Some(display.display_hz));
-    let shared = crate::simulate::Display::new(display.clone());
+    let shared = timestep_lab::simulate::Display::new(display.clone());
     s.restart_clock(shared.start_ns());
     let mut wall = OnDisplay(std::rc::Rc::new(std::cell::RefCell::new(shared)));
     let mut presenter = wall.clone();
@@ -880,7 +884,7 @@ fn a_gap_in_a_replayed_capture_never_blocks_the_window() {
         "lane,start_s,present_s\nx,0,0.0166\nx,0.0166,8640000\nx,1000000000,1000000000.0166\n";
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
     let (selection, summary) =
-        crate::replay::open(&path, None, None).unwrap_or_else(|e| panic!("{e}"));
+        timestep_lab::replay::open(&path, None, None).unwrap_or_else(|e| panic!("{e}"));
     let real = Scripted {
         now_ns: 5_000 * MS,
         tick_ns: 0,
@@ -917,7 +921,7 @@ fn a_gap_in_a_replayed_capture_never_blocks_the_window() {
 #[test]
 fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
     use super::super::replay::CaptureWall;
-    use crate::replay::{self, ReplayConfig};
+    use timestep_lab::replay::{self, ReplayConfig};
     // PresentMon's gold capture 5: 258 frames of about 11 ms on a 60 Hz display, 84 of them
     // never shown. The window plays it on a clock the test drives (each wait moves it on).
     let path = std::path::PathBuf::from("tests/data/presentmon/test_case_5.csv");
@@ -925,7 +929,7 @@ fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
     let mut lanes = LaneSpec::every_mode();
     lanes.extend(
         ["godot", "bevy", "glaiel"]
-            .map(|l| crate::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}"))),
+            .map(|l| timestep_lab::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}"))),
     );
     let real = Scripted {
         now_ns: 5_000 * MS,
@@ -978,10 +982,10 @@ fn l_steps_through_the_lessons_and_each_sets_its_lanes_pacing_and_trail() {
     let mut s = session(Mode::Interpolated);
     assert_eq!(s.lesson(), None);
     let mut seen = Vec::new();
-    for _ in 0..crate::lessons::LESSONS.len() {
+    for _ in 0..timestep_lab::lessons::LESSONS.len() {
         s.handle_action(Action::NextLesson);
         let n = s.lesson().unwrap_or_else(|| panic!("no lesson"));
-        let lesson = &crate::lessons::LESSONS[n - 1];
+        let lesson = &timestep_lab::lessons::LESSONS[n - 1];
         let names: Vec<String> = s.lanes().iter().map(Lane::name).collect();
         assert_eq!(names.join(","), lesson.lanes, "lesson {n}");
         assert_eq!(s.pacing(), lesson.pacing, "lesson {n}");
@@ -1122,11 +1126,11 @@ fn d_cycles_every_ropes_drive_and_g_the_trail() {
     let mut s = split();
     assert_eq!(
         s.drive(),
-        crate::rope::Drive::Off,
+        timestep_lab::rope::Drive::Off,
         "the test config drives nothing"
     );
     s.handle_action(Action::CycleDrive);
-    assert_eq!(s.drive(), crate::rope::Drive::sway());
+    assert_eq!(s.drive(), timestep_lab::rope::Drive::sway());
     let mut now = 0;
     for _ in 0..90 {
         now += 16_666_667;
@@ -1142,7 +1146,7 @@ fn d_cycles_every_ropes_drive_and_g_the_trail() {
     );
     s.handle_action(Action::CycleDrive);
     s.handle_action(Action::CycleDrive);
-    assert_eq!(s.drive(), crate::rope::Drive::Off);
+    assert_eq!(s.drive(), timestep_lab::rope::Drive::Off);
     assert!(!s.view.trail);
     s.handle_action(Action::ToggleTrail);
     assert!(s.view.trail);
@@ -1170,7 +1174,8 @@ impl Present for Sized {
 /// Every view the window has: one lane, the split view of 2, 3 and 4 lanes, each lesson, the
 /// help, the HUD hidden, paused, and an exploded rope's banner.
 fn every_view() -> Vec<(String, Session)> {
-    let lanes = |spec: &str| crate::lane::parse_lanes(spec).unwrap_or_else(|e| panic!("{e}"));
+    let lanes =
+        |spec: &str| timestep_lab::lane::parse_lanes(spec).unwrap_or_else(|e| panic!("{e}"));
     let mut views = vec![
         ("single".to_string(), session(Mode::Interpolated)),
         ("split 4".to_string(), split()),
@@ -1252,7 +1257,7 @@ fn a_tick_above_the_ropes_stable_step_says_so_with_the_fix() {
         let hud = s.hud("");
         (s.stability_warnings(), hud.lanes[3].tick.clone())
     };
-    use crate::rope::Integrator;
+    use timestep_lab::rope::Integrator;
     use timestep_loop::MaxSubstep;
     let (lines, tick) = at("60hz", MaxSubstep::Default, Integrator::Euler);
     assert_eq!(
@@ -1290,10 +1295,10 @@ fn a_tick_above_the_ropes_stable_step_says_so_with_the_fix() {
 /// A plain launch's session: [`crate::app::DEFAULT_LANES`] overlaid, the pin swaying, as the
 /// command line makes it.
 fn plain_launch() -> Session {
-    let lanes =
-        crate::lane::parse_lanes(crate::app::DEFAULT_LANES).unwrap_or_else(|e| panic!("{e}"));
+    let lanes = timestep_lab::lane::parse_lanes(crate::app::DEFAULT_LANES)
+        .unwrap_or_else(|e| panic!("{e}"));
     let rope = RopeParams {
-        drive: crate::rope::Drive::sway(),
+        drive: timestep_lab::rope::Drive::sway(),
         ..RopeParams::default()
     };
     let cfg = WindowConfig {
@@ -1342,7 +1347,7 @@ fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
         // within it.
         let watch = s.lanes()[2]
             .watch()
-            .map(crate::watch::ExplosionWatch::explosions);
+            .map(timestep_lab::watch::ExplosionWatch::explosions);
         let exploded = watch.unwrap_or(0) > 0;
         assert_eq!(
             exploded,

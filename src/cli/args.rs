@@ -2,13 +2,13 @@
 //! and `probe`'s, and the ones they share.
 
 use super::values::*;
-use crate::lane::LaneSpec;
-use crate::machine::{Machine, Sleep};
-use crate::rope::{Drive, Integrator, Pin, RopeParams};
-use crate::simulate::vrr::Lfc;
-use crate::simulate::{Phase, RenderCost, Stall};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
+use timestep_lab::lane::LaneSpec;
+use timestep_lab::machine::{Machine, Sleep};
+use timestep_lab::rope::{Drive, Integrator, Pin, RopeParams};
+use timestep_lab::simulate::vrr::Lfc;
+use timestep_lab::simulate::{Phase, RenderCost, Stall};
 use timestep_loop::MaxSubstep;
 use timestep_loop::{ConfigError, Mode, Pacing, Tick, TimingConfig, parse_duration, parse_tick};
 
@@ -419,7 +419,7 @@ pub struct AdviseArgs {
     /// The engine you ship on: the loops it can run are ranked, and its settings printed
     /// (custom: your own loop, with this project's timestep-loop crate) [default: every loop]
     #[arg(help_heading = "Loop", long, value_name = "godot|bevy|unity|monogame|custom", value_parser = parse_engine)]
-    pub engine: Option<crate::advise::Engine>,
+    pub engine: Option<timestep_lab::advise::Engine>,
     /// Print one JSON object instead of the text
     #[arg(help_heading = "Output", long)]
     pub json: bool,

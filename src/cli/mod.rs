@@ -7,18 +7,20 @@ mod values;
 
 pub use args::*;
 
-use crate::advise::{AdviseConfig, Situation};
 use crate::app::{CaptureChoice, WindowConfig};
-use crate::draw::MAX_PANES;
-use crate::lane::LaneSpec;
-use crate::machine::Machine;
-use crate::messages::Failure;
-use crate::probe::ProbeConfig;
-use crate::replay::{ReplayConfig, ReplayOutput};
-use crate::rope::Drive;
-use crate::simulate::vrr::Vrr;
-use crate::simulate::{DisplayConfig, SimConfig, SimOutput};
-use crate::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig, SweepOutput};
+use crate::commands::probe::ProbeConfig;
+use crate::commands::replay::ReplayOutput;
+use crate::commands::sweep::SweepOutput;
+use timestep_lab::advise::{AdviseConfig, Situation};
+use timestep_lab::draw::MAX_PANES;
+use timestep_lab::lane::LaneSpec;
+use timestep_lab::machine::Machine;
+use timestep_lab::messages::Failure;
+use timestep_lab::replay::ReplayConfig;
+use timestep_lab::rope::Drive;
+use timestep_lab::simulate::vrr::Vrr;
+use timestep_lab::simulate::{DisplayConfig, SimConfig, SimOutput};
+use timestep_lab::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig};
 use timestep_loop::Pacing;
 use timestep_loop::ns_from_seconds;
 
@@ -140,9 +142,10 @@ fn clap_failure(e: clap::Error) -> Result<String, Failure> {
     match e.kind() {
         ErrorKind::DisplayHelp
         | ErrorKind::DisplayVersion
-        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            Ok(wrap_help(&e.render().to_string(), crate::fit::COLUMNS))
-        }
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ok(wrap_help(
+            &e.render().to_string(),
+            timestep_lab::fit::COLUMNS,
+        )),
         _ => {
             let text = e.render().to_string();
             let line = text
@@ -263,7 +266,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
 
 /// A plain launch's lanes: [`crate::app::DEFAULT_LANES`].
 fn default_lanes() -> Result<Vec<LaneSpec>, String> {
-    crate::lane::parse_lanes(crate::app::DEFAULT_LANES)
+    timestep_lab::lane::parse_lanes(crate::app::DEFAULT_LANES)
 }
 
 /// `--replay` and the flags that choose its frames.
@@ -371,7 +374,7 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs, advise: String) -> Result<
 /// What a sweep sweeps: display rates, or with `--vrr` frame rates (`--fps`), which set the
 /// render cost.
 fn sweep_rates(args: &SweepArgs) -> Result<(Axis, Vec<f64>), String> {
-    let default = || crate::sweep::parse_rates(DEFAULT_RATES);
+    let default = || timestep_lab::sweep::parse_rates(DEFAULT_RATES);
     match (&args.display.vrr, &args.display_hz, &args.fps) {
         (None, _, Some(_)) => Err("--fps sweeps frame rates on a --vrr panel: give --vrr \
                                    MIN..MAX (or sweep display rates with --display-hz)"
@@ -461,14 +464,14 @@ fn advise_config(
     flags: String,
 ) -> Result<AdviseConfig, String> {
     let lanes = match (&common.lanes, args.engine) {
-        (Some(_), Some(engine)) if engine != crate::advise::Engine::Custom => {
+        (Some(_), Some(engine)) if engine != timestep_lab::advise::Engine::Custom => {
             return Err(format!(
                 "--lanes and --engine {} both choose the loops: give one of them",
                 engine.name()
             ));
         }
         (Some(lanes), _) => lanes.0.clone(),
-        (None, engine) => crate::advise::candidates(engine),
+        (None, engine) => timestep_lab::advise::candidates(engine),
     };
     if let Some(engine) = args.engine.filter(|e| !e.paces(args.display.pacing)) {
         return Err(format!(
@@ -507,7 +510,7 @@ fn advise_config(
             if display.vrr.is_some() && display.render_cost.max_ns() == 0 {
                 return Err(VRR_WITHOUT_RENDER.into());
             }
-            let pacings = crate::advise::pacings(args.display.pacing, &display, args.engine);
+            let pacings = timestep_lab::advise::pacings(args.display.pacing, &display, args.engine);
             let sim = SimConfig {
                 timing: common.timing()?,
                 rope: common.rope(Drive::Off)?,
@@ -632,7 +635,7 @@ fn one_rate(id: &str, value: &str) -> String {
     if id != "display_hz" || values::positive_hz(value).is_ok() {
         return value.to_string();
     }
-    match crate::sweep::parse_rates(value) {
+    match timestep_lab::sweep::parse_rates(value) {
         Ok(rates) if !rates.is_empty() => format!("{}", rates[0]),
         _ => value.to_string(),
     }
@@ -691,15 +694,15 @@ fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayCo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::machine::Sleep;
-    use crate::simulate::Stall;
+    use timestep_lab::machine::Sleep;
+    use timestep_lab::simulate::Stall;
 
     fn err(args: &[&str]) -> (String, u8) {
         let mut v = vec!["timestep-rope"];
         v.extend_from_slice(args);
         match parse(v) {
             Ok(run) => panic!("{args:?} parsed: {run:?}"),
-            Err(e) => (crate::messages::error_text(&e.message), e.status),
+            Err(e) => (timestep_lab::messages::error_text(&e.message), e.status),
         }
     }
 

@@ -9,9 +9,9 @@
 //! cannot destroy a file.
 
 use super::Run;
-use crate::machine::Machine;
 use std::fs;
 use std::path::{Path, PathBuf};
+use timestep_lab::machine::Machine;
 
 /// A path given on the command line, and what gave it: a flag, or a description
 /// (`the capture`).

@@ -2,13 +2,13 @@
 //! line saying what is wrong with it (clap adds the flag's name).
 
 use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
-use crate::MAX_HZ;
-use crate::lane::parse_lanes;
-use crate::machine::{Machine, Sleep};
-use crate::messages::one_of;
-use crate::rope::Drive;
-use crate::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
-use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
+use timestep_lab::MAX_HZ;
+use timestep_lab::lane::parse_lanes;
+use timestep_lab::machine::{Machine, Sleep};
+use timestep_lab::messages::one_of;
+use timestep_lab::rope::Drive;
+use timestep_lab::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
+use timestep_lab::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
 use timestep_loop::MaxSubstep;
 use timestep_loop::{Mode, Named, Pacing, format_duration, parse_duration};
 
@@ -69,7 +69,7 @@ pub(super) fn parse_float(s: &str) -> Result<f64, String> {
 }
 
 pub(super) fn positive_hz(s: &str) -> Result<f64, String> {
-    let v = parse_float(crate::sweep::without_hz(s))?;
+    let v = parse_float(timestep_lab::sweep::without_hz(s))?;
     if v <= 0.0 {
         return Err(format!("'{s}' must be greater than zero"));
     }
@@ -99,10 +99,10 @@ pub(super) fn seconds(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-/// `probe --seconds`: above 0, at most [`crate::probe::MAX_SECONDS`].
+/// `probe --seconds`: above 0, at most [`crate::commands::probe::MAX_SECONDS`].
 pub(super) fn probe_seconds(s: &str) -> Result<f64, String> {
     let v = parse_float(s)?;
-    let max = crate::probe::MAX_SECONDS;
+    let max = crate::commands::probe::MAX_SECONDS;
     if v <= 0.0 {
         return Err(format!("'{s}' must be greater than zero"));
     }
@@ -128,14 +128,14 @@ pub(super) fn particle_count(s: &str) -> Result<usize, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{s}' is not a whole number"))?;
-    let max = crate::rope::MAX_PARTICLES;
+    let max = timestep_lab::rope::MAX_PARTICLES;
     if n < 1 {
         return Err(format!("'{s}' must be at least 1"));
     }
     if n as u64 > max as u64 {
         return Err(format!(
             "'{s}' is above the maximum of {max} ({})",
-            crate::rope::max_particles_cost()
+            timestep_lab::rope::max_particles_cost()
         ));
     }
     Ok(n as usize)
@@ -173,7 +173,7 @@ pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
 }
 
 /// `--pacing`: vsync, cap:HZ, adaptive or late.
-pub(super) fn parse_engine(s: &str) -> Result<crate::advise::Engine, String> {
+pub(super) fn parse_engine(s: &str) -> Result<timestep_lab::advise::Engine, String> {
     s.parse()
 }
 
@@ -199,7 +199,7 @@ pub(super) fn parse_stall(s: &str) -> Result<Stall, String> {
 }
 
 pub(super) fn rate_list(s: &str) -> Result<RateList, String> {
-    crate::sweep::parse_rates(s).map(RateList)
+    timestep_lab::sweep::parse_rates(s).map(RateList)
 }
 
 /// A plot's path: its extension must name a format the plot can be written in.
@@ -265,5 +265,5 @@ pub(super) fn parse_lesson(s: &str) -> Result<usize, String> {
         .trim()
         .parse()
         .map_err(|_| format!("'{s}' is not a lesson's number"))?;
-    crate::lessons::Lesson::number(n).map(|_| n)
+    timestep_lab::lessons::Lesson::number(n).map(|_| n)
 }

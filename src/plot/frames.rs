@@ -2,29 +2,11 @@
 //! vblank and its frame time over the run.
 
 use super::{Figure, colour, font, page, render, stroke, tidy};
-use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
-
-/// One presented frame of one lane, as the plot shows it.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct FramePoint {
-    /// When it was presented, s from the first frame.
-    pub t_s: f64,
-    /// (S_i − S_1) − (P_i − P_1): the shown simulation time against the display's, ms.
-    pub error_ms: f64,
-    /// Ticks this frame ran.
-    pub ticks: u32,
-    /// The measured frame time, ms.
-    pub frame_ms: f64,
-}
-
-/// The frames of every lane, as collected by `simulate`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FramePlot {
-    pub lanes: Vec<(String, Vec<FramePoint>)>,
-}
+use timestep_lab::chart::{FramePlot, FramePoint};
+use timestep_lab::pending::PendingFile;
 
 struct FramesFigure<'a> {
     title: &'a str,

@@ -5,16 +5,16 @@
 mod frames;
 mod sweep;
 
-pub use frames::{FramePlot, FramePoint, plot_frames};
-pub use sweep::{SweepPoint, plot_sweep};
+pub use frames::plot_frames;
+pub use sweep::plot_sweep;
 
-use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::io::Write;
 use std::path::Path;
 use std::sync::Once;
+use timestep_lab::pending::PendingFile;
 
 /// The plot's font family, registered from [`FONT`].
 const FAMILY: &str = "sans-serif";

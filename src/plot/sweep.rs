@@ -2,20 +2,11 @@
 //! lane, with the common display rates marked.
 
 use super::{Figure, font, page, render, stroke, tidy};
-use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-
-/// What the plot shows of one (display rate, lane) configuration.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SweepPoint {
-    pub hz: f64,
-    pub stutter_rms_ms: f64,
-    /// Null (n/a) where a vblank holds 2 ticks or more: not drawn.
-    pub double_updates_per_min: Option<f64>,
-    pub drift_ms: f64,
-}
+use timestep_lab::chart::SweepPoint;
+use timestep_lab::pending::PendingFile;
 
 /// Rates a reader looks for, marked where the sweep covers them.
 const COMMON_HZ: [f64; 7] = [60.0, 75.0, 90.0, 120.0, 144.0, 165.0, 240.0];

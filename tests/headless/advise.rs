@@ -5,7 +5,7 @@
 
 use crate::support::{run_json as json, run_text as text};
 use serde_json::Value;
-use timestep_rope::advise::{LATENCY_STEP_MS, RULE, SPIN_STEP_PERCENT, STUTTER_STEP_MS};
+use timestep_lab::advise::{LATENCY_STEP_MS, RULE, SPIN_STEP_PERCENT, STUTTER_STEP_MS};
 
 const CAPTURE: &str = "tests/data/presentmon/test_case_5.csv";
 

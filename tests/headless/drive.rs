@@ -2,10 +2,10 @@
 //! deterministic as a still one; and judder, what a driven end shows of the loop.
 
 use crate::support::*;
+use timestep_lab::RopeParams;
+use timestep_lab::lane::{Lane, LaneSpec};
+use timestep_lab::rope::Drive;
 use timestep_loop::{MaxSubstep, Mode, PolicyEnv, TimingConfig};
-use timestep_rope::RopeParams;
-use timestep_rope::lane::{Lane, LaneSpec};
-use timestep_rope::rope::Drive;
 
 fn driven() -> RopeParams {
     RopeParams {
@@ -64,19 +64,19 @@ fn the_pin_is_where_the_path_says_at_the_simulated_time() {
 fn fixed_and_interpolated_take_the_same_driven_steps_and_end_the_same() {
     let display = display(59.94);
     let cfg = simulate_config(display, driven(), "fixed,interpolated");
-    let runs = timestep_rope::simulate::run(&cfg, |_| {}).unwrap();
+    let runs = timestep_lab::simulate::run(&cfg, |_| {}).unwrap();
     let hash = |i: usize| physics(&runs[i].0).state_hash.clone();
     assert_eq!(hash(0), hash(1));
 }
 
 fn simulate_config(
-    display: timestep_rope::simulate::DisplayConfig,
+    display: timestep_lab::simulate::DisplayConfig,
     rope: RopeParams,
     lanes: &str,
-) -> timestep_rope::simulate::SimConfig {
-    timestep_rope::simulate::SimConfig {
+) -> timestep_lab::simulate::SimConfig {
+    timestep_lab::simulate::SimConfig {
         rope,
-        lanes: timestep_rope::lane::parse_lanes(lanes).unwrap(),
+        lanes: timestep_lab::lane::parse_lanes(lanes).unwrap(),
         ..config(display)
     }
 }
@@ -85,12 +85,12 @@ fn simulate_config(
 fn a_coarse_tick_judders_by_pixels_when_shown_latest_and_not_when_blended() {
     // --dt 20hz --max-substep 1ms on a 60 Hz display: fixed shows each 50 ms tick for three
     // frames, so the driven end jumps; interpolated shows where the path is.
-    let cfg = timestep_rope::simulate::SimConfig {
+    let cfg = timestep_lab::simulate::SimConfig {
         timing: TimingConfig::textbook(50 * MS, 250 * MS, None).unwrap(),
         max_substep: MaxSubstep::Set(MS),
         ..simulate_config(display(60.0), driven(), "fixed,interpolated")
     };
-    let runs = timestep_rope::simulate::run(&cfg, |_| {}).unwrap();
+    let runs = timestep_lab::simulate::run(&cfg, |_| {}).unwrap();
     let judder = |i: usize| runs[i].0.shown.judder_px.unwrap();
     assert!(
         judder(0).rms > 1.0 && judder(0).max > 2.0,
@@ -105,9 +105,9 @@ fn a_coarse_tick_judders_by_pixels_when_shown_latest_and_not_when_blended() {
     // At the default 1 ms tick fixed's judder is a fraction of a pixel; without a drive there
     // is none to report.
     let fine = simulate_config(display(60.0), driven(), "fixed");
-    let r = timestep_rope::simulate::run(&fine, |_| {}).unwrap();
+    let r = timestep_lab::simulate::run(&fine, |_| {}).unwrap();
     assert!(r[0].0.shown.judder_px.unwrap().rms < 0.1);
     let still = simulate_config(display(60.0), RopeParams::default(), "fixed");
-    let r = timestep_rope::simulate::run(&still, |_| {}).unwrap();
+    let r = timestep_lab::simulate::run(&still, |_| {}).unwrap();
     assert_eq!(r[0].0.shown.judder_px, None);
 }

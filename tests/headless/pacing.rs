@@ -3,11 +3,11 @@
 //! and the trace says when each step ran.
 
 use crate::support::*;
+use timestep_lab::lane::LaneReport;
+use timestep_lab::lane::LaneSpec;
+use timestep_lab::simulate::{self, DisplayConfig, FrameRecord, Ramp, RenderCost};
 use timestep_loop::Mode;
 use timestep_loop::Pacing;
-use timestep_rope::lane::LaneReport;
-use timestep_rope::lane::LaneSpec;
-use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, Ramp, RenderCost};
 
 fn run_paced(display: DisplayConfig, lanes: &[Mode]) -> Vec<LaneReport> {
     let cfg = simulate::SimConfig {

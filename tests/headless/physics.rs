@@ -1,8 +1,8 @@
 //! The rope against closed-form physics.
 
 use glam::Vec2;
-use timestep_rope::rope::{Grab, Integrator};
-use timestep_rope::{Pin, Rope, RopeParams};
+use timestep_lab::rope::{Grab, Integrator};
+use timestep_lab::{Pin, Rope, RopeParams};
 
 const DT: f32 = 1e-3;
 

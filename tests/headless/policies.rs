@@ -3,12 +3,12 @@
 //! each preset's own rule, and vsync detection.
 
 use crate::support::*;
+use timestep_lab::RopeParams;
+use timestep_lab::lane::LaneReport;
+use timestep_lab::lane::parse_lanes;
+use timestep_lab::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 use timestep_loop::MaxSubstep;
 use timestep_loop::TimingConfig;
-use timestep_rope::RopeParams;
-use timestep_rope::lane::LaneReport;
-use timestep_rope::lane::parse_lanes;
-use timestep_rope::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 
 /// `lanes` on `display`, ticking at `dt_ns`, with a 2-particle rope (the timing is under test)
 /// and 1 ms substeps; each lane's report and its ticks per frame.

@@ -2,8 +2,8 @@
 
 use crate::support::*;
 use std::process::Command;
+use timestep_lab::simulate::DisplayConfig;
 use timestep_loop::Mode;
-use timestep_rope::simulate::DisplayConfig;
 
 #[test]
 fn variable_steps_at_20_hz_explode_again_and_again_and_never_draw_a_nan() {

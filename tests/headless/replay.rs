@@ -4,11 +4,11 @@
 
 use crate::support::*;
 use std::path::{Path, PathBuf};
+use timestep_lab::RopeParams;
+use timestep_lab::lane::{LaneReport, parse_lanes};
+use timestep_lab::replay::{self, CaptureSummary, ReplayConfig, Selection};
+use timestep_lab::simulate::{self, Controls, DisplayConfig, FrameRecord, RenderCost, SimConfig};
 use timestep_loop::TimingConfig;
-use timestep_rope::RopeParams;
-use timestep_rope::lane::{LaneReport, parse_lanes};
-use timestep_rope::replay::{self, CaptureSummary, ReplayConfig, Selection};
-use timestep_rope::simulate::{self, Controls, DisplayConfig, FrameRecord, RenderCost, SimConfig};
 
 fn data(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -1,10 +1,10 @@
 //! The stepping modes' promises, checked on the simulated clock.
 
 use crate::support::*;
+use timestep_lab::rope::Integrator;
+use timestep_lab::simulate::{self, DisplayConfig};
+use timestep_lab::{Rope, RopeParams};
 use timestep_loop::{Mode, Stepper, TimingConfig};
-use timestep_rope::rope::Integrator;
-use timestep_rope::simulate::{self, DisplayConfig};
-use timestep_rope::{Rope, RopeParams};
 
 /// The frame patterns a real machine produces: common rates, timer noise and hitches.
 fn patterns() -> Vec<(&'static str, DisplayConfig)> {
@@ -264,7 +264,7 @@ fn interpolation_removes_the_stutter_that_fixed_steps_leave_at_59_94_hz() {
 fn each_integrators_bound_is_right_to_the_hertz_on_a_straight_chain() {
     // A straight, weightless chain with its fastest (longitudinal) mode nudged: the mode the
     // bound is computed for, undisturbed by a swing's curvature.
-    use timestep_rope::rope::Integrator;
+    use timestep_lab::rope::Integrator;
     for integrator in Integrator::ALL {
         let params = RopeParams {
             integrator,
@@ -277,7 +277,7 @@ fn each_integrators_bound_is_right_to_the_hertz_on_a_straight_chain() {
             let nudged = (0..params.particles)
                 .map(|i| glam::Vec2::new(i as f32 * 0.2 + if i % 2 == 1 { 1e-4 } else { 0.0 }, 0.0))
                 .collect();
-            let mut rope = timestep_rope::Rope::with_positions(params, nudged).unwrap();
+            let mut rope = timestep_lab::Rope::with_positions(params, nudged).unwrap();
             let h = (1.0 / hz) as f32;
             (0..(30.0 * hz) as u32).any(|_| {
                 rope.step(h, false);
@@ -302,7 +302,7 @@ fn variable_steps_with_rk4_hold_at_60_hz_and_tear_apart_below_its_bound() {
         duration_ns: 20 * S,
         ..display(60.0)
     });
-    cfg.lanes = vec![timestep_rope::lane::parse_spec("variable+rk4").unwrap()];
+    cfg.lanes = vec![timestep_lab::lane::parse_spec("variable+rk4").unwrap()];
     let r = &simulate::run(&cfg, |_| {}).unwrap()[0].0;
     assert!(
         !physics(r).exploded,

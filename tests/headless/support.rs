@@ -1,11 +1,11 @@
 //! Helpers shared by the behaviour tests: drive the real lanes with the simulated display,
 //! exactly as `simulate` does.
 
+use timestep_lab::RopeParams;
+use timestep_lab::lane::LaneReport;
+use timestep_lab::lane::LaneSpec;
+use timestep_lab::simulate::{self, DisplayConfig, FrameRecord, SimConfig, Stall};
 use timestep_loop::{Mode, TimingConfig};
-use timestep_rope::RopeParams;
-use timestep_rope::lane::LaneReport;
-use timestep_rope::lane::LaneSpec;
-use timestep_rope::simulate::{self, DisplayConfig, FrameRecord, SimConfig, Stall};
 
 pub use timestep_loop::NS_PER_MS as MS;
 pub use timestep_loop::NS_PER_S as S;
@@ -68,7 +68,7 @@ pub fn stall(at_ns: u64, duration_ns: u64) -> Stall {
 }
 
 /// A lane's rope figures, which every `simulate` lane has.
-pub fn physics(r: &LaneReport) -> &timestep_rope::lane::PhysicsReport {
+pub fn physics(r: &LaneReport) -> &timestep_lab::lane::PhysicsReport {
     match &r.physics {
         Some(p) => p,
         None => panic!("{} ran without a rope", r.lane),

@@ -7,12 +7,12 @@ use crate::support::*;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use timestep_lab::RopeParams;
+use timestep_lab::lane::{LaneSpec, LaneState, parse_lanes};
+use timestep_lab::simulate::{self, DisplayConfig, Phase, RenderCost, SimConfig};
+use timestep_lab::sweep::{self, SweepConfig};
 use timestep_loop::MaxSubstep;
 use timestep_loop::TimingConfig;
-use timestep_rope::RopeParams;
-use timestep_rope::lane::{LaneSpec, LaneState, parse_lanes};
-use timestep_rope::simulate::{self, DisplayConfig, Phase, RenderCost, SimConfig};
-use timestep_rope::sweep::{self, SweepConfig};
 
 /// A file in the test's own temporary directory.
 fn temp(name: &str) -> PathBuf {
@@ -376,7 +376,7 @@ fn ctrl_c_ends_a_sweep_with_130_and_complete_rows() {
         .unwrap();
     // Wait (on the file being written, not the clock) until rows have been written, then
     // press Ctrl-C.
-    let growing = timestep_rope::pending::temp_path(&csv, child.id()).unwrap();
+    let growing = timestep_lab::pending::temp_path(&csv, child.id()).unwrap();
     let mut polls = 0;
     while std::fs::read_to_string(&growing).map_or(0, |t| t.lines().count()) < 3 {
         polls += 1;

@@ -63,8 +63,8 @@ fn a_timed_run_exits_cleanly_and_its_screenshot_shows_the_rope() {
 
     // The rope hangs from its pin, which the view puts at the world origin: around it, within
     // a couple of segments, the pin and the rope's first segments must show.
-    let params = timestep_rope::RopeParams::default();
-    let view = timestep_rope::draw::View::for_rope(&params, w, h);
+    let params = timestep_lab::RopeParams::default();
+    let view = timestep_lab::draw::View::for_rope(&params, w, h);
     let pin = view.to_screen(glam::Vec2::ZERO);
     let radius = (2.0 * params.rest_length_m * view.scale).max(12.0);
     let mut near_pin = 0;
@@ -390,9 +390,9 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
     // Every pane (laid out as the window lays them out) holds a rope: bright pixels well
     // inside it, away from its label.
     let layout =
-        timestep_rope::draw::Layout::split(&timestep_rope::RopeParams::default(), w, h, 4, true, 0);
+        timestep_lab::draw::Layout::split(&timestep_lab::RopeParams::default(), w, h, 4, true, 0);
     for (i, a) in layout.areas.iter().enumerate() {
-        let label = timestep_rope::draw::text_scale(h) * 26;
+        let label = timestep_lab::draw::text_scale(h) * 26;
         let bright = (a.y + label..a.y + a.h - 2)
             .flat_map(|y| (a.x + 2..a.x + a.w - 2).map(move |x| (x, y)))
             .filter(|&(x, y)| luma(x, y) > 110)

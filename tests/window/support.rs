@@ -84,7 +84,7 @@ impl Running {
     /// Where the app writes the output file `target` while it runs (it is renamed over
     /// `target` at exit): the file to follow.
     pub fn growing(&self, target: &Path) -> PathBuf {
-        timestep_rope::pending::temp_path(target, self.pid()).expect("a file name")
+        timestep_lab::pending::temp_path(target, self.pid()).expect("a file name")
     }
 
     pub fn stderr(&self) -> String {

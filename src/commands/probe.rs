@@ -1,41 +1,21 @@
-//! `timestep-rope probe`: this machine's clock and sleeps, measured within a budget of time.
-//!
-//! - **The clock**: what one `Instant::now()` costs (the median over batches of back-to-back
-//!   reads) and the smallest step seen between two consecutive readings.
-//! - **Sleeps**: how late `std::thread::sleep` and spin_sleep wake (woke − asked) for
-//!   requests of 0.1, 0.5, 1, 2 and 5 ms, in rounds that spread the budget evenly over the
-//!   requests (`plan.rs`) and take one native and one spin sleep of a request in turn.
-//! - **What the OS says**: the timer slack where it reports it, and spin_sleep's own
-//!   threshold (`system.rs`, `measure.rs`): read, not measured.
-//! - **`--window`**: first, the presents in each present mode the surface offers
-//!   (`crate::app::probe`; nothing here touches the window).
-//!
-//! The result is a [`crate::machine::MachineProfile`] (`--out`), one JSON object (`--json`)
-//! or a table (`report.rs`). Ctrl-C stops between two sleeps or two presents: what was
-//! measured is printed, marked interrupted, and the exit status is 130.
+//! `timestep-rope probe`: the library's probe of this machine's clock and sleeps (see
+//! [`timestep_lab::probe`]), run with a progress bar, Ctrl-C and `--out`; with `--window`, the
+//! window's presents first (`crate::app::probe`).
 
-mod measure;
-mod plan;
-mod report;
-mod system;
-mod table;
-
-pub use plan::REQUESTS_NS;
-
-use crate::app::probe::{PresentProbe, Presents};
+use crate::app::probe::PresentProbe;
 use crate::interrupt;
-use crate::machine::MachineProfile;
-use crate::messages::{self, Failure};
-use crate::pending::PendingFile;
 use crate::progress;
-use measure::{Machine, RealMachine, measure_clock, measure_sleeps};
-use plan::Plan;
-use report::{ClockReport, Facts, Measured, ProbeReport, write_json};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use table::write_table;
+use timestep_lab::machine::MachineProfile;
+use timestep_lab::messages::{self, Failure};
+use timestep_lab::pending::PendingFile;
+use timestep_lab::probe::{
+    ClockReport, Facts, Machine, Measured, Plan, Presents, ProbeReport, RealMachine, facts,
+    measure_clock, measure_sleeps, write_json, write_table,
+};
 use timestep_loop::NS_PER_S;
 
 /// Longest `--seconds`: ten minutes.
@@ -96,7 +76,7 @@ fn probe(cfg: &ProbeConfig) -> Result<(ProbeReport, Facts), Failure> {
         Some(measure(cfg)?)
     };
     let took_ns = started.elapsed().as_nanos().try_into().unwrap_or(u64::MAX);
-    let facts = system::facts();
+    let facts = facts();
     let window = presents.as_ref().map(|p| (p, cfg.per_mode_ns()));
     let report = ProbeReport::new(&facts, measured.as_ref(), window, cfg.budget_ns, took_ns);
     Ok((report, facts))

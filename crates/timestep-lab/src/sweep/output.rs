@@ -3,8 +3,8 @@
 //! common rates) kept small enough to hold for any number of configurations.
 
 use super::{Axis, Row};
+use crate::chart::SweepPoint;
 use crate::lane::{JudderStats, LaneState, LatencyStats, RefreshInterval, TICK_COUNTERS_BELOW};
-use crate::plot::SweepPoint;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
 

@@ -1,19 +1,21 @@
-//! The `simulate` subcommand: flags in, report out.
+//! `timestep-rope simulate`: files opened first, then the lanes on the simulated display,
+//! with progress, Ctrl-C, the plot and the report.
 
-use super::SimOutput;
-use super::progress::Progress;
-use super::trace::{Plotting, Trace, open};
-use super::{Controls, FrameRecord, Report, SimConfig, run_with, write_dump, write_table};
+use super::simulate_progress::Progress;
 use crate::interrupt;
-use crate::messages::{self, Failure};
-use crate::pending;
-use crate::plot::{self};
+use crate::plot;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
+use timestep_lab::messages::{self, Failure};
+use timestep_lab::pending;
+use timestep_lab::simulate::{
+    Controls, FrameRecord, Plotting, Report, SimConfig, SimOutput, Trace, open, run_with,
+    write_dump, write_table,
+};
 
 /// Runs `simulate`. Files named by flags are created before anything runs, so a bad path
 /// fails at once with status 2; they replace their targets only once all are written (see
-/// [`crate::pending`]), also when Ctrl-C stopped the run.
+/// [`timestep_lab::pending`]), also when Ctrl-C stopped the run.
 pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     // Created before anything runs, in order; the first bad path stops everything.
     let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
@@ -85,9 +87,9 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         if args.json {
             writeln!(out, "{}", report.to_json())
         } else {
-            crate::fit::write_fitted(out, args.wide, |text| {
+            timestep_lab::fit::write_fitted(out, args.wide, |text| {
                 write_table(text, &report, cfg, args.wide)?;
-                crate::replay::write_advise(text, &args.advise)
+                timestep_lab::replay::write_advise(text, &args.advise)
             })
         }
     })?;

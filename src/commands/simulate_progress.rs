@@ -1,11 +1,10 @@
 //! A long `simulate` run, seen from stderr: the estimate line before it starts, the progress
 //! bar while it runs (see `crate::progress` for where they show), and how far each lane got.
 
-use super::estimate::Work;
-use super::{FrameRecord, SimConfig};
-use crate::messages;
 use crate::progress;
 use indicatif::ProgressBar;
+use timestep_lab::messages;
+use timestep_lab::simulate::{FrameRecord, SimConfig, Work};
 use timestep_loop::format_duration;
 
 /// Runs shorter than this (estimated) say nothing and show no bar.

@@ -482,7 +482,7 @@ mod tests {
             );
         }
         // Our own crate's rows cite its README, which must show them.
-        let readme = include_str!("../../crates/timestep-loop/README.md");
+        let readme = include_str!("../../../timestep-loop/README.md");
         for s in Engine::Custom.settings() {
             assert_eq!(s.doc, CRATE);
             let item = s.name.rsplit("::").nth(1).unwrap_or(s.name);

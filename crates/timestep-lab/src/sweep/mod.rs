@@ -6,12 +6,10 @@
 //! and lane order, as soon as it is done, so memory does not grow with the reports (only with
 //! the few figures per row that the summary and the plot keep).
 
-mod command;
 mod output;
 mod rates;
 
-pub use command::{SweepOutput, main};
-pub use output::{Summary, csv_header, csv_row};
+pub use output::{Summary, csv_header, csv_row, json_row};
 pub use rates::{DEFAULT_RATES, MAX_CONFIGS, parse_rates, without_hz};
 
 use crate::lane::LaneReport;

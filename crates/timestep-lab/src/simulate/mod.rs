@@ -1,4 +1,4 @@
-//! `timestep-rope simulate`: lanes driven by a simulated clock and display.
+//! Lanes driven by a simulated clock and display.
 //!
 //! The display is modelled like Tyler Glaiel's monitor simulator ("How to make your game run at
 //! 60fps"): the loop reads a (noisy) timer, steps the rope, spends `render_cost` rendering, and
@@ -7,27 +7,24 @@
 //! frame's render. Everything is integer nanoseconds of simulated time; nothing reads a clock.
 //! Each lane runs on its own copy of the display, so every lane sees the same frame times.
 
-mod command;
 mod cost;
 mod display;
 mod estimate;
 mod offscreen;
-mod progress;
 mod report;
 mod run;
 mod trace;
 pub mod vrr;
 
-pub use command::main;
 pub use cost::{MAX_RAMP_POINTS, Ramp, RenderCost};
 pub use display::{Display, DisplayConfig, Phase, Presented, Stall};
+pub use estimate::Work;
 pub use report::{
-    ConfigReport, LoopConfigReport, RopeReport, write_lane_tables, write_rope_bounds,
+    ConfigReport, LoopConfigReport, Report, RopeReport, write_dump, write_lane_tables,
+    write_rope_bounds, write_table,
 };
 pub use run::{Controls, LaneOutcome, Outcome, batches, run, run_with};
 pub use trace::{Plotting, Trace, open};
-
-use report::{Report, write_dump, write_table};
 
 use crate::lane::LaneSpec;
 use crate::rope::RopeParams;

@@ -1,22 +1,13 @@
-//! The `replay` subcommand: the capture checked and summed up before anything runs, then every
-//! lane on its frames, reported as `simulate` reports, with the capture's summary above.
+//! A replay's configuration and its report: the `--json` object and the text.
 
-use super::host::{ReplayError, open, run_with};
-use super::summary::CaptureSummary;
-use crate::interrupt;
+use super::CaptureSummary;
 use crate::lane::{LaneReport, LaneSpec};
-use crate::messages::{self, Failure};
-use crate::plot;
 use crate::rope::RopeParams;
-use crate::simulate::{
-    Controls, FrameRecord, LoopConfigReport, Plotting, RopeReport, Trace, write_lane_tables,
-    write_rope_bounds,
-};
+use crate::simulate::{LoopConfigReport, RopeReport, write_lane_tables, write_rope_bounds};
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::process::ExitCode;
-use timestep_loop::{MaxSubstep, PolicyEnv, TimingConfig, seconds};
+use timestep_loop::{MaxSubstep, PolicyEnv, TimingConfig};
 
 /// Everything a replay needs, validated.
 #[derive(Clone, Debug)]
@@ -45,18 +36,6 @@ impl ReplayConfig {
     }
 }
 
-/// Where a replay writes what it measured.
-#[derive(Clone, Debug, Default)]
-pub struct ReplayOutput {
-    pub json: bool,
-    /// `--wide`: the full table; without it every line fits [`crate::fit::COLUMNS`].
-    pub wide: bool,
-    pub trace: Option<PathBuf>,
-    pub plot: Option<PathBuf>,
-    /// The last line of the text: `advise` for the same capture (empty: none).
-    pub advise: String,
-}
-
 /// The whole `--json` object.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReplayReport {
@@ -82,83 +61,8 @@ pub struct ReplayConfigReport {
     pub rope: RopeReport,
 }
 
-/// Runs `replay`: the capture is read and checked, and the output files created, before
-/// anything runs, so a bad one fails at once with status 2. The outputs replace their targets
-/// once all are written (see [`crate::pending`]), also when Ctrl-C stopped the run.
-pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure> {
-    let (selection, summary) = open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
-        .map_err(|e| Failure::usage(e.to_string()))?;
-    let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
-    let mut trace = crate::simulate::open("--trace", out.trace.as_deref())
-        .map_err(Failure::usage)?
-        .map(|file| Trace::new(file, names.clone()));
-    let plot_file = out.plot.as_deref().map(plot::create).transpose();
-    let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
-    let mut plotting = plot_file.as_ref().map(|_| Plotting::new(&names, None));
-    interrupt::install();
-    let controls = Controls {
-        keep_positions: false,
-        stop: Some(interrupt::flag()),
-        step_starts: trace.is_some(),
-    };
-    let outcome = run_with(cfg, &selection, &summary, controls, |f: &FrameRecord| {
-        if let Some(t) = trace.as_mut() {
-            t.row(f);
-        }
-        if let Some(p) = plotting.as_mut() {
-            p.frame(f);
-        }
-    })
-    .map_err(|e| match e {
-        ReplayError::Capture(e) => Failure::usage(e.to_string()),
-        ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
-    })?;
-    let mut files = Vec::new();
-    if let (Some(mut file), Some(p)) = (plot_file, &plotting) {
-        let title = format!("{} ({}), frame by frame", summary.app, summary.format);
-        plot::plot_frames(&mut file, &title, &p.plot).map_err(|e| {
-            Failure::machine(format!(
-                "writing --plot '{}' failed: {e}",
-                file.path().display()
-            ))
-        })?;
-        files.push(("--plot", file));
-    }
-    if let Some(t) = trace {
-        let file = t.finish();
-        let file = file.map_err(|e| Failure::machine(format!("writing --trace failed: {e}")))?;
-        files.push(("--trace", file));
-    }
-    crate::pending::commit_all(files).map_err(Failure::machine)?;
-    let lanes: Vec<LaneReport> = outcome.lanes.into_iter().map(|l| l.report).collect();
-    let report = ReplayReport {
-        config: ReplayConfigReport {
-            looped: LoopConfigReport::new(&cfg.timing, cfg.max_substep),
-            rope: RopeReport::new(&cfg.rope),
-        },
-        why_lanes_differ: super::why_lanes_differ(&summary, &lanes),
-        capture: summary,
-        lanes,
-        interrupted: outcome.interrupted,
-        replayed_s: seconds(outcome.replayed_ns),
-        lanes_not_run: outcome.not_run,
-    };
-    messages::print("the report", |w| {
-        if out.json {
-            let json = serde_json::to_string_pretty(&report).map_err(io::Error::other);
-            json.and_then(|j| writeln!(w, "{j}"))
-        } else {
-            crate::fit::write_fitted(w, out.wide, |text| {
-                write_table(text, &report, cfg, out.wide)?;
-                write_advise(text, &out.advise)
-            })
-        }
-    })?;
-    Ok(interrupt::status(report.interrupted))
-}
-
 /// The capture's summary, then the lanes' tables as `simulate` prints them.
-fn write_table(
+pub fn write_table(
     out: &mut impl Write,
     r: &ReplayReport,
     cfg: &ReplayConfig,
@@ -190,7 +94,7 @@ fn write_table(
 }
 
 /// The capture in a few lines.
-fn write_capture(out: &mut impl Write, c: &CaptureSummary) -> io::Result<()> {
+pub fn write_capture(out: &mut impl Write, c: &CaptureSummary) -> io::Result<()> {
     let mut who = c.app.clone();
     if !c.process.is_empty() {
         who += &format!(" (process {}", c.process);

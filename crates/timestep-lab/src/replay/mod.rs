@@ -1,4 +1,4 @@
-//! `timestep-rope replay CAPTURE`: what every loop would have done on a real game's frames.
+//! Replaying a capture: what every loop would have done on a real game's frames.
 //!
 //! A capture fixes when each frame started and when it reached the screen. Replay reads it
 //! (the format found from its content: `format.rs`; row by row: `rows.rs`, `capframex.rs`),
@@ -28,17 +28,19 @@
 //!   nearest 0.001 Hz); the per-vblank counters count in it, or there are none.
 
 mod capframex;
-mod command;
 mod format;
 mod host;
+mod report;
 mod rows;
 mod select;
 mod summary;
 mod why;
 
-pub use command::{ReplayConfig, ReplayOutput, main, write_advise};
 pub use format::Format;
 pub use host::{CaptureHost, Outcome, ReplayError, WAITS_OPEN_LOOP, open, run, run_with};
+pub use report::{
+    ReplayConfig, ReplayConfigReport, ReplayReport, write_advise, write_capture, write_table,
+};
 pub use rows::Rows;
 pub use select::{Selection, Stream, choose};
 pub use summary::{CaptureSummary, Spread, summarise};

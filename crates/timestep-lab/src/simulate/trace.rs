@@ -2,8 +2,8 @@
 //! frame of every lane) and the points of `--plot`.
 
 use super::FrameRecord;
+use crate::chart::{FramePlot, FramePoint};
 use crate::pending::PendingFile;
-use crate::plot::{FramePlot, FramePoint};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use timestep_loop::{millis, millis_signed, seconds};

@@ -1,19 +1,20 @@
 //! The `sweep` subcommand: files opened first, then the configurations streamed to them, a
 //! progress bar on a terminal, Ctrl-C honoured between configurations.
 
-use super::output::json_row;
-use super::{Axis, Outcome, Row, Summary, SweepConfig, csv_header, csv_row, run};
 use crate::interrupt;
-use crate::lane::peak_rss_kib;
-use crate::messages::{self, Failure};
-use crate::pending::{self, PendingFile};
 use crate::plot::{self, plot_sweep};
 use crate::progress;
-use crate::simulate::ConfigReport;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use timestep_lab::lane::peak_rss_kib;
+use timestep_lab::messages::{self, Failure};
+use timestep_lab::pending::{self, PendingFile};
+use timestep_lab::simulate::ConfigReport;
+use timestep_lab::sweep::{
+    Axis, Outcome, Row, Summary, SweepConfig, csv_header, csv_row, json_row, run,
+};
 use timestep_loop::seconds;
 
 /// Where a sweep writes.
@@ -21,7 +22,7 @@ use timestep_loop::seconds;
 pub struct SweepOutput {
     /// Rows as JSON on stdout instead of the table.
     pub json: bool,
-    /// `--wide`: the full table; without it every line fits [`crate::fit::COLUMNS`].
+    /// `--wide`: the full table; without it every line fits [`timestep_lab::fit::COLUMNS`].
     pub wide: bool,
     pub csv: Option<PathBuf>,
     pub plot: Option<PathBuf>,
@@ -30,7 +31,7 @@ pub struct SweepOutput {
 }
 
 /// Runs a sweep. `--csv` and `--plot` are checked and created before anything runs; they
-/// replace their targets once all is written (see [`crate::pending`]), also when Ctrl-C
+/// replace their targets once all is written (see [`timestep_lab::pending`]), also when Ctrl-C
 /// stopped the sweep or stdout's reader went away.
 pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
     let plot_file = out.plot.as_deref().map(plot::create).transpose();
@@ -136,7 +137,7 @@ impl Sink<'_> {
             write!(out, "{{\"config\": {config},\n\"rows\": [")?;
         } else {
             let title = plot_title(cfg);
-            crate::fit::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
+            timestep_lab::fit::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
         }
         out.flush()
     }
@@ -178,7 +179,7 @@ impl Sink<'_> {
         } else {
             writeln!(out)?;
             let (summary, wide) = (&self.summary, self.wide);
-            crate::fit::write_fitted(out, wide, |text| summary.write_table(text, wide))?;
+            timestep_lab::fit::write_fitted(out, wide, |text| summary.write_table(text, wide))?;
             writeln!(
                 out,
                 "\n{} of {} configurations in {elapsed:.2} s{}",
@@ -191,7 +192,9 @@ impl Sink<'_> {
                 }
             )?;
             let advise = self.advise;
-            crate::fit::write_fitted(out, self.wide, |t| crate::replay::write_advise(t, advise))?;
+            timestep_lab::fit::write_fitted(out, self.wide, |t| {
+                timestep_lab::replay::write_advise(t, advise)
+            })?;
         }
         out.flush()
     }

@@ -4,7 +4,7 @@
 //! waited (MonoGame's wait for a whole tick) sits those frames out and is handed their time
 //! with its next one.
 
-use super::command::ReplayConfig;
+use super::report::ReplayConfig;
 use super::select::{Selection, Stream};
 use super::summary::CaptureSummary;
 use super::{CaptureError, Captured};

@@ -1,8 +1,8 @@
 //! What a probe found, three ways: the machine profile `--out` writes, the one JSON object
 //! `--json` prints, and the readable table.
 
+use super::Presents;
 use super::measure::{Overshoots, RequestSleeps, Sleeps, Spread, spread};
-use crate::app::probe::Presents;
 use crate::machine::{MachineProfile, QUANTILES, SleepSample};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -239,7 +239,7 @@ pub fn write_json(out: &mut impl Write, r: &ProbeReport) -> io::Result<()> {
 #[cfg(test)]
 pub mod fixtures {
     use super::*;
-    use crate::app::probe::PresentRun;
+    use crate::probe::PresentRun;
     use crate::probe::measure::Overshoots;
 
     pub fn facts() -> Facts {

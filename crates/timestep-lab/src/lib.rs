@@ -1,0 +1,31 @@
+//! timestep-lab: everything of timestep-rope that is neither the window nor the command line.
+//!
+//! The flow is one-way: clock → timer → stepper (the `timestep_loop` crate's `Loop`) →
+//! [`rope::Rope`] → blend → draw → present. Here are the rope, the lanes that step it, the
+//! frame protocol with its simulated display and replayed captures as hosts, the reports,
+//! sweep's engine, the machine models and the drawing into an RGBA buffer. Nothing here opens
+//! a window or reads a command line: time is always handed in, and Cargo keeps winit, pixels,
+//! wgpu, egui, clap, plotters and indicatif out of this crate's dependencies.
+
+pub mod advise;
+pub mod chart;
+pub mod draw;
+pub mod fast;
+pub mod fit;
+pub mod frame;
+pub mod lane;
+pub mod lessons;
+pub mod machine;
+pub mod messages;
+pub mod pending;
+pub mod probe;
+pub mod replay;
+pub mod rope;
+pub mod simulate;
+pub mod sweep;
+pub mod watch;
+
+/// The fastest rate anything is given at, Hz (a display, a cap): faster is surely a typo.
+pub const MAX_HZ: f64 = 10_000.0;
+
+pub use rope::{Pin, Rope, RopeParams};

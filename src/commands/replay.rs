@@ -1,0 +1,106 @@
+//! `timestep-rope replay`: the capture checked and summed up before anything runs, then every
+//! lane on its frames, reported as `simulate` reports, with the capture's summary above.
+
+use crate::interrupt;
+use crate::plot;
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use timestep_lab::fit;
+use timestep_lab::lane::LaneReport;
+use timestep_lab::messages::{self, Failure};
+use timestep_lab::replay::{
+    ReplayConfig, ReplayConfigReport, ReplayError, ReplayReport, open, run_with, why_lanes_differ,
+    write_advise, write_table,
+};
+use timestep_lab::simulate::{
+    Controls, FrameRecord, LoopConfigReport, Plotting, RopeReport, Trace,
+};
+use timestep_loop::seconds;
+
+/// Where a replay writes what it measured.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayOutput {
+    pub json: bool,
+    /// `--wide`: the full table; without it every line fits [`timestep_lab::fit::COLUMNS`].
+    pub wide: bool,
+    pub trace: Option<PathBuf>,
+    pub plot: Option<PathBuf>,
+    /// The last line of the text: `advise` for the same capture (empty: none).
+    pub advise: String,
+}
+
+/// Runs `replay`: the capture is read and checked, and the output files created, before
+/// anything runs, so a bad one fails at once with status 2. The outputs replace their targets
+/// once all are written (see [`timestep_lab::pending`]), also when Ctrl-C stopped the run.
+pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure> {
+    let (selection, summary) = open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
+    let mut trace = timestep_lab::simulate::open("--trace", out.trace.as_deref())
+        .map_err(Failure::usage)?
+        .map(|file| Trace::new(file, names.clone()));
+    let plot_file = out.plot.as_deref().map(plot::create).transpose();
+    let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
+    let mut plotting = plot_file.as_ref().map(|_| Plotting::new(&names, None));
+    interrupt::install();
+    let controls = Controls {
+        keep_positions: false,
+        stop: Some(interrupt::flag()),
+        step_starts: trace.is_some(),
+    };
+    let outcome = run_with(cfg, &selection, &summary, controls, |f: &FrameRecord| {
+        if let Some(t) = trace.as_mut() {
+            t.row(f);
+        }
+        if let Some(p) = plotting.as_mut() {
+            p.frame(f);
+        }
+    })
+    .map_err(|e| match e {
+        ReplayError::Capture(e) => Failure::usage(e.to_string()),
+        ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
+    })?;
+    let mut files = Vec::new();
+    if let (Some(mut file), Some(p)) = (plot_file, &plotting) {
+        let title = format!("{} ({}), frame by frame", summary.app, summary.format);
+        plot::plot_frames(&mut file, &title, &p.plot).map_err(|e| {
+            Failure::machine(format!(
+                "writing --plot '{}' failed: {e}",
+                file.path().display()
+            ))
+        })?;
+        files.push(("--plot", file));
+    }
+    if let Some(t) = trace {
+        let file = t.finish();
+        let file = file.map_err(|e| Failure::machine(format!("writing --trace failed: {e}")))?;
+        files.push(("--trace", file));
+    }
+    timestep_lab::pending::commit_all(files).map_err(Failure::machine)?;
+    let lanes: Vec<LaneReport> = outcome.lanes.into_iter().map(|l| l.report).collect();
+    let report = ReplayReport {
+        config: ReplayConfigReport {
+            looped: LoopConfigReport::new(&cfg.timing, cfg.max_substep),
+            rope: RopeReport::new(&cfg.rope),
+        },
+        why_lanes_differ: why_lanes_differ(&summary, &lanes),
+        capture: summary,
+        lanes,
+        interrupted: outcome.interrupted,
+        replayed_s: seconds(outcome.replayed_ns),
+        lanes_not_run: outcome.not_run,
+    };
+    messages::print("the report", |w| {
+        if out.json {
+            let json = serde_json::to_string_pretty(&report).map_err(io::Error::other);
+            json.and_then(|j| writeln!(w, "{j}"))
+        } else {
+            fit::write_fitted(w, out.wide, |text| {
+                write_table(text, &report, cfg, out.wide)?;
+                write_advise(text, &out.advise)
+            })
+        }
+    })?;
+    Ok(interrupt::status(report.interrupted))
+}
