@@ -1,9 +1,9 @@
 //! Everything that needs no window, in one test binary (one link, not seven): the stepper's
 //! promises on the simulated clock, the rope against closed forms, the CLI as a user runs it,
-//! property tests, shader validation, and the long checks.
+//! property tests and shader validation.
 //!
-//! The long checks (a simulated day) are `#[ignore]`d here and run once, optimised, by `.ci/run`:
-//! `cargo test --release --test headless -- --ignored`.
+//! The long checks (a simulated day, a million-frame capture) are the library's own, run once,
+//! optimised, by `.ci/run`: `cargo test --release -p timestep-lab --test '*' -- --ignored`.
 
 #![allow(dead_code)]
 

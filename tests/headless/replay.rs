@@ -438,68 +438,6 @@ fn the_summary_says_why_a_capture_has_no_refresh() {
     );
 }
 
-/// A PresentMon capture of `frames` frames of one game at 60 fps on a 60 Hz display, a dropped
-/// frame in every 50, written with the current set's columns replay reads.
-fn big_capture(path: &Path, frames: u64) {
-    use std::io::Write;
-    let file = std::fs::File::create(path).unwrap();
-    let mut out = std::io::BufWriter::new(file);
-    writeln!(
-        out,
-        "\u{feff}Application,ProcessID,SwapChainAddress,FrameType,CPUStartQPC,MsCPUBusy,MsUntilDisplayed"
-    )
-    .unwrap();
-    for i in 0..frames {
-        let start = 10_000_000 + i * 166_667 + (i * 7919 % 13) * 100;
-        let until = if i % 50 == 49 {
-            "NA".to_string()
-        } else {
-            format!("{:.4}", 8.0 + (i % 5) as f64 * 0.1)
-        };
-        writeln!(out, "game.exe,42,0x1F00,Application,{start},3.2500,{until}").unwrap();
-    }
-    out.flush().unwrap();
-}
-
-/// The peak memory a replay of `path` reports, KiB.
-fn replay_peak_kib(path: &Path) -> u64 {
-    let out = run_bin(&[
-        "replay",
-        path.to_str().unwrap(),
-        "--lanes",
-        "fixed",
-        "--json",
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(json["capture"]["frames"].as_u64().unwrap_or(0) >= 1_000);
-    json["lanes"][0]["peak_rss_kib"]
-        .as_u64()
-        .unwrap_or_else(|| panic!("no peak RSS"))
-}
-
-#[test]
-#[ignore = "slow: a million frames; .ci/run runs it optimised (cargo test --release --test headless -- --ignored)"]
-fn a_capture_of_a_million_frames_replays_in_flat_memory() {
-    let dir = std::env::temp_dir().join(format!("timestep-rope-big-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (small, big) = (dir.join("small.csv"), dir.join("big.csv"));
-    big_capture(&small, 1_000);
-    big_capture(&big, 1_000_000);
-    let (a, b) = (replay_peak_kib(&small), replay_peak_kib(&big));
-    eprintln!("peak RSS: 1,000 frames {a} KiB, 1,000,000 frames {b} KiB");
-    assert!(
-        b < a + 20 * 1024,
-        "a million frames took {b} KiB against {a} KiB for a thousand"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
 #[test]
 fn captures_are_read_in_any_capitalisation_with_quotes_crlf_and_milliseconds() {
     let dir = std::env::temp_dir().join(format!("timestep-rope-caps-{}", std::process::id()));
