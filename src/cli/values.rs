@@ -5,12 +5,11 @@ use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
 use crate::MAX_HZ;
 use crate::lane::parse_lanes;
 use crate::machine::{Machine, Sleep};
-use crate::messages::one_of;
 use crate::rope::Drive;
 use crate::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
 use crate::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
 use timestep_loop::MaxSubstep;
-use timestep_loop::{Mode, Named, Pacing, format_duration, parse_duration};
+use timestep_loop::{Mode, Named, Pacing, UnknownName, format_duration, parse_duration};
 
 pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, String> {
     if s.trim().eq_ignore_ascii_case("off") {
@@ -53,7 +52,7 @@ pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
     }
     Mode::parse(s).map(ModeChoice::One).map_err(|_| {
         let names = Mode::ALL.map(Mode::name).into_iter().chain(["all"]);
-        format!("unknown mode '{s}' (expected {})", one_of(names))
+        UnknownName::new("mode", s, names).to_string()
     })
 }
 
