@@ -5,10 +5,11 @@
 
 use super::pacing::FpsMeter;
 use crate::draw::{CaptureCaption, HudInfo, Overlay, Screen, explosion_banner};
+use crate::fast::millis_f;
 use crate::frame::{FrameDone, Host, Shown, VblankCounter};
 use crate::lane::Lane;
 use std::collections::VecDeque;
-use timestep_loop::{NS_PER_MS, millis, millis_f};
+use timestep_loop::{NS_PER_MS, millis};
 
 /// The window's clock: what it reads, and how it sleeps.
 pub trait Wall {

@@ -2,11 +2,12 @@
 //! frame of every lane) and the points of `--plot`.
 
 use super::FrameRecord;
+use crate::fast::millis_signed;
 use crate::pending::PendingFile;
 use crate::plot::{FramePlot, FramePoint};
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
-use timestep_loop::{millis, millis_signed, seconds};
+use timestep_loop::{millis, seconds};
 
 /// Creates the file a flag names, if it names one (see [`PendingFile`]); an error names the
 /// flag.

@@ -37,7 +37,6 @@ pub use tick::{MAX_TICK_DEN, Tick};
 pub use timer::{Filtered, SNAP_FRAMES, Timer, TimerBooks, TimerKind};
 pub use units::{
     DurationError, MAX_DURATION_NS, NS_PER_MS, NS_PER_S, format_duration, hz_of_period, millis,
-    millis_f, millis_signed, ns_from_seconds, parse_duration, parse_period, parse_tick, period_ns,
-    period_ns_f, seconds, seconds_f,
+    ns_from_seconds, parse_duration, parse_period, parse_tick, period_ns, seconds,
 };
 pub use vsync::VsyncDetector;
