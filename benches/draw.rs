@@ -16,7 +16,9 @@ const H: u32 = 720;
 /// A lane of `particles` that has run for a second of 60 Hz frames, so it is drawn in a
 /// typical pose.
 fn swung(spec: LaneSpec, particles: usize) -> Lane {
-    let env = PolicyEnv::default();
+    // The app's 1 ms tick (the crate's default is 60 Hz, too long for a stiff rope).
+    let timing = timestep_loop::TimingConfig::textbook(1_000_000, 250_000_000, None).unwrap();
+    let env = PolicyEnv::textbook(timing);
     let params = RopeParams::with_particles(particles);
     let mut lane = Lane::new(spec, &params, &env).unwrap();
     for i in 1..=60 {

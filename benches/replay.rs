@@ -61,13 +61,13 @@ fn replay_against_simulate(c: &mut Criterion) {
         capture: path.clone(),
         app: None,
         swapchain: None,
-        timing: TimingConfig::default(),
+        timing: TimingConfig::textbook(1_000_000, 250_000_000, None).unwrap(),
         rope: RopeParams::default(),
         lanes: lanes.clone(),
         max_substep: Default::default(),
     };
     let sim = SimConfig {
-        timing: TimingConfig::default(),
+        timing: TimingConfig::textbook(1_000_000, 250_000_000, None).unwrap(),
         rope: RopeParams::default(),
         display: DisplayConfig {
             display_hz: 20_000.0 / 120.0,

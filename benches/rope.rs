@@ -399,7 +399,7 @@ fn whole_run(c: &mut Criterion) {
     }
 
     let cfg = SimConfig {
-        timing: TimingConfig::default(),
+        timing: TimingConfig::textbook(1_000_000, 250_000_000, None).unwrap(),
         rope: RopeParams::default(),
         display: DisplayConfig {
             duration_ns: 600 * timestep_loop::NS_PER_S,
@@ -446,7 +446,7 @@ fn sweep_rope(c: &mut Criterion) {
 
     let lanes = [LaneSpec::every_mode(), LaneSpec::every_preset()].concat();
     let base = SimConfig {
-        timing: TimingConfig::default(),
+        timing: TimingConfig::textbook(1_000_000, 250_000_000, None).unwrap(),
         rope: RopeParams::default(),
         display: DisplayConfig {
             duration_ns: 60 * timestep_loop::NS_PER_S,

@@ -6,9 +6,10 @@
 use super::pacing::FpsMeter;
 use std::collections::VecDeque;
 use timestep_lab::draw::{CaptureCaption, HudInfo, Overlay, Screen, explosion_banner};
+use timestep_lab::fast::millis_f;
 use timestep_lab::frame::{FrameDone, Host, Shown, VblankCounter};
 use timestep_lab::lane::Lane;
-use timestep_loop::{NS_PER_MS, millis, millis_f};
+use timestep_loop::{NS_PER_MS, millis};
 
 /// The window's clock: what it reads, and how it sleeps.
 pub trait Wall {

@@ -558,23 +558,23 @@ impl Session {
             KnobId::Tick => {
                 let tick = chosen(tick_options(timing.tick_ns()).0, choice)?;
                 let timing = env.timing.with_tick(tick).map_err(err)?;
-                self.retime(PolicyEnv { timing, ..env })
+                self.retime(env.with_timing(timing))
             }
             KnobId::Substep => {
                 let max_substep = chosen(substep_options(env.max_substep).0, choice)?;
-                self.retime(PolicyEnv { max_substep, ..env })
+                self.retime(env.with_max_substep(max_substep))
             }
             KnobId::Clamp => match chosen(clamp_options(timing.clamp_ns()).0, choice)? {
                 Some(ns) => {
                     let timing = env.timing.with_clamp(ns).map_err(err)?;
-                    self.retime(PolicyEnv { timing, ..env })
+                    self.retime(env.with_timing(timing))
                 }
                 None => Ok(()),
             },
             KnobId::MaxSteps => match chosen(max_steps_options(timing.max_steps()).0, choice)? {
                 Some(n) => {
                     let timing = env.timing.with_max_steps(n).map_err(err)?;
-                    self.retime(PolicyEnv { timing, ..env })
+                    self.retime(env.with_timing(timing))
                 }
                 None => Ok(()),
             },
@@ -625,10 +625,7 @@ impl Session {
     /// Every lane afresh on `env` (the loop's timing changed), keeping each lane's spec, the
     /// rope's parameters and the window's clock; nothing changes if any lane cannot be built.
     fn retime(&mut self, env: PolicyEnv) -> Result<(), String> {
-        let env = PolicyEnv {
-            refresh_hint_hz: self.refresh_hz,
-            ..env
-        };
+        let env = env.with_refresh_hint(self.refresh_hz);
         let specs: Vec<_> = self.lanes.iter().map(Lane::spec).collect();
         let lanes = super::build_lanes(&specs, &self.rope, &env).map_err(|e| e.to_string())?;
         self.lanes = lanes;
@@ -654,10 +651,7 @@ impl Session {
                     1e6
                 } as u64;
                 let env = self.knob_env();
-                self.retime(PolicyEnv {
-                    max_substep: MaxSubstep::Set(ns),
-                    ..env
-                })
+                self.retime(env.with_max_substep(MaxSubstep::Set(ns)))
             }
             Fix::Rk4 => self.lanes.iter_mut().try_for_each(|lane| {
                 lane.set_integrator(Integrator::Rk4)

@@ -95,12 +95,10 @@ impl WindowConfig {
     /// What the lanes know of the window: the flags, and the display's refresh rate as the OS
     /// reports it, once known.
     pub fn env(&self, refresh_hint_hz: Option<f64>) -> PolicyEnv {
-        PolicyEnv {
-            timing: self.timing,
-            max_substep: self.max_substep,
-            vsync_requested: self.vsync,
-            refresh_hint_hz,
-        }
+        PolicyEnv::textbook(self.timing)
+            .with_max_substep(self.max_substep)
+            .with_vsync_requested(self.vsync)
+            .with_refresh_hint(refresh_hint_hz)
     }
 }
 

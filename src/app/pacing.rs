@@ -1,7 +1,8 @@
-//! The caps the live `[` `]` keys step through, and the HUD's fps meter. How long to sleep is
+//! The pacings the `C` key and the caps the live `[` `]` keys step through, and the HUD's fps
+//! meter. How long to sleep is
 //! decided by `timing::Pacer`; the window does the sleeping (spin_sleep).
 
-use timestep_loop::seconds;
+use timestep_loop::{Pacing, seconds};
 
 /// The caps `[` and `]` step through, in order; `None` is "off" (uncapped).
 pub const FPS_CAPS: [Option<f64>; 7] = [
@@ -13,6 +14,16 @@ pub const FPS_CAPS: [Option<f64>; 7] = [
     Some(120.0),
     Some(144.0),
 ];
+
+/// The next pacing for the window's `C`: vsync → adaptive → late → vsync (a cap is left to
+/// `[` `]`, and the key leaves it for vsync).
+pub fn next_pacing(pacing: Pacing) -> Pacing {
+    match pacing {
+        Pacing::Vsync => Pacing::Adaptive,
+        Pacing::Adaptive => Pacing::Late,
+        _ => Pacing::Vsync,
+    }
+}
 
 /// `]`: the next cap in [`FPS_CAPS`] after `cap` (stays at the last one). A cap from the
 /// command line that is not in the list moves to the nearest listed one above it.
@@ -77,6 +88,19 @@ mod tests {
     use super::*;
 
     use timestep_loop::NS_PER_MS as MS;
+
+    #[test]
+    fn the_pacing_key_cycles_vsync_adaptive_late_and_leaves_a_cap_for_vsync() {
+        let mut p = Pacing::Vsync;
+        let mut seen = Vec::new();
+        for _ in 0..3 {
+            p = next_pacing(p);
+            seen.push(p);
+        }
+        assert_eq!(seen, [Pacing::Adaptive, Pacing::Late, Pacing::Vsync]);
+        assert_eq!(next_pacing(Pacing::Cap(30.0)), Pacing::Vsync);
+        assert_eq!(next_pacing(Pacing::Hold(59.94)), Pacing::Vsync);
+    }
 
     #[test]
     fn the_cap_keys_step_through_the_list_and_back() {

@@ -12,14 +12,14 @@ use super::bindings::{Action, help_lines};
 use super::drag::Hand;
 use super::host::{Meter, Present, ViewState, Wall, WindowHost};
 use super::output::FrameRow;
-use super::pacing::{cap_down, cap_up};
+use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
 use timestep_lab::draw::{Arrangement, Screen, pacing_summary, stability_warning};
 use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::lane::{Lane, LaneReport, LaneSpec};
 use timestep_lab::lessons::{LESSONS, Lesson};
 use timestep_lab::rope::{Rope, RopeParams};
-use timestep_loop::{Mode, Pacer, Pacing, PolicyEnv, millis, seconds};
+use timestep_loop::{Mode, Named, Pacer, Pacing, PolicyEnv, millis, seconds};
 
 /// The stall the `S` key injects.
 pub const STALL_NS: u64 = 300_000_000;
@@ -167,12 +167,10 @@ impl Session {
             drive: lesson.drive,
             ..self.rope
         };
-        let env = PolicyEnv {
-            timing: lesson.timing(),
-            max_substep: lesson.max_substep(),
-            vsync_requested: self.vsync,
-            refresh_hint_hz: self.refresh_hz,
-        };
+        let env = PolicyEnv::textbook(lesson.timing())
+            .with_max_substep(lesson.max_substep())
+            .with_vsync_requested(self.vsync)
+            .with_refresh_hint(self.refresh_hz);
         let lanes = build_lanes(&lesson.lane_specs(), &rope, &env);
         let Ok(lanes) = lanes else {
             return;
@@ -197,10 +195,7 @@ impl Session {
     /// afresh, its rope, pacing and trail. The window's clock carries on.
     fn leave_lesson(&mut self) {
         let home = self.home.clone();
-        let env = PolicyEnv {
-            refresh_hint_hz: self.refresh_hz,
-            ..home.env
-        };
+        let env = home.env.with_refresh_hint(self.refresh_hz);
         let Ok(lanes) = build_lanes(&home.lanes, &home.rope, &env) else {
             return;
         };
@@ -347,7 +342,7 @@ impl Session {
             Action::ToggleSplit => self.toggle_split(),
             Action::CycleTimer => {
                 let lane = &mut self.lanes[focus];
-                let _unchanged_on_error = lane.set_timer(lane.timer().next());
+                let _unchanged_on_error = lane.set_timer(cycled(lane.timer()));
             }
             Action::Reset => self.reset(),
             Action::Pause => self.set_paused(!self.paused()),
@@ -357,7 +352,7 @@ impl Session {
             Action::Stall => self.requests.stall = true,
             Action::CapDown => self.set_pacing(capped(cap_down(self.fps_cap()))),
             Action::CapUp => self.set_pacing(capped(cap_up(self.fps_cap()))),
-            Action::CyclePacing => self.set_pacing(self.pacing().next()),
+            Action::CyclePacing => self.set_pacing(next_pacing(self.pacing())),
             Action::ToggleIntegrator => {
                 let lane = &mut self.lanes[focus];
                 if let Some(now) = lane.integrator() {
@@ -380,11 +375,12 @@ impl Session {
         }
     }
 
-    /// M / Space: the next mode of the one lane, or the next of several lanes.
+    /// M / Space: the next mode of the one lane (variable → semi-fixed → fixed → interpolated →
+    /// variable), or the next of several lanes.
     fn next(&mut self) {
         if self.lanes.len() == 1 {
             let lane = &mut self.lanes[0];
-            let _unchanged_on_error = lane.set_mode(lane.mode().next());
+            let _unchanged_on_error = lane.set_mode(cycled(lane.mode()));
         } else {
             self.view.focus = (self.view.focus + 1) % self.lanes.len();
         }
@@ -683,6 +679,16 @@ impl Session {
 /// The knobs the panel shows and sets.
 #[path = "knobs.rs"]
 pub mod knobs;
+
+/// The value after `value` in `T::ALL`, wrapping round: how the window's keys cycle a mode
+/// (`M`, Space) and a timer (`T`).
+fn cycled<T: Named + PartialEq>(value: T) -> T {
+    let after = T::ALL.iter().position(|&v| v == value).map_or(0, |i| i + 1);
+    T::ALL
+        .get(after % T::ALL.len().max(1))
+        .copied()
+        .unwrap_or(value)
+}
 
 #[cfg(test)]
 #[path = "session_tests.rs"]

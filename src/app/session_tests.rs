@@ -166,10 +166,16 @@ fn rope_of(lane: &Lane) -> &Rope {
     }
 }
 
+/// The window's own timing (its `--dt` and `--clamp` defaults): the textbook 1 ms tick and
+/// 250 ms clamp, cap 250.
+pub(crate) fn demo_timing() -> TimingConfig {
+    TimingConfig::textbook(MS, 250 * MS, None).unwrap_or_else(|e| panic!("{e}"))
+}
+
 /// A window of `lanes` on `rope` at the textbook 1 ms tick and 250 ms clamp, nothing written.
 pub(crate) fn config(lanes: Vec<LaneSpec>, rope: RopeParams) -> WindowConfig {
     WindowConfig {
-        timing: TimingConfig::default(),
+        timing: demo_timing(),
         rope,
         lanes,
         max_substep: Default::default(),
@@ -324,7 +330,7 @@ fn simulated(
     display: &timestep_lab::simulate::DisplayConfig,
 ) -> Vec<LaneReport> {
     let cfg = timestep_lab::simulate::SimConfig {
-        timing: TimingConfig::default(),
+        timing: demo_timing(),
         rope: RopeParams::default(),
         display: display.clone(),
         lanes: lanes.to_vec(),
@@ -847,7 +853,7 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
             capture: path.clone(),
             app: Some(name.clone()),
             swapchain: None,
-            timing: TimingConfig::default(),
+            timing: demo_timing(),
             rope: RopeParams::default(),
             lanes: vec![*spec],
             max_substep: Default::default(),
@@ -952,7 +958,7 @@ fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
         capture: path.clone(),
         app: None,
         swapchain: None,
-        timing: TimingConfig::default(),
+        timing: demo_timing(),
         rope: RopeParams::default(),
         lanes: lanes.clone(),
         max_substep: Default::default(),
@@ -1435,4 +1441,31 @@ fn o_overlays_the_lanes_in_one_pane_and_v_splits_them() {
     s.set_overlay(true);
     s.handle_action(Action::Pick(2));
     assert!(!s.overlay() && !s.split() && s.layout().areas.len() == 1);
+}
+
+#[test]
+fn the_mode_and_timer_keys_cycle_in_the_crates_order_and_wrap() {
+    use timestep_loop::TimerKind;
+    let mut m = Mode::Variable;
+    let mut modes = Vec::new();
+    for _ in 0..4 {
+        m = super::cycled(m);
+        modes.push(m);
+    }
+    assert_eq!(
+        modes,
+        [
+            Mode::SemiFixed,
+            Mode::Fixed,
+            Mode::Interpolated,
+            Mode::Variable
+        ]
+    );
+    let mut t = TimerKind::Raw;
+    let mut timers = Vec::new();
+    for _ in 0..3 {
+        t = super::cycled(t);
+        timers.push(t);
+    }
+    assert_eq!(timers, [TimerKind::Snap, TimerKind::Smooth, TimerKind::Raw]);
 }

@@ -5,12 +5,11 @@ use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
 use timestep_lab::MAX_HZ;
 use timestep_lab::lane::parse_lanes;
 use timestep_lab::machine::{Machine, Sleep};
-use timestep_lab::messages::one_of;
 use timestep_lab::rope::Drive;
 use timestep_lab::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
 use timestep_lab::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
 use timestep_loop::MaxSubstep;
-use timestep_loop::{Mode, Named, Pacing, format_duration, parse_duration};
+use timestep_loop::{Mode, Named, Pacing, UnknownName, format_duration, parse_duration};
 
 pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, String> {
     if s.trim().eq_ignore_ascii_case("off") {
@@ -53,7 +52,7 @@ pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
     }
     Mode::parse(s).map(ModeChoice::One).map_err(|_| {
         let names = Mode::ALL.map(Mode::name).into_iter().chain(["all"]);
-        format!("unknown mode '{s}' (expected {})", one_of(names))
+        UnknownName::new("mode", s, names).to_string()
     })
 }
 

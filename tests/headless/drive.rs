@@ -14,9 +14,14 @@ fn driven() -> RopeParams {
     }
 }
 
+/// The textbook loop at a 1 ms tick, 250 ms clamp (the app's own default, not the crate's).
+fn one_ms() -> PolicyEnv {
+    PolicyEnv::textbook(TimingConfig::textbook(MS, 250 * MS, None).unwrap())
+}
+
 /// A fixed lane stepped by frames of `frame_ns` until it has simulated `sim_ns`.
 fn fixed_after(frame_ns: u64, sim_ns: u64) -> Lane {
-    let env = PolicyEnv::default();
+    let env = one_ms();
     let mut lane = Lane::new(LaneSpec::mode(Mode::Fixed), &driven(), &env).unwrap();
     let mut now = 0;
     while lane.stepper().sim_ns() + frame_ns <= sim_ns {
@@ -41,7 +46,7 @@ fn a_driven_rope_reaches_the_same_state_whatever_the_frames() {
     let still = Lane::new(
         LaneSpec::mode(Mode::Fixed),
         &RopeParams::default(),
-        &PolicyEnv::default(),
+        &one_ms(),
     )
     .unwrap();
     assert_ne!(still.rope().unwrap().state_hash(), hashes[0]);

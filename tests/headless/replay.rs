@@ -216,7 +216,7 @@ fn mangohud_and_capframex_layouts_are_read_by_their_names() {
 fn simulates_trace_replayed_gives_simulates_reports_for_every_lane_that_does_not_pace_itself() {
     let lanes = "modes,godot,bevy,unity,game-loop,glaiel,fixed+snap,fixed+fuzzy59";
     let cfg = SimConfig {
-        timing: TimingConfig::default(),
+        timing: TimingConfig::textbook(MS, 250 * MS, None).unwrap(),
         rope: RopeParams::default(),
         display: DisplayConfig {
             display_hz: 60.0,

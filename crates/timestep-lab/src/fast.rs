@@ -1,6 +1,8 @@
-//! Rounding without a library call, bit for bit as the standard library's: `f64::round` and
-//! `f64::ceil` are calls into libm on baseline x86-64, and these run on every frame's vblank
-//! arithmetic.
+//! The measurements' float arithmetic: rounding without a library call, bit for bit as the
+//! standard library's (`f64::round` and `f64::ceil` are calls into libm on baseline x86-64, and
+//! these run on every frame's vblank arithmetic), and fractional or signed nanoseconds (a mean,
+//! a period, a drift) as milliseconds and seconds. Whole nanoseconds convert through the
+//! `timestep_loop` crate's units (`millis`, `seconds`).
 
 /// Doubles at or above this are whole numbers already.
 const WHOLE_FROM: f64 = 4_503_599_627_370_496.0; // 2^52
@@ -31,6 +33,26 @@ pub fn ceil(x: f64) -> f64 {
     }
     let t = x as i64 as f64;
     if t < x { t + 1.0 } else { t }
+}
+
+/// A fractional number of nanoseconds (a mean, a period) as milliseconds.
+pub fn millis_f(ns: f64) -> f64 {
+    ns / 1e6
+}
+
+/// A fractional number of nanoseconds (a mean, a period) as seconds.
+pub fn seconds_f(ns: f64) -> f64 {
+    ns / 1e9
+}
+
+/// One period of `hz`, in (fractional) nanoseconds: 59.94 Hz is 16,683,350.0166... ns.
+pub fn period_ns_f(hz: f64) -> f64 {
+    1e9 / hz
+}
+
+/// Signed nanoseconds as milliseconds, correctly rounded.
+pub fn millis_signed(ns: i128) -> f64 {
+    ns as f64 / 1e6
 }
 
 #[cfg(test)]

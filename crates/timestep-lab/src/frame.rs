@@ -9,8 +9,9 @@
 //! waits for a whole tick (MonoGame) while others are ready sits that frame out, and is handed
 //! the time it missed with its next frame.
 
+use crate::fast::period_ns_f;
 use crate::lane::{Lane, Vblank};
-use timestep_loop::{Pacer, period_ns_f};
+use timestep_loop::Pacer;
 
 /// Where frames get their time, their waits and their presents.
 pub trait Host {

@@ -4,16 +4,6 @@
 
 use std::fmt;
 
-/// `"a, b, c or d"`: a list of names for a message.
-pub fn one_of<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    let names: Vec<&str> = names.into_iter().collect();
-    match names.split_last() {
-        None => String::new(),
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-    }
-}
-
 /// The program's name, as every line on stderr starts.
 pub const PROGRAM: &str = "timestep-rope";
 
@@ -178,13 +168,6 @@ mod tests {
 #[cfg(test)]
 mod quoting_tests {
     use super::*;
-
-    #[test]
-    fn lists_read_as_a_sentence() {
-        assert_eq!(one_of([]), "");
-        assert_eq!(one_of(["a"]), "a");
-        assert_eq!(one_of(["a", "b", "c"]), "a, b or c");
-    }
 
     #[test]
     fn a_quoted_value_is_short_whatever_the_file_holds() {

@@ -266,14 +266,15 @@ impl TimingConfig {
 }
 
 impl Default for TimingConfig {
-    /// Fix Your Timestep's loop with a 1 ms tick: frames clamped to its 0.25 s, at most 250
-    /// ticks a frame.
+    /// A game's default: Fix Your Timestep's loop at a 60 Hz tick (exactly 1/60 s), frames
+    /// clamped to 250 ms, at most 15 ticks a frame (`TimingConfig::textbook(Tick::per_second(60)?,
+    /// 250_000_000, None)`, what [`crate::Loop::textbook_hz`] builds for 60).
     fn default() -> Self {
         TimingConfig {
-            tick: Tick::from_ns(1_000_000),
+            tick: Tick::from_rate_const(50_000_000, 3),
             clamp_ns: Some(250_000_000),
             clamp_on: ClampOn::Delta,
-            max_steps: NonZeroU32::new(250),
+            max_steps: NonZeroU32::new(15),
             rule: StepRule::Whole,
             wait_for_tick: false,
         }
@@ -320,9 +321,10 @@ mod tests {
                 .and_then(|c| c.with_rule(StepRule::JitterFix { permille: 2001 }))
                 .is_err()
         );
+        let sixty = Tick::per_second(60).ok_or(ConfigError::ZeroTick);
         assert_eq!(
             Ok(TimingConfig::default()),
-            TimingConfig::textbook(MS, 250 * MS, None)
+            sixty.and_then(|t| TimingConfig::textbook(t, 250 * MS, None))
         );
     }
 

@@ -42,13 +42,13 @@ fn whole_ns(d: Duration) -> u64 {
 /// ```
 /// use timestep_loop::{Loop, LoopSpec, Mode, PolicyEnv};
 /// let mut lp = Loop::new(LoopSpec::mode(Mode::Interpolated), &PolicyEnv::default())?;
-/// lp.begin_frame_ns(2_500_000); // 2.5 ms at the default 1 ms tick
+/// lp.begin_frame_ns(41_666_667); // 2.5 ticks of the default 60 Hz tick
 /// let mut dts = Vec::new();
 /// while let Some(step) = lp.next_step() {
 ///     dts.push(step.dt_ns);
 /// }
-/// assert_eq!(dts, [1_000_000, 1_000_000]);
-/// assert_eq!(lp.last_frame().alpha, 0.5); // draw previous.lerp(current, 0.5)
+/// assert_eq!(dts, [16_666_667, 16_666_667]);
+/// assert!((lp.last_frame().alpha - 0.5).abs() < 1e-6); // draw previous.lerp(current, 0.5)
 /// # Ok::<(), timestep_loop::ConfigError>(())
 /// ```
 #[derive(Clone, Debug)]
@@ -391,12 +391,12 @@ mod tests {
     }
 
     #[test]
-    fn t_cycles_the_timer_and_the_bases_own_timer_is_not_named() -> Result<(), ConfigError> {
+    fn a_set_timer_names_it_and_the_bases_own_timer_is_not_named() -> Result<(), ConfigError> {
         let env = PolicyEnv::default();
         let mut l = Loop::new(LoopSpec::mode(Mode::Fixed), &env)?;
         let mut names = Vec::new();
-        for _ in 0..3 {
-            l.set_timer(l.timer().next())?;
+        for timer in [TimerKind::Snap, TimerKind::Smooth, TimerKind::Raw] {
+            l.set_timer(timer)?;
             names.push(l.spec().to_string());
         }
         assert_eq!(names, ["fixed+snap", "fixed+smooth", "fixed"]);
@@ -414,8 +414,7 @@ mod tests {
 
     #[test]
     fn a_mode_change_keeps_the_clock_and_a_preset_change_restarts_it() -> Result<(), ConfigError> {
-        let env = PolicyEnv::default();
-        let mut l = Loop::new(LoopSpec::mode(Mode::Fixed), &env)?;
+        let mut l = Loop::textbook(Mode::Fixed, MS)?;
         l.advance_ns(25 * MS / 10, |_| {});
         l.set_mode(Mode::Interpolated)?;
         assert_eq!(l.stepper().sim_ns(), 2 * MS);

@@ -1,6 +1,6 @@
-//! The four textbook stepping modes, in the order the window cycles them.
+//! The four textbook stepping modes.
 
-use crate::named::{Named, UnknownName, next_named, parse_named};
+use crate::named::{Named, UnknownName, parse_named};
 use std::fmt;
 use std::str::FromStr;
 
@@ -19,18 +19,13 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// All modes in cycle order.
+    /// All modes, from the simplest: variable, semi-fixed, fixed, interpolated.
     pub const ALL: [Mode; 4] = [
         Mode::Variable,
         Mode::SemiFixed,
         Mode::Fixed,
         Mode::Interpolated,
     ];
-
-    /// The next mode in the cycle variable → semi-fixed → fixed → interpolated → variable.
-    pub fn next(self) -> Mode {
-        next_named(self)
-    }
 
     /// The name a user types: `variable`, `semi-fixed`, `fixed`, `interpolated`.
     pub fn name(self) -> &'static str {
@@ -86,23 +81,7 @@ mod tests {
     }
 
     #[test]
-    fn modes_cycle_in_order_and_parse_by_name() {
-        let mut m = Mode::Variable;
-        let mut seen = vec![m];
-        for _ in 0..4 {
-            m = m.next();
-            seen.push(m);
-        }
-        assert_eq!(
-            seen,
-            [
-                Mode::Variable,
-                Mode::SemiFixed,
-                Mode::Fixed,
-                Mode::Interpolated,
-                Mode::Variable
-            ]
-        );
+    fn modes_parse_by_name() {
         assert_eq!("semi-fixed".parse::<Mode>(), Ok(Mode::SemiFixed));
         let err = "wobbly".parse::<Mode>().unwrap_err().to_string();
         assert!(err.ends_with("(expected variable, semi-fixed, fixed or interpolated)"));

@@ -6,7 +6,7 @@ use std::fmt;
 
 /// An enum a user picks by name.
 pub trait Named: Copy + 'static {
-    /// Every value, in the order they are listed (and cycled, where they cycle).
+    /// Every value, in the order they are listed.
     const ALL: &'static [Self];
     /// What the values are, for messages: "mode", "timer", "preset".
     const WHAT: &'static str;
@@ -27,18 +27,11 @@ pub trait Named: Copy + 'static {
     fn parse(text: &str) -> Result<Self, UnknownName> {
         parse_named(text)
     }
-
-    /// The value after this one in [`Named::ALL`], wrapping round.
-    fn cycled(self) -> Self
-    where
-        Self: PartialEq,
-    {
-        next_named(self)
-    }
 }
 
 /// A name that is none of a [`Named`] enum's names.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct UnknownName {
     /// What was being chosen ("mode", "timer", ...).
     pub what: &'static str,
@@ -46,6 +39,32 @@ pub struct UnknownName {
     pub given: String,
     /// The names there are, as a list for a message ("a, b or c").
     pub expected: String,
+}
+
+impl UnknownName {
+    /// `given` is none of the `names` of `what` there are: the error a reader of names returns,
+    /// its message `unknown WHAT 'GIVEN' (expected a, b or c)`.
+    ///
+    /// ```
+    /// use timestep_loop::UnknownName;
+    /// let e = UnknownName::new("lane group", "all", ["modes", "presets", "timers"]);
+    /// assert_eq!(
+    ///     e.to_string(),
+    ///     "unknown lane group 'all' (expected modes, presets or timers)"
+    /// );
+    /// assert_eq!(e.expected, "modes, presets or timers");
+    /// ```
+    pub fn new<'a>(
+        what: &'static str,
+        given: impl Into<String>,
+        names: impl IntoIterator<Item = &'a str>,
+    ) -> UnknownName {
+        UnknownName {
+            what,
+            given: given.into(),
+            expected: one_of(names),
+        }
+    }
 }
 
 impl fmt::Display for UnknownName {
@@ -67,17 +86,7 @@ pub(crate) fn parse_named<T: Named>(text: &str) -> Result<T, UnknownName> {
         .iter()
         .copied()
         .find(|v| v.name().eq_ignore_ascii_case(wanted))
-        .ok_or_else(|| UnknownName {
-            what: T::WHAT,
-            given: wanted.to_string(),
-            expected: one_of(T::ALL.iter().map(|v| v.name())),
-        })
-}
-
-/// The value after `value` in `T::ALL`, wrapping round (how the window's keys cycle).
-pub(crate) fn next_named<T: Named + PartialEq>(value: T) -> T {
-    let i = T::ALL.iter().position(|&v| v == value).unwrap_or(0);
-    T::ALL[(i + 1) % T::ALL.len()]
+        .ok_or_else(|| UnknownName::new(T::WHAT, wanted, T::ALL.iter().map(|v| v.name())))
 }
 
 /// `"a, b, c or d"`: a list of names for a message.

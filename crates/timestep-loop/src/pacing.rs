@@ -83,16 +83,6 @@ const ON_TIME_NS: u64 = 2_000_000;
 impl Pacing {
     /// The pacings as a user types them.
     pub const NAMES: [&'static str; 5] = ["vsync", "cap:HZ", "hold:HZ", "adaptive", "late"];
-
-    /// The next pacing for the window's key: vsync → adaptive → late → vsync (a cap is left
-    /// to `[` `]`, and the key leaves it for vsync).
-    pub fn next(self) -> Pacing {
-        match self {
-            Pacing::Vsync => Pacing::Adaptive,
-            Pacing::Adaptive => Pacing::Late,
-            Pacing::Late | Pacing::Cap(_) | Pacing::Hold(_) => Pacing::Vsync,
-        }
-    }
 }
 
 impl fmt::Display for Pacing {
@@ -349,7 +339,7 @@ mod tests {
     }
 
     #[test]
-    fn names_parse_and_cycle() {
+    fn names_parse() {
         assert_eq!("cap:59.94".parse::<Pacing>(), Ok(Pacing::Cap(59.94)));
         assert_eq!("LATE".parse::<Pacing>(), Ok(Pacing::Late));
         assert!("cap:0".parse::<Pacing>().is_err());
@@ -361,7 +351,6 @@ mod tests {
                 .to_string()
                 .contains("adaptive")
         );
-        assert_eq!(Pacing::Vsync.next().next().next(), Pacing::Vsync);
         assert_eq!(Pacing::Cap(30.0).to_string(), "cap:30");
     }
 

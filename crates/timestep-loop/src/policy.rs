@@ -78,7 +78,30 @@ impl Fuzzy {
 }
 
 /// What a loop needs to know of its surroundings to build its policy.
+///
+/// Built from [`PolicyEnv::default`] (a 60 Hz textbook tick) or [`PolicyEnv::textbook`] and
+/// the `with_*` calls; its fields are read directly.
+///
+/// ```
+/// use timestep_loop::{MaxSubstep, PolicyEnv, TimingConfig};
+///
+/// let timing = TimingConfig::textbook(10_000_000, 250_000_000, None)?; // a 10 ms tick
+/// let env = PolicyEnv::textbook(timing)
+///     .with_max_substep(MaxSubstep::Set(1_000_000)) // integrate each tick in 1 ms substeps
+///     .with_vsync_requested(false)
+///     .with_refresh_hint(Some(144.0));
+/// assert_eq!(env.timing.tick_ns(), 10_000_000);
+/// assert_eq!(env.refresh_hint_hz, Some(144.0));
+/// # Ok::<(), timestep_loop::ConfigError>(())
+/// ```
+///
+/// It may gain fields, so it is not built by a struct literal outside the crate:
+/// ```compile_fail
+/// use timestep_loop::{PolicyEnv, TimingConfig};
+/// let env = PolicyEnv { refresh_hint_hz: Some(60.0), ..PolicyEnv::default() };
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct PolicyEnv {
     /// The textbook modes' tick, clamp and step cap (presets bring their own).
     pub timing: TimingConfig,
@@ -92,7 +115,7 @@ pub struct PolicyEnv {
 
 impl PolicyEnv {
     /// The textbook loop of `timing`, ticks integrated whole, vsync requested, no hint.
-    pub fn textbook(timing: TimingConfig) -> PolicyEnv {
+    pub const fn textbook(timing: TimingConfig) -> PolicyEnv {
         PolicyEnv {
             timing,
             max_substep: MaxSubstep::Off,
@@ -101,26 +124,40 @@ impl PolicyEnv {
         }
     }
 
-    /// The same surroundings on a display believed to run at `hz` (a hint).
-    pub fn with_refresh_hint(self, hz: f64) -> PolicyEnv {
+    /// The same surroundings with the textbook modes' tick, clamp and cap of `timing`.
+    pub const fn with_timing(self, timing: TimingConfig) -> PolicyEnv {
+        PolicyEnv { timing, ..self }
+    }
+
+    /// The same surroundings with ticks integrated in substeps of at most `max_substep`.
+    pub const fn with_max_substep(self, max_substep: MaxSubstep) -> PolicyEnv {
         PolicyEnv {
-            refresh_hint_hz: Some(hz),
+            max_substep,
             ..self
         }
     }
 
-    /// The same surroundings with ticks integrated in substeps of at most `max_substep`.
-    pub fn with_max_substep(self, max_substep: MaxSubstep) -> PolicyEnv {
+    /// The same surroundings with vsync asked for (`true`) or not.
+    pub const fn with_vsync_requested(self, vsync_requested: bool) -> PolicyEnv {
         PolicyEnv {
-            max_substep,
+            vsync_requested,
+            ..self
+        }
+    }
+
+    /// The same surroundings on a display believed to run at `hz` (a hint), or with no hint
+    /// (`None`).
+    pub const fn with_refresh_hint(self, hz: Option<f64>) -> PolicyEnv {
+        PolicyEnv {
+            refresh_hint_hz: hz,
             ..self
         }
     }
 }
 
 impl Default for PolicyEnv {
-    /// [`TimingConfig::default`]'s textbook loop, ticks integrated whole, vsync requested, no
-    /// hint.
+    /// [`TimingConfig::default`]'s textbook loop (a 60 Hz tick), ticks integrated whole, vsync
+    /// requested, no hint.
     fn default() -> Self {
         PolicyEnv::textbook(TimingConfig::default())
     }
@@ -129,6 +166,7 @@ impl Default for PolicyEnv {
 /// A loop's whole rule set, resolved. Every field holds a checked value: a policy is built by
 /// [`crate::LoopSpec::policy`] or [`Preset::policy`].
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Policy {
     /// How the stepper steps: variable, semi-fixed, or one of the accumulating modes (fixed,
     /// interpolated: whether it blends).

@@ -79,6 +79,7 @@ pub enum SpecErrorKind {
 
 /// What is wrong with a loop's name, with the text it was found in.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SpecError {
     /// The spec (or list) as given.
     pub text: String,
@@ -118,6 +119,23 @@ impl fmt::Display for SpecErrorKind {
             SpecErrorKind::Policy(e) => write!(f, "{e}"),
             SpecErrorKind::EmptyList => f.write_str("the list is empty"),
             SpecErrorKind::EmptyEntry => f.write_str("the list has an empty entry"),
+        }
+    }
+}
+
+impl SpecError {
+    /// `kind` of error, found in `text` (a spec or a list of them): for a reader of lists of
+    /// loops that checks more than [`LoopSpec::parse`] does.
+    ///
+    /// ```
+    /// use timestep_loop::{SpecError, SpecErrorKind};
+    /// let e = SpecError::new("fixed,,godot", SpecErrorKind::EmptyEntry);
+    /// assert_eq!(e.to_string(), "'fixed,,godot': the list has an empty entry");
+    /// ```
+    pub fn new(text: impl Into<String>, kind: SpecErrorKind) -> SpecError {
+        SpecError {
+            text: text.into(),
+            kind,
         }
     }
 }
@@ -166,7 +184,7 @@ impl LoopSpec {
         }
     }
 
-    /// One loop per stepping mode, in cycle order.
+    /// One loop per stepping mode, in the order of [`Mode::ALL`].
     pub fn every_mode() -> Vec<LoopSpec> {
         Mode::ALL.into_iter().map(LoopSpec::mode).collect()
     }
@@ -343,10 +361,7 @@ impl LoopSpec {
     /// ```
     #[cfg(feature = "spec")]
     pub fn parse(text: &str) -> Result<LoopSpec, SpecError> {
-        let error = |kind| SpecError {
-            text: text.trim().to_string(),
-            kind,
-        };
+        let error = |kind| SpecError::new(text.trim(), kind);
         let mut parts = text.trim().split('+');
         let name = parts.next().unwrap_or_default().trim().to_ascii_lowercase();
         let mut spec = if let Ok(mode) = name.parse::<Mode>() {
@@ -433,10 +448,7 @@ pub(crate) enum Entry<'a> {
 /// [`LoopSpec::parse_list`] reads.
 #[cfg(feature = "spec")]
 pub(crate) fn split_list(list: &str) -> Result<Vec<Entry<'_>>, SpecError> {
-    let error = |kind| SpecError {
-        text: list.to_string(),
-        kind,
-    };
+    let error = |kind| SpecError::new(list, kind);
     if list.trim().is_empty() {
         return Err(error(SpecErrorKind::EmptyList));
     }

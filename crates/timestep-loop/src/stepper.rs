@@ -14,6 +14,7 @@ use std::time::Duration;
 
 /// One step the caller must integrate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Step {
     /// The step's length in ns (always the tick in fixed and interpolated modes).
     pub dt_ns: u64,
@@ -51,6 +52,7 @@ impl Step {
 /// substeps; only the last of them may be the frame's last (`step.last`). How a caller that
 /// steps a world takes a frame's fixed ticks without asking for each one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StepRun {
     /// The steps' length and substeps, and whether the run ends the frame.
     pub step: Step,
@@ -80,6 +82,7 @@ pub const MAX_FRAME_STEPS: u32 = 1 << 16;
 /// are whole nanoseconds, rounded down where a rate's tick makes them fractional; the exact
 /// figures are in [`Stepper::books`].
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[non_exhaustive]
 pub struct FrameStats {
     /// The frame time as measured, before the clamp.
     pub measured_ns: u64,
@@ -119,6 +122,7 @@ impl FrameStats {
 /// tick of whole nanoseconds, 60 for a 60 Hz tick). They balance after every frame:
 /// `measured + invented == consumed + dropped + discarded_by_timer + remainder`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Books {
     /// Units in a nanosecond.
     pub den: u64,

@@ -22,7 +22,7 @@
 //! the primed history the average hands out first), so that with the stepper's books
 //! `measured + invented == consumed + dropped + discarded + remainder` for every timer.
 
-use crate::named::{Named, UnknownName, next_named, parse_named};
+use crate::named::{Named, UnknownName, parse_named};
 use crate::smooth::DeltaSmoother;
 use crate::tick::Tick;
 use crate::vsync::VsyncDetector;
@@ -42,7 +42,7 @@ pub enum TimerKind {
 }
 
 impl TimerKind {
-    /// Every timer, in the order the window's `T` cycles them.
+    /// Every timer: raw, snap, smooth.
     pub const ALL: [TimerKind; 3] = [TimerKind::Raw, TimerKind::Snap, TimerKind::Smooth];
 
     /// The name a user types.
@@ -52,11 +52,6 @@ impl TimerKind {
             TimerKind::Snap => "snap",
             TimerKind::Smooth => "smooth",
         }
-    }
-
-    /// The next timer in the order raw → snap → smooth → raw (the window's `T`).
-    pub fn next(self) -> TimerKind {
-        next_named(self)
     }
 }
 
@@ -101,6 +96,7 @@ struct Snap {
 
 /// A delta after the timer: what it hands on, and what it threw away or added on the way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Filtered {
     /// The delta handed to the stepper, ns.
     pub ns: u64,
@@ -175,6 +171,7 @@ pub struct Timer {
 
 /// A timer's running totals, ns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct TimerBooks {
     /// Frame times handed in, as measured.
     pub measured_ns: u64,
@@ -340,7 +337,6 @@ mod tests {
             VsyncDetector::new(Some(59.94)).assumed_period_ns(),
             Some(16_666_666)
         );
-        assert_eq!(TimerKind::Raw.next(), TimerKind::Snap);
         assert_eq!("smooth".parse::<TimerKind>(), Ok(TimerKind::Smooth));
     }
 }

@@ -31,26 +31,6 @@ pub fn millis(ns: u64) -> f64 {
     ns as f64 / 1e6
 }
 
-/// A fractional number of nanoseconds (a mean, a period) as milliseconds.
-pub fn millis_f(ns: f64) -> f64 {
-    ns / 1e6
-}
-
-/// A fractional number of nanoseconds (a mean, a period) as seconds.
-pub fn seconds_f(ns: f64) -> f64 {
-    ns / 1e9
-}
-
-/// One period of `hz`, in (fractional) nanoseconds: 59.94 Hz is 16,683,350.0166... ns.
-pub fn period_ns_f(hz: f64) -> f64 {
-    1e9 / hz
-}
-
-/// Signed nanoseconds as milliseconds, correctly rounded.
-pub fn millis_signed(ns: i128) -> f64 {
-    ns as f64 / 1e6
-}
-
 /// Seconds as whole nanoseconds, to the nearest (negative and non-finite values give 0).
 pub fn ns_from_seconds(s: f64) -> u64 {
     if s.is_finite() && s > 0.0 {

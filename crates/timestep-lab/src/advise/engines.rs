@@ -326,9 +326,13 @@ impl Setting {
             Knob::FixedSchedule => "app.add_systems(FixedUpdate, your_simulation)".into(),
             Knob::FixedStep => "true".into(),
             Knob::LoopSpec => format!(
-                "Loop::new(LoopSpec::parse(\"{}\")?, &PolicyEnv {{ {}..Default::default() }})?",
+                "Loop::new(LoopSpec::parse(\"{}\")?, &{})?",
                 m.spec.looped,
-                if p.source.is_some() { "" } else { "timing, " }
+                if p.source.is_some() {
+                    "PolicyEnv::default()"
+                } else {
+                    "PolicyEnv::textbook(timing)"
+                }
             ),
             Knob::Timing if p.source.is_some() => {
                 "// no TimingConfig to write: the preset brings its own tick, clamp and cap".into()

@@ -641,7 +641,7 @@ mod tests {
 
     fn info() -> HudInfo {
         HudInfo {
-            timing: Some(TimingConfig::default()),
+            timing: TimingConfig::textbook(1_000_000, 250_000_000, None).ok(),
             particles: 20,
             fps: 60.0,
             frame_ms: 16.667,

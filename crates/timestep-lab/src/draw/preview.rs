@@ -59,7 +59,7 @@ fn strip() -> FrameStrip {
 
 fn hud(particles: usize) -> HudInfo {
     HudInfo {
-        timing: Some(timestep_loop::TimingConfig::default()),
+        timing: timestep_loop::TimingConfig::textbook(1_000_000, 250_000_000, None).ok(),
         particles,
         fps: 59.94,
         frame_ms: 16.683,

@@ -2,8 +2,9 @@
 //! effect. Input sampled by a frame that runs no tick waits for the next frame that does; a
 //! blending lane shows the past by `t_current − t_shown` (up to one tick), which is counted.
 
+use crate::fast::millis_f;
 use std::collections::BTreeMap;
-use timestep_loop::{millis, millis_f};
+use timestep_loop::millis;
 
 /// Latencies are kept in bins this wide, ns (p99 is exact to this).
 const BIN_NS: u64 = 10_000;

@@ -2,10 +2,10 @@
 //! simulated clock in `simulate` and `sweep`, on the window's own clock in the window.
 
 use super::{JudderStats, Lane, LatencyStats, RefreshInterval, StepsPerFrame, Vblanks, World};
+use crate::fast::{millis_f, millis_signed};
 use serde::Serialize;
 use timestep_loop::{
-    ClampOn, Loop, Pacer, Policy, SNAP_FRAMES, TimerKind, VsyncDetector, millis, millis_f,
-    millis_signed, seconds,
+    ClampOn, Loop, Pacer, Policy, SNAP_FRAMES, TimerKind, VsyncDetector, millis, seconds,
 };
 
 /// What one lane did, every figure measured (on the simulated clock in `simulate`, on the

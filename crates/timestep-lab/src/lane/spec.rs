@@ -100,15 +100,7 @@ pub fn parse_spec(text: &str) -> Result<LaneSpec, String> {
 /// `presets` and `timers` stand for their groups.
 pub fn parse_lanes(list: &str) -> Result<Vec<LaneSpec>, String> {
     let mut lanes = Vec::new();
-    let error = |kind| {
-        lane_error(
-            list,
-            SpecError {
-                text: list.to_string(),
-                kind,
-            },
-        )
-    };
+    let error = |kind| lane_error(list, SpecError::new(list, kind));
     if list.trim().is_empty() {
         return Err(error(SpecErrorKind::EmptyList));
     }

@@ -2,7 +2,8 @@
 //! out of step with the refresh, predicted and measured.
 
 use super::Vblank;
-use timestep_loop::{millis, millis_f, seconds_f};
+use crate::fast::{millis_f, seconds_f};
+use timestep_loop::millis;
 
 /// How many vblanks the pattern keeps.
 pub const PATTERN_VBLANKS: usize = 240;

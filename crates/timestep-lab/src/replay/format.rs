@@ -189,7 +189,7 @@ pub fn detect(path: &std::path::Path, head: &[u8]) -> Result<(Format, usize), Ca
         None,
         format!(
             "no format matches its header (expected {})",
-            crate::messages::one_of(names)
+            timestep_loop::UnknownName::new("format", "", names).expected
         ),
     ))
 }

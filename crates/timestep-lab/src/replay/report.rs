@@ -27,12 +27,10 @@ impl ReplayConfig {
     /// What the lanes know of the capture: the flags, and the refresh rate its display changes
     /// say (which is also whether the game presented with vsync, as far as they say).
     pub fn env(&self, refresh_hz: Option<f64>) -> PolicyEnv {
-        PolicyEnv {
-            timing: self.timing,
-            max_substep: self.max_substep,
-            vsync_requested: refresh_hz.is_some(),
-            refresh_hint_hz: refresh_hz,
-        }
+        PolicyEnv::textbook(self.timing)
+            .with_max_substep(self.max_substep)
+            .with_vsync_requested(refresh_hz.is_some())
+            .with_refresh_hint(refresh_hz)
     }
 }
 

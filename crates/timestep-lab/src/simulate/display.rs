@@ -3,11 +3,11 @@
 use super::RenderCost;
 use super::vrr::{Vrr, VrrPanel};
 use crate::fast;
+use crate::fast::period_ns_f;
 use crate::frame::{FrameDone, Host, Shown};
 use crate::lane::{Lane, Vblank};
 use crate::machine::{Machine, Sleep, Waits};
 use timestep_loop::Pacing;
-use timestep_loop::period_ns_f;
 
 /// One long frame injected into the simulated display (`--stall AT:DURATION`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -91,11 +91,9 @@ impl SimConfig {
     /// What the lanes know of the run: the flags, and the display's nominal rate as the hint a
     /// real loop would get from the OS.
     pub fn env(&self) -> PolicyEnv {
-        PolicyEnv {
-            timing: self.timing,
-            max_substep: self.max_substep,
-            vsync_requested: self.display.vsync,
-            refresh_hint_hz: Some(self.display.display_hz),
-        }
+        PolicyEnv::textbook(self.timing)
+            .with_max_substep(self.max_substep)
+            .with_vsync_requested(self.display.vsync)
+            .with_refresh_hint(Some(self.display.display_hz))
     }
 }

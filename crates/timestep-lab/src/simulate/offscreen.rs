@@ -3,11 +3,12 @@
 //! view — timed on the real clock.
 
 use crate::draw::{Arrangement, HudInfo, Overlay, Screen, explosion_banner};
+use crate::fast::millis_f;
 use crate::lane::DrawReport;
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use std::time::Instant;
-use timestep_loop::{millis, millis_f};
+use timestep_loop::millis;
 
 /// An off-screen frame and what drawing into it has cost so far.
 pub struct Offscreen {

@@ -3,10 +3,11 @@
 
 use super::FrameRecord;
 use crate::chart::{FramePlot, FramePoint};
+use crate::fast::millis_signed;
 use crate::pending::PendingFile;
 use std::io::{self, BufWriter, Write};
 use std::path::Path;
-use timestep_loop::{millis, millis_signed, seconds};
+use timestep_loop::{millis, seconds};
 
 /// Creates the file a flag names, if it names one (see [`PendingFile`]); an error names the
 /// flag.

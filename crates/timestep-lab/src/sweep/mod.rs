@@ -12,13 +12,14 @@ mod rates;
 pub use output::{Summary, csv_header, csv_row, json_row};
 pub use rates::{DEFAULT_RATES, MAX_CONFIGS, parse_rates, without_hz};
 
+use crate::fast::period_ns_f;
 use crate::lane::LaneReport;
 use crate::lane::LaneSpec;
 use crate::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 use rayon::prelude::*;
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
-use timestep_loop::{ConfigError, period_ns_f};
+use timestep_loop::ConfigError;
 
 /// What a sweep's rates are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
