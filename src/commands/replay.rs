@@ -88,8 +88,8 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         capture: summary,
         lanes,
         interrupted: outcome.interrupted,
-        replayed_s: seconds(outcome.replayed_ns),
-        lanes_not_run: outcome.not_run,
+        replayed_s: seconds(outcome.span_ns),
+        lanes_not_run: outcome.not_run.iter().map(ToString::to_string).collect(),
     };
     messages::print("the report", |w| {
         if out.json {

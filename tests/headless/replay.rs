@@ -586,7 +586,7 @@ fn ctrl_c_stops_a_glaiel_replay_at_the_frame_after_a_gap() {
     .unwrap_or_else(|e| panic!("{e:?}"));
     assert!(outcome.interrupted);
     assert_eq!(seen, [0, 1, 2], "stopped after the first gap's frame");
-    assert_eq!(outcome.replayed_ns, 100 * 86_400 * S);
+    assert_eq!(outcome.span_ns, 100 * 86_400 * S);
 }
 
 #[test]

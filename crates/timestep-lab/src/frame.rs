@@ -44,7 +44,9 @@ pub trait Host {
 /// A presented frame: when it became visible, and at which vblank when presents wait for them.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Shown {
+    /// When it became visible, ns of the host's time.
     pub at_ns: u64,
+    /// The vblank it was scanned out at; none without vsync.
     pub vblank: Option<Vblank>,
 }
 

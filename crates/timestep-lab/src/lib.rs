@@ -21,6 +21,7 @@ pub mod pending;
 pub mod probe;
 pub mod replay;
 pub mod rope;
+pub mod runs;
 pub mod simulate;
 pub mod sweep;
 pub mod watch;

@@ -10,9 +10,8 @@ use super::summary::CaptureSummary;
 use super::{CaptureError, Captured};
 use crate::frame::{FrameDone, Frames, Host, Shown, VblankCounter};
 use crate::lane::{Lane, LaneReport};
-use crate::simulate::{Controls, FrameRecord, LaneOutcome, batches};
+use crate::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
 use std::path::Path;
-use std::sync::atomic::Ordering;
 use timestep_loop::{ConfigError, Pacer, Pacing};
 
 /// Why a lane that waits for a whole tick runs open loop on a capture.
@@ -66,18 +65,6 @@ impl Host for CaptureHost {
     }
 }
 
-/// What a replay did.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// One per lane that ran, in the order given.
-    pub lanes: Vec<LaneOutcome>,
-    pub interrupted: bool,
-    /// Lanes that never started (a run of lanes too big to hold together stopped early).
-    pub not_run: Vec<String>,
-    /// Captured time replayed: from the first frame's start to the last's that ran, ns.
-    pub replayed_ns: u64,
-}
-
 /// A failure of a replay: the capture, or a lane's loop.
 #[derive(Clone, Debug)]
 pub enum ReplayError {
@@ -118,44 +105,19 @@ pub fn run_with(
     controls: Controls<'_>,
     mut on_frame: impl FnMut(&FrameRecord),
 ) -> Result<Outcome, ReplayError> {
-    let n = cfg.lanes.len();
-    let mut outcome = Outcome {
-        lanes: Vec::with_capacity(n),
-        interrupted: false,
-        not_run: Vec::new(),
-        replayed_ns: 0,
-    };
-    for batch in batches(n, cfg.rope.particles, false) {
-        if outcome.interrupted {
-            outcome
-                .not_run
-                .extend(cfg.lanes[batch].iter().map(ToString::to_string));
-            continue;
-        }
+    run_lanes(&cfg.lanes, cfg.rope.particles, false, |batch| {
         let first = batch.start;
-        let (lanes, ran) = replay_batch(cfg, batch, selection, summary, controls, |f| {
+        replay_batch(cfg, batch, selection, summary, controls, |f| {
             on_frame(&FrameRecord {
                 lane: first + f.lane,
                 ..f.clone()
             })
-        })?;
-        outcome.lanes.extend(lanes);
-        outcome.interrupted = ran.interrupted;
-        outcome.replayed_ns = if first == 0 {
-            ran.replayed_ns
-        } else {
-            outcome.replayed_ns.min(ran.replayed_ns)
-        };
-    }
-    Ok(outcome)
+        })
+    })
 }
 
-/// How far one batch got.
-struct Ran {
-    interrupted: bool,
-    replayed_ns: u64,
-}
-
+/// The lanes `batch` of `cfg` together on the capture's frames, to its end or to the first
+/// frame boundary at which `controls` say stop.
 fn replay_batch(
     cfg: &ReplayConfig,
     batch: std::ops::Range<usize>,
@@ -163,7 +125,7 @@ fn replay_batch(
     summary: &CaptureSummary,
     controls: Controls<'_>,
     mut on_frame: impl FnMut(&FrameRecord),
-) -> Result<(Vec<LaneOutcome>, Ran), ReplayError> {
+) -> Result<Batch, ReplayError> {
     let env = cfg.env(summary.refresh_hz_estimate);
     let mut lanes = cfg.lanes[batch]
         .iter()
@@ -179,7 +141,7 @@ fn replay_batch(
     let (mut first, mut last) = (None, 0);
     let mut interrupted = false;
     while let Some(frame) = stream.next_frame()? {
-        if controls.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        if controls.stopped() {
             interrupted = true;
             break;
         }
@@ -191,46 +153,25 @@ fn replay_batch(
         let done = frames.run(&mut host, &mut lanes);
         for (i, lane) in lanes.iter().enumerate() {
             if frames.ran(i) && done.shown.is_some() {
-                on_frame(&record(i, lane, &done));
+                on_frame(&FrameRecord::of(i, lane, &done, 0));
             }
         }
     }
     let outcomes = lanes
         .iter()
         .map(|lane| {
-            let mut report = LaneReport::new(lane, frames.pacer(), None);
+            let mut outcome = LaneOutcome::of(lane, frames.pacer(), controls);
             if lane.policy().timing.waits_for_tick() {
-                report.open_loop = Some(WAITS_OPEN_LOOP);
+                outcome.report.open_loop = Some(WAITS_OPEN_LOOP);
             }
-            let positions = controls
-                .keep_positions
-                .then(|| lane.rope().map(|r| r.positions().collect()))
-                .flatten();
-            LaneOutcome { report, positions }
+            outcome
         })
         .collect();
-    let ran = Ran {
+    Ok(Batch {
+        lanes: outcomes,
         interrupted,
-        replayed_ns: last - first.unwrap_or(last),
-    };
-    Ok((outcomes, ran))
-}
-
-/// The trace's record of a frame lane `index` ran and presented.
-fn record(index: usize, lane: &Lane, done: &FrameDone) -> FrameRecord {
-    let last = lane.last();
-    FrameRecord {
-        lane: index,
-        frame: lane.record().metrics().frames().saturating_sub(1),
-        present_ns: done.shown.map_or(done.start_ns, |s| s.at_ns),
-        frame_ns: done.frame_ns,
-        steps: last.steps,
-        alpha: last.alpha,
-        shown_ns: last.shown_ns,
-        start_ns: done.start_ns,
-        step_cost_ns: 0,
-        step_starts_ns: lane.record().step_starts().to_vec(),
-    }
+        span_ns: last - first.unwrap_or(last),
+    })
 }
 
 /// Reads `path` to check it can be replayed: chooses its frames and sums them up.

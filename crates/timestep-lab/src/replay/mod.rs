@@ -37,7 +37,7 @@ mod summary;
 mod why;
 
 pub use format::Format;
-pub use host::{CaptureHost, Outcome, ReplayError, WAITS_OPEN_LOOP, open, run, run_with};
+pub use host::{CaptureHost, ReplayError, WAITS_OPEN_LOOP, open, run, run_with};
 pub use report::{
     ReplayConfig, ReplayConfigReport, ReplayReport, write_advise, write_capture, write_table,
 };

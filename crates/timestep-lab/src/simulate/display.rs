@@ -74,13 +74,6 @@ impl Default for DisplayConfig {
     }
 }
 
-/// A frame made visible: when, and at which vblank (with vsync).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Presented {
-    pub at_ns: u64,
-    pub vblank: Option<Vblank>,
-}
-
 /// A game loop's view of the machine: a timer to read, and a display to present to.
 #[derive(Debug)]
 pub struct Display {
@@ -185,12 +178,12 @@ impl Display {
     /// Steps `ticks` ticks (at `--step-cost` each), renders (render cost plus any stall due)
     /// and presents. With vsync the frame is visible at the first vblank after rendering
     /// finishes that has not already shown a frame; without, when rendering finishes.
-    pub fn present(&mut self, ticks: u32) -> Presented {
+    pub fn present(&mut self, ticks: u32) -> Shown {
         self.present_held(ticks, None)
     }
 
     /// As [`Display::present`], the present held back to `not_before_ns` if it is ready sooner.
-    pub fn present_held(&mut self, ticks: u32, not_before_ns: Option<u64>) -> Presented {
+    pub fn present_held(&mut self, ticks: u32, not_before_ns: Option<u64>) -> Shown {
         let busy = self.render_ns()
             + self.cfg.step_cost_ns.saturating_mul(u64::from(ticks))
             + self.stall_ns();
@@ -200,7 +193,7 @@ impl Display {
             .max(not_before_ns.unwrap_or(0));
         if !self.cfg.vsync {
             self.now_ns = ready.max(self.now_ns + 1);
-            return Presented {
+            return Shown {
                 at_ns: self.now_ns,
                 vblank: None,
             };
@@ -219,7 +212,7 @@ impl Display {
         k = k.max(self.last_vblank + 1);
         self.last_vblank = k;
         self.now_ns = self.vblank_ns(k);
-        Presented {
+        Shown {
             at_ns: self.now_ns,
             vblank: Some(Vblank::fixed(k, self.period_ns)),
         }
@@ -227,9 +220,9 @@ impl Display {
 
     /// A frame ready at `ready_ns` flipped on the variable-refresh panel: shown at its scanout,
     /// the old frame's repeated scanouts counted as vblanks before it.
-    fn flip(&mut self, ready_ns: u64) -> Presented {
+    fn flip(&mut self, ready_ns: u64) -> Shown {
         let Some(panel) = self.panel.as_mut() else {
-            return Presented {
+            return Shown {
                 at_ns: ready_ns,
                 vblank: None,
             };
@@ -238,7 +231,7 @@ impl Display {
         let n = flip.scans.len().max(1);
         self.scans += n;
         self.now_ns = flip.shown_ns;
-        Presented {
+        Shown {
             at_ns: flip.shown_ns,
             vblank: Some(Vblank {
                 index: self.scans,

@@ -16,14 +16,15 @@ mod run;
 mod trace;
 pub mod vrr;
 
+pub use crate::runs::{Controls, FrameRecord, LaneOutcome, Outcome, batches};
 pub use cost::{MAX_RAMP_POINTS, Ramp, RenderCost};
-pub use display::{Display, DisplayConfig, Phase, Presented, Stall};
+pub use display::{Display, DisplayConfig, Phase, Stall};
 pub use estimate::Work;
 pub use report::{
     ConfigReport, LoopConfigReport, Report, RopeReport, write_dump, write_lane_tables,
     write_rope_bounds, write_table,
 };
-pub use run::{Controls, LaneOutcome, Outcome, batches, run, run_with};
+pub use run::{run, run_with};
 pub use trace::{Plotting, Trace, open};
 
 use crate::lane::LaneSpec;
@@ -31,29 +32,6 @@ use crate::rope::RopeParams;
 use std::path::PathBuf;
 use timestep_loop::TimingConfig;
 use timestep_loop::{MaxSubstep, PolicyEnv};
-
-/// One presented frame of one lane, as traced by `--trace`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FrameRecord {
-    /// The lane's index in [`SimConfig::lanes`].
-    pub lane: usize,
-    pub frame: u64,
-    /// When the frame became visible, ns of simulated wall time.
-    pub present_ns: u64,
-    /// The measured (noisy, unclamped) frame time handed to the stepper.
-    pub frame_ns: u64,
-    pub steps: u32,
-    pub alpha: f64,
-    /// The simulation time of the state shown.
-    pub shown_ns: u64,
-    /// When the frame started (its input sampled), ns of simulated wall time; its steps ran
-    /// back to back from then, `step_cost_ns` each.
-    pub start_ns: u64,
-    pub step_cost_ns: u64,
-    /// When each of this frame's steps started, ns of simulated wall time (kept only when
-    /// [`Controls::step_starts`] asks).
-    pub step_starts_ns: Vec<u64>,
-}
 
 /// Where `simulate` writes what it measured.
 #[derive(Clone, Debug, Default)]

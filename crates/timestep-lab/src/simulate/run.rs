@@ -1,54 +1,14 @@
-//! Running the lanes: each on its own copy of the simulated display, frame by frame.
-//!
-//! Lanes run together, in lockstep, when they are drawn together (`--draw`) or their ropes are
-//! small together; otherwise one after another, so that only one rope is ever in memory (four
-//! lanes of a million particles cost one rope, not four). Each lane sees the same frame times
-//! either way, and ends in the same state: the lanes share nothing.
+//! Running the lanes on the simulated display: each on its own copy of it, frame by frame,
+//! batched as [`crate::runs`] batches every host's lanes (drawn lanes always together).
 
 use super::offscreen::Offscreen;
-use super::{Display, FrameRecord, SimConfig};
+use super::{Display, SimConfig};
 use crate::frame::{FrameDone, Frames};
-use crate::lane::LaneReport;
-use crate::lane::{Lane, LaneSpec};
+use crate::lane::{Lane, LaneReport, LaneSpec};
+use crate::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
 use glam::Vec2;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
 use timestep_loop::{ConfigError, Pacer, millis};
-
-/// Lanes whose ropes hold this many particles together run in lockstep; beyond it, one at a
-/// time.
-pub const TOGETHER_PARTICLES: usize = 1_000_000;
-
-/// What a caller asks of a run beyond its config.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Controls<'a> {
-    /// Keep each lane's final positions (`--dump-state`); otherwise a lane's rope is dropped as
-    /// soon as its report is made.
-    pub keep_positions: bool,
-    /// Checked at every frame boundary: once it is set, the run stops there.
-    pub stop: Option<&'a AtomicBool>,
-    /// Keep each step's start time (`--trace` writes them).
-    pub step_starts: bool,
-}
-
-/// What one lane did.
-#[derive(Clone, Debug)]
-pub struct LaneOutcome {
-    pub report: LaneReport,
-    /// The final positions, when [`Controls::keep_positions`] asked for them.
-    pub positions: Option<Vec<Vec2>>,
-}
-
-/// What a run did.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// One per lane that ran, in the order given.
-    pub lanes: Vec<LaneOutcome>,
-    /// Stopped at a frame boundary before the end.
-    pub interrupted: bool,
-    /// Lanes that never started (a one-at-a-time run stopped before their turn).
-    pub not_run: Vec<LaneSpec>,
-}
 
 /// Runs every lane of `cfg` and reports each with its final positions. `on_frame` sees every
 /// presented frame (for `--trace`). See [`run_with`].
@@ -77,33 +37,10 @@ pub fn run_with(
     controls: Controls<'_>,
     mut on_frame: impl FnMut(&FrameRecord),
 ) -> Result<Outcome, ConfigError> {
-    let stopped = || controls.stop.is_some_and(|s| s.load(Ordering::Relaxed));
-    let mut outcome = Outcome {
-        lanes: Vec::with_capacity(cfg.lanes.len()),
-        interrupted: false,
-        not_run: Vec::new(),
-    };
-    for batch in batches(cfg.lanes.len(), cfg.rope.particles, cfg.draw.is_some()) {
-        if outcome.interrupted {
-            outcome.not_run.extend_from_slice(&cfg.lanes[batch]);
-            continue;
-        }
-        let (lanes, interrupted) = run_batch(cfg, batch, &stopped, &mut on_frame, controls)?;
-        outcome.lanes.extend(lanes);
-        outcome.interrupted = interrupted;
-    }
-    Ok(outcome)
-}
-
-/// `lanes` lanes of ropes of `particles` run together when `together` says they must (drawn
-/// together) or their ropes are small together (at most [`TOGETHER_PARTICLES`]); otherwise
-/// each alone.
-pub fn batches(lanes: usize, particles: usize, together: bool) -> Vec<Range<usize>> {
-    if together || lanes.saturating_mul(particles) <= TOGETHER_PARTICLES {
-        std::iter::once(0..lanes).collect()
-    } else {
-        (0..lanes).map(|i| i..i + 1).collect()
-    }
+    let together = cfg.draw.is_some();
+    run_lanes(&cfg.lanes, cfg.rope.particles, together, |batch| {
+        run_batch(cfg, batch, &mut on_frame, controls)
+    })
 }
 
 /// Runs the lanes `batch` of `cfg` in lockstep to the end, or to the first frame boundary at
@@ -111,10 +48,9 @@ pub fn batches(lanes: usize, particles: usize, together: bool) -> Vec<Range<usiz
 fn run_batch(
     cfg: &SimConfig,
     batch: Range<usize>,
-    stopped: &impl Fn() -> bool,
     on_frame: &mut impl FnMut(&FrameRecord),
     controls: Controls<'_>,
-) -> Result<(Vec<LaneOutcome>, bool), ConfigError> {
+) -> Result<Batch, ConfigError> {
     let first = batch.start;
     let mut lanes = cfg.lanes[batch]
         .iter()
@@ -125,7 +61,7 @@ fn run_batch(
         .map(|size| Offscreen::new(&cfg.rope, lanes.len(), size));
     let mut interrupted = false;
     loop {
-        if stopped() {
+        if controls.stopped() {
             interrupted = true;
             break;
         }
@@ -133,12 +69,8 @@ fn run_batch(
         for (i, r) in lanes.iter_mut().enumerate() {
             if let Some(done) = r.frame() {
                 any = true;
-                on_frame(&record(
-                    first + i,
-                    &r.lane[0],
-                    &done,
-                    cfg.display.step_cost_ns,
-                ));
+                let step_cost_ns = cfg.display.step_cost_ns;
+                on_frame(&FrameRecord::of(first + i, &r.lane[0], &done, step_cost_ns));
             }
         }
         if !any {
@@ -149,22 +81,22 @@ fn run_batch(
             o.draw(&shown, cfg.display.display_hz);
         }
     }
+    let span_ns = lanes.first().map_or(0, Running::span_ns);
     let done = lanes
         .into_iter()
         .enumerate()
         .map(|(i, r)| {
-            let lane = &r.lane[0];
-            let drawing = offscreen.as_ref().map(|o| o.report(i));
-            let mut report = LaneReport::new(lane, r.frames.pacer(), drawing);
-            report.pacing.spin_cpu_ms = Some(millis(r.display.spun_ns()));
-            let positions = controls
-                .keep_positions
-                .then(|| lane.rope().map(|rope| rope.positions().collect()))
-                .flatten();
-            LaneOutcome { report, positions }
+            let mut outcome = LaneOutcome::of(&r.lane[0], r.frames.pacer(), controls);
+            outcome.report.drawing = offscreen.as_ref().map(|o| o.report(i));
+            outcome.report.pacing.spin_cpu_ms = Some(millis(r.display.spun_ns()));
+            outcome
         })
         .collect();
-    Ok((done, interrupted))
+    Ok(Batch {
+        lanes: done,
+        interrupted,
+        span_ns,
+    })
 }
 
 /// A lane on its own copy of the simulated display, with its loop's pacing.
@@ -173,6 +105,8 @@ struct Running {
     lane: [Lane; 1],
     display: Display,
     frames: Frames,
+    first_start_ns: Option<u64>,
+    last_start_ns: u64,
 }
 
 impl Running {
@@ -197,28 +131,24 @@ impl Running {
             lane: [lane],
             display,
             frames,
+            first_start_ns: None,
+            last_start_ns: 0,
         })
     }
 
     /// One frame, unless the run is over.
     fn frame(&mut self) -> Option<FrameDone> {
-        (!self.display.finished()).then(|| self.frames.run(&mut self.display, &mut self.lane))
+        if self.display.finished() {
+            return None;
+        }
+        let done = self.frames.run(&mut self.display, &mut self.lane);
+        self.first_start_ns.get_or_insert(done.start_ns);
+        self.last_start_ns = done.start_ns;
+        Some(done)
     }
-}
 
-/// The trace's record of the frame `lane` just ran and presented.
-fn record(index: usize, lane: &Lane, done: &FrameDone, step_cost_ns: u64) -> FrameRecord {
-    let last = lane.last();
-    FrameRecord {
-        start_ns: done.start_ns,
-        step_cost_ns,
-        lane: index,
-        frame: lane.record().metrics().frames().saturating_sub(1),
-        present_ns: done.shown.map_or(done.start_ns, |s| s.at_ns),
-        frame_ns: done.frame_ns,
-        steps: last.steps,
-        alpha: last.alpha,
-        shown_ns: last.shown_ns,
-        step_starts_ns: lane.record().step_starts().to_vec(),
+    /// The simulated time it ran: from its first frame's start to its last's, ns.
+    fn span_ns(&self) -> u64 {
+        self.last_start_ns - self.first_start_ns.unwrap_or(self.last_start_ns)
     }
 }
