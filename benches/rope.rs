@@ -369,7 +369,7 @@ fn integrators(c: &mut Criterion) {
 /// and its host steps the textbook rope at the start of every tick. The ratio of the two is
 /// the whole run's; the step alone's is `rope_step/16`.
 fn whole_run(c: &mut Criterion) {
-    use timestep_lab::frame::{FrameDone, Frames, Host, Shown};
+    use timestep_lab::frame::{FrameDone, Frames, Host, Shown, Wall};
     use timestep_lab::lane::{Lane, LaneSpec};
     use timestep_lab::simulate::{self, Display, DisplayConfig, SimConfig};
     use timestep_loop::{Mode, Pacer, Pacing, PolicyEnv, TimingConfig};
@@ -379,15 +379,17 @@ fn whole_run(c: &mut Criterion) {
         display: Display,
         rope: textbook::Rope,
     }
-    impl Host for Textbook {
+    impl Wall for Textbook {
         fn now_ns(&mut self) -> u64 {
-            Host::now_ns(&mut self.display)
-        }
-        fn read_ns(&mut self) -> u64 {
-            Host::read_ns(&mut self.display)
+            Wall::now_ns(&mut self.display)
         }
         fn sleep(&mut self, ns: u64) {
-            Host::sleep(&mut self.display, ns);
+            Wall::sleep(&mut self.display, ns);
+        }
+    }
+    impl Host for Textbook {
+        fn read_ns(&mut self) -> u64 {
+            Host::read_ns(&mut self.display)
         }
         fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
             self.rope.step(DT);

@@ -7,16 +7,12 @@ use super::pacing::FpsMeter;
 use std::collections::VecDeque;
 use timestep_lab::draw::{CaptureCaption, HudInfo, Overlay, Screen, explosion_banner};
 use timestep_lab::fast::millis_f;
-use timestep_lab::frame::{FrameDone, Host, Shown, VblankCounter};
+use timestep_lab::frame::{FrameDone, Host, Shown, VblankCounter, Wall};
 use timestep_lab::lane::Lane;
 use timestep_loop::{NS_PER_MS, millis};
 
-/// The window's clock: what it reads, and how it sleeps.
-pub trait Wall {
-    /// The time now, ns since the window's clock started.
-    fn now_ns(&mut self) -> u64;
-    /// Sleeps `ns`.
-    fn sleep(&mut self, ns: u64);
+/// The window's clock: a [`Wall`] that may be a capture played on the real one.
+pub trait WindowWall: Wall {
     /// The real time now, which the user's hand moves in (a replayed capture's clock is not).
     fn real_ns(&mut self) -> u64 {
         self.now_ns()
@@ -148,7 +144,7 @@ pub fn hud_info(
 pub const MAX_STEP_COST_NS: u64 = 500 * NS_PER_MS;
 
 /// One frame's window host: the session's screen and meter, a wall clock and a presenter.
-pub struct WindowHost<'a, W: Wall, P: Present> {
+pub struct WindowHost<'a, W: WindowWall, P: Present> {
     pub wall: &'a mut W,
     pub presenter: &'a mut P,
     pub screen: &'a mut Screen,
@@ -171,7 +167,7 @@ pub struct WindowHost<'a, W: Wall, P: Present> {
     pub hint: &'a str,
 }
 
-impl<W: Wall, P: Present> WindowHost<'_, W, P> {
+impl<W: WindowWall, P: Present> WindowHost<'_, W, P> {
     /// The real time `ticks` ticks of one frame cost: the step cost each, at most
     /// [`MAX_STEP_COST_NS`].
     fn cost_of(&self, ticks: u64) -> u64 {
@@ -181,7 +177,7 @@ impl<W: Wall, P: Present> WindowHost<'_, W, P> {
     }
 }
 
-impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
+impl<W: WindowWall, P: Present> Wall for WindowHost<'_, W, P> {
     fn now_ns(&mut self) -> u64 {
         self.wall.now_ns()
     }
@@ -190,6 +186,9 @@ impl<W: Wall, P: Present> Host for WindowHost<'_, W, P> {
             self.wall.sleep(ns);
         }
     }
+}
+
+impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
     /// With a step cost, steps run back to back from the frame's start, as simulated (those
     /// past the frame's cap all at its end).
     fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {

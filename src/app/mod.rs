@@ -2,7 +2,7 @@
 //!
 //! The only module that touches winit, pixels or wgpu. Each redraw runs one frame of the frame
 //! protocol (`timestep_lab::frame`) through the session, with this window as its host: the clock is
-//! `Instant` (a [`SystemClock`], as every timestamp here is), sleeps are spin_sleep's, and the
+//! `Instant` (a [`timestep_loop::SystemClock`], as every timestamp here is), sleeps are spin_sleep's, and the
 //! present draws into pixels' buffer and presents it; then the frame is logged. Everything
 //! with rules in it lives in the pure modules: `bindings` (keys → actions), `session` (what
 //! actions and frames do), `host` (the window as a host, on any clock), `pacing` (the cap
@@ -29,7 +29,7 @@ use session::Session;
 use glam::Vec2;
 use gpu::{Gpu, Presented};
 use gui::Gui;
-use host::{Present, Wall};
+use host::{Present, WindowWall};
 use output::{AtExit, FrameCost, Outputs};
 use replay::CaptureWall;
 use session::knobs::PanelView;
@@ -41,7 +41,7 @@ use timestep_lab::lane::LaneSpec;
 use timestep_lab::machine::Sleep;
 use timestep_lab::messages::{self, Failure, chain};
 use timestep_lab::rope::RopeParams;
-use timestep_loop::{Clock, SystemClock};
+use timestep_lab::wall::{RealWall, Wall};
 use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};
 use winit::application::ApplicationHandler;
 use winit::dpi::{LogicalSize, PhysicalSize};
@@ -203,10 +203,7 @@ fn interrupted() -> bool {
 /// The window's clock: the real one, or `--replay`'s capture played on it (read and checked
 /// here, before any window opens), with the refresh rate the capture's display changes say.
 fn window_clock(cfg: &WindowConfig) -> Result<(WindowClock, Option<Option<f64>>), String> {
-    let real = RealWall {
-        clock: SystemClock::new(),
-        sleep: cfg.sleep,
-    };
+    let real = RealWall::new(cfg.sleep);
     let Some(capture) = &cfg.replay else {
         return Ok((WindowClock::Live(real), None));
     };
@@ -264,25 +261,7 @@ fn missing_display() -> Option<&'static str> {
     }
 }
 
-/// The real clock: `Instant`, and `--sleep`'s way of waiting: spin_sleep's (native, then
-/// spin) or the OS's alone.
-struct RealWall {
-    clock: SystemClock,
-    sleep: Sleep,
-}
-
-impl Wall for RealWall {
-    fn now_ns(&mut self) -> u64 {
-        self.clock.now_ns()
-    }
-    fn sleep(&mut self, ns: u64) {
-        let d = Duration::from_nanos(ns);
-        match self.sleep {
-            Sleep::Spin => spin_sleep::SpinSleeper::default().sleep(d),
-            Sleep::Native => std::thread::sleep(d),
-        }
-    }
-}
+impl WindowWall for RealWall {}
 
 /// The window's clock: the real one, or a capture played on it (`--replay`).
 enum WindowClock {
@@ -303,6 +282,9 @@ impl Wall for WindowClock {
             WindowClock::Capture(c) => c.sleep(ns),
         }
     }
+}
+
+impl WindowWall for WindowClock {
     fn real_ns(&mut self) -> u64 {
         match self {
             WindowClock::Live(w) => w.real_ns(),

@@ -1,7 +1,7 @@
 //! The panel through egui_kittest: controls found by their accessible names, changed as a
 //! user would (keys, clicks), then the session's lanes stepped on a simulated clock.
 
-use super::super::host::{Present, Wall};
+use super::super::host::{Present, WindowWall};
 use super::*;
 use crate::app::session::Session;
 use crate::app::session::knobs::KnobId;
@@ -11,6 +11,7 @@ use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use timestep_lab::lane::LaneSpec;
 use timestep_lab::rope::RopeParams;
+use timestep_lab::wall::Wall;
 use timestep_loop::{Mode, NS_PER_MS as MS};
 
 /// A clock the test moves: frames read it, sleeps move it on.
@@ -26,6 +27,8 @@ impl Wall for Simulated {
         self.now_ns += ns;
     }
 }
+
+impl WindowWall for Simulated {}
 
 /// A presenter that shows every frame at once and draws nothing.
 struct Nowhere;

@@ -7,10 +7,11 @@
 //! short (a corrupted cell can put a frame on screen centuries later), so a frame never
 //! blocks the window for longer.
 
-use super::host::Wall;
+use super::host::WindowWall;
 use std::path::{Path, PathBuf};
 use timestep_lab::draw::CaptureCaption;
 use timestep_lab::replay::{CaptureError, CaptureSummary, Captured, Selection, Stream};
+use timestep_lab::wall::Wall;
 
 /// The longest a frame is held, in real time, until the capture's time on screen, ns: the
 /// window handles no event while a frame is held.
@@ -136,12 +137,15 @@ impl<W: Wall> Wall for CaptureWall<W> {
     fn now_ns(&mut self) -> u64 {
         self.window_ns(self.frame.start_ns)
     }
-    fn real_ns(&mut self) -> u64 {
-        self.real.now_ns()
-    }
     /// Really waits; the capture's time does not move.
     fn sleep(&mut self, ns: u64) {
         self.real.sleep(ns);
+    }
+}
+
+impl<W: Wall> WindowWall for CaptureWall<W> {
+    fn real_ns(&mut self) -> u64 {
+        self.real.now_ns()
     }
     /// Held until the captured time on screen (at most [`MAX_HOLD_NS`]); the lanes are told
     /// the captured time.

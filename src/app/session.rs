@@ -10,7 +10,7 @@
 use super::WindowConfig;
 use super::bindings::{Action, help_lines};
 use super::drag::Hand;
-use super::host::{Meter, Present, ViewState, Wall, WindowHost};
+use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
 use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
@@ -582,7 +582,7 @@ impl Session {
     /// advanced on `wall`'s clock, drawn and shown by `presenter`, and recorded. `input_at` is
     /// when the first key or mouse event this frame answers happened. An error is the
     /// presenter's, for the caller to report.
-    pub fn frame<W: Wall, P: Present>(
+    pub fn frame<W: WindowWall, P: Present>(
         &mut self,
         wall: &mut W,
         presenter: &mut P,

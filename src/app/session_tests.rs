@@ -1,7 +1,8 @@
-use super::super::host::{MAX_STEP_COST_NS, hud_info};
+use super::super::host::{MAX_STEP_COST_NS, WindowWall, hud_info};
 use super::*;
 use timestep_lab::draw::{HudInfo, Layout, View, explosion_banner};
 use timestep_lab::rope::{Pin, RopeParams};
+use timestep_lab::wall::Wall;
 use timestep_lab::watch::RESET_AFTER_NS;
 use timestep_loop::{Pacing, TimingConfig};
 
@@ -23,6 +24,8 @@ impl Wall for Scripted {
         self.now_ns += ns;
     }
 }
+
+impl WindowWall for Scripted {}
 
 /// A presenter that draws into a buffer of its own and shows it at once.
 struct Buffer {
@@ -292,6 +295,8 @@ impl Wall for OnDisplay {
         self.0.borrow_mut().sleep(ns);
     }
 }
+
+impl WindowWall for OnDisplay {}
 
 impl Present for OnDisplay {
     fn present_mode(&self) -> String {

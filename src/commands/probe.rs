@@ -10,12 +10,14 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use timestep_lab::machine::MachineProfile;
+use timestep_lab::machine::Sleep;
 use timestep_lab::messages::{self, Failure};
 use timestep_lab::pending::PendingFile;
 use timestep_lab::probe::{
-    ClockReport, Facts, Machine, Measured, Plan, Presents, ProbeReport, RealMachine, facts,
-    measure_clock, measure_sleeps, write_json, write_table,
+    ClockReport, Facts, Measured, Plan, Presents, ProbeReport, facts, measure_clock,
+    measure_sleeps, write_json, write_table,
 };
+use timestep_lab::wall::{RealWall, Wall};
 use timestep_loop::NS_PER_S;
 
 /// Longest `--seconds`: ten minutes.
@@ -101,7 +103,7 @@ fn measure(cfg: &ProbeConfig) -> Result<Measured, Failure> {
     let plan = Plan::new(cfg.budget_ns);
     let template = "{elapsed_precise} [{bar:24}] {pos}/{len} ms measured";
     let bar = progress::bar(plan.planned_ns() / 1_000_000, template, cfg.progress);
-    let mut m = RealMachine::new();
+    let mut m = RealWall::new(Sleep::Spin);
     let stop = interrupt::flag();
     let start = m.now_ns();
     let clock = measure_clock(&mut m, start + plan.clock_ns, stop);

@@ -11,19 +11,16 @@
 
 use crate::fast::period_ns_f;
 use crate::lane::{Lane, Vblank};
+pub use crate::wall::Wall;
 use timestep_loop::Pacer;
 
-/// Where frames get their time, their waits and their presents.
-pub trait Host {
-    /// The time now, ns: when a frame starts, a wait ends, a frame reaches the screen.
-    fn now_ns(&mut self) -> u64;
+/// Where frames get their time and their waits (its [`Wall`]), and their presents.
+pub trait Host: Wall {
     /// What the loop's timer reads now, ns (monotonic): frame times are differences of these.
     /// A real clock reads the time itself; a simulated one may be noisy.
     fn read_ns(&mut self) -> u64 {
         self.now_ns()
     }
-    /// Waits `ns`.
-    fn sleep(&mut self, ns: u64);
     /// Whether a loop's own wait can move when its frame starts (not on a capture, whose frame
     /// starts are fixed: a lane that would wait sits the frame out instead).
     fn can_wait(&self) -> bool {

@@ -24,6 +24,7 @@ pub mod rope;
 pub mod runs;
 pub mod simulate;
 pub mod sweep;
+pub mod wall;
 pub mod watch;
 
 /// The fastest rate anything is given at, Hz (a display, a cap): faster is surely a typo.

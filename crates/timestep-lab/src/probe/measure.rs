@@ -1,63 +1,22 @@
 //! The measuring, on a [`Machine`]: what one clock read costs and how fine the clock's steps
-//! are, and how late sleeps wake. [`RealMachine`] is `Instant`, `std::thread::sleep` and
+//! are, and how late sleeps wake. [`RealWall`] is `Instant`, `std::thread::sleep` and
 //! spin_sleep; the tests drive a fake clock whose sleeps overshoot by known amounts.
 
 use super::plan::{Plan, REQUESTS_NS};
+use crate::machine::Sleep;
+use crate::wall::{RealWall, Wall};
 use spin_sleep::SpinSleeper;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-use timestep_loop::{Clock, SystemClock};
 
-/// A clock and two ways to sleep: what the probe measures.
-pub trait Machine {
-    /// The clock now, ns since a fixed start.
-    fn now_ns(&mut self) -> u64;
-    /// Sleeps for `ns` the way `how` says.
-    fn sleep(&mut self, how: Sleeper, ns: u64);
+/// A wall that can wait both ways: what the probe measures.
+pub trait Machine: Wall {
+    /// Waits `ns` the way `how` says.
+    fn sleep_as(&mut self, how: Sleep, ns: u64);
 }
 
-/// A way to sleep.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sleeper {
-    /// `std::thread::sleep`.
-    Native,
-    /// spin_sleep's `SpinSleeper::default()`: a native sleep to within its threshold of the
-    /// deadline, then a spin.
-    Spin,
-}
-
-/// This machine: `Instant` (through [`SystemClock`]), `std::thread::sleep`, spin_sleep.
-#[derive(Debug)]
-pub struct RealMachine {
-    clock: SystemClock,
-    spin: SpinSleeper,
-}
-
-impl RealMachine {
-    pub fn new() -> RealMachine {
-        RealMachine {
-            clock: SystemClock::new(),
-            spin: SpinSleeper::default(),
-        }
-    }
-}
-
-impl Default for RealMachine {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl Machine for RealMachine {
-    fn now_ns(&mut self) -> u64 {
-        self.clock.now_ns()
-    }
-
-    fn sleep(&mut self, how: Sleeper, ns: u64) {
-        match how {
-            Sleeper::Native => std::thread::sleep(Duration::from_nanos(ns)),
-            Sleeper::Spin => self.spin.sleep(Duration::from_nanos(ns)),
-        }
+impl Machine for RealWall {
+    fn sleep_as(&mut self, how: Sleep, ns: u64) {
+        RealWall::sleep_as(self, how, ns);
     }
 }
 
@@ -179,14 +138,14 @@ pub fn measure_sleeps<M: Machine>(
             }
             let r = &mut sleeps.requests[i];
             let kinds = if native_first {
-                [Sleeper::Native, Sleeper::Spin]
+                [Sleep::Native, Sleep::Spin]
             } else {
-                [Sleeper::Spin, Sleeper::Native]
+                [Sleep::Spin, Sleep::Native]
             };
             for how in kinds {
                 let into = match how {
-                    Sleeper::Native => &mut r.native,
-                    Sleeper::Spin => &mut r.spin,
+                    Sleep::Native => &mut r.native,
+                    Sleep::Spin => &mut r.spin,
                 };
                 sleep_once(m, how, r.request_ns, into);
             }
@@ -198,9 +157,9 @@ pub fn measure_sleeps<M: Machine>(
 }
 
 /// One sleep of `request_ns`, timed from the reading before to the reading after.
-fn sleep_once<M: Machine>(m: &mut M, how: Sleeper, request_ns: u64, into: &mut Overshoots) {
+fn sleep_once<M: Machine>(m: &mut M, how: Sleep, request_ns: u64, into: &mut Overshoots) {
     let before = m.now_ns();
-    m.sleep(how, request_ns);
+    m.sleep_as(how, request_ns);
     let took = m.now_ns().saturating_sub(before);
     if took < request_ns {
         into.early += 1;
@@ -242,7 +201,7 @@ mod tests {
 
     /// The overshoot a fake sleep wakes with: (kind, request, how many of that kind and
     /// request came before) → ns, negative for an early wake.
-    type Overshoot = fn(Sleeper, u64, u64) -> i64;
+    type Overshoot = fn(Sleep, u64, u64) -> i64;
 
     /// A clock that moves only when read (by `read_ns`) or slept on, and reads in whole
     /// `step_ns`; its sleeps last their request plus a known overshoot.
@@ -266,13 +225,19 @@ mod tests {
         }
     }
 
-    impl Machine for Fake {
+    impl Wall for Fake {
         fn now_ns(&mut self) -> u64 {
             let reading = self.now / self.step_ns * self.step_ns;
             self.now += self.read_ns;
             reading
         }
-        fn sleep(&mut self, how: Sleeper, ns: u64) {
+        fn sleep(&mut self, ns: u64) {
+            self.sleep_as(Sleep::Spin, ns);
+        }
+    }
+
+    impl Machine for Fake {
+        fn sleep_as(&mut self, how: Sleep, ns: u64) {
             let k = self.taken.entry((how as u8, ns)).or_default();
             let over = (self.overshoot)(how, ns, *k);
             *k += 1;
@@ -282,11 +247,11 @@ mod tests {
 
     /// Native sleeps overshoot by 50 µs plus a spread that depends on the request; spin
     /// sleeps by a few hundred ns.
-    fn known(how: Sleeper, request_ns: u64, k: u64) -> i64 {
+    fn known(how: Sleep, request_ns: u64, k: u64) -> i64 {
         let wobble = (k * 7_919 + request_ns / 1_000) % 1_013;
         match how {
-            Sleeper::Native => 50_000 + 40 * wobble as i64,
-            Sleeper::Spin => 100 + wobble as i64,
+            Sleep::Native => 50_000 + 40 * wobble as i64,
+            Sleep::Spin => 100 + wobble as i64,
         }
     }
 
@@ -302,7 +267,7 @@ mod tests {
         assert!(!sleeps.interrupted);
         for (i, r) in sleeps.requests.iter().enumerate() {
             assert_eq!(r.request_ns, REQUESTS_NS[i]);
-            for (how, got) in [(Sleeper::Native, &r.native), (Sleeper::Spin, &r.spin)] {
+            for (how, got) in [(Sleep::Native, &r.native), (Sleep::Spin, &r.spin)] {
                 let n = plan.samples(i);
                 let expected: Vec<u64> =
                     (0..n).map(|k| known(how, r.request_ns, k) as u64).collect();
@@ -333,7 +298,7 @@ mod tests {
         let sleeps = measure_sleeps(&mut fake, &plan, u64::MAX, &never(), |_| {});
         let r = &sleeps.requests[2];
         let expected: Vec<u64> = (0..plan.samples(2))
-            .map(|k| known(Sleeper::Spin, r.request_ns, k) as u64 + 40)
+            .map(|k| known(Sleep::Spin, r.request_ns, k) as u64 + 40)
             .collect();
         assert_eq!(r.spin.ns, expected);
     }
@@ -341,7 +306,7 @@ mod tests {
     #[test]
     fn an_early_wake_counts_as_no_overshoot_and_is_counted() {
         let early = |how, _, k| match how {
-            Sleeper::Spin if k % 4 == 0 => -3_000,
+            Sleep::Spin if k % 4 == 0 => -3_000,
             _ => 1_000,
         };
         let plan = Plan::new(NS_PER_S);

@@ -20,7 +20,7 @@ mod report;
 mod system;
 mod table;
 
-pub use measure::{Machine, RealMachine, measure_clock, measure_sleeps};
+pub use measure::{Machine, measure_clock, measure_sleeps};
 pub use plan::{Plan, REQUESTS_NS};
 pub use report::{ClockReport, Facts, Measured, ProbeReport, write_json};
 pub use system::facts;

@@ -8,7 +8,7 @@ use super::report::ReplayConfig;
 use super::select::{Selection, Stream};
 use super::summary::CaptureSummary;
 use super::{CaptureError, Captured};
-use crate::frame::{FrameDone, Frames, Host, Shown, VblankCounter};
+use crate::frame::{FrameDone, Frames, Host, Shown, VblankCounter, Wall};
 use crate::lane::{Lane, LaneReport};
 use crate::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
 use std::path::Path;
@@ -45,11 +45,16 @@ impl CaptureHost {
     }
 }
 
-impl Host for CaptureHost {
+impl Wall for CaptureHost {
+    /// The captured frame's start: a capture's clock.
     fn now_ns(&mut self) -> u64 {
         self.frame.start_ns
     }
+    /// A capture's frames start when they started: nothing to wait for.
     fn sleep(&mut self, _ns: u64) {}
+}
+
+impl Host for CaptureHost {
     fn can_wait(&self) -> bool {
         false
     }

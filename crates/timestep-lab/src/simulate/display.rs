@@ -4,7 +4,7 @@ use super::RenderCost;
 use super::vrr::{Vrr, VrrPanel};
 use crate::fast;
 use crate::fast::period_ns_f;
-use crate::frame::{FrameDone, Host, Shown};
+use crate::frame::{FrameDone, Host, Shown, Wall};
 use crate::lane::{Lane, Vblank};
 use crate::machine::{Machine, Sleep, Waits};
 use timestep_loop::Pacing;
@@ -266,15 +266,18 @@ impl Display {
     }
 }
 
-impl Host for Display {
+impl Wall for Display {
     fn now_ns(&mut self) -> u64 {
         self.now_ns
     }
-    fn read_ns(&mut self) -> u64 {
-        Display::read_ns(self)
-    }
     fn sleep(&mut self, ns: u64) {
         Display::sleep(self, ns);
+    }
+}
+
+impl Host for Display {
+    fn read_ns(&mut self) -> u64 {
+        Display::read_ns(self)
     }
     /// Steps run back to back from the frame's start, `--step-cost` each.
     fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
