@@ -1326,14 +1326,14 @@ fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
         assert!(s.overlay(), "a plain launch overlays its lanes");
         assert_eq!(
             s.title(),
-            "timestep-rope \u{2014} overlay: interpolated | unity | variable"
+            "timestep-rope \u{2014} overlay: interpolated | unity+tick=100ms | variable"
         );
         run_display(&mut s, period_ns, 10);
         let [interpolated, unity, variable] = judders(&s)[..] else {
             panic!("three lanes")
         };
-        // Unity's 50 Hz ticks shown without blending: each shown for 1 or 2 (60 Hz), or 2
-        // or 3 (144 Hz), frames. The interpolated 1 ms ticks glide.
+        // Unity's step at 10 Hz shown without blending: each tick shown for 6 (60 Hz) or 14
+        // or 15 (144 Hz) frames. The interpolated 1 ms ticks glide.
         assert!(
             unity > 5.0 * interpolated && unity > 0.3,
             "{hz} Hz: unity judders {unity:.3} px, interpolated {interpolated:.3} px"
@@ -1350,6 +1350,60 @@ fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
             "{hz} Hz: variable exploded {exploded}, judder {variable}"
         );
     }
+}
+
+/// A clock that reads `start_ns` through a frame, whose present reaches the screen `cost_ns`
+/// later (the render's cost).
+struct Rendering {
+    start_ns: u64,
+    cost_ns: u64,
+}
+
+impl Wall for Rendering {
+    fn now_ns(&mut self) -> u64 {
+        self.start_ns
+    }
+    fn sleep(&mut self, ns: u64) {
+        self.start_ns += ns;
+    }
+    fn shown(&mut self) -> Option<u64> {
+        Some(self.start_ns + self.cost_ns)
+    }
+}
+
+/// Runs `s` for `seconds` of unpaced frames as Xvfb's software renderer gives them: 10 to
+/// 50 ms apart (20-100 fps) in a fixed pseudo-random order, each presented 0 to 9 ms after
+/// its clock was read (the render's cost, as uneven).
+fn run_unpaced(s: &mut Session, seconds: u64) {
+    let mut seed = 0x2545_f491_u64;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) % n
+    };
+    let mut now = 0;
+    while now < seconds * 1_000_000_000 {
+        let mut wall = Rendering {
+            start_ns: now + (10 + next(41)) * MS,
+            cost_ns: next(10) * MS,
+        };
+        if let Err(e) = s.frame(&mut wall, &mut Buffer::new(0, 0), None) {
+            panic!("{e}");
+        }
+        now = wall.start_ns + wall.cost_ns;
+    }
+}
+
+#[test]
+fn a_plain_launch_shows_lanes_that_differ_within_10_s_unpaced_as_under_xvfb() {
+    let mut s = plain_launch();
+    run_unpaced(&mut s, 10);
+    let [interpolated, unity, _] = judders(&s)[..] else {
+        panic!("three lanes")
+    };
+    assert!(
+        unity > 3.0 * interpolated,
+        "unpaced: unity judders {unity:.3} px, interpolated {interpolated:.3} px"
+    );
 }
 
 #[test]
