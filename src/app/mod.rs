@@ -555,6 +555,7 @@ impl App {
             if self.session.quit_requested() {
                 event_loop.exit();
             }
+            self.session.set_covered(gui.panel_px(), gui.bar_px());
         }
         let title = self.session.title();
         if self.titled.as_ref() != Some(&title) {

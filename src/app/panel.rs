@@ -15,6 +15,17 @@ use egui::{Align2, Color32, RichText, Ui};
 /// The key that shows and hides the panel, as the help writes it.
 pub const PANEL_KEY: &str = "F2";
 
+/// The panel's width, points: fixed, so the panes can be laid out left of it and its text
+/// wraps at it.
+pub const PANEL_WIDTH: f32 = 340.0;
+/// The gap between the panel and the window's edges, points.
+const PANEL_MARGIN: f32 = 8.0;
+/// The panel's egui id (its area's, for [`covered_width`]).
+const PANEL_ID: &str = "controls";
+
+/// The HUD's egui id (its area's, for [`hud_height`]).
+const HUD_ID: &str = "hud";
+
 /// Warnings, in the HUD's amber.
 const WARN: Color32 = Color32::from_rgb(255, 202, 76);
 /// The keys column, dimmed.
@@ -111,14 +122,40 @@ pub fn show(ctx: &egui::Context, view: &PanelView, state: &PanelState) -> Vec<Ch
     );
     let height = (screen.height() - strip_px as f32 / px_per_point - 32.0).max(40.0);
     egui::Window::new("Controls")
-        .anchor(Align2::RIGHT_TOP, [-8.0, 8.0])
-        .default_width(300.0)
+        .id(egui::Id::new(PANEL_ID))
+        .anchor(Align2::RIGHT_TOP, [-PANEL_MARGIN, PANEL_MARGIN])
+        .default_width(PANEL_WIDTH)
+        .min_width(PANEL_WIDTH)
+        .max_width(PANEL_WIDTH)
         .max_height(height)
         .resizable(false)
         .collapsible(true)
         .vscroll(true)
         .show(ctx, |ui| contents(ui, view, state, &mut changes));
     changes
+}
+
+/// The width the panel shown last frame covers along the window's right edge, from its left
+/// edge (less a margin) to the window's, in physical pixels; 0 if it was not shown.
+pub fn covered_width(ctx: &egui::Context, shown: bool) -> u32 {
+    if !shown {
+        return 0;
+    }
+    let Some(rect) = ctx.memory(|m| m.area_rect(egui::Id::new(PANEL_ID))) else {
+        return 0;
+    };
+    let points = ctx.content_rect().right() - rect.left() + PANEL_MARGIN;
+    (points.max(0.0) * ctx.pixels_per_point()).round() as u32
+}
+
+/// The height the HUD drawn last frame covers from the window's top, physical pixels; 0 if
+/// it is not `bar` (one lane's HUD is a column the single view keeps beside).
+pub fn hud_height(ctx: &egui::Context, bar: bool) -> u32 {
+    let rect = ctx.memory(|m| m.area_rect(egui::Id::new(HUD_ID)));
+    match rect {
+        Some(rect) if bar => ((rect.bottom() + 2.0) * ctx.pixels_per_point()).round() as u32,
+        _ => 0,
+    }
 }
 
 /// The panel's contents, top to bottom.
@@ -150,14 +187,12 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
         ui.colored_label(WARN, e);
     }
     ui.label(RichText::new(RESET_RULE).small().weak());
+    // Each term over its meaning, wrapped at the panel's width (a grid would not wrap).
     egui::CollapsingHeader::new("Legend").show(ui, |ui| {
-        egui::Grid::new("legend").num_columns(2).show(ui, |ui| {
-            for (term, meaning) in LEGEND {
-                ui.label(RichText::new(term).monospace());
-                ui.label(meaning);
-                ui.end_row();
-            }
-        });
+        for (term, meaning) in LEGEND {
+            ui.label(RichText::new(term).monospace().strong());
+            ui.add(egui::Label::new(meaning).wrap());
+        }
     });
 }
 
@@ -347,7 +382,7 @@ pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
         .stroke(egui::Stroke::new(1.0, Color32::from_rgb(58, 64, 80)))
         .inner_margin(6.0)
         .corner_radius(4.0);
-    egui::Area::new(egui::Id::new("hud"))
+    egui::Area::new(egui::Id::new(HUD_ID))
         .fixed_pos([6.0, 6.0])
         .order(egui::Order::Background)
         .interactable(true)

@@ -120,6 +120,27 @@ fn choosing_60_hz_on_the_tick_slider_makes_the_lane_tick_60_times_a_simulated_se
 }
 
 #[test]
+fn the_legend_opened_wraps_at_the_panels_width_and_the_panes_are_laid_out_left_of_it() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    let width = |h: &Harness<'static, Run>| covered_width(&h.ctx, true);
+    let closed = width(&h);
+    assert!(closed > 0 && closed < 400, "{closed}");
+    h.get_by_label("Legend").click_accesskit();
+    for _ in 0..30 {
+        h.step();
+    }
+    assert!(h.query_by_label_contains("How far the frame").is_some());
+    // The legend's sentences wrap: the panel keeps its width.
+    assert_eq!(width(&h), closed);
+    let run = h.state_mut();
+    run.session.set_covered(closed, 0);
+    for area in &run.session.layout().areas {
+        assert!(area.x + area.w <= 1280 - closed, "{area:?} under the panel");
+    }
+}
+
+#[test]
 fn a_lower_clamp_chosen_in_the_panel_drops_more_of_a_hitch() {
     let mut h = harness(Run::new(Mode::Fixed));
     h.run();

@@ -121,6 +121,8 @@ impl Session {
             hud: true,
             overlay: view.overlay,
             caption: (0, 0),
+            panel: 0,
+            bar: 0,
         };
         let mut frames = Frames::new(Pacer::new(cfg.pacing, None));
         frames.anchor(0);
@@ -520,6 +522,14 @@ impl Session {
             size: (width, height),
             ..a
         });
+    }
+
+    /// What the window's egui covers now, pixels: `panel` along the right edge (0: hidden),
+    /// and `bar` at the top, the HUD's bar (0: none drawn). The panes are laid out clear of
+    /// both.
+    pub fn set_covered(&mut self, panel: u32, bar: u32) {
+        let a = self.screen.arrangement();
+        self.screen.arrange(Arrangement { panel, bar, ..a });
     }
 
     fn arrange(&mut self) {

@@ -103,7 +103,7 @@ impl Session {
         self.view.show_help
     }
 
-    fn layout(&self) -> &Layout {
+    pub(crate) fn layout(&self) -> &Layout {
         self.screen.layout()
     }
 
@@ -1458,6 +1458,22 @@ fn paused_comma_and_period_step_through_the_frames_kept_and_on_past_the_newest()
     // P resumes from the newest.
     s.handle_action(Action::Pause);
     assert!(!s.paused() && s.rewound() == 0);
+}
+
+#[test]
+fn the_panes_are_laid_out_clear_of_the_panel_and_the_hud_bar_egui_covers() {
+    for overlay in [true, false] {
+        let mut s = split();
+        s.set_overlay(overlay);
+        s.set_covered(340, 90);
+        for a in &s.layout().areas {
+            assert!(a.x + a.w <= 1280 - 340, "{a:?} under the panel");
+            assert!(a.y >= 90, "{a:?} under the HUD's bar");
+        }
+        // A panel that would leave under half the width is not made room for.
+        s.set_covered(700, 90);
+        assert!(s.layout().areas.iter().any(|a| a.x + a.w > 1280 - 700));
+    }
 }
 
 #[test]

@@ -28,6 +28,12 @@ pub struct Arrangement {
     /// A lesson's caption, as `(lines, longest line in characters)`: the panes keep clear
     /// of it. `(0, 0)`: none.
     pub caption: (usize, usize),
+    /// Pixels along the right edge that the window's control panel covers: the panes are
+    /// laid out left of it (see [`super::room_width`]). 0: no panel.
+    pub panel: u32,
+    /// The HUD bar's height, pixels, where the window draws its own (egui's); 0: the pixel
+    /// HUD's, [`super::hud_bar_height`].
+    pub bar: u32,
 }
 
 /// What is drawn over the panes this frame.
@@ -144,6 +150,7 @@ impl Screen {
             banner: overlay.banner,
             caption: overlay.caption,
             hint: overlay.hint,
+            panel: self.arrangement.panel,
         };
         let (w, h) = self.arrangement.size;
         self.renderer.draw(frame, w, h, &scene);
@@ -170,13 +177,20 @@ impl Screen {
     }
 }
 
+/// The layout of `a`: its panes in the room left of the panel.
 fn layout(params: &RopeParams, a: Arrangement) -> Layout {
-    let (w, h) = a.size;
+    let h = a.size.1;
+    let w = super::room_width(a.size.0, a.panel);
     let reserve = caption_band(w, h, a.caption.0, a.caption.1);
+    let bar = match (a.hud, a.bar) {
+        (false, _) => 0,
+        (true, 0) => super::hud_bar_height(w, h),
+        (true, bar) => bar,
+    };
     if a.overlay && a.lanes > 1 {
-        Layout::overlay(params, w, h, a.lanes, a.hud, reserve)
+        Layout::overlay(params, w, h, a.lanes, bar, reserve)
     } else if a.split && a.lanes > 1 {
-        Layout::split(params, w, h, a.lanes, a.hud, reserve)
+        Layout::split(params, w, h, a.lanes, bar, reserve)
     } else {
         Layout::single(params, w, h, a.hud, reserve)
     }
