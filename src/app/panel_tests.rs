@@ -209,7 +209,7 @@ fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
         KnobId::Tick,
         KnobId::Clamp,
         KnobId::MaxSteps,
-        KnobId::Overlay,
+        KnobId::View,
         KnobId::Pause,
         KnobId::Lesson,
     ] {
@@ -261,17 +261,29 @@ fn the_hud_figures_are_found_by_name_in_the_window_s_egui() {
 }
 
 #[test]
-fn the_overlay_and_pause_checkboxes_do_what_o_and_p_do() {
+fn the_view_choice_and_pause_checkbox_do_what_v_o_and_p_do_and_show_one_view() {
     let mut h = harness(Run::new(Mode::Fixed));
     h.run();
     assert!(!h.state().session.overlay());
-    h.get_by_role_and_label(Role::CheckBox, "Overlay").click();
-    h.run();
+    let view = |h: &Harness<'static, Run>| {
+        let knobs = h.state().session.knobs();
+        let k = knobs.into_iter().find(|k| k.id == KnobId::View);
+        k.map(|k| k.options[k.current].clone())
+    };
+    assert_eq!(view(&h).as_deref(), Some("single"));
+    choose(&mut h, "View", "overlay");
     let session = &h.state().session;
     assert!(session.overlay());
     // One lane forks into the four modes, as `O` does.
     let lane = session.knobs().into_iter().find(|k| k.id == KnobId::Lane);
     assert_eq!(lane.map(|k| k.options.len()), Some(Mode::ALL.len()));
+    // One view at a time: overlaid is neither split nor single.
+    assert_eq!(view(&h).as_deref(), Some("overlay"));
+    h.state_mut().session.handle_action(Action::ToggleSplit);
+    h.run();
+    assert_eq!(view(&h).as_deref(), Some("split"));
+    choose(&mut h, "View", "single");
+    assert!(!h.state().session.overlay() && h.state().session.layout().areas.len() == 1);
     h.get_by_role_and_label(Role::CheckBox, "Pause").click();
     h.run();
     assert!(h.state().session.paused());
