@@ -1461,6 +1461,50 @@ fn paused_comma_and_period_step_through_the_frames_kept_and_on_past_the_newest()
 }
 
 #[test]
+fn paused_and_stepped_back_the_labels_and_strip_show_that_frame_not_the_live_figures() {
+    let mut s = plain_launch();
+    let mut buffer = Buffer::new(1280, 800);
+    let period = 16_666_667;
+    // The first lane's label, as drawn.
+    let label = |s: &Session, b: &Buffer| -> Vec<u8> {
+        let a = s.layout().areas[0];
+        let rows = a.y..a.y + crate::draw::label_height(800);
+        rows.flat_map(|y| {
+            let at = (y * 1280 + a.x) as usize * 4;
+            b.frame[at..at + a.w as usize * 4].to_vec()
+        })
+        .collect()
+    };
+    let mut drawn = Vec::new();
+    for i in 1..=30 {
+        s.frame_into(i * period, &mut buffer);
+        drawn.push(label(&s, &buffer));
+    }
+    assert!(
+        drawn[28] != drawn[29],
+        "the label's figures change frame to frame"
+    );
+    s.handle_action(Action::Pause);
+    let strip = s.screen.strip().len();
+    let mut now = 30 * period;
+    for back in 1..=3 {
+        s.handle_action(Action::FrameBack);
+        now += 3 * period;
+        s.frame_into(now, &mut buffer);
+        let now_shown = label(&s, &buffer);
+        assert!(
+            now_shown == drawn[29 - back],
+            "{back} frame(s) back: not that frame's label"
+        );
+    }
+    assert_eq!(
+        s.screen.strip().len(),
+        strip,
+        "paused, the strip holds still"
+    );
+}
+
+#[test]
 fn the_panes_are_laid_out_clear_of_the_panel_and_the_hud_bar_egui_covers() {
     for overlay in [true, false] {
         let mut s = split();

@@ -33,6 +33,9 @@ pub struct Replay {
 struct Kept {
     positions: Vec<Vec<Vec2>>,
     shown_ns: Vec<u64>,
+    /// Each lane's pane label as that frame showed it (a paused frame shows these, not the
+    /// figures of the frames drawn since).
+    labels: Vec<PaneLabel>,
 }
 
 /// Scratch for the shown positions, kept between frames so building panes does not allocate;
@@ -91,6 +94,11 @@ impl LanePanes {
             }
         }
         self.follow(at, trail);
+        // Running, the newest kept frame is this one; paused, the one showing.
+        let labels = at
+            .or(self.kept.len().checked_sub(1))
+            .and_then(|at| self.kept.get(at))
+            .map(|k| k.labels.as_slice());
         let pinned = &self.pinned;
         let (trails, marks) = (&self.trails, &self.marks);
         let overlay = layout.areas.len() > 1 && layout.areas[0] == layout.areas[1];
@@ -111,7 +119,10 @@ impl LanePanes {
                 area: layout.areas[i],
                 label: layout.split.then(|| PaneLabel {
                     row: if overlay { i as u32 } else { 0 },
-                    ..label(lane, i, focused == i)
+                    focused: focused == i,
+                    ..labels
+                        .and_then(|l| l.get(i).cloned())
+                        .unwrap_or_else(|| label(lane, i, false))
                 }),
                 marker: Marker {
                     track: layout.tracks.get(i).copied().unwrap_or_default(),
@@ -136,7 +147,9 @@ impl LanePanes {
         }
         frame.positions.resize_with(lanes.len(), Vec::new);
         frame.shown_ns.clear();
-        for (out, lane) in frame.positions.iter_mut().zip(lanes) {
+        frame.labels.clear();
+        for (i, (out, lane)) in frame.positions.iter_mut().zip(lanes).enumerate() {
+            frame.labels.push(label(lane, i, false));
             lane.shown(out);
             // The rope replaces non-finite values the moment it explodes, so no NaN reaches
             // the renderer (which would skip it anyway): check that promise in debug builds.

@@ -36,7 +36,7 @@ pub use hud::{
     CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, text_scale,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
-pub use layout::{Area, Layout, MAX_PANES};
+pub use layout::{Area, Layout, MAX_PANES, label_height};
 pub use pane::{Marker, Pane, PaneLabel};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
