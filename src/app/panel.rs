@@ -121,17 +121,24 @@ pub fn show(ctx: &egui::Context, view: &PanelView, state: &PanelState) -> Vec<Ch
         (screen.height() * px_per_point) as u32,
     );
     let height = (screen.height() - strip_px as f32 / px_per_point - 32.0).max(40.0);
-    egui::Window::new("Controls")
-        .id(egui::Id::new(PANEL_ID))
+    // An area keeps the size it was squeezed to (its contents' room is its last size): when
+    // the room it may take changes, it is sized afresh.
+    let id = egui::Id::new(PANEL_ID);
+    let resized = ctx.data(|d| d.get_temp::<f32>(id.with("last_room"))) != Some(height);
+    ctx.data_mut(|d| d.insert_temp(id.with("last_room"), height));
+    egui::Area::new(id)
         .anchor(Align2::RIGHT_TOP, [-PANEL_MARGIN, PANEL_MARGIN])
-        .default_width(PANEL_WIDTH)
-        .min_width(PANEL_WIDTH)
-        .max_width(PANEL_WIDTH)
-        .max_height(height)
-        .resizable(false)
-        .collapsible(true)
-        .vscroll(true)
-        .show(ctx, |ui| contents(ui, view, state, &mut changes));
+        .sizing_pass(resized)
+        .order(egui::Order::Middle)
+        .show(ctx, |ui| {
+            egui::Frame::window(ui.style()).show(ui, |ui| {
+                ui.set_width(PANEL_WIDTH);
+                ui.vertical_centered(|ui| ui.heading("Controls"));
+                egui::ScrollArea::vertical()
+                    .max_height(height - 30.0)
+                    .show(ui, |ui| contents(ui, view, state, &mut changes));
+            });
+        });
     changes
 }
 

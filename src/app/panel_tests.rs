@@ -141,6 +141,27 @@ fn the_legend_opened_wraps_at_the_panels_width_and_the_panes_are_laid_out_left_o
 }
 
 #[test]
+fn the_panel_grows_back_with_the_window_after_a_tiny_size() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    let height = |h: &Harness<'static, Run>| {
+        let rect = h.ctx.memory(|m| m.area_rect(egui::Id::new(PANEL_ID)));
+        rect.map_or(0.0, |r| r.height())
+    };
+    let full = height(&h);
+    for size in [[200.0, 90.0], [1280.0, 800.0]] {
+        h.set_size(egui::vec2(size[0], size[1]));
+        h.run();
+        h.run();
+    }
+    assert!(
+        (height(&h) - full).abs() < 1.0,
+        "{} px tall, was {full}",
+        height(&h)
+    );
+}
+
+#[test]
 fn a_lower_clamp_chosen_in_the_panel_drops_more_of_a_hitch() {
     let mut h = harness(Run::new(Mode::Fixed));
     h.run();

@@ -515,9 +515,16 @@ impl Session {
         self.hand.drop_held();
     }
 
-    /// The buffer is `width × height` pixels now; the ropes keep their proportions.
+    /// The buffer is `width × height` pixels now; the ropes keep their proportions. The
+    /// frames of a resize come as fast as the window redraws, not at the display's rate:
+    /// every lane's refresh estimate starts again (so a drag's frames never make it).
     pub fn resize(&mut self, width: u32, height: u32) {
         let a = self.screen.arrangement();
+        if a.size != (width, height) {
+            for lane in &mut self.lanes {
+                lane.set_refresh_hint(self.refresh_hz);
+            }
+        }
         self.screen.arrange(Arrangement {
             size: (width, height),
             ..a

@@ -34,6 +34,7 @@ mod wall;
 
 pub use hud::{
     CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, text_scale,
+    vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES, label_height};
@@ -115,10 +116,10 @@ fn draw_overlays(canvas: &mut Canvas, scene: &Scene) {
 
 /// The width left of a control panel `panel` pixels wide in a buffer `width` wide: what the
 /// panes and the overlays use. The panel is not made room for (it covers the panes) when that
-/// would leave under half the width.
+/// would leave under a third of the width.
 pub fn room_width(width: u32, panel: u32) -> u32 {
     let left = width.saturating_sub(panel);
-    if left >= width / 2 { left } else { width }
+    if left >= width / 3 { left } else { width }
 }
 
 /// A clip mask, the pane area it covers and the buffer size it was made for.
