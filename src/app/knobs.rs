@@ -252,6 +252,8 @@ pub struct PanelView {
     pub knobs: Vec<Knob>,
     /// The focused lane's stability warning, if its step is above the rope's stable step.
     pub warning: Option<String>,
+    /// Whether switching to RK4 would make that step stable (offered only then).
+    pub rk4_helps: bool,
 }
 
 /// What the user asked for in the panel; applied after the frame it was drawn in, so it
@@ -271,6 +273,8 @@ impl Session {
             shown: self.view.show_panel,
             knobs: self.knobs(),
             warning: self.tick_warning(),
+            rk4_helps: self.knob_lane().integrator() != Some(Integrator::Rk4)
+                && crate::draw::stable_with(self.knob_lane(), Integrator::Rk4) == Some(true),
         }
     }
 

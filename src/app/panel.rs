@@ -174,7 +174,7 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
         .color(KEY),
     );
     if let Some(warning) = &view.warning {
-        stability(ui, warning, changes);
+        stability(ui, warning, view.rk4_helps, changes);
     }
     egui::Grid::new("knobs")
         .num_columns(2)
@@ -237,21 +237,25 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
 }
 
 /// The stability bound: the tick (or substep) is above the integrator's stable step; say so,
-/// and offer the fixes.
-fn stability(ui: &mut Ui, warning: &str, changes: &mut Vec<Change>) {
+/// and offer the fixes that work (RK4 only where `rk4_helps`: its stable step holds the step).
+fn stability(ui: &mut Ui, warning: &str, rk4_helps: bool, changes: &mut Vec<Change>) {
     ui.colored_label(WARN, warning);
     ui.horizontal(|ui| {
         let substeps = ui.button("Add substeps").on_hover_text(
-            "Integrate each tick in substeps of half the stable step, at most 1 ms.",
+            "Integrate every step in substeps of half the stable step, at most 1 ms: each \
+             tick, and each variable lane's frame-long step too (so variable stops exploding \
+             as well). The ticks stay as they are.",
         );
         if substeps.clicked() {
             changes.push(Change::Fix(Fix::Substeps));
         }
-        let rk4 = ui
-            .button("Switch to RK4")
-            .on_hover_text("Every lane integrates with RK4, whose stable step is wider.");
-        if rk4.clicked() {
-            changes.push(Change::Fix(Fix::Rk4));
+        if rk4_helps {
+            let rk4 = ui.button("Switch to RK4").on_hover_text(
+                "Every lane integrates with RK4, whose stable step on this rope holds this step.",
+            );
+            if rk4.clicked() {
+                changes.push(Change::Fix(Fix::Rk4));
+            }
         }
     });
 }

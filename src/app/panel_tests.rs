@@ -219,6 +219,31 @@ fn an_unstable_tick_is_said_beside_it_and_add_substeps_fixes_it() {
 }
 
 #[test]
+fn switch_to_rk4_is_offered_only_where_rk4_is_stable_at_the_tick() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    // Stops along the slider: 1 ms, 120, 60, 30, 20, 10 Hz.
+    let at_stop = |h: &mut Harness<'static, Run>, stop: usize| {
+        h.get_by_role_and_label(Role::Slider, "Tick").focus();
+        h.run();
+        h.key_press(egui::Key::Home);
+        for _ in 0..stop {
+            h.key_press(egui::Key::ArrowRight);
+        }
+        h.run();
+    };
+    // 60 Hz: above Euler's stable step (15.07 ms), within RK4's.
+    at_stop(&mut h, 2);
+    h.get_by_label_contains("above this rope's stable step");
+    assert!(h.query_by_label("Switch to RK4").is_some());
+    // 10 Hz: above both; only substeps are offered, and the warning says RK4 will not do.
+    at_stop(&mut h, 5);
+    h.get_by_label_contains("RK4 is unstable at it too");
+    assert!(h.query_by_label("Switch to RK4").is_none());
+    h.get_by_label("Add substeps");
+}
+
+#[test]
 fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
     let mut h = harness(Run::new(Mode::Fixed));
     h.run();

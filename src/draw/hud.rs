@@ -106,6 +106,14 @@ fn step_and_limit_s(lane: &Lane) -> Option<(f64, f64)> {
     Some((step_s, rope.params().stability_limit_for(integrator)))
 }
 
+/// Whether `lane`'s step (its tick, or substep) is within `integrator`'s stable step on its
+/// rope; `None` for a variable lane (its step is the frame's) or one without a rope.
+pub fn stable_with(lane: &Lane, integrator: Integrator) -> Option<bool> {
+    let (step_s, _) = step_and_limit_s(lane)?;
+    let limit_s = lane.rope()?.params().stability_limit_for(integrator);
+    Some(step_s <= limit_s)
+}
+
 /// What to say when `lane`'s step is above its integrator's stable step on this rope (the
 /// rope will explode however well the loop paces it), and what to do instead; `None` when it
 /// is below. "tick 16.67 ms is above this rope's stable step with Euler, 15.07 ms: it will
@@ -117,9 +125,16 @@ pub fn stability_warning(lane: &Lane) -> Option<String> {
     } else {
         "tick"
     };
+    // RK4 is offered only where its own stable step holds this step.
     let (integrator, fix) = match lane.integrator() {
         Some(Integrator::Rk4) => ("RK4", "add substeps (--max-substep) or a shorter --dt"),
-        _ => ("Euler", "add substeps (--max-substep) or use RK4"),
+        _ if stable_with(lane, Integrator::Rk4) == Some(true) => {
+            ("Euler", "add substeps (--max-substep) or use RK4")
+        }
+        _ => (
+            "Euler",
+            "add substeps (--max-substep) or a shorter --dt (RK4 is unstable at it too)",
+        ),
     };
     Some(format!(
         "{what} {:.2} ms is above this rope's stable step with {integrator}, {:.2} ms: it will \

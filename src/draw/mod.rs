@@ -33,8 +33,8 @@ mod view;
 mod wall;
 
 pub use hud::{
-    CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, text_scale,
-    vsync_summary,
+    CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, stable_with,
+    text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES, label_height};
