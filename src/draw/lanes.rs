@@ -65,6 +65,7 @@ impl LanePanes {
         focused: usize,
         trail: bool,
         replay: Replay,
+        colours: &[usize],
     ) -> Vec<Pane<'a>> {
         let n = lanes.len().min(layout.areas.len());
         self.shown.resize_with(n, Vec::new);
@@ -113,13 +114,14 @@ impl LanePanes {
                     grabbed,
                     exploded: lane.rope().is_some_and(Rope::exploded),
                     trail: &trails[i],
-                    colour: overlay.then_some(i),
+                    colour: overlay.then(|| colours.get(i).copied().unwrap_or(i)),
                 },
                 view: layout.views[i],
                 area: layout.areas[i],
                 label: layout.split.then(|| PaneLabel {
                     row: if overlay { i as u32 } else { 0 },
                     focused: focused == i,
+                    colour: colours.get(i).copied().unwrap_or(i),
                     ..labels
                         .and_then(|l| l.get(i).cloned())
                         .unwrap_or_else(|| label(lane, i, false))
@@ -127,7 +129,7 @@ impl LanePanes {
                 marker: Marker {
                     track: layout.tracks.get(i).copied().unwrap_or_default(),
                     shown_ns: &marks[i],
-                    colour: i,
+                    colour: colours.get(i).copied().unwrap_or(i),
                 },
             })
             .collect()

@@ -131,6 +131,9 @@ impl Screen {
     /// Draws `lanes` (one per pane) and `overlay` into `frame`, an RGBA8 buffer of the
     /// arrangement's size.
     pub fn draw(&mut self, frame: &mut [u8], lanes: &[&Lane], overlay: &Overlay) {
+        let names: Vec<String> = lanes.iter().map(|l| l.name()).collect();
+        let colours = super::palette::lane_colours(&names);
+        self.strip.set_colours(&colours);
         let panes = self.panes.build(
             lanes,
             &self.layout,
@@ -141,6 +144,7 @@ impl Screen {
                 keep: overlay.keep,
                 rewind: overlay.rewind,
             },
+            &colours,
         );
         let scene = Scene {
             panes: &panes,
