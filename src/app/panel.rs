@@ -211,13 +211,17 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
     let response = match knob.widget {
         Widget::Slider => {
             let options = &knob.options;
-            ui.add(
+            let response = ui.add(
                 egui::Slider::new(&mut choice, 0..=last)
                     .step_by(1.0)
                     .text(knob.name)
                     .custom_formatter(|v, _| options.get(v as usize).cloned().unwrap_or_default())
                     .custom_parser(|s| options.iter().position(|o| o == s).map(|i| i as f64)),
-            )
+            );
+            if let Some(stop) = clicked_stop(ui, &response, last) {
+                choice = stop;
+            }
+            response
         }
         Widget::Toggle => {
             let mut on = choice == 1;
@@ -234,6 +238,32 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
     };
     response.on_hover_text(knob.tooltip);
     (choice != knob.current).then_some(choice)
+}
+
+/// The stop (0 to `last`) a click on a slider's track landed nearest, if one did this frame.
+/// egui's slider moves only while its button is held down over it across frames; a click
+/// whose press and release reach egui in the same frame (a quick click on a slow frame) would
+/// do nothing. The track is the first `slider_width` points of the response, less the
+/// handle's radius at each end, as egui lays it out.
+fn clicked_stop(ui: &Ui, response: &egui::Response, last: usize) -> Option<usize> {
+    let clicked = ui.input(|i| {
+        i.pointer
+            .button_clicked(egui::PointerButton::Primary)
+            .then(|| i.pointer.interact_pos())
+            .flatten()
+    })?;
+    let rect = response.rect;
+    let radius = rect.height() / 2.5;
+    let track = egui::Rect::from_min_size(
+        rect.min,
+        egui::vec2(ui.spacing().slider_width.min(rect.width()), rect.height()),
+    );
+    if !track.contains(clicked) || last == 0 {
+        return None;
+    }
+    let span = (track.width() - 2.0 * radius).max(1.0);
+    let at = ((clicked.x - track.left() - radius) / span).clamp(0.0, 1.0);
+    Some((at * last as f32).round() as usize)
 }
 
 /// The stability bound: the tick (or substep) is above the integrator's stable step; say so,

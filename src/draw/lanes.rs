@@ -50,6 +50,8 @@ pub struct LanePanes {
     trails: Vec<Vec<Vec2>>,
     /// Per lane, the simulation time its last frames showed, oldest first (its marker).
     marks: Vec<Vec<u64>>,
+    /// Each lane's colour (see [`super::palette::lane_colours`]).
+    colours: Vec<usize>,
 }
 
 impl LanePanes {
@@ -65,7 +67,6 @@ impl LanePanes {
         focused: usize,
         trail: bool,
         replay: Replay,
-        colours: &[usize],
     ) -> Vec<Pane<'a>> {
         let n = lanes.len().min(layout.areas.len());
         self.shown.resize_with(n, Vec::new);
@@ -101,6 +102,7 @@ impl LanePanes {
             .and_then(|at| self.kept.get(at))
             .map(|k| k.labels.as_slice());
         let pinned = &self.pinned;
+        let self_colours = &self.colours;
         let (trails, marks) = (&self.trails, &self.marks);
         let overlay = layout.areas.len() > 1 && layout.areas[0] == layout.areas[1];
         self.shown
@@ -114,14 +116,14 @@ impl LanePanes {
                     grabbed,
                     exploded: lane.rope().is_some_and(Rope::exploded),
                     trail: &trails[i],
-                    colour: overlay.then(|| colours.get(i).copied().unwrap_or(i)),
+                    colour: overlay.then(|| self_colours.get(i).copied().unwrap_or(i)),
                 },
                 view: layout.views[i],
                 area: layout.areas[i],
                 label: layout.split.then(|| PaneLabel {
                     row: if overlay { i as u32 } else { 0 },
                     focused: focused == i,
-                    colour: colours.get(i).copied().unwrap_or(i),
+                    colour: self_colours.get(i).copied().unwrap_or(i),
                     ..labels
                         .and_then(|l| l.get(i).cloned())
                         .unwrap_or_else(|| label(lane, i, false))
@@ -129,7 +131,7 @@ impl LanePanes {
                 marker: Marker {
                     track: layout.tracks.get(i).copied().unwrap_or_default(),
                     shown_ns: &marks[i],
-                    colour: colours.get(i).copied().unwrap_or(i),
+                    colour: self_colours.get(i).copied().unwrap_or(i),
                 },
             })
             .collect()
@@ -182,6 +184,12 @@ impl LanePanes {
     }
 
     /// The positions last built for lane `i`: what was drawn.
+    /// Lane i (of those shown) is drawn in lane colour `colours[i]` from now on.
+    pub fn set_colours(&mut self, colours: &[usize]) {
+        self.colours.clear();
+        self.colours.extend_from_slice(colours);
+    }
+
     pub fn shown(&self, i: usize) -> &[Vec2] {
         self.shown.get(i).map_or(&[], Vec::as_slice)
     }

@@ -134,6 +134,7 @@ impl Screen {
         let names: Vec<String> = lanes.iter().map(|l| l.name()).collect();
         let colours = super::palette::lane_colours(&names);
         self.strip.set_colours(&colours);
+        self.panes.set_colours(&colours);
         let panes = self.panes.build(
             lanes,
             &self.layout,
@@ -144,7 +145,6 @@ impl Screen {
                 keep: overlay.keep,
                 rewind: overlay.rewind,
             },
-            &colours,
         );
         let scene = Scene {
             panes: &panes,
