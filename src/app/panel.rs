@@ -339,15 +339,15 @@ const HUD_TIPS: [(&str, &str); 22] = [
     ),
     (
         "dt",
-        "The tick every textbook lane simulates, as given (s, ms, us or Hz).",
+        "The tick every textbook lane simulates, as given (s, ms, us or Hz); 'per lane' when the lanes' ticks differ: each pane label's loop line gives its own.",
     ),
     (
         "clamp",
-        "The longest frame time the loop accepts; the excess of a longer frame is dropped.",
+        "The longest frame time the loop accepts; the excess of a longer frame is dropped; 'per lane' when the lanes' clamps differ (each preset has its own).",
     ),
     (
         "max steps",
-        "The most ticks one frame may run, steps; time for more is dropped.",
+        "The most ticks one frame may run, steps; time for more is dropped; 'per lane' when the lanes' caps differ (each preset has its own).",
     ),
     ("particles", "Particles in the rope, a count."),
     (

@@ -415,10 +415,10 @@ impl HudInfo {
         [first, second]
     }
 
-    /// dt, clamp and cap when the lanes share them ("-" where they do not; "none" for no
-    /// clamp or cap), and the particles.
+    /// dt, clamp and cap when the lanes share them ("per lane" where they do not: each pane
+    /// label's loop line has its own; "none" for no clamp or cap), and the particles.
     fn timing_rows(&self) -> [Row; 4] {
-        let dash = || "-".to_string();
+        let dash = || "per lane".to_string();
         let none = || "none".to_string();
         let t = self.timing.as_ref();
         let dt = t.map_or_else(dash, |t| format_duration(t.tick_ns()));
