@@ -44,6 +44,8 @@ impl Picture {
             hud: true,
             overlay: false,
             caption: (0, 0),
+            panel: 0,
+            bar: 0,
         };
         let mut screen = Screen::new(&params, arrangement);
         for i in 0..300 {

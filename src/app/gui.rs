@@ -25,6 +25,10 @@ pub struct Gui {
     panel: PanelState,
     /// What the user changed in the panel, not yet applied.
     changes: Vec<Change>,
+    /// The width the panel covers at the window's right edge, physical pixels (0: hidden).
+    panel_px: u32,
+    /// The height the HUD's bar covers at the top, physical pixels (0: not a bar).
+    bar_px: u32,
 }
 
 impl Gui {
@@ -58,6 +62,8 @@ impl Gui {
             textures: TexturesDelta::default(),
             panel: PanelState::default(),
             changes: Vec::new(),
+            panel_px: 0,
+            bar_px: 0,
         }
     }
 
@@ -102,6 +108,21 @@ impl Gui {
             .handle_platform_output(window, output.platform_output);
         self.screen.pixels_per_point = output.pixels_per_point;
         self.jobs = self.ctx.tessellate(output.shapes, output.pixels_per_point);
+        self.panel_px = panel::covered_width(&self.ctx, view.shown);
+        let bar = hud.is_some_and(|h| h.lanes.len() > 1);
+        self.bar_px = panel::hud_height(&self.ctx, bar);
+    }
+
+    /// The height the HUD's bar covers at the top, physical pixels, as last drawn (0: not a
+    /// bar): the session lays the panes out under it.
+    pub fn bar_px(&self) -> u32 {
+        self.bar_px
+    }
+
+    /// The width the panel covers at the window's right edge, physical pixels, as last drawn
+    /// (0: hidden): the session lays the panes out left of it.
+    pub fn panel_px(&self) -> u32 {
+        self.panel_px
     }
 
     /// What the user changed since the last call, in order.

@@ -218,8 +218,11 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             .iter()
             .map(|&i| lanes[i].record().step_starts())
             .collect();
-        self.screen.push_frame(frame.frame_ns, &steps);
-        self.screen.push_step_starts(frame.start_ns, &starts);
+        // Paused, the strip holds still: it shows the frames up to the pause.
+        if !frame.paused {
+            self.screen.push_frame(frame.frame_ns, &steps);
+            self.screen.push_step_starts(frame.start_ns, &starts);
+        }
         let shown_lanes: Vec<&Lane> = shown.iter().map(|&i| &lanes[i]).collect();
         let hud = self.view.show_hud.then(|| {
             let pacing = std::mem::take(&mut self.pacing);

@@ -36,8 +36,7 @@ const SUBSTEPS_US: [u64; 5] = [8000, 4000, 2000, 1000, 500];
 pub enum KnobId {
     Mode,
     Lane,
-    Split,
-    Overlay,
+    View,
     Pause,
     Tick,
     Substep,
@@ -51,6 +50,9 @@ pub enum KnobId {
     Trail,
     Lesson,
 }
+
+/// The views the View knob chooses between, in its order.
+pub const VIEWS: [&str; 3] = ["single", "split", "overlay"];
 
 /// How the panel draws a knob.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -250,6 +252,8 @@ pub struct PanelView {
     pub knobs: Vec<Knob>,
     /// The focused lane's stability warning, if its step is above the rope's stable step.
     pub warning: Option<String>,
+    /// Whether switching to RK4 would make that step stable (offered only then).
+    pub rk4_helps: bool,
 }
 
 /// What the user asked for in the panel; applied after the frame it was drawn in, so it
@@ -269,6 +273,8 @@ impl Session {
             shown: self.view.show_panel,
             knobs: self.knobs(),
             warning: self.tick_warning(),
+            rk4_helps: self.knob_lane().integrator() != Some(Integrator::Rk4)
+                && timestep_lab::draw::stable_with(self.knob_lane(), Integrator::Rk4) == Some(true),
         }
     }
 
@@ -281,6 +287,37 @@ impl Session {
                 self.handle_action(action);
                 Ok(())
             }
+        }
+    }
+
+    /// Which of [`VIEWS`] is showing.
+    fn view_choice(&self) -> usize {
+        if self.overlay() {
+            2
+        } else {
+            usize::from(self.view.split)
+        }
+    }
+
+    /// Shows [`VIEWS`]`[choice]`, as V and O would.
+    fn set_view_choice(&mut self, choice: usize) {
+        if choice == self.view_choice() {
+            return;
+        }
+        match choice {
+            0 => {
+                self.set_overlay(false);
+                if self.view.split {
+                    self.toggle_split();
+                }
+            }
+            1 => {
+                self.set_overlay(false);
+                if !self.view.split {
+                    self.toggle_split();
+                }
+            }
+            _ => self.set_overlay(true),
         }
     }
 
@@ -309,10 +346,21 @@ impl Session {
                 widget,
                 tooltip,
             };
-        let mut knobs = vec![knob(
+        let mut knobs = Vec::new();
+        if self.lanes.len() > 1 {
+            knobs.push(knob(
+                KnobId::Lane,
+                "Lane",
+                "1-4",
+                (self.lanes.iter().map(Lane::name).collect(), self.view.focus),
+                Widget::Choice,
+                "The lane the keys and these knobs act on (and the one the single view shows).",
+            ));
+        }
+        knobs.push(knob(
             KnobId::Mode,
             "Mode",
-            "M, 1-4",
+            "M",
             (
                 Mode::ALL.iter().map(|m| m.to_string()).collect(),
                 Mode::ALL
@@ -321,41 +369,25 @@ impl Session {
                     .unwrap_or(0),
             ),
             Widget::Choice,
-            "How the focused lane turns frame time into steps: variable (one step of the frame's \
-             length), semi-fixed (steps of at most a tick, the last one shorter), fixed (whole \
-             ticks, the leftover carried) or interpolated (fixed, drawn blended by alpha).",
-        )];
-        if self.lanes.len() > 1 {
-            knobs.push(knob(
-                KnobId::Lane,
-                "Lane",
-                "M, 1-4",
-                (self.lanes.iter().map(Lane::name).collect(), self.view.focus),
-                Widget::Choice,
-                "The lane the keys and these knobs act on (and the one the single view shows).",
-            ));
-        }
+            "How the lane chosen above (or the only one) turns frame time into steps: variable \
+             (one step of the frame's length), semi-fixed (steps of at most a tick, the last one \
+             shorter), fixed (whole ticks, the leftover carried) or interpolated (fixed, drawn \
+             blended by alpha).",
+        ));
         knobs.extend([
             knob(
-                KnobId::Split,
-                "Split view",
-                "V",
+                KnobId::View,
+                "View",
+                "V, O",
                 (
-                    vec!["one lane".into(), "split view".into()],
-                    usize::from(self.view.split),
+                    VIEWS.iter().map(|v| (*v).to_string()).collect(),
+                    self.view_choice(),
                 ),
-                Widget::Toggle,
-                "Every lane side by side; one lane becomes the four modes, forked from this \
-                 rope.",
-            ),
-            knob(
-                KnobId::Overlay,
-                "Overlay",
-                "O",
-                (vec!["off".into(), "on".into()], usize::from(self.overlay())),
-                Widget::Toggle,
-                "Every lane drawn in one pane in its colour, so the gap between two loops is a \
-                 distance on screen; one lane becomes the four modes, forked from this rope.",
+                Widget::Choice,
+                "single: the chosen lane alone; split: every lane side by side in its own pane; \
+                 overlay: every lane drawn in one pane in its colour, so the gap between two \
+                 loops is a distance on screen. One lane becomes the four modes, forked from \
+                 this rope.",
             ),
             knob(
                 KnobId::Pause,
@@ -537,16 +569,8 @@ impl Session {
                 }
                 Ok(())
             }
-            KnobId::Split => {
-                if (choice == 1) != self.view.split {
-                    self.toggle_split();
-                }
-                Ok(())
-            }
-            KnobId::Overlay => {
-                if (choice == 1) != self.overlay() {
-                    self.set_overlay(choice == 1);
-                }
+            KnobId::View => {
+                self.set_view_choice(choice);
                 Ok(())
             }
             KnobId::Pause => {

@@ -76,10 +76,12 @@ pub struct WindowConfig {
 }
 
 /// The lanes a plain launch shows, overlaid in one pane: three loops that differ at the
-/// default 1 ms tick on any display. Interpolated 1 ms ticks glide; Unity's 50 Hz fixed step,
-/// shown without interpolation, judders on a 60 or 144 Hz display (a tick shown for 1 or 2,
-/// or 2 or 3, frames); variable steps explode below 66 fps (a step over 15 ms).
-pub const DEFAULT_LANES: &str = "interpolated,unity,variable";
+/// default 1 ms tick on any display, paced or not. Interpolated 1 ms ticks glide; Unity's
+/// fixed step, slowed to 10 Hz and shown without interpolation, moves in visible 100 ms jumps
+/// (its 50 Hz step judders on a 60 Hz display but, under an unpaced software renderer's
+/// uneven frames, no more than interpolated ticks do); variable steps explode below 66 fps
+/// (a step over 15 ms).
+pub const DEFAULT_LANES: &str = "interpolated,unity+tick=10hz,variable";
 
 /// A capture and which of its frames to replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -535,6 +537,7 @@ impl App {
             if self.session.quit_requested() {
                 event_loop.exit();
             }
+            self.session.set_covered(gui.panel_px(), gui.bar_px());
         }
         let title = self.session.title();
         if self.titled.as_ref() != Some(&title) {

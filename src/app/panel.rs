@@ -15,6 +15,17 @@ use timestep_lab::draw::{HudCell, HudInfo};
 /// The key that shows and hides the panel, as the help writes it.
 pub const PANEL_KEY: &str = "F2";
 
+/// The panel's width, points: fixed, so the panes can be laid out left of it and its text
+/// wraps at it.
+pub const PANEL_WIDTH: f32 = 340.0;
+/// The gap between the panel and the window's edges, points.
+const PANEL_MARGIN: f32 = 8.0;
+/// The panel's egui id (its area's, for [`covered_width`]).
+const PANEL_ID: &str = "controls";
+
+/// The HUD's egui id (its area's, for [`hud_height`]).
+const HUD_ID: &str = "hud";
+
 /// Warnings, in the HUD's amber.
 const WARN: Color32 = Color32::from_rgb(255, 202, 76);
 /// The keys column, dimmed.
@@ -110,15 +121,48 @@ pub fn show(ctx: &egui::Context, view: &PanelView, state: &PanelState) -> Vec<Ch
         (screen.height() * px_per_point) as u32,
     );
     let height = (screen.height() - strip_px as f32 / px_per_point - 32.0).max(40.0);
-    egui::Window::new("Controls")
-        .anchor(Align2::RIGHT_TOP, [-8.0, 8.0])
-        .default_width(300.0)
-        .max_height(height)
-        .resizable(false)
-        .collapsible(true)
-        .vscroll(true)
-        .show(ctx, |ui| contents(ui, view, state, &mut changes));
+    // An area keeps the size it was squeezed to (its contents' room is its last size): when
+    // the room it may take changes, it is sized afresh.
+    let id = egui::Id::new(PANEL_ID);
+    let resized = ctx.data(|d| d.get_temp::<f32>(id.with("last_room"))) != Some(height);
+    ctx.data_mut(|d| d.insert_temp(id.with("last_room"), height));
+    egui::Area::new(id)
+        .anchor(Align2::RIGHT_TOP, [-PANEL_MARGIN, PANEL_MARGIN])
+        .sizing_pass(resized)
+        .order(egui::Order::Middle)
+        .show(ctx, |ui| {
+            egui::Frame::window(ui.style()).show(ui, |ui| {
+                ui.set_width(PANEL_WIDTH);
+                ui.vertical_centered(|ui| ui.heading("Controls"));
+                egui::ScrollArea::vertical()
+                    .max_height(height - 30.0)
+                    .show(ui, |ui| contents(ui, view, state, &mut changes));
+            });
+        });
     changes
+}
+
+/// The width the panel shown last frame covers along the window's right edge, from its left
+/// edge (less a margin) to the window's, in physical pixels; 0 if it was not shown.
+pub fn covered_width(ctx: &egui::Context, shown: bool) -> u32 {
+    if !shown {
+        return 0;
+    }
+    let Some(rect) = ctx.memory(|m| m.area_rect(egui::Id::new(PANEL_ID))) else {
+        return 0;
+    };
+    let points = ctx.content_rect().right() - rect.left() + PANEL_MARGIN;
+    (points.max(0.0) * ctx.pixels_per_point()).round() as u32
+}
+
+/// The height the HUD drawn last frame covers from the window's top, physical pixels; 0 if
+/// it is not `bar` (one lane's HUD is a column the single view keeps beside).
+pub fn hud_height(ctx: &egui::Context, bar: bool) -> u32 {
+    let rect = ctx.memory(|m| m.area_rect(egui::Id::new(HUD_ID)));
+    match rect {
+        Some(rect) if bar => ((rect.bottom() + 2.0) * ctx.pixels_per_point()).round() as u32,
+        _ => 0,
+    }
 }
 
 /// The panel's contents, top to bottom.
@@ -130,7 +174,7 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
         .color(KEY),
     );
     if let Some(warning) = &view.warning {
-        stability(ui, warning, changes);
+        stability(ui, warning, view.rk4_helps, changes);
     }
     egui::Grid::new("knobs")
         .num_columns(2)
@@ -150,14 +194,12 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
         ui.colored_label(WARN, e);
     }
     ui.label(RichText::new(RESET_RULE).small().weak());
+    // Each term over its meaning, wrapped at the panel's width (a grid would not wrap).
     egui::CollapsingHeader::new("Legend").show(ui, |ui| {
-        egui::Grid::new("legend").num_columns(2).show(ui, |ui| {
-            for (term, meaning) in LEGEND {
-                ui.label(RichText::new(term).monospace());
-                ui.label(meaning);
-                ui.end_row();
-            }
-        });
+        for (term, meaning) in LEGEND {
+            ui.label(RichText::new(term).monospace().strong());
+            ui.add(egui::Label::new(meaning).wrap());
+        }
     });
 }
 
@@ -169,13 +211,17 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
     let response = match knob.widget {
         Widget::Slider => {
             let options = &knob.options;
-            ui.add(
+            let response = ui.add(
                 egui::Slider::new(&mut choice, 0..=last)
                     .step_by(1.0)
                     .text(knob.name)
                     .custom_formatter(|v, _| options.get(v as usize).cloned().unwrap_or_default())
                     .custom_parser(|s| options.iter().position(|o| o == s).map(|i| i as f64)),
-            )
+            );
+            if let Some(stop) = clicked_stop(ui, &response, last) {
+                choice = stop;
+            }
+            response
         }
         Widget::Toggle => {
             let mut on = choice == 1;
@@ -194,22 +240,52 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
     (choice != knob.current).then_some(choice)
 }
 
+/// The stop (0 to `last`) a click on a slider's track landed nearest, if one did this frame.
+/// egui's slider moves only while its button is held down over it across frames; a click
+/// whose press and release reach egui in the same frame (a quick click on a slow frame) would
+/// do nothing. The track is the first `slider_width` points of the response, less the
+/// handle's radius at each end, as egui lays it out.
+fn clicked_stop(ui: &Ui, response: &egui::Response, last: usize) -> Option<usize> {
+    let clicked = ui.input(|i| {
+        i.pointer
+            .button_clicked(egui::PointerButton::Primary)
+            .then(|| i.pointer.interact_pos())
+            .flatten()
+    })?;
+    let rect = response.rect;
+    let radius = rect.height() / 2.5;
+    let track = egui::Rect::from_min_size(
+        rect.min,
+        egui::vec2(ui.spacing().slider_width.min(rect.width()), rect.height()),
+    );
+    if !track.contains(clicked) || last == 0 {
+        return None;
+    }
+    let span = (track.width() - 2.0 * radius).max(1.0);
+    let at = ((clicked.x - track.left() - radius) / span).clamp(0.0, 1.0);
+    Some((at * last as f32).round() as usize)
+}
+
 /// The stability bound: the tick (or substep) is above the integrator's stable step; say so,
-/// and offer the fixes.
-fn stability(ui: &mut Ui, warning: &str, changes: &mut Vec<Change>) {
+/// and offer the fixes that work (RK4 only where `rk4_helps`: its stable step holds the step).
+fn stability(ui: &mut Ui, warning: &str, rk4_helps: bool, changes: &mut Vec<Change>) {
     ui.colored_label(WARN, warning);
     ui.horizontal(|ui| {
         let substeps = ui.button("Add substeps").on_hover_text(
-            "Integrate each tick in substeps of half the stable step, at most 1 ms.",
+            "Integrate every step in substeps of half the stable step, at most 1 ms: each \
+             tick, and each variable lane's frame-long step too (so variable stops exploding \
+             as well). The ticks stay as they are.",
         );
         if substeps.clicked() {
             changes.push(Change::Fix(Fix::Substeps));
         }
-        let rk4 = ui
-            .button("Switch to RK4")
-            .on_hover_text("Every lane integrates with RK4, whose stable step is wider.");
-        if rk4.clicked() {
-            changes.push(Change::Fix(Fix::Rk4));
+        if rk4_helps {
+            let rk4 = ui.button("Switch to RK4").on_hover_text(
+                "Every lane integrates with RK4, whose stable step on this rope holds this step.",
+            );
+            if rk4.clicked() {
+                changes.push(Change::Fix(Fix::Rk4));
+            }
         }
     });
 }
@@ -263,15 +339,15 @@ const HUD_TIPS: [(&str, &str); 22] = [
     ),
     (
         "dt",
-        "The tick every textbook lane simulates, as given (s, ms, us or Hz).",
+        "The tick every textbook lane simulates, as given (s, ms, us or Hz); 'per lane' when the lanes' ticks differ: each pane label's loop line gives its own.",
     ),
     (
         "clamp",
-        "The longest frame time the loop accepts; the excess of a longer frame is dropped.",
+        "The longest frame time the loop accepts; the excess of a longer frame is dropped; 'per lane' when the lanes' clamps differ (each preset has its own).",
     ),
     (
         "max steps",
-        "The most ticks one frame may run, steps; time for more is dropped.",
+        "The most ticks one frame may run, steps; time for more is dropped; 'per lane' when the lanes' caps differ (each preset has its own).",
     ),
     ("particles", "Particles in the rope, a count."),
     (
@@ -347,7 +423,7 @@ pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
         .stroke(egui::Stroke::new(1.0, Color32::from_rgb(58, 64, 80)))
         .inner_margin(6.0)
         .corner_radius(4.0);
-    egui::Area::new(egui::Id::new("hud"))
+    egui::Area::new(egui::Id::new(HUD_ID))
         .fixed_pos([6.0, 6.0])
         .order(egui::Order::Background)
         .interactable(true)

@@ -123,6 +123,48 @@ fn choosing_60_hz_on_the_tick_slider_makes_the_lane_tick_60_times_a_simulated_se
 }
 
 #[test]
+fn the_legend_opened_wraps_at_the_panels_width_and_the_panes_are_laid_out_left_of_it() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    let width = |h: &Harness<'static, Run>| covered_width(&h.ctx, true);
+    let closed = width(&h);
+    assert!(closed > 0 && closed < 400, "{closed}");
+    h.get_by_label("Legend").click_accesskit();
+    for _ in 0..30 {
+        h.step();
+    }
+    assert!(h.query_by_label_contains("How far the frame").is_some());
+    // The legend's sentences wrap: the panel keeps its width.
+    assert_eq!(width(&h), closed);
+    let run = h.state_mut();
+    run.session.set_covered(closed, 0);
+    for area in &run.session.layout().areas {
+        assert!(area.x + area.w <= 1280 - closed, "{area:?} under the panel");
+    }
+}
+
+#[test]
+fn the_panel_grows_back_with_the_window_after_a_tiny_size() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    let height = |h: &Harness<'static, Run>| {
+        let rect = h.ctx.memory(|m| m.area_rect(egui::Id::new(PANEL_ID)));
+        rect.map_or(0.0, |r| r.height())
+    };
+    let full = height(&h);
+    for size in [[200.0, 90.0], [1280.0, 800.0]] {
+        h.set_size(egui::vec2(size[0], size[1]));
+        h.run();
+        h.run();
+    }
+    assert!(
+        (height(&h) - full).abs() < 1.0,
+        "{} px tall, was {full}",
+        height(&h)
+    );
+}
+
+#[test]
 fn a_lower_clamp_chosen_in_the_panel_drops_more_of_a_hitch() {
     let mut h = harness(Run::new(Mode::Fixed));
     h.run();
@@ -180,6 +222,31 @@ fn an_unstable_tick_is_said_beside_it_and_add_substeps_fixes_it() {
 }
 
 #[test]
+fn switch_to_rk4_is_offered_only_where_rk4_is_stable_at_the_tick() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    // Stops along the slider: 1 ms, 120, 60, 30, 20, 10 Hz.
+    let at_stop = |h: &mut Harness<'static, Run>, stop: usize| {
+        h.get_by_role_and_label(Role::Slider, "Tick").focus();
+        h.run();
+        h.key_press(egui::Key::Home);
+        for _ in 0..stop {
+            h.key_press(egui::Key::ArrowRight);
+        }
+        h.run();
+    };
+    // 60 Hz: above Euler's stable step (15.07 ms), within RK4's.
+    at_stop(&mut h, 2);
+    h.get_by_label_contains("above this rope's stable step");
+    assert!(h.query_by_label("Switch to RK4").is_some());
+    // 10 Hz: above both; only substeps are offered, and the warning says RK4 will not do.
+    at_stop(&mut h, 5);
+    h.get_by_label_contains("RK4 is unstable at it too");
+    assert!(h.query_by_label("Switch to RK4").is_none());
+    h.get_by_label("Add substeps");
+}
+
+#[test]
 fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
     let mut h = harness(Run::new(Mode::Fixed));
     h.run();
@@ -191,7 +258,7 @@ fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
         KnobId::Tick,
         KnobId::Clamp,
         KnobId::MaxSteps,
-        KnobId::Overlay,
+        KnobId::View,
         KnobId::Pause,
         KnobId::Lesson,
     ] {
@@ -243,17 +310,29 @@ fn the_hud_figures_are_found_by_name_in_the_window_s_egui() {
 }
 
 #[test]
-fn the_overlay_and_pause_checkboxes_do_what_o_and_p_do() {
+fn the_view_choice_and_pause_checkbox_do_what_v_o_and_p_do_and_show_one_view() {
     let mut h = harness(Run::new(Mode::Fixed));
     h.run();
     assert!(!h.state().session.overlay());
-    h.get_by_role_and_label(Role::CheckBox, "Overlay").click();
-    h.run();
+    let view = |h: &Harness<'static, Run>| {
+        let knobs = h.state().session.knobs();
+        let k = knobs.into_iter().find(|k| k.id == KnobId::View);
+        k.map(|k| k.options[k.current].clone())
+    };
+    assert_eq!(view(&h).as_deref(), Some("single"));
+    choose(&mut h, "View", "overlay");
     let session = &h.state().session;
     assert!(session.overlay());
     // One lane forks into the four modes, as `O` does.
     let lane = session.knobs().into_iter().find(|k| k.id == KnobId::Lane);
     assert_eq!(lane.map(|k| k.options.len()), Some(Mode::ALL.len()));
+    // One view at a time: overlaid is neither split nor single.
+    assert_eq!(view(&h).as_deref(), Some("overlay"));
+    h.state_mut().session.handle_action(Action::ToggleSplit);
+    h.run();
+    assert_eq!(view(&h).as_deref(), Some("split"));
+    choose(&mut h, "View", "single");
+    assert!(!h.state().session.overlay() && h.state().session.layout().areas.len() == 1);
     h.get_by_role_and_label(Role::CheckBox, "Pause").click();
     h.run();
     assert!(h.state().session.paused());

@@ -121,6 +121,8 @@ impl Session {
             hud: true,
             overlay: view.overlay,
             caption: (0, 0),
+            panel: 0,
+            bar: 0,
         };
         let mut frames = Frames::new(Pacer::new(cfg.pacing, None));
         frames.anchor(0);
@@ -509,13 +511,28 @@ impl Session {
         self.hand.drop_held();
     }
 
-    /// The buffer is `width × height` pixels now; the ropes keep their proportions.
+    /// The buffer is `width × height` pixels now; the ropes keep their proportions. The
+    /// frames of a resize come as fast as the window redraws, not at the display's rate:
+    /// every lane's refresh estimate starts again (so a drag's frames never make it).
     pub fn resize(&mut self, width: u32, height: u32) {
         let a = self.screen.arrangement();
+        if a.size != (width, height) {
+            for lane in &mut self.lanes {
+                lane.set_refresh_hint(self.refresh_hz);
+            }
+        }
         self.screen.arrange(Arrangement {
             size: (width, height),
             ..a
         });
+    }
+
+    /// What the window's egui covers now, pixels: `panel` along the right edge (0: hidden),
+    /// and `bar` at the top, the HUD's bar (0: none drawn). The panes are laid out clear of
+    /// both.
+    pub fn set_covered(&mut self, panel: u32, bar: u32) {
+        let a = self.screen.arrangement();
+        self.screen.arrange(Arrangement { panel, bar, ..a });
     }
 
     fn arrange(&mut self) {

@@ -106,7 +106,7 @@ impl Session {
         self.view.show_help
     }
 
-    fn layout(&self) -> &Layout {
+    pub(crate) fn layout(&self) -> &Layout {
         self.screen.layout()
     }
 
@@ -1342,14 +1342,14 @@ fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
         assert!(s.overlay(), "a plain launch overlays its lanes");
         assert_eq!(
             s.title(),
-            "timestep-rope \u{2014} overlay: interpolated | unity | variable"
+            "timestep-rope \u{2014} overlay: interpolated | unity+tick=100ms | variable"
         );
         run_display(&mut s, period_ns, 10);
         let [interpolated, unity, variable] = judders(&s)[..] else {
             panic!("three lanes")
         };
-        // Unity's 50 Hz ticks shown without blending: each shown for 1 or 2 (60 Hz), or 2
-        // or 3 (144 Hz), frames. The interpolated 1 ms ticks glide.
+        // Unity's step at 10 Hz shown without blending: each tick shown for 6 (60 Hz) or 14
+        // or 15 (144 Hz) frames. The interpolated 1 ms ticks glide.
         assert!(
             unity > 5.0 * interpolated && unity > 0.3,
             "{hz} Hz: unity judders {unity:.3} px, interpolated {interpolated:.3} px"
@@ -1366,6 +1366,63 @@ fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
             "{hz} Hz: variable exploded {exploded}, judder {variable}"
         );
     }
+}
+
+/// A clock that reads `start_ns` through a frame, whose present reaches the screen `cost_ns`
+/// later (the render's cost).
+struct Rendering {
+    start_ns: u64,
+    cost_ns: u64,
+}
+
+impl Wall for Rendering {
+    fn now_ns(&mut self) -> u64 {
+        self.start_ns
+    }
+    fn sleep(&mut self, ns: u64) {
+        self.start_ns += ns;
+    }
+}
+
+impl WindowWall for Rendering {
+    fn shown(&mut self) -> Option<u64> {
+        Some(self.start_ns + self.cost_ns)
+    }
+}
+
+/// Runs `s` for `seconds` of unpaced frames as Xvfb's software renderer gives them: 10 to
+/// 50 ms apart (20-100 fps) in a fixed pseudo-random order, each presented 0 to 9 ms after
+/// its clock was read (the render's cost, as uneven).
+fn run_unpaced(s: &mut Session, seconds: u64) {
+    let mut seed = 0x2545_f491_u64;
+    let mut next = |n: u64| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) % n
+    };
+    let mut now = 0;
+    while now < seconds * 1_000_000_000 {
+        let mut wall = Rendering {
+            start_ns: now + (10 + next(41)) * MS,
+            cost_ns: next(10) * MS,
+        };
+        if let Err(e) = s.frame(&mut wall, &mut Buffer::new(0, 0), None) {
+            panic!("{e}");
+        }
+        now = wall.start_ns + wall.cost_ns;
+    }
+}
+
+#[test]
+fn a_plain_launch_shows_lanes_that_differ_within_10_s_unpaced_as_under_xvfb() {
+    let mut s = plain_launch();
+    run_unpaced(&mut s, 10);
+    let [interpolated, unity, _] = judders(&s)[..] else {
+        panic!("three lanes")
+    };
+    assert!(
+        unity > 3.0 * interpolated,
+        "unpaced: unity judders {unity:.3} px, interpolated {interpolated:.3} px"
+    );
 }
 
 #[test]
@@ -1420,6 +1477,90 @@ fn paused_comma_and_period_step_through_the_frames_kept_and_on_past_the_newest()
     // P resumes from the newest.
     s.handle_action(Action::Pause);
     assert!(!s.paused() && s.rewound() == 0);
+}
+
+#[test]
+fn paused_and_stepped_back_the_labels_and_strip_show_that_frame_not_the_live_figures() {
+    let mut s = plain_launch();
+    let mut buffer = Buffer::new(1280, 800);
+    let period = 16_666_667;
+    // The first lane's label, as drawn.
+    let label = |s: &Session, b: &Buffer| -> Vec<u8> {
+        let a = s.layout().areas[0];
+        let rows = a.y..a.y + timestep_lab::draw::label_height(800);
+        rows.flat_map(|y| {
+            let at = (y * 1280 + a.x) as usize * 4;
+            b.frame[at..at + a.w as usize * 4].to_vec()
+        })
+        .collect()
+    };
+    let mut drawn = Vec::new();
+    for i in 1..=30 {
+        s.frame_into(i * period, &mut buffer);
+        drawn.push(label(&s, &buffer));
+    }
+    assert!(
+        drawn[28] != drawn[29],
+        "the label's figures change frame to frame"
+    );
+    s.handle_action(Action::Pause);
+    let strip = s.screen.strip().len();
+    let mut now = 30 * period;
+    for back in 1..=3 {
+        s.handle_action(Action::FrameBack);
+        now += 3 * period;
+        s.frame_into(now, &mut buffer);
+        let now_shown = label(&s, &buffer);
+        assert!(
+            now_shown == drawn[29 - back],
+            "{back} frame(s) back: not that frame's label"
+        );
+    }
+    assert_eq!(
+        s.screen.strip().len(),
+        strip,
+        "paused, the strip holds still"
+    );
+}
+
+#[test]
+fn frames_of_a_resize_storm_do_not_make_the_refresh_estimate() {
+    let mut s = plain_launch();
+    let period = 16_666_667;
+    let mut now = 0;
+    let mut frames = |s: &mut Session, n: u64, gap: u64, resize: bool| {
+        for i in 0..n {
+            now += gap;
+            if resize && i % 8 == 0 {
+                s.resize(1280 - (i % 400) as u32, 800 - (i % 300) as u32);
+            }
+            s.advance_to(now);
+        }
+    };
+    frames(&mut s, 180, period, false);
+    let hz = |s: &Session| timestep_lab::draw::vsync_summary(&s.lanes()[0]);
+    assert_eq!(hz(&s), "60.00 Hz");
+    // Dragging the window's corner: frames 0.67 ms apart, between resizes.
+    frames(&mut s, 600, 672_000, true);
+    s.resize(1280, 800);
+    frames(&mut s, 180, period, false);
+    assert_eq!(hz(&s), "60.00 Hz");
+}
+
+#[test]
+fn the_panes_are_laid_out_clear_of_the_panel_and_the_hud_bar_egui_covers() {
+    for overlay in [true, false] {
+        let mut s = split();
+        s.set_overlay(overlay);
+        s.set_covered(340, 90);
+        for a in &s.layout().areas {
+            assert!(a.x + a.w <= 1280 - 340, "{a:?} under the panel");
+            assert!(a.y >= 90, "{a:?} under the HUD's bar");
+        }
+        // A panel that would leave under a third of the width is not made room for.
+        s.set_covered(900, 90);
+        assert!(s.layout().areas.iter().any(|a| a.x + a.w > 1280 - 900));
+    }
 }
 
 #[test]

@@ -871,7 +871,7 @@ mod tests {
     #[test]
     fn lanes_come_from_lanes_mode_or_split_in_the_order_given() {
         // A plain launch: three loops that differ at the default 1 ms tick, overlaid.
-        assert_eq!(lanes(&[]), ["interpolated", "unity", "variable"]);
+        assert_eq!(lanes(&[]), ["interpolated", "unity+tick=100ms", "variable"]);
         let overlaid = |args: &[&str]| match parse([&["timestep-rope"], args].concat()) {
             Ok(Run::Window(cfg)) => cfg.overlay,
             other => panic!("{args:?}: {other:?}"),

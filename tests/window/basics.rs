@@ -387,10 +387,11 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
         let p = image.pixel(x, y).expect("in range").demultiply();
         (u32::from(p.red()) * 3 + u32::from(p.green()) * 6 + u32::from(p.blue())) / 10
     };
-    // Every pane (laid out as the window lays them out) holds a rope: bright pixels well
-    // inside it, away from its label.
-    let layout =
-        timestep_lab::draw::Layout::split(&timestep_lab::RopeParams::default(), w, h, 4, true, 0);
+    // Every pane (laid out as the window lays them out: left of the panel, 356 px at scale 1,
+    // and under the HUD's bar, about 64) holds a rope: bright pixels well inside it, away
+    // from its label.
+    let params = timestep_lab::RopeParams::default();
+    let layout = timestep_lab::draw::Layout::split(&params, w - 356, h, 4, 64, 0);
     for (i, a) in layout.areas.iter().enumerate() {
         let label = timestep_lab::draw::text_scale(h) * 26;
         let bright = (a.y + label..a.y + a.h - 2)

@@ -72,7 +72,7 @@ fn l_and_shift_l_step_through_the_lessons() {
     // Before the first lesson: the plain view it was launched with (three lanes overlaid).
     press(&window, "shift+l");
     poll("the plain view's title", || {
-        let plain = "timestep-rope \u{2014} overlay: interpolated | unity | variable";
+        let plain = "timestep-rope \u{2014} overlay: interpolated | unity+tick=100ms | variable";
         (title(&window) == plain).then_some(())
     });
     press(&window, "shift+l");
@@ -81,7 +81,7 @@ fn l_and_shift_l_step_through_the_lessons() {
     // Esc leaves the lesson first, and only then quits.
     press(&window, "Escape");
     poll("Esc to leave the lesson", || {
-        let plain = "timestep-rope \u{2014} overlay: interpolated | unity | variable";
+        let plain = "timestep-rope \u{2014} overlay: interpolated | unity+tick=100ms | variable";
         (title(&window) == plain).then_some(())
     });
     app.assert_alive("Esc in a lesson");

@@ -57,3 +57,35 @@ fn the_panel_shows_at_launch_in_the_screenshot_and_its_key_hides_it() {
     assert!(shown > 300, "only {shown} bright pixels where the panel is");
     assert!(hidden * 10 < shown, "hidden {hidden}, shown {shown}");
 }
+
+#[test]
+#[ignore = "needs a display"]
+fn a_click_on_the_tick_slider_s_track_moves_the_tick_to_the_stop_there() {
+    let _screen = screen_lock();
+    let (report, log) = (TempFile::new("slider.json"), TempFile::new("slider.csv"));
+    let args = [
+        "--lanes",
+        "fixed",
+        "--exit-after",
+        "6s",
+        "--report",
+        &report.arg(),
+        "--frame-log",
+        &log.arg(),
+    ];
+    let mut app = Running::start("slider", &args);
+    let window = find_window(&mut app);
+    wait_for_frames(&mut app, &log.0, 0, 20, "starting");
+    // The Tick slider's track in a 1280-wide window at scale 1 (no Lane row with one lane):
+    // x 1050 to 1150 at y 129; 1120 is nearest the 20 Hz stop. A real click (XTEST), whose
+    // press and release reach the window together.
+    xdotool(&["windowfocus", "--sync", &window]).expect("xdotool windowfocus");
+    xdotool(&["mousemove", "--sync", "1120", "129"]).expect("xdotool mousemove");
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    xdotool(&["click", "1"]).expect("xdotool click");
+    app.assert_exits_0();
+    let text = std::fs::read_to_string(&report.0).expect("the report is written");
+    let json: serde_json::Value = serde_json::from_str(&text).expect("the report is JSON");
+    let tick_s = json["lanes"][0]["policy"]["tick_s"].as_f64();
+    assert_eq!(tick_s, Some(0.05), "{text}");
+}

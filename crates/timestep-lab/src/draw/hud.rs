@@ -106,6 +106,14 @@ fn step_and_limit_s(lane: &Lane) -> Option<(f64, f64)> {
     Some((step_s, rope.params().stability_limit_for(integrator)))
 }
 
+/// Whether `lane`'s step (its tick, or substep) is within `integrator`'s stable step on its
+/// rope; `None` for a variable lane (its step is the frame's) or one without a rope.
+pub fn stable_with(lane: &Lane, integrator: Integrator) -> Option<bool> {
+    let (step_s, _) = step_and_limit_s(lane)?;
+    let limit_s = lane.rope()?.params().stability_limit_for(integrator);
+    Some(step_s <= limit_s)
+}
+
 /// What to say when `lane`'s step is above its integrator's stable step on this rope (the
 /// rope will explode however well the loop paces it), and what to do instead; `None` when it
 /// is below. "tick 16.67 ms is above this rope's stable step with Euler, 15.07 ms: it will
@@ -117,9 +125,16 @@ pub fn stability_warning(lane: &Lane) -> Option<String> {
     } else {
         "tick"
     };
+    // RK4 is offered only where its own stable step holds this step.
     let (integrator, fix) = match lane.integrator() {
         Some(Integrator::Rk4) => ("RK4", "add substeps (--max-substep) or a shorter --dt"),
-        _ => ("Euler", "add substeps (--max-substep) or use RK4"),
+        _ if stable_with(lane, Integrator::Rk4) == Some(true) => {
+            ("Euler", "add substeps (--max-substep) or use RK4")
+        }
+        _ => (
+            "Euler",
+            "add substeps (--max-substep) or a shorter --dt (RK4 is unstable at it too)",
+        ),
     };
     Some(format!(
         "{what} {:.2} ms is above this rope's stable step with {integrator}, {:.2} ms: it will \
@@ -400,10 +415,10 @@ impl HudInfo {
         [first, second]
     }
 
-    /// dt, clamp and cap when the lanes share them ("-" where they do not; "none" for no
-    /// clamp or cap), and the particles.
+    /// dt, clamp and cap when the lanes share them ("per lane" where they do not: each pane
+    /// label's loop line has its own; "none" for no clamp or cap), and the particles.
     fn timing_rows(&self) -> [Row; 4] {
-        let dash = || "-".to_string();
+        let dash = || "per lane".to_string();
         let none = || "none".to_string();
         let t = self.timing.as_ref();
         let dt = t.map_or_else(dash, |t| format_duration(t.tick_ns()));

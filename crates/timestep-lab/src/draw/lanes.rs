@@ -33,6 +33,9 @@ pub struct Replay {
 struct Kept {
     positions: Vec<Vec<Vec2>>,
     shown_ns: Vec<u64>,
+    /// Each lane's pane label as that frame showed it (a paused frame shows these, not the
+    /// figures of the frames drawn since).
+    labels: Vec<PaneLabel>,
 }
 
 /// Scratch for the shown positions, kept between frames so building panes does not allocate;
@@ -47,6 +50,8 @@ pub struct LanePanes {
     trails: Vec<Vec<Vec2>>,
     /// Per lane, the simulation time its last frames showed, oldest first (its marker).
     marks: Vec<Vec<u64>>,
+    /// Each lane's colour (see [`super::palette::lane_colours`]).
+    colours: Vec<usize>,
 }
 
 impl LanePanes {
@@ -91,7 +96,13 @@ impl LanePanes {
             }
         }
         self.follow(at, trail);
+        // Running, the newest kept frame is this one; paused, the one showing.
+        let labels = at
+            .or(self.kept.len().checked_sub(1))
+            .and_then(|at| self.kept.get(at))
+            .map(|k| k.labels.as_slice());
         let pinned = &self.pinned;
+        let self_colours = &self.colours;
         let (trails, marks) = (&self.trails, &self.marks);
         let overlay = layout.areas.len() > 1 && layout.areas[0] == layout.areas[1];
         self.shown
@@ -105,18 +116,22 @@ impl LanePanes {
                     grabbed,
                     exploded: lane.rope().is_some_and(Rope::exploded),
                     trail: &trails[i],
-                    colour: overlay.then_some(i),
+                    colour: overlay.then(|| self_colours.get(i).copied().unwrap_or(i)),
                 },
                 view: layout.views[i],
                 area: layout.areas[i],
                 label: layout.split.then(|| PaneLabel {
                     row: if overlay { i as u32 } else { 0 },
-                    ..label(lane, i, focused == i)
+                    focused: focused == i,
+                    colour: self_colours.get(i).copied().unwrap_or(i),
+                    ..labels
+                        .and_then(|l| l.get(i).cloned())
+                        .unwrap_or_else(|| label(lane, i, false))
                 }),
                 marker: Marker {
                     track: layout.tracks.get(i).copied().unwrap_or_default(),
                     shown_ns: &marks[i],
-                    colour: i,
+                    colour: self_colours.get(i).copied().unwrap_or(i),
                 },
             })
             .collect()
@@ -136,7 +151,9 @@ impl LanePanes {
         }
         frame.positions.resize_with(lanes.len(), Vec::new);
         frame.shown_ns.clear();
-        for (out, lane) in frame.positions.iter_mut().zip(lanes) {
+        frame.labels.clear();
+        for (i, (out, lane)) in frame.positions.iter_mut().zip(lanes).enumerate() {
+            frame.labels.push(label(lane, i, false));
             lane.shown(out);
             // The rope replaces non-finite values the moment it explodes, so no NaN reaches
             // the renderer (which would skip it anyway): check that promise in debug builds.
@@ -167,6 +184,12 @@ impl LanePanes {
     }
 
     /// The positions last built for lane `i`: what was drawn.
+    /// Lane i (of those shown) is drawn in lane colour `colours[i]` from now on.
+    pub fn set_colours(&mut self, colours: &[usize]) {
+        self.colours.clear();
+        self.colours.extend_from_slice(colours);
+    }
+
     pub fn shown(&self, i: usize) -> &[Vec2] {
         self.shown.get(i).map_or(&[], Vec::as_slice)
     }

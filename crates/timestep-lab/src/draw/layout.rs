@@ -3,7 +3,7 @@
 //! above the strip.
 
 use super::view::{margin_px, panes_bottom};
-use super::{View, hud_bar_height, text_scale};
+use super::{View, text_scale};
 use crate::rope::RopeParams;
 use glam::Vec2;
 
@@ -98,11 +98,11 @@ impl Layout {
         width: u32,
         height: u32,
         lanes: usize,
-        under_hud: bool,
+        hud_bar: u32,
         reserve: u32,
     ) -> Layout {
         let lanes = lanes.clamp(1, MAX_PANES);
-        let mut layout = Layout::split(params, width, height, 1, under_hud, reserve);
+        let mut layout = Layout::split(params, width, height, 1, hud_bar, reserve);
         let (area, one) = (layout.areas[0], layout.tracks[0]);
         // The tracks stack upwards from the one pane's track; the rope keeps clear of them.
         let stack = (one.h * lanes as u32).min(area.h / 3);
@@ -126,23 +126,24 @@ impl Layout {
 
     /// `panes` ropes (1 to [`MAX_PANES`]) side by side or in a 2×2 grid, each in its own
     /// labelled pane; the panes keep clear of the strip and the bottom `reserve` pixels above
-    /// it (a lesson's caption), and of the HUD's bar across the top when `under_hud`.
+    /// it (a lesson's caption), and of the HUD's bar across the top, `hud_bar` pixels tall
+    /// (0: no bar; see [`super::hud_bar_height`]).
     pub fn split(
         params: &RopeParams,
         width: u32,
         height: u32,
         panes: usize,
-        under_hud: bool,
+        hud_bar: u32,
         reserve: u32,
     ) -> Layout {
         let panes = panes.clamp(1, MAX_PANES);
         let (w, h) = (width as f32, height as f32);
         let margin = margin_px(width, height);
         let bottom = panes_bottom(width, height, reserve);
-        let bar = hud_bar_height(width, height) as f32;
+        let bar = hud_bar as f32 + margin * 0.5;
         // Clear of the HUD's bar while a third of the height is left for the panes (a
         // lesson's caption takes its share of the bottom).
-        let top = if under_hud && bottom - bar >= h / 3.0 {
+        let top = if hud_bar > 0 && bottom - bar >= h / 3.0 {
             bar
         } else {
             margin
@@ -215,12 +216,13 @@ pub fn label_height(height: u32) -> u32 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::hud_bar_height;
     use super::*;
 
     #[test]
     fn four_panes_make_a_two_by_two_grid_that_does_not_overlap_the_hud_or_strip() {
         let (w, h) = (1280, 800);
-        let l = Layout::split(&RopeParams::default(), w, h, 4, true, 0);
+        let l = Layout::split(&RopeParams::default(), w, h, 4, hud_bar_height(w, h), 0);
         assert_eq!(l.areas.len(), 4);
         let strip_top = h - super::super::strip_height(w, h);
         for (i, a) in l.areas.iter().enumerate() {
@@ -244,7 +246,7 @@ mod tests {
 
     #[test]
     fn two_panes_sit_side_by_side() {
-        let l = Layout::split(&RopeParams::default(), 1280, 720, 2, false, 0);
+        let l = Layout::split(&RopeParams::default(), 1280, 720, 2, 0, 0);
         assert_eq!(l.areas.len(), 2);
         assert_eq!(l.areas[0].y, l.areas[1].y);
         assert!(l.areas[0].h > l.areas[0].w / 2);

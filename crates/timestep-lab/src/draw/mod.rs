@@ -33,10 +33,11 @@ mod view;
 mod wall;
 
 pub use hud::{
-    CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, text_scale,
+    CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, stable_with,
+    text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
-pub use layout::{Area, Layout, MAX_PANES};
+pub use layout::{Area, Layout, MAX_PANES, label_height};
 pub use pane::{Marker, Pane, PaneLabel};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
@@ -81,6 +82,9 @@ pub struct Scene<'a> {
     pub caption: Option<&'a [String]>,
     /// A one-line key hint, right-aligned along the bottom of the panes (under the caption).
     pub hint: Option<&'a str>,
+    /// Pixels along the right edge that the window's control panel covers: the hint,
+    /// caption, banner and help keep left of them (0: none).
+    pub panel: u32,
 }
 
 /// What goes over the panes: the strip, the HUD, a lesson's caption, the banner, and last the
@@ -94,19 +98,28 @@ fn draw_overlays(canvas: &mut Canvas, scene: &Scene) {
         hud::draw_hud(canvas, hud, scale);
     }
     let strip = scene.strip.is_some();
+    let room = room_width(canvas.width().max(0) as u32, scene.panel);
     let hint_h = scene
         .hint
-        .map_or(0, |hint| overlay::draw_hint(canvas, hint, strip));
+        .map_or(0, |hint| overlay::draw_hint(canvas, hint, strip, room));
     if let Some(lines) = scene.caption {
-        overlay::draw_caption(canvas, lines, strip, hint_h);
+        overlay::draw_caption(canvas, lines, strip, hint_h, room);
     }
     if let Some(message) = scene.banner {
         let exploded = scene.panes.iter().any(|p| p.rope.exploded);
-        overlay::draw_banner(canvas, message, exploded);
+        overlay::draw_banner(canvas, message, exploded, room);
     }
     if let Some(lines) = scene.help {
-        overlay::draw_help(canvas, lines, scale);
+        overlay::draw_help(canvas, lines, scale, room);
     }
+}
+
+/// The width left of a control panel `panel` pixels wide in a buffer `width` wide: what the
+/// panes and the overlays use. The panel is not made room for (it covers the panes) when that
+/// would leave under a third of the width.
+pub fn room_width(width: u32, panel: u32) -> u32 {
+    let left = width.saturating_sub(panel);
+    if left >= width / 3 { left } else { width }
 }
 
 /// A clip mask, the pane area it covers and the buffer size it was made for.
@@ -244,6 +257,7 @@ mod tests {
             banner: None,
             caption: None,
             hint: None,
+            panel: 0,
         }
     }
 
@@ -377,6 +391,7 @@ mod tests {
                 banner: Some("EXPLODED \u{2014} press R"),
                 caption: None,
                 hint: None,
+                panel: 0,
             };
             let mut buf = vec![0u8; (W * H * 4) as usize];
             Renderer::new().draw(&mut buf, W, H, &scene);
@@ -454,6 +469,7 @@ mod tests {
             banner: Some("PAUSED"),
             caption: None,
             hint: None,
+            panel: 0,
         };
         let mut buf = vec![0u8; (W * H * 4) as usize];
         Renderer::new().draw(&mut buf, W, H, &scene);
@@ -470,7 +486,7 @@ mod tests {
     fn split_frame(first: &[Vec2], exploded: bool) -> (Vec<u8>, Layout) {
         let (w, h) = (1280, 720);
         let params = RopeParams::default();
-        let layout = Layout::split(&params, w, h, 4, true, 0);
+        let layout = Layout::split(&params, w, h, 4, hud_bar_height(w, h), 0);
         let hanging: Vec<Vec2> = Rope::new(params).positions().collect();
         let label = |i: usize| PaneLabel {
             title: format!("{} lane", i + 1),

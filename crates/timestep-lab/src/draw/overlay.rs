@@ -34,17 +34,22 @@ pub(super) fn description_column(lines: &[String]) -> Option<usize> {
 
 /// The help overlay: `lines` on a centred panel. Each line's key (see [`key_split`]) is drawn
 /// in the accent colour, the rest in white.
-pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32) {
+pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32, room: u32) {
+    let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
+    // Smaller where the lines would not fit the room left of the panel.
+    let mut scale = scale.max(1);
+    while scale > 1 && cols * i64::from(GLYPH * scale) + 20 * i64::from(scale) > i64::from(room) {
+        scale -= 1;
+    }
     let s = i64::from(scale);
     let g = i64::from(GLYPH) * s;
     let line_h = g + 4 * s;
     let pad = 10 * s;
-    let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
     let (w, h) = (
         cols * g + 2 * pad,
         lines.len() as i64 * line_h - 4 * s + 2 * pad,
     );
-    let x = (i64::from(canvas.width()) - w) / 2;
+    let x = ((i64::from(room) - w) / 2).max(0);
     let y = ((i64::from(canvas.height()) - h) / 2).max(0);
     let style = PanelStyle {
         alpha: 235,
@@ -73,11 +78,12 @@ fn panes_bottom(w: u32, h: u32, above_strip: bool) -> i64 {
     }
 }
 
-/// The key hint: one line of shadowed text at the bottom right of the panes (smaller if the
-/// buffer is narrow; left out if it is narrower still). Returns the pixels it takes from the
-/// bottom of the panes (0 if left out).
-pub(super) fn draw_hint(canvas: &mut Canvas, hint: &str, above_strip: bool) -> i64 {
-    let (w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
+/// The key hint: one line of shadowed text at the bottom right of the panes, the `room`
+/// pixels left of the panel (smaller if that is narrow; left out if it is narrower still).
+/// Returns the pixels it takes from the bottom of the panes (0 if left out).
+pub(super) fn draw_hint(canvas: &mut Canvas, hint: &str, above_strip: bool, room: u32) -> i64 {
+    let (full_w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
+    let w = room.min(full_w);
     let mut scale = super::text_scale(h);
     while scale > 1 && text::text_width(hint, scale) + 16 * scale > w {
         scale -= 1;
@@ -87,7 +93,7 @@ pub(super) fn draw_hint(canvas: &mut Canvas, hint: &str, above_strip: bool) -> i
         return 0;
     }
     let g = i64::from(GLYPH) * s;
-    let y = panes_bottom(w, h, above_strip) - g - 3 * s;
+    let y = panes_bottom(full_w, h, above_strip) - g - 3 * s;
     let x = i64::from(w) - tw - 8 * s;
     text::draw_text_shadowed(canvas, x, y, hint, scale, palette::LABEL, palette::PANEL);
     g + 4 * s
@@ -126,9 +132,17 @@ pub fn caption_band(w: u32, h: u32, lines: usize, chars: usize) -> u32 {
 
 /// A lesson's caption: a panel across the bottom of the panes (above the strip when it is
 /// shown, and `lift` pixels higher still, for the hint), its first line the lesson's title in
-/// the accent colour. Lines too long for the buffer are drawn smaller.
-pub(super) fn draw_caption(canvas: &mut Canvas, lines: &[String], above_strip: bool, lift: i64) {
-    let (w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
+/// the accent colour, centred in the `room` pixels left of the panel. Lines too long for
+/// that are drawn smaller.
+pub(super) fn draw_caption(
+    canvas: &mut Canvas,
+    lines: &[String],
+    above_strip: bool,
+    lift: i64,
+    room: u32,
+) {
+    let (full_w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
+    let w = room.min(full_w);
     let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let scale = caption_scale(w, h, chars);
     let chars = chars.max(1) as i64;
@@ -136,7 +150,7 @@ pub(super) fn draw_caption(canvas: &mut Canvas, lines: &[String], above_strip: b
     let line_h = g + 4 * scale;
     let pad = 6 * scale;
     let panel_h = caption_panel_height(w, h, lines.len(), chars as usize);
-    let y = (panes_bottom(w, h, above_strip) - lift - panel_h - 8).max(0);
+    let y = (panes_bottom(full_w, h, above_strip) - lift - panel_h - 8).max(0);
     let panel_w = (chars * g + 2 * pad).min(i64::from(w));
     let x = (i64::from(w) - panel_w) / 2;
     canvas.panel((x, y, panel_w, panel_h), palette::PANEL_STYLE);
@@ -157,9 +171,13 @@ pub(super) fn draw_caption(canvas: &mut Canvas, lines: &[String], above_strip: b
     }
 }
 
-/// A large message on a band across the middle of the screen: red when the rope exploded.
-pub(super) fn draw_banner(canvas: &mut Canvas, message: &str, exploded: bool) {
-    let (w, h) = (i64::from(canvas.width()), i64::from(canvas.height()));
+/// A large message on a band across the middle of the `room` pixels left of the panel: red
+/// when the rope exploded.
+pub(super) fn draw_banner(canvas: &mut Canvas, message: &str, exploded: bool, room: u32) {
+    let (w, h) = (
+        i64::from(canvas.width()).min(i64::from(room)),
+        i64::from(canvas.height()),
+    );
     let chars = message.chars().count().max(1) as i64;
     let mut scale: i64 = if h >= 480 { 4 } else { 2 };
     while scale > 1 && chars * i64::from(GLYPH) * scale > w - 16 {

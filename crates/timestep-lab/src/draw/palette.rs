@@ -43,7 +43,66 @@ pub const LANES: [Rgb; 4] = [
     [214, 132, 232],
 ];
 
+/// The colour each of `names` (the lanes shown, in order) is drawn in, as indices into
+/// [`LANES`]: one lane, one colour, in every view. Each textbook mode (and Unity, the plain
+/// launch's other lane) has its own (interpolated orange, semi-fixed and unity yellow,
+/// variable green, fixed violet); a lane whose colour an earlier one took, or with none of
+/// its own, takes the first free one.
+pub fn lane_colours(names: &[String]) -> Vec<usize> {
+    let own = |name: &str| match name.split('+').next().unwrap_or("") {
+        "interpolated" => Some(0),
+        "semi-fixed" | "unity" => Some(1),
+        "variable" => Some(2),
+        "fixed" => Some(3),
+        _ => None,
+    };
+    let mut taken = [false; LANES.len()];
+    let mut colours: Vec<Option<usize>> = names
+        .iter()
+        .map(|n| {
+            let c = own(n).filter(|&c| !taken[c])?;
+            taken[c] = true;
+            Some(c)
+        })
+        .collect();
+    for c in &mut colours {
+        if c.is_none() {
+            let free = taken.iter().position(|t| !t);
+            if let Some(f) = free {
+                taken[f] = true;
+            }
+            *c = free;
+        }
+    }
+    colours
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| c.unwrap_or(i))
+        .collect()
+}
+
 /// Lane `i`'s colour.
 pub fn lane(i: usize) -> Rgb {
     LANES[i % LANES.len()]
+}
+
+#[cfg(test)]
+mod colour_tests {
+    use super::*;
+
+    fn of(names: &str) -> Vec<usize> {
+        let names: Vec<String> = names.split(',').map(String::from).collect();
+        lane_colours(&names)
+    }
+
+    #[test]
+    fn a_lane_has_one_colour_in_every_view_and_lanes_shown_together_differ() {
+        // The plain launch's overlay, the four modes split, and one lane alone.
+        assert_eq!(of("interpolated,unity+tick=100ms,variable"), [0, 1, 2]);
+        assert_eq!(of("variable,semi-fixed,fixed,interpolated"), [2, 1, 3, 0]);
+        assert_eq!(of("interpolated"), [0]);
+        assert_eq!(of("variable"), [2]);
+        // Presets without a colour of their own, and repeats, take the free ones.
+        assert_eq!(of("godot,bevy,fixed,fixed+snap"), [0, 1, 3, 2]);
+    }
 }

@@ -120,6 +120,7 @@ fn frame(
         banner,
         caption: None,
         hint: None,
+        panel: 0,
     };
     let mut buf = vec![0u8; (w * h * 4) as usize];
     Renderer::new().draw(&mut buf, w, h, &scene);
@@ -250,6 +251,7 @@ fn writes_a_scattered_rope_png() {
         banner: None,
         caption: None,
         hint: None,
+        panel: 0,
     };
     let mut buf = vec![0u8; (w * h * 4) as usize];
     let mut r = Renderer::new();

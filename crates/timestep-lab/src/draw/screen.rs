@@ -28,6 +28,12 @@ pub struct Arrangement {
     /// A lesson's caption, as `(lines, longest line in characters)`: the panes keep clear
     /// of it. `(0, 0)`: none.
     pub caption: (usize, usize),
+    /// Pixels along the right edge that the window's control panel covers: the panes are
+    /// laid out left of it (see [`super::room_width`]). 0: no panel.
+    pub panel: u32,
+    /// The HUD bar's height, pixels, where the window draws its own (egui's); 0: the pixel
+    /// HUD's, [`super::hud_bar_height`].
+    pub bar: u32,
 }
 
 /// What is drawn over the panes this frame.
@@ -125,6 +131,10 @@ impl Screen {
     /// Draws `lanes` (one per pane) and `overlay` into `frame`, an RGBA8 buffer of the
     /// arrangement's size.
     pub fn draw(&mut self, frame: &mut [u8], lanes: &[&Lane], overlay: &Overlay) {
+        let names: Vec<String> = lanes.iter().map(|l| l.name()).collect();
+        let colours = super::palette::lane_colours(&names);
+        self.strip.set_colours(&colours);
+        self.panes.set_colours(&colours);
         let panes = self.panes.build(
             lanes,
             &self.layout,
@@ -144,6 +154,7 @@ impl Screen {
             banner: overlay.banner,
             caption: overlay.caption,
             hint: overlay.hint,
+            panel: self.arrangement.panel,
         };
         let (w, h) = self.arrangement.size;
         self.renderer.draw(frame, w, h, &scene);
@@ -170,13 +181,20 @@ impl Screen {
     }
 }
 
+/// The layout of `a`: its panes in the room left of the panel.
 fn layout(params: &RopeParams, a: Arrangement) -> Layout {
-    let (w, h) = a.size;
+    let h = a.size.1;
+    let w = super::room_width(a.size.0, a.panel);
     let reserve = caption_band(w, h, a.caption.0, a.caption.1);
+    let bar = match (a.hud, a.bar) {
+        (false, _) => 0,
+        (true, 0) => super::hud_bar_height(w, h),
+        (true, bar) => bar,
+    };
     if a.overlay && a.lanes > 1 {
-        Layout::overlay(params, w, h, a.lanes, a.hud, reserve)
+        Layout::overlay(params, w, h, a.lanes, bar, reserve)
     } else if a.split && a.lanes > 1 {
-        Layout::split(params, w, h, a.lanes, a.hud, reserve)
+        Layout::split(params, w, h, a.lanes, bar, reserve)
     } else {
         Layout::single(params, w, h, a.hud, reserve)
     }

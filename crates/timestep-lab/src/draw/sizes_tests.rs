@@ -85,9 +85,9 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
         let layout = if lanes == 1 {
             Layout::single(&params, w, h, overlays.hud, reserve)
         } else if overlays.overlay {
-            Layout::overlay(&params, w, h, lanes, overlays.hud, reserve)
+            Layout::overlay(&params, w, h, lanes, bar_of(overlays.hud, w, h), reserve)
         } else {
-            Layout::split(&params, w, h, lanes, overlays.hud, reserve)
+            Layout::split(&params, w, h, lanes, bar_of(overlays.hud, w, h), reserve)
         };
         let panes: Vec<Pane> = (0..lanes)
             .map(|i| Pane {
@@ -129,6 +129,8 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
             hint: overlays
                 .caption
                 .then_some("L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys"),
+            // The window's panel beside the help, where there is one.
+            panel: if overlays.help { w / 3 } else { 0 },
         };
         buf.resize(w as usize * h as usize * 4, 0);
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -236,6 +238,7 @@ fn caption_top(lines: &[String], w: u32, h: u32) -> u32 {
             banner: None,
             caption,
             hint,
+            panel: 0,
         };
         let mut buf = vec![0u8; (w * h * 4) as usize];
         Renderer::new().draw(&mut buf, w, h, &scene);
@@ -262,7 +265,7 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
             let top = caption_top(&lines, w, h);
             let reserve = overlay::caption_band(w, h, lines.len(), chars);
             let bottom = if lanes > 1 {
-                let layout = Layout::split(&params, w, h, lanes, true, reserve);
+                let layout = Layout::split(&params, w, h, lanes, hud_bar_height(w, h), reserve);
                 let bar = hud_bar_height(w, h);
                 let under = layout.areas.iter().find(|a| a.y < bar);
                 assert!(
@@ -287,4 +290,9 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
             );
         }
     }
+}
+
+/// The pixel HUD's bar height when `hud`, else 0.
+fn bar_of(hud: bool, w: u32, h: u32) -> u32 {
+    if hud { hud_bar_height(w, h) } else { 0 }
 }

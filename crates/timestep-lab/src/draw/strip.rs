@@ -30,6 +30,8 @@ pub struct FrameStrip {
     capacity: usize,
     frames: VecDeque<Frame>,
     pub step_times: StepTimes,
+    /// Each row's lane colour (see [`pal::lane_colours`]); none set: the row's index.
+    colours: Vec<usize>,
 }
 
 impl FrameStrip {
@@ -39,7 +41,19 @@ impl FrameStrip {
             capacity,
             frames: VecDeque::with_capacity(capacity.min(1 << 16)),
             step_times: StepTimes::default(),
+            colours: Vec::new(),
         }
+    }
+
+    /// Row i is drawn in lane colour `colours[i]` (see [`pal::lane_colours`]).
+    pub fn set_colours(&mut self, colours: &[usize]) {
+        self.colours.clear();
+        self.colours.extend_from_slice(colours);
+    }
+
+    /// Row `i`'s lane colour.
+    fn colour(&self, i: usize) -> Rgb {
+        pal::lane(self.colours.get(i).copied().unwrap_or(i))
     }
     /// A frame of `frame_ms` in which lane i took `steps[i]` steps (at most four lanes kept).
     pub fn push(&mut self, frame_ms: f32, steps: &[u32]) {
@@ -293,7 +307,9 @@ pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
         draw_frame_times(canvas, strip, &geo);
         draw_steps(canvas, strip, &geo);
         let row = (geo.gx, geo.wy, geo.gw, geo.wh);
-        strip.step_times.draw(canvas, row, strip.lanes(), geo.s);
+        strip
+            .step_times
+            .draw(canvas, row, strip.lanes(), &strip.colours, geo.s);
         if geo.wh >= geo.g {
             let lw = i64::from(text::text_width("wall", geo.l.scale));
             let at = (geo.gx - 2 * geo.s - lw, geo.wy);
@@ -379,7 +395,7 @@ fn draw_steps(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
         let (bright, dim) = if lanes == 1 {
             (pal::STEPS, pal::STEPS_DIM)
         } else {
-            let c = pal::lane(lane as usize);
+            let c = strip.colour(lane as usize);
             (c, canvas::mix(pal::GRAPH_BG, c, 0.3))
         };
         let base = geo.sy + (lane + 1) * row_h;

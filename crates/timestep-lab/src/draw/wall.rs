@@ -61,6 +61,7 @@ impl StepTimes {
         canvas: &mut Canvas,
         (x, y, w, h): (i64, i64, i64, i64),
         lanes: usize,
+        colours: &[usize],
         s: i64,
     ) {
         if w < 2 || h < 2 {
@@ -74,7 +75,8 @@ impl StepTimes {
         let mark = (h * 2 / 3).max(1);
         for &(t, lane) in &self.steps {
             let colour = if lanes > 1 {
-                pal::lane(usize::from(lane))
+                let i = usize::from(lane);
+                pal::lane(colours.get(i).copied().unwrap_or(i))
             } else {
                 pal::STEPS
             };

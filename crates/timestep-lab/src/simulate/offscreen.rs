@@ -31,6 +31,8 @@ impl Offscreen {
             hud: true,
             overlay: false,
             caption: (0, 0),
+            panel: 0,
+            bar: 0,
         };
         Offscreen {
             frame: vec![0; width as usize * height as usize * 4],
