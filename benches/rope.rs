@@ -17,7 +17,7 @@
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
 use std::hint::black_box;
-use timestep_lab::rope::Integrator;
+use timestep_lab::rope::{Integrator, Previous};
 use timestep_lab::{Rope, RopeParams};
 
 /// The textbook rope, as in the particle-physics-engine books the source article builds on.
@@ -174,7 +174,7 @@ const DT: f32 = 1e-3;
 fn in_motion(n: usize) -> Rope {
     let mut rope = Rope::new(RopeParams::with_particles(n));
     for _ in 0..1_000 {
-        rope.step(DT, false);
+        rope.step(DT, Previous::Keep);
     }
     rope
 }
@@ -187,7 +187,7 @@ fn at_rest(n: usize) -> Rope {
     }
     let mut rope = Rope::new(params);
     for _ in 0..3_600_000 {
-        rope.step(DT, false);
+        rope.step(DT, Previous::Keep);
     }
     rope
 }
@@ -228,7 +228,7 @@ fn bench_ours(group: &mut Group, name: &str, start: &Rope) {
                 || s.clone(),
                 |rope| {
                     for i in 0..STEPS {
-                        rope.step(black_box(DT), i + 1 == STEPS);
+                        rope.step(black_box(DT), Previous::save_on_last(i + 1 == STEPS));
                     }
                 },
                 batch(n),
@@ -284,7 +284,7 @@ fn rest_rule(c: &mut Criterion) {
         };
         let mut rope = Rope::new(params);
         for _ in 0..3_600_000 {
-            rope.step(DT, false);
+            rope.step(DT, Previous::Keep);
         }
         bench_ours(&mut group, &format!("rule {name}, an hour settled"), &rope);
     }
@@ -297,7 +297,7 @@ fn check_same_physics() {
     let mut ours = Rope::new(params);
     let mut book = textbook::Rope::like(&ours);
     for _ in 0..2_000 {
-        ours.step(DT, false);
+        ours.step(DT, Previous::Keep);
         book.step(DT);
     }
     let worst = ours
@@ -327,7 +327,7 @@ fn scaling(c: &mut Criterion) {
             let mut rope = Rope::new(*p);
             b.iter(|| {
                 for i in 0..STEPS {
-                    rope.step(black_box(DT), i + 1 == STEPS);
+                    rope.step(black_box(DT), Previous::save_on_last(i + 1 == STEPS));
                 }
             });
         });

@@ -4,7 +4,7 @@
 //!
 //!     cargo run --release --example energy
 
-use timestep_lab::rope::Integrator;
+use timestep_lab::rope::{Integrator, Previous};
 use timestep_lab::{Rope, RopeParams};
 
 fn main() {
@@ -22,7 +22,7 @@ fn main() {
             let (mut lo, mut hi) = (e0, e0);
             let mut marks = Vec::new();
             for i in 1..=steps {
-                rope.step(dt, false);
+                rope.step(dt, Previous::Keep);
                 let e = rope.energy();
                 (lo, hi) = (lo.min(e), hi.max(e));
                 if i % (steps / 6) == 0 {

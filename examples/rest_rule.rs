@@ -8,6 +8,7 @@
 //! Costs are wall-clock and so only comparable within one run; the subnormal counts are exact.
 
 use std::time::Instant;
+use timestep_lab::rope::Previous;
 use timestep_lab::{Rope, RopeParams};
 
 const DT: f32 = 1e-3;
@@ -34,7 +35,7 @@ fn main() {
         for rope in &mut ropes {
             let start = Instant::now();
             for _ in 0..WINDOW_STEPS {
-                rope.step(std::hint::black_box(DT), false);
+                rope.step(std::hint::black_box(DT), Previous::Keep);
             }
             let ns = start.elapsed().as_nanos() as f64 / f64::from(WINDOW_STEPS);
             row += &format!("   {:>8} of {total:<3} {ns:>8.1}", subnormals(rope));

@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = timestep_rope_fuzz::capture("capture_json", data) {
+    if let Err(e) = timestep_lab::fuzz::capture("capture_json", data) {
         panic!("{e}");
     }
 });

@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Err(e) = timestep_rope_fuzz::profile("machine_profile", data) {
+    if let Err(e) = timestep_lab::fuzz::profile("machine_profile", data) {
         panic!("{e}");
     }
 });

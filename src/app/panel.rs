@@ -467,5 +467,4 @@ fn hud_cell(ui: &mut Ui, cell: &HudCell, colour: impl Fn([u8; 3]) -> Color32) {
 }
 
 #[cfg(test)]
-#[path = "panel_tests.rs"]
 mod tests;

@@ -694,7 +694,6 @@ impl Session {
 }
 
 /// The knobs the panel shows and sets.
-#[path = "knobs.rs"]
 pub mod knobs;
 
 /// The value after `value` in `T::ALL`, wrapping round: how the window's keys cycle a mode
@@ -708,5 +707,4 @@ fn cycled<T: Named + PartialEq>(value: T) -> T {
 }
 
 #[cfg(test)]
-#[path = "session_tests.rs"]
 pub(crate) mod tests;

@@ -1,7 +1,7 @@
 //! Fuzzing on the stable toolchain, every run: every bundled capture and a machine profile,
 //! mutated byte by byte (flips, inserts, deletes, a line duplicated or dropped, two files
 //! spliced, hostile numbers, empty and long cells, non-UTF-8 bytes), through each reader as the
-//! program runs it (`fuzz/src/lib.rs`, the harness the `cargo fuzz` targets share). Each must
+//! program runs it (`timestep_lab::fuzz`, the harness the `cargo fuzz` targets share). Each must
 //! return `Ok` or a one-line error naming the file, and never panic.
 //!
 //! The cases are a fixed number from a fixed seed, so a run is the same every time; the seeds'
@@ -9,8 +9,7 @@
 //! test that never ends; hangs are hunted by `cargo fuzz run ... -timeout=10`, see
 //! docs/RELIABILITY.md).
 
-#[path = "../../fuzz/src/lib.rs"]
-mod harness;
+use timestep_lab::fuzz as harness;
 
 use proptest::prelude::*;
 use proptest::sample::Index;

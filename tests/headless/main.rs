@@ -5,8 +5,6 @@
 //! The long checks (a simulated day, a million-frame capture) are the library's own, run once,
 //! optimised, by `.ci/run`: `cargo test --release -p timestep-lab --test '*' -- --ignored`.
 
-#![allow(dead_code)]
-
 mod advise;
 mod architecture;
 mod cli;

@@ -1,7 +1,7 @@
 //! The rope against closed-form physics.
 
 use glam::Vec2;
-use timestep_lab::rope::{Grab, Integrator};
+use timestep_lab::rope::{Grab, Integrator, Previous};
 use timestep_lab::{Pin, Rope, RopeParams};
 
 const DT: f32 = 1e-3;
@@ -40,7 +40,7 @@ fn spring_period(integrator: Integrator, tolerance: f64) {
     let mut crossings = Vec::new();
     let mut last = f64::from(rope.position(1).x - rest);
     for i in 1..=5_000 {
-        rope.step(DT, true);
+        rope.step(DT, Previous::Save);
         let x = f64::from(rope.position(1).x - rest);
         if last < 0.0 && x >= 0.0 {
             let t = (i - 1) as f64 * 1e-3 + 1e-3 * (-last / (x - last));
@@ -76,7 +76,7 @@ fn energy_error(dt: f32) -> (f64, f64) {
     let scale = n * f64::from(p.particle_mass_kg) * f64::from(p.gravity_m_per_s2) * fall;
     let mut worst: f64 = 0.0;
     for _ in 0..(60.0 / dt).round() as u32 {
-        rope.step(dt, false);
+        rope.step(dt, Previous::Keep);
         worst = worst.max((rope.energy() - e0).abs());
     }
     assert!(!rope.exploded());
@@ -117,7 +117,7 @@ fn hanging_rope(integrator: Integrator) {
         .collect();
     let mut rope = Rope::with_positions(p, hanging).unwrap();
     for _ in 0..20_000 {
-        rope.step(DT, false);
+        rope.step(DT, Previous::Keep);
     }
     let pos: Vec<Vec2> = rope.positions().collect();
     let weight = f64::from(p.particle_mass_kg) * f64::from(p.gravity_m_per_s2);
@@ -155,7 +155,7 @@ fn drag_alone_decays_velocity_as_exp_minus_rate_t() {
     }));
     rope.set_grab(None);
     for _ in 0..1_000 {
-        rope.step(DT, false);
+        rope.step(DT, Previous::Keep);
     }
     let v = f64::from(rope.velocity(1).length());
     let expected = (-2.0f64).exp();
@@ -166,7 +166,7 @@ fn drag_alone_decays_velocity_as_exp_minus_rate_t() {
 fn a_diverging_rope_is_reported_exploded_and_holds_no_nan() {
     let mut rope = Rope::new(RopeParams::default());
     for _ in 0..200 {
-        rope.step(0.03, true); // twice the stability limit
+        rope.step(0.03, Previous::Save); // twice the stability limit
     }
     assert!(rope.exploded());
     assert!(
@@ -176,7 +176,7 @@ fn a_diverging_rope_is_reported_exploded_and_holds_no_nan() {
     );
     assert!(rope.energy().is_finite());
     let frozen = rope.state_hash();
-    rope.step(0.001, true);
+    rope.step(0.001, Previous::Save);
     assert_eq!(rope.state_hash(), frozen, "an exploded rope stops stepping");
     rope.reset();
     assert!(!rope.exploded());
@@ -195,7 +195,7 @@ fn pinned_ends_stay_put() {
     let mut rope = Rope::new(p);
     let (a, b) = (rope.position(0), rope.position(p.particles - 1));
     for _ in 0..2_000 {
-        rope.step(DT, true);
+        rope.step(DT, Previous::Save);
     }
     assert_eq!(rope.position(0), a);
     assert_eq!(rope.position(p.particles - 1), b);
@@ -206,7 +206,7 @@ fn pinned_ends_stay_put() {
 fn blending_never_changes_the_state() {
     let mut rope = Rope::new(RopeParams::default());
     for _ in 0..37 {
-        rope.step(DT, true);
+        rope.step(DT, Previous::Save);
     }
     let before = rope.state_hash();
     let mut out = Vec::new();
@@ -223,7 +223,7 @@ fn a_rope_settled_for_an_hour_is_at_rest_with_no_subnormal_value_left() {
     // (docs/PERFORMANCE.md). With it, motion that small is exactly zero.
     let mut rope = Rope::new(RopeParams::default());
     for _ in 0..3_600_000 {
-        rope.step(DT, false);
+        rope.step(DT, Previous::Keep);
     }
     let values: Vec<f32> = rope
         .positions()
@@ -344,7 +344,7 @@ fn the_vectorised_step_matches_a_plain_scalar_loop_bit_for_bit() {
             let mut pos: Vec<Vec2> = rope.positions().collect();
             let mut vel: Vec<Vec2> = rope.velocities().collect();
             for _ in 0..500 {
-                rope.step(DT, false);
+                rope.step(DT, Previous::Keep);
                 reference(&p, &mut pos, &mut vel, DT);
             }
             let at = format!("{integrator}, n = {n}");
@@ -367,7 +367,7 @@ fn rk4_drains_an_undamped_ropes_energy_steadily_where_euler_keeps_it_in_a_band()
         let e0 = rope.energy();
         let mut marks = Vec::new();
         for i in 1..=60_000 {
-            rope.step(DT, false);
+            rope.step(DT, Previous::Keep);
             if i % 10_000 == 0 {
                 marks.push(rope.energy() - e0);
             }

@@ -1,7 +1,6 @@
 //! Divergence and long runs: nothing panics, drifts or leaks.
 
 use crate::support::*;
-use std::process::Command;
 use timestep_lab::simulate::DisplayConfig;
 use timestep_loop::Mode;
 
@@ -26,19 +25,4 @@ fn variable_steps_at_20_hz_explode_again_and_again_and_never_draw_a_nan() {
     assert!(physics(&report).energy_end_j.is_finite() && physics(&report).max_stretch.is_finite());
     assert!(positions.iter().all(|p| p.is_finite()));
     assert_eq!(report.shown.frames, 1_200);
-}
-
-fn simulate_json(args: &[&str]) -> serde_json::Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_timestep-rope"))
-        .arg("simulate")
-        .args(args)
-        .arg("--json")
-        .output()
-        .expect("the binary runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
 }

@@ -1,7 +1,7 @@
 //! The stepping modes' promises, checked on the simulated clock.
 
 use crate::support::*;
-use timestep_lab::rope::Integrator;
+use timestep_lab::rope::{Integrator, Previous};
 use timestep_lab::simulate::{self, DisplayConfig};
 use timestep_lab::{Rope, RopeParams};
 use timestep_loop::{Mode, Stepper, TimingConfig};
@@ -56,7 +56,7 @@ fn hash_after_steps_with(
     each_frame(display, |frame| {
         stepper.advance(frame, |s| {
             if hash.is_none() {
-                rope.step(s.dt_s() as f32, s.last);
+                rope.step(s.dt_s() as f32, Previous::save_on_last(s.last));
                 if rope.steps() == n {
                     hash = Some(rope.state_hash());
                 }
@@ -76,7 +76,7 @@ fn fixed_and_interpolated_reach_bit_identical_states_whatever_the_frame_pattern(
             ..RopeParams::default()
         });
         for _ in 0..n {
-            reference.step(1e-3, true);
+            reference.step(1e-3, Previous::Save);
         }
         let expected = reference.state_hash();
         for mode in [Mode::Fixed, Mode::Interpolated] {
@@ -280,7 +280,7 @@ fn each_integrators_bound_is_right_to_the_hertz_on_a_straight_chain() {
             let mut rope = timestep_lab::Rope::with_positions(params, nudged).unwrap();
             let h = (1.0 / hz) as f32;
             (0..(30.0 * hz) as u32).any(|_| {
-                rope.step(h, false);
+                rope.step(h, Previous::Keep);
                 rope.exploded()
             })
         };

@@ -36,7 +36,7 @@ fn every_lesson_runs_with_its_lanes_and_draws_its_caption() {
                 lanes.push(r.lane.clone());
             }
         }
-        assert_eq!(lanes.join(","), lesson.lanes, "lesson {n}");
+        assert_eq!(lanes.join(","), lesson.lanes_text(), "lesson {n}");
         // The caption: a panel of text across the bottom of the panes, above the strip.
         let image = tiny_skia::Pixmap::load_png(&shot.0).expect("the screenshot is a PNG");
         let (w, h) = (image.width(), image.height());

@@ -4,8 +4,6 @@
 //! The tests that need no display (no display found, unwritable paths) run in plain
 //! `cargo test`.
 
-#![allow(dead_code)]
-
 mod basics;
 mod faults;
 mod lessons;

@@ -6,10 +6,15 @@
 //! Under Xvfb the window cannot hold 60 fps; a lesson that depends on the frame rate caps to a
 //! rate such a machine holds (30), or its caption says what a real display shows.
 
-use crate::lane::{LaneSpec, parse_lanes};
+use crate::lane::LaneSpec;
 use crate::rope::Drive;
+use std::fmt;
 use std::io::{self, Write};
-use timestep_loop::{MaxSubstep, Pacing, Tick, TimingConfig, format_duration, parse_tick};
+use std::num::NonZeroU16;
+use timestep_loop::{
+    Fuzzy, LoopSpec, MaxSubstep, Mode, NS_PER_S, Pacing, Preset, Tick, TimerKind, TimingConfig,
+    format_duration,
+};
 
 /// One lesson.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -21,10 +26,10 @@ pub struct Lesson {
     /// What to look at: one to three lines, drawn under the title. `{frames}` is replaced by
     /// how many frames each tick shows for (see [`Lesson::frames_per_tick`]).
     pub caption: &'static [&'static str],
-    /// The lanes, as `--lanes` takes them: several are shown side by side.
-    pub lanes: &'static str,
-    /// The textbook lanes' tick, as `--dt` takes it.
-    pub dt: &'static str,
+    /// The lanes, shown side by side.
+    pub lanes: &'static [LaneSpec],
+    /// The textbook lanes' tick.
+    pub dt: Dt,
     /// `--max-substep`: a coarse tick integrated in 1 ms substeps keeps the rope stable.
     pub max_substep: Option<u64>,
     pub pacing: Pacing,
@@ -55,6 +60,74 @@ pub const CAPTION_CHARS: usize = 76;
 const CLAMP_NS: u64 = 250_000_000;
 const MS: u64 = 1_000_000;
 
+/// A lesson's tick as `--dt` takes it: whole milliseconds or a whole rate, one the clamp
+/// holds (checked as the lessons are compiled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dt(DtUnit);
+
+/// How a [`Dt`] is said.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DtUnit {
+    Ms(NonZeroU16),
+    Hz(NonZeroU16),
+}
+
+impl Dt {
+    /// A tick of `ms` milliseconds, 1 to the clamp.
+    const fn ms(ms: u16) -> Dt {
+        let Some(ms) = NonZeroU16::new(ms) else {
+            panic!("a lesson's tick is at least 1 ms");
+        };
+        assert!(
+            ms.get() as u64 * MS <= CLAMP_NS,
+            "a lesson's tick fits in the clamp"
+        );
+        Dt(DtUnit::Ms(ms))
+    }
+
+    /// A tick of `hz` a second, at least one per clamp.
+    const fn hz(hz: u16) -> Dt {
+        let Some(hz) = NonZeroU16::new(hz) else {
+            panic!("a lesson's rate is at least 1 Hz");
+        };
+        assert!(
+            NS_PER_S <= hz.get() as u64 * CLAMP_NS,
+            "a lesson's tick fits in the clamp"
+        );
+        Dt(DtUnit::Hz(hz))
+    }
+
+    /// The tick itself.
+    pub const fn tick(self) -> Tick {
+        match self.0 {
+            DtUnit::Ms(ms) => Tick::from_ns(ms.get() as u64 * MS),
+            DtUnit::Hz(hz) => Tick::of_hz(hz),
+        }
+    }
+}
+
+impl fmt::Display for Dt {
+    /// As `--dt` takes it: `1ms`, `20hz`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            DtUnit::Ms(ms) => write!(f, "{ms}ms"),
+            DtUnit::Hz(hz) => write!(f, "{hz}hz"),
+        }
+    }
+}
+
+/// A lane of `looped`, stepping the rope with the run's integrator.
+const fn lane(looped: LoopSpec) -> LaneSpec {
+    LaneSpec {
+        looped,
+        integrator: None,
+    }
+}
+
+const VARIABLE: LaneSpec = lane(LoopSpec::mode(Mode::Variable));
+const FIXED: LaneSpec = lane(LoopSpec::mode(Mode::Fixed));
+const INTERPOLATED: LaneSpec = lane(LoopSpec::mode(Mode::Interpolated));
+
 /// Every lesson, in order (`--lesson 1` is the first).
 pub const LESSONS: [Lesson; 7] = [
     Lesson {
@@ -65,8 +138,8 @@ pub const LESSONS: [Lesson; 7] = [
             "At 60 Hz (16.7 ms) the rope explodes and resets; at 75 Hz (13.3 ms) it",
             "holds: timestep-rope simulate --mode variable --display-hz 75.",
         ],
-        lanes: "variable,fixed",
-        dt: "1ms",
+        lanes: &[VARIABLE, FIXED],
+        dt: Dt::ms(1),
         max_substep: None,
         pacing: Pacing::Cap(60.0),
         drive: Drive::Off,
@@ -81,8 +154,8 @@ pub const LESSONS: [Lesson; 7] = [
             "interpolated blends the last two ticks by alpha: evenly spaced dots.",
             "The pane labels give the judder in pixels.",
         ],
-        lanes: "fixed,interpolated",
-        dt: "20hz",
+        lanes: &[FIXED, INTERPOLATED],
+        dt: Dt::hz(20),
         max_substep: Some(MS),
         pacing: Pacing::Cap(30.0),
         drive: Drive::Sway {
@@ -99,8 +172,8 @@ pub const LESSONS: [Lesson; 7] = [
             "next. The clamp (250 ms) and the step cap stop the spiral: the game runs",
             "slow (see 'dropped' grow in the HUD) instead of freezing.",
         ],
-        lanes: "fixed",
-        dt: "100hz",
+        lanes: &[FIXED],
+        dt: Dt::hz(100),
         max_substep: None,
         pacing: Pacing::Vsync,
         drive: Drive::Sway {
@@ -117,8 +190,13 @@ pub const LESSONS: [Lesson; 7] = [
             "Snapping and the fuzzy window hide it, interpolation smooths it. On a",
             "59.94 Hz display with a 60 Hz tick it comes every 16.7 s.",
         ],
-        lanes: "fixed,fixed+snap,fixed+fuzzy,interpolated",
-        dt: "30hz",
+        lanes: &[
+            FIXED,
+            lane(LoopSpec::mode(Mode::Fixed).with_timer(Some(TimerKind::Snap))),
+            lane(LoopSpec::fixed_fuzzy(Fuzzy::Window62)),
+            INTERPOLATED,
+        ],
+        dt: Dt::hz(30),
         max_substep: Some(MS),
         pacing: Pacing::Cap(29.7),
         drive: Drive::Sway {
@@ -134,8 +212,8 @@ pub const LESSONS: [Lesson; 7] = [
             "Unity's 50 Hz ticks run back to back as a frame starts, none between:",
             "in the strip's 'wall' row the step marks bunch at the frame lines.",
         ],
-        lanes: "unity",
-        dt: "1ms",
+        lanes: &[lane(LoopSpec::preset(Preset::Unity))],
+        dt: Dt::ms(1),
         max_substep: None,
         pacing: Pacing::Cap(30.0),
         drive: Drive::Sway {
@@ -151,8 +229,13 @@ pub const LESSONS: [Lesson; 7] = [
             "Godot, Bevy, Unity and MonoGame on the same frames: their ticks, timers",
             "and clamps differ, and so do their judder and steps per frame.",
         ],
-        lanes: "godot,bevy,unity,monogame",
-        dt: "1ms",
+        lanes: &[
+            lane(LoopSpec::preset(Preset::Godot)),
+            lane(LoopSpec::preset(Preset::Bevy)),
+            lane(LoopSpec::preset(Preset::Unity)),
+            lane(LoopSpec::preset(Preset::MonoGame)),
+        ],
+        dt: Dt::ms(1),
         max_substep: None,
         pacing: Pacing::Vsync,
         drive: Drive::Sway {
@@ -169,8 +252,8 @@ pub const LESSONS: [Lesson; 7] = [
             "C cycles the pacing (vsync, adaptive, late): late reads input just before",
             "the next frame; on a real 60 Hz display it saves about 6 ms over vsync.",
         ],
-        lanes: "interpolated",
-        dt: "1ms",
+        lanes: &[INTERPOLATED],
+        dt: Dt::ms(1),
         max_substep: None,
         pacing: Pacing::Late,
         drive: Drive::Off,
@@ -194,14 +277,19 @@ impl Lesson {
 
     /// Its lanes.
     pub fn lane_specs(&self) -> Vec<LaneSpec> {
-        parse_lanes(self.lanes)
-            .unwrap_or_else(|_| vec![LaneSpec::mode(timestep_loop::Mode::Interpolated)])
+        self.lanes.to_vec()
+    }
+
+    /// Its lanes as `--lanes` takes them: `fixed,interpolated`.
+    pub fn lanes_text(&self) -> String {
+        let names: Vec<String> = self.lanes.iter().map(LaneSpec::to_string).collect();
+        names.join(",")
     }
 
     /// Its tick, clamp and step cap (the cap: clamp / tick rounded up, as `--max-steps`' default).
     pub fn timing(&self) -> TimingConfig {
-        let tick = parse_tick(self.dt).unwrap_or(Tick::from_ns(MS));
-        TimingConfig::textbook(tick, CLAMP_NS, None).unwrap_or_default()
+        // `textbook` refuses only a tick the clamp cannot hold, and a `Dt` always fits.
+        TimingConfig::textbook(self.dt.tick(), CLAMP_NS, None).unwrap_or_default()
     }
 
     pub fn max_substep(&self) -> MaxSubstep {
@@ -292,7 +380,10 @@ pub fn list(out: &mut impl Write) -> io::Result<()> {
         writeln!(
             out,
             "     lanes {}, dt {}, pacing {}, drive {}{cost}{trail}",
-            l.lanes, l.dt, l.pacing, l.drive
+            l.lanes_text(),
+            l.dt,
+            l.pacing,
+            l.drive
         )?;
     }
     writeln!(
@@ -308,14 +399,17 @@ mod tests {
     #[test]
     fn every_lesson_is_well_formed() {
         for (i, l) in LESSONS.iter().enumerate() {
-            let lanes = parse_lanes(l.lanes).unwrap_or_else(|e| panic!("lesson {}: {e}", i + 1));
+            let lanes = crate::lane::parse_lanes(&l.lanes_text())
+                .unwrap_or_else(|e| panic!("lesson {}: {e}", i + 1));
+            assert_eq!(lanes, l.lane_specs(), "{}", l.title);
             assert!(
                 (1..=crate::draw::MAX_PANES).contains(&lanes.len()),
                 "{}",
                 l.title
             );
-            assert!(parse_tick(l.dt).is_ok(), "{}", l.title);
-            assert!(TimingConfig::textbook(parse_tick(l.dt).unwrap(), CLAMP_NS, None).is_ok());
+            let tick = timestep_loop::parse_tick(&l.dt.to_string());
+            assert_eq!(tick, Ok(l.dt.tick()), "{}", l.title);
+            assert!(TimingConfig::textbook(l.dt.tick(), CLAMP_NS, None).is_ok());
             assert!((1..=3).contains(&l.caption.len()), "{}", l.title);
             for line in l.caption_lines(i + 1).iter().skip(1) {
                 assert!(
@@ -326,7 +420,10 @@ mod tests {
             }
         }
         assert!(Lesson::number(0).unwrap_err().contains("1 to 7"));
-        assert_eq!(Lesson::number(7).map(|l| l.lanes), Ok("interpolated"));
+        assert_eq!(
+            Lesson::number(7).map(|l| l.lanes_text()),
+            Ok("interpolated".to_string())
+        );
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod draw;
 pub mod fast;
 pub mod fit;
 pub mod frame;
+pub mod fuzz;
 pub mod lane;
 pub mod lessons;
 pub mod machine;

@@ -165,7 +165,7 @@ impl LoopSpec {
                                        interpolated, tick=RATE and for godot jitter=J";
 
     /// A textbook mode with its own timer (raw).
-    pub fn mode(mode: Mode) -> LoopSpec {
+    pub const fn mode(mode: Mode) -> LoopSpec {
         LoopSpec {
             base: Base::Mode(mode),
             timer: None,
@@ -177,7 +177,7 @@ impl LoopSpec {
     }
 
     /// An engine's loop as it ships.
-    pub fn preset(preset: Preset) -> LoopSpec {
+    pub const fn preset(preset: Preset) -> LoopSpec {
         LoopSpec {
             base: Base::Preset(preset),
             ..LoopSpec::mode(Mode::Fixed)
@@ -201,11 +201,17 @@ impl LoopSpec {
             timer: (t != TimerKind::Raw).then_some(t),
             ..fixed
         });
-        let fuzzy = [Fuzzy::Window62, Fuzzy::Window61].map(|f| LoopSpec {
-            fuzzy: Some(f),
-            ..fixed
-        });
+        let fuzzy = [Fuzzy::Window62, Fuzzy::Window61].map(LoopSpec::fixed_fuzzy);
         timers.chain(fuzzy).collect()
+    }
+
+    /// Fixed steps by Glaiel's `fuzzy` window (`fixed+fuzzy`, `fixed+fuzzy59`): what
+    /// [`LoopSpec::with_fuzzy`] gives for fixed, which it never refuses.
+    pub const fn fixed_fuzzy(fuzzy: Fuzzy) -> LoopSpec {
+        LoopSpec {
+            fuzzy: Some(fuzzy),
+            ..LoopSpec::mode(Mode::Fixed)
+        }
     }
 
     /// The loops a group name stands for (`modes`, `presets`, `timers`), if it is one.
@@ -265,7 +271,7 @@ impl LoopSpec {
     }
 
     /// The same spec with another timer (`None`: the base's own).
-    pub fn with_timer(self, timer: Option<TimerKind>) -> LoopSpec {
+    pub const fn with_timer(self, timer: Option<TimerKind>) -> LoopSpec {
         LoopSpec { timer, ..self }
     }
 

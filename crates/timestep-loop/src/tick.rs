@@ -9,6 +9,7 @@
 
 use crate::units::{NS_PER_S, format_duration};
 use std::fmt;
+use std::num::NonZeroU16;
 
 /// The largest denominator a tick may have (2^32): 59.94 Hz needs 2,997, 143.856 Hz 8,991.
 pub const MAX_TICK_DEN: u64 = 1 << 32;
@@ -38,6 +39,20 @@ impl Tick {
     /// The tick `num / den` ns, already in lowest terms (for constants).
     pub(crate) const fn from_rate_const(num: u64, den: u64) -> Tick {
         Tick { num, den }
+    }
+
+    /// Exactly one period of `hz` updates a second, as a constant can name it:
+    /// [`Tick::per_second`] for a rate of 1 to 65,535 Hz, which it never refuses.
+    pub const fn of_hz(hz: NonZeroU16) -> Tick {
+        let hz = hz.get() as u64;
+        let (mut a, mut b) = (NS_PER_S, hz);
+        while b != 0 {
+            (a, b) = (b, a % b);
+        }
+        Tick {
+            num: NS_PER_S / a,
+            den: hz / a,
+        }
     }
 
     /// Exactly one period of `hz` updates a second; `None` for 0 Hz.
@@ -166,6 +181,18 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_constant_rate_is_the_tick_per_second_gives() {
+        for hz in 1..=u16::MAX {
+            let nonzero = NonZeroU16::new(hz).unwrap();
+            assert_eq!(
+                Some(Tick::of_hz(nonzero)),
+                Tick::per_second(u64::from(hz)),
+                "{hz}"
+            );
+        }
+    }
 
     #[test]
     fn a_rate_is_its_period_exactly_in_lowest_terms() {

@@ -2,7 +2,7 @@
 //! `cargo test --lib writes_preview_pngs -- --ignored`.
 
 use super::*;
-use crate::rope::{Pin, Rope, RopeParams};
+use crate::rope::{Pin, Previous, Rope, RopeParams};
 use timestep_loop::Mode;
 
 fn save(name: &str, buf: Vec<u8>, w: u32, h: u32) {
@@ -35,7 +35,7 @@ fn save_zoom(name: &str, buf: &[u8], w: u32, h: u32, x: i32, y: i32, cw: u32, ch
 fn swung(params: RopeParams, seconds: f32) -> Rope {
     let mut rope = Rope::new(params);
     for _ in 0..(seconds * 1000.0) as usize {
-        rope.step(0.001, true);
+        rope.step(0.001, Previous::Save);
     }
     rope
 }
@@ -196,7 +196,7 @@ fn writes_preview_pngs() {
     };
     let mut rope = Rope::new(exploded);
     for _ in 0..10 {
-        rope.step(0.016, true);
+        rope.step(0.016, Previous::Save);
     }
     save(
         "exploded",

@@ -212,7 +212,7 @@ fn still_rope_box(params: &RopeParams) -> (Vec2, Vec2) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rope::Rope;
+    use crate::rope::{Previous, Rope};
 
     #[test]
     fn to_world_undoes_to_screen() {
@@ -272,7 +272,7 @@ mod tests {
             }
         };
         for _ in 0..(seconds * 1000.0) as usize {
-            rope.step(0.001, true);
+            rope.step(0.001, Previous::Save);
             check(&rope);
         }
         assert!(!rope.exploded());

@@ -1,7 +1,7 @@
 //! A lane's world: the rope its loop steps, the divergence watch that resets an exploded rope,
 //! and the figures kept across resets.
 
-use crate::rope::{Integrator, Rope, RopeParams};
+use crate::rope::{Integrator, Previous, Rope, RopeParams};
 use crate::watch::{ExplosionWatch, Watch};
 use timestep_loop::StepRun;
 
@@ -58,9 +58,9 @@ impl World {
                     }
                     let into = (j + 1) as f64 * dt_ns as f64 / substeps as f64;
                     self.rope.drive_to(self.sim_ns as f64 + into);
-                    self.rope.step(h, false);
+                    self.rope.step(h, Previous::Keep);
                 } else {
-                    self.rope.step(h, save);
+                    self.rope.step(h, Previous::save_on_last(save));
                 }
             }
             self.sim_ns += dt_ns;

@@ -24,6 +24,23 @@ pub use params::{
 
 use glam::Vec2;
 
+/// What a step does with `previous`, the positions a shown blend starts from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Previous {
+    /// Leaves `previous` as it is: a step whose starting state is never shown.
+    Keep,
+    /// Copies the current positions into `previous` before stepping: a frame's last step,
+    /// the only one whose starting state is ever shown.
+    Save,
+}
+
+impl Previous {
+    /// [`Previous::Save`] on a frame's last step, [`Previous::Keep`] on the others.
+    pub fn save_on_last(last: bool) -> Previous {
+        if last { Previous::Save } else { Previous::Keep }
+    }
+}
+
 /// A particle held by the mouse: it follows `target` and carries `velocity` (the drag's), so
 /// releasing it flings the rope.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -297,14 +314,13 @@ impl Rope {
         }
     }
 
-    /// One step of `dt` seconds with the rope's integrator. `save_previous` copies the current
-    /// positions into `previous` first; the stepper asks for it on each frame's last step,
-    /// which is the only one whose starting state is ever shown.
-    pub fn step(&mut self, dt: f32, save_previous: bool) {
+    /// One step of `dt` seconds with the rope's integrator; `previous` says whether the
+    /// current positions are first kept as the start of the shown blend.
+    pub fn step(&mut self, dt: f32, previous: Previous) {
         if self.exploded || dt <= 0.0 {
             return;
         }
-        if save_previous {
+        if previous == Previous::Save {
             self.save_previous();
         }
         if self.coefficients.0 != dt {

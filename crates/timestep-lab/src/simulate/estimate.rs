@@ -7,7 +7,7 @@
 //! progress bar's ETA, measured as the run goes, covers them.
 
 use super::SimConfig;
-use crate::rope::{Integrator, Rope, RopeParams};
+use crate::rope::{Integrator, Previous, Rope, RopeParams};
 use std::time::{Duration, Instant};
 use timestep_loop::Mode;
 use timestep_loop::seconds;
@@ -116,7 +116,7 @@ pub fn measure_step_s(rope: &RopeParams, integrator: Integrator) -> f64 {
     let mut steps = 0u32;
     while started.elapsed() < PROBE_TIME && steps < 1_000_000 {
         for _ in 0..16 {
-            r.step(1e-3, false);
+            r.step(1e-3, Previous::Keep);
         }
         steps += 16;
     }

@@ -1,9 +1,9 @@
 //! What every fuzz input goes through: a reader of user files run on arbitrary bytes, as the
 //! program runs it, with its promise checked (no panic; `Ok`, or one line naming the file).
 //!
-//! The fuzz targets (`fuzz_targets/`) call these under libFuzzer; the stable test
-//! `tests/headless/fuzz.rs` compiles this same file (`#[path]`) and calls them on mutated
-//! copies of the bundled captures. A reader takes a path, so the bytes are written to a file of
+//! The fuzz targets (`fuzz/fuzz_targets/`, built by cargo-fuzz) call these under libFuzzer;
+//! the stable test `tests/headless/fuzz.rs` calls them on mutated copies of the bundled
+//! captures. A reader takes a path, so the bytes are written to a file of
 //! this process's own first ([`Scratch`]).
 //!
 //! A hang is not caught here: libFuzzer's `-timeout` catches it in a fuzz run, and the stable
@@ -11,13 +11,13 @@
 //! [`MAX_ROWS`] rows are pulled, and the lanes run only on a capture of at most [`MAX_ROWS`]
 //! frames, however long its gaps (every lane's work per frame is bounded).
 
+use crate::RopeParams;
+use crate::lane::LaneSpec;
+use crate::machine::{Machine, Sleep};
+use crate::messages;
+use crate::replay::{self, ReplayConfig, ReplayError, Rows};
+use crate::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 use std::path::{Path, PathBuf};
-use timestep_lab::RopeParams;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::machine::{Machine, Sleep};
-use timestep_lab::messages;
-use timestep_lab::replay::{self, ReplayConfig, ReplayError, Rows};
-use timestep_lab::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 use timestep_loop::{Mode, NS_PER_MS, Pacing, TimingConfig};
 
 /// The most rows read from one input, and the most frames replayed.
@@ -44,6 +44,7 @@ impl Scratch {
         Scratch(path)
     }
 
+    /// Where the bytes are.
     pub fn path(&self) -> &Path {
         &self.0
     }

@@ -998,7 +998,7 @@ fn l_steps_through_the_lessons_and_each_sets_its_lanes_pacing_and_trail() {
         let n = s.lesson().unwrap_or_else(|| panic!("no lesson"));
         let lesson = &timestep_lab::lessons::LESSONS[n - 1];
         let names: Vec<String> = s.lanes().iter().map(Lane::name).collect();
-        assert_eq!(names.join(","), lesson.lanes, "lesson {n}");
+        assert_eq!(names.join(","), lesson.lanes_text(), "lesson {n}");
         assert_eq!(s.pacing(), lesson.pacing, "lesson {n}");
         assert_eq!(s.drive(), lesson.drive, "lesson {n}");
         assert_eq!(s.split(), names.len() > 1);
