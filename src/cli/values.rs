@@ -87,23 +87,20 @@ impl<T: Named + Send + Sync> TypedValueParser for NamedParser<T> {
         let read = |s: &str| T::parse(s).map_err(|e| e.to_string());
         let parsed = read.parse_ref(cmd, arg, value);
         if self.listed && parsed.is_err() {
-            self.possible().parse_ref(cmd, arg, value)?;
+            PossibleValuesParser::new(possible::<T>()).parse_ref(cmd, arg, value)?;
         }
         parsed
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let names = T::ALL.iter().map(|v| PossibleValue::new(v.name()));
-        self.listed
-            .then(|| Box::new(names) as Box<dyn Iterator<Item = PossibleValue>>)
+        let names: Box<dyn Iterator<Item = PossibleValue>> = Box::new(possible::<T>());
+        self.listed.then_some(names)
     }
 }
 
-impl<T: Named> NamedParser<T> {
-    /// clap's own parser over `T`'s names.
-    fn possible(&self) -> PossibleValuesParser {
-        PossibleValuesParser::new(T::ALL.iter().map(|v| PossibleValue::new(v.name())))
-    }
+/// `T`'s names as clap's possible values.
+fn possible<T: Named>() -> impl Iterator<Item = PossibleValue> {
+    T::ALL.iter().map(|v| PossibleValue::new(v.name()))
 }
 
 pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
