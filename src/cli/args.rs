@@ -2,15 +2,18 @@
 //! and `probe`'s, and the ones they share.
 
 use super::values::*;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
+use timestep_lab::advise::Engine;
 use timestep_lab::lane::LaneSpec;
 use timestep_lab::machine::{Machine, Sleep};
 use timestep_lab::rope::{Drive, Integrator, Pin, RopeParams};
 use timestep_lab::simulate::vrr::Lfc;
 use timestep_lab::simulate::{Phase, RenderCost, Stall};
 use timestep_loop::MaxSubstep;
-use timestep_loop::{ConfigError, Mode, Pacing, Tick, TimingConfig, parse_duration, parse_tick};
+use timestep_loop::{
+    ConfigError, Mode, Named, Pacing, Tick, TimingConfig, parse_duration, parse_tick,
+};
 
 /// `--pacing`'s choices, as the window's and `simulate`'s help name them.
 const PACING_VALUES: &str = "vsync|cap:HZ|hold:HZ|adaptive|late";
@@ -93,10 +96,10 @@ pub struct CommonArgs {
     #[arg(help_heading = "Rope", long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, allow_hyphen_values = true, global = true)]
     pub particles: usize,
     /// Which ends are pinned: one (particle 0) or both
-    #[arg(help_heading = "Rope", long, value_name = "one|both", default_value = "one", value_parser = named::<Pin>, global = true)]
+    #[arg(help_heading = "Rope", long, value_name = names::<Pin>(), default_value = "one", value_parser = named::<Pin>(), global = true)]
     pub pin: Pin,
     /// How the rope is integrated: euler (semi-implicit) or rk4
-    #[arg(help_heading = "Rope", long, value_name = "euler|rk4", default_value = "euler", value_parser = named::<Integrator>, global = true)]
+    #[arg(help_heading = "Rope", long, value_name = names::<Integrator>(), default_value = "euler", value_parser = named::<Integrator>(), global = true)]
     pub integrator: Integrator,
     /// Move the pinned end along a path, an exact function of simulated time: sway (side to
     /// side, 0.75 m each way) or circle (0.5 m radius), each with an optional :PERIOD (sway:2.5s,
@@ -152,10 +155,22 @@ impl CommonArgs {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+/// A switch a flag turns on or off (`--vsync`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OnOff {
     On,
     Off,
+}
+
+impl Named for OnOff {
+    const ALL: &'static [OnOff] = &[OnOff::On, OnOff::Off];
+    const WHAT: &'static str = "switch";
+    fn name(self) -> &'static str {
+        match self {
+            OnOff::On => "on",
+            OnOff::Off => "off",
+        }
+    }
 }
 
 /// The window's own flags.
@@ -164,7 +179,7 @@ pub struct WindowArgs {
     #[command(flatten)]
     pub common: CommonArgs,
     /// Mode to start in [default: interpolated]
-    #[arg(help_heading = "Loop", long, value_name = "MODE", value_parser = named::<Mode>)]
+    #[arg(help_heading = "Loop", long, value_name = "MODE", value_parser = named::<Mode>())]
     pub mode: Option<Mode>,
     /// Start in the split view: the four modes side by side (--lanes variable,semi-fixed,fixed,interpolated)
     #[arg(help_heading = "Loop", long)]
@@ -174,7 +189,7 @@ pub struct WindowArgs {
     #[arg(help_heading = "Window", long, value_name = "N", value_parser = parse_lesson, allow_hyphen_values = true)]
     pub lesson: Option<usize>,
     /// Present with vsync (off picks a non-vsync present mode where the surface has one)
-    #[arg(help_heading = "Pacing", long, value_enum, default_value = "on")]
+    #[arg(help_heading = "Pacing", long, default_value = "on", value_parser = listed::<OnOff>())]
     pub vsync: OnOff,
     /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144 (the same as --pacing cap:HZ)
     #[arg(help_heading = "Pacing", long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
@@ -197,7 +212,7 @@ pub struct WindowArgs {
     pub report: Option<PathBuf>,
     /// How pacing waits (a cap, adaptive, late, MonoGame's wait): spin (spin_sleep: the OS's
     /// sleep to within its accuracy, then spin) or native (the OS's sleep alone)
-    #[arg(help_heading = "Pacing", long, value_name = "native|spin", default_value = "spin", value_parser = parse_sleep)]
+    #[arg(help_heading = "Pacing", long, value_name = names::<Sleep>(), default_value = "spin", value_parser = named::<Sleep>())]
     pub sleep: Sleep,
     /// Play a capture (PresentMon, CapFrameX, MangoHud, or this program's --frame-log or
     /// --trace): each frame starts at the capture's next frame start and is held until its time
@@ -241,7 +256,7 @@ pub enum ModeChoice {
 #[derive(Args, Debug, Clone)]
 pub struct DisplayArgs {
     /// Wait for vblank before presenting
-    #[arg(help_heading = "Display", long, value_enum, default_value = "on")]
+    #[arg(help_heading = "Display", long, default_value = "on", value_parser = listed::<OnOff>())]
     pub vsync: OnOff,
     /// A variable-refresh panel of MIN..MAX Hz (e.g. 48..144) instead of a fixed rate: a frame
     /// is scanned out when ready but no sooner than 1/MAX after the last scanout, and after
@@ -261,7 +276,7 @@ pub struct DisplayArgs {
     pub machine: Option<Machine>,
     /// How the loop's pacing waits: native (the OS's sleep alone) or spin (native to within
     /// the machine's accuracy, then spin to the deadline, as spin_sleep does)
-    #[arg(help_heading = "Machine and pacing", long, value_name = "native|spin", default_value = "spin", value_parser = parse_sleep)]
+    #[arg(help_heading = "Machine and pacing", long, value_name = names::<Sleep>(), default_value = "spin", value_parser = named::<Sleep>())]
     pub sleep: Sleep,
     /// Timer noise: each clock reading is off by a uniform amount in ±D
     #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
@@ -418,8 +433,8 @@ pub struct AdviseArgs {
     pub seconds: f64,
     /// The engine you ship on: the loops it can run are ranked, and its settings printed
     /// (custom: your own loop, with this project's timestep-loop crate) [default: every loop]
-    #[arg(help_heading = "Loop", long, value_name = "godot|bevy|unity|monogame|custom", value_parser = parse_engine)]
-    pub engine: Option<timestep_lab::advise::Engine>,
+    #[arg(help_heading = "Loop", long, value_name = names::<Engine>(), value_parser = named::<Engine>())]
+    pub engine: Option<Engine>,
     /// Print one JSON object instead of the text
     #[arg(help_heading = "Output", long)]
     pub json: bool,

@@ -728,6 +728,41 @@ mod tests {
         }
     }
 
+    /// Every enum a flag picks by name is read one way, `Named`'s: trimmed, in any case, a
+    /// miss listing the names; `--vsync` still gives clap its names for `--help` and the
+    /// completions.
+    #[test]
+    fn named_flags_read_names_one_way() {
+        let args = [
+            "timestep-rope",
+            "simulate",
+            "--vsync",
+            " Off ",
+            "--pacing",
+            "late",
+        ];
+        assert!(parse(args).is_ok(), "{:?}", parse(args).err());
+        let (msg, _) = err(&["advise", "--engine", "Unreal"]);
+        assert!(
+            msg.ends_with(
+                "unknown engine 'Unreal' (expected godot, bevy, unity, monogame or custom)"
+            ),
+            "{msg}"
+        );
+        let command = <Cli as clap::CommandFactory>::command();
+        let simulate = command.find_subcommand("simulate").expect("simulate");
+        let vsync = simulate.get_arguments().find(|a| a.get_id() == "vsync");
+        let names: Vec<String> = vsync
+            .map(|a| {
+                a.get_possible_values()
+                    .iter()
+                    .map(|v| v.get_name().to_string())
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(names, ["on", "off"]);
+    }
+
     #[test]
     fn a_rate_given_to_dt_is_that_rate_exactly() {
         // 60hz is 1/60 s, not 16,666,667 ns: sixty ticks are one second; the default cap lets

@@ -2,9 +2,11 @@
 //! line saying what is wrong with it (clap adds the flag's name).
 
 use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use std::marker::PhantomData;
 use timestep_lab::MAX_HZ;
 use timestep_lab::lane::parse_lanes;
-use timestep_lab::machine::{Machine, Sleep};
+use timestep_lab::machine::Machine;
 use timestep_lab::rope::Drive;
 use timestep_lab::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
 use timestep_lab::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
@@ -41,9 +43,64 @@ pub(super) fn positive_duration(s: &str) -> Result<u64, String> {
     }
 }
 
-/// Any named choice: a mode, an integrator, a pin.
-pub(super) fn named<T: Named>(s: &str) -> Result<T, String> {
-    T::parse(s).map_err(|e| e.to_string())
+/// clap's reader of a [`Named`] enum's value (a mode, a pin, an integrator, a sleep, an
+/// engine, on/off): [`Named::parse`]'s rule and message, one way for every name.
+#[derive(Clone, Copy)]
+pub(super) struct NamedParser<T> {
+    /// Whether clap is given the names, which `--help` and the completions then list, and whose
+    /// own "invalid value" error (as a `ValueEnum` gave it) a miss becomes.
+    listed: bool,
+    of: PhantomData<fn() -> T>,
+}
+
+/// Reads a `T` by name; `--help` shows the flag's value name only.
+pub(super) fn named<T>() -> NamedParser<T> {
+    NamedParser {
+        listed: false,
+        of: PhantomData,
+    }
+}
+
+/// Reads a `T` by name; `--help` and the completions list its names.
+pub(super) fn listed<T>() -> NamedParser<T> {
+    NamedParser {
+        listed: true,
+        of: PhantomData,
+    }
+}
+
+/// `T`'s names joined by `|`, a flag's value name: `one|both`.
+pub(super) fn names<T: Named>() -> String {
+    let names: Vec<&str> = T::ALL.iter().map(|v| v.name()).collect();
+    names.join("|")
+}
+
+impl<T: Named + Send + Sync> TypedValueParser for NamedParser<T> {
+    type Value = T;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<T, clap::Error> {
+        let read = |s: &str| T::parse(s).map_err(|e| e.to_string());
+        let parsed = read.parse_ref(cmd, arg, value);
+        if self.listed && parsed.is_err() {
+            PossibleValuesParser::new(possible::<T>()).parse_ref(cmd, arg, value)?;
+        }
+        parsed
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        let names: Box<dyn Iterator<Item = PossibleValue>> = Box::new(possible::<T>());
+        self.listed.then_some(names)
+    }
+}
+
+/// `T`'s names as clap's possible values.
+fn possible<T: Named>() -> impl Iterator<Item = PossibleValue> {
+    T::ALL.iter().map(|v| PossibleValue::new(v.name()))
 }
 
 pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
@@ -172,10 +229,6 @@ pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
 }
 
 /// `--pacing`: vsync, cap:HZ, adaptive or late.
-pub(super) fn parse_engine(s: &str) -> Result<timestep_lab::advise::Engine, String> {
-    s.parse()
-}
-
 pub(super) fn parse_pacing(s: &str) -> Result<Pacing, String> {
     s.parse()
         .map_err(|e: timestep_loop::PacingError| e.to_string())
@@ -246,11 +299,6 @@ pub(super) fn parse_lfc(s: &str) -> Result<Lfc, String> {
 /// `--machine NAME|FILE.json`.
 pub(super) fn parse_machine(s: &str) -> Result<Machine, String> {
     Machine::parse(s)
-}
-
-/// `--sleep native|spin`.
-pub(super) fn parse_sleep(s: &str) -> Result<Sleep, String> {
-    s.parse()
 }
 
 /// `--drive sway|circle|off[:PERIOD]`.

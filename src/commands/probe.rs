@@ -30,13 +30,13 @@ pub const PER_MODE_NS: u64 = 3 * NS_PER_S;
 pub struct ProbeConfig {
     /// The clock's and the sleeps' budget, ns (above 0, at most [`MAX_SECONDS`]).
     pub budget_ns: u64,
-    /// `--window`: the presents in each present mode too.
+    /// Whether the presents in each present mode are measured too (`--window`).
     pub window: bool,
-    /// `--json`: one JSON object on stdout instead of the table.
+    /// Whether the report is one JSON object on stdout instead of the table (`--json`).
     pub json: bool,
-    /// `--out`: where to write the machine profile.
+    /// The file the machine profile is written to, if any (`--out`).
     pub out: Option<PathBuf>,
-    /// `--progress`: progress on stderr even when it is not a terminal.
+    /// Whether progress goes to stderr even when it is not a terminal (`--progress`).
     pub progress: bool,
 }
 
@@ -125,7 +125,7 @@ fn measure(cfg: &ProbeConfig) -> Result<Measured, Failure> {
     Ok(Measured { clock, sleeps })
 }
 
-/// `--out`, created before anything is measured: a file already there keeps what it holds
+/// The profile's file, created before anything is measured: a file already there keeps what it holds
 /// until a profile replaces it (see [`PendingFile`]).
 struct Out(PendingFile);
 

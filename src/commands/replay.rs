@@ -22,7 +22,8 @@ use timestep_loop::seconds;
 #[derive(Clone, Debug, Default)]
 pub struct ReplayOutput {
     pub json: bool,
-    /// `--wide`: the full table; without it every line fits [`timestep_lab::fit::COLUMNS`].
+    /// Whether the table is printed in full; otherwise every line fits
+    /// [`timestep_lab::fit::COLUMNS`] (`--wide`).
     pub wide: bool,
     pub trace: Option<PathBuf>,
     pub plot: Option<PathBuf>,

@@ -22,7 +22,8 @@ use timestep_loop::seconds;
 pub struct SweepOutput {
     /// Rows as JSON on stdout instead of the table.
     pub json: bool,
-    /// `--wide`: the full table; without it every line fits [`timestep_lab::fit::COLUMNS`].
+    /// Whether the table is printed in full; otherwise every line fits
+    /// [`timestep_lab::fit::COLUMNS`] (`--wide`).
     pub wide: bool,
     pub csv: Option<PathBuf>,
     pub plot: Option<PathBuf>,

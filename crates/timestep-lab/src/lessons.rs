@@ -30,7 +30,8 @@ pub struct Lesson {
     pub lanes: &'static [LaneSpec],
     /// The textbook lanes' tick.
     pub dt: Dt,
-    /// `--max-substep`: a coarse tick integrated in 1 ms substeps keeps the rope stable.
+    /// The longest substep a tick is integrated in, ns: a coarse tick integrated in 1 ms
+    /// substeps keeps the rope stable.
     pub max_substep: Option<u64>,
     pub pacing: Pacing,
     pub drive: Drive,

@@ -3,7 +3,7 @@
 //! pins every name and default to that page's words).
 
 use super::Measured;
-use timestep_loop::Pacing;
+use timestep_loop::{Named, Pacing, UnknownName};
 
 /// The engine a user ships on (`--engine`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,7 +17,7 @@ pub enum Engine {
 }
 
 impl Engine {
-    /// Every engine, in `--engine`'s order.
+    /// Every engine, in the order they are listed.
     pub const ALL: [Engine; 5] = [
         Engine::Godot,
         Engine::Bevy,
@@ -26,7 +26,7 @@ impl Engine {
         Engine::Custom,
     ];
 
-    /// The name `--engine` takes.
+    /// The name a user types.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Godot => "godot",
@@ -67,17 +67,18 @@ impl Engine {
     }
 }
 
+impl Named for Engine {
+    const ALL: &'static [Engine] = &Engine::ALL;
+    const WHAT: &'static str = "engine";
+    fn name(self) -> &'static str {
+        Engine::name(self)
+    }
+}
+
 impl std::str::FromStr for Engine {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Engine, String> {
-        let s = s.trim().to_ascii_lowercase();
-        Engine::ALL
-            .into_iter()
-            .find(|e| e.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
-                format!("unknown engine '{s}' (expected {})", names.join(", "))
-            })
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Engine, UnknownName> {
+        Engine::parse(s)
     }
 }
 

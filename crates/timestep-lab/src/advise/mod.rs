@@ -98,7 +98,7 @@ impl Situation {
 #[derive(Clone, Debug)]
 pub struct AdviseConfig {
     pub situation: Situation,
-    /// `--engine`: the engine the user ships on (None: any loop, built with our crate).
+    /// The engine the user ships on (None: any loop, built with our crate).
     pub engine: Option<Engine>,
     /// The situation as the flags that give it, for the header.
     pub flags: String,

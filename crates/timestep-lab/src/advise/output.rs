@@ -70,9 +70,9 @@ pub struct Advice {
     /// Every loop that held, best first.
     pub ranking: Vec<Ranked>,
     pub dropped: Vec<Dropped>,
-    /// How to get the recommended loop: in `--engine`'s engine, or with our own crate.
+    /// How to get the recommended loop: in the user's engine, or with our own crate.
     pub how: Option<EngineAdvice>,
-    /// Whether `--engine` named the engine (else `how` is our own crate's, and the text says
+    /// Whether the user named their engine (else `how` is our own crate's, and the text says
     /// how to ask for another).
     pub engine_given: bool,
 }

@@ -104,12 +104,12 @@ impl Lane {
         Ok(())
     }
 
-    /// The integrator the rope steps with (`--integrator`'s, without a rope).
+    /// The integrator the rope steps with (None: the lane has no rope).
     pub fn integrator(&self) -> Option<Integrator> {
         self.world.as_ref().map(World::integrator)
     }
 
-    /// Switches the integrator (the window's `I`); the rope keeps its state. `--integrator`'s
+    /// Switches the integrator (the window's `I`); the rope keeps its state. The run's
     /// own is named by the base alone (`fixed`, not `fixed+euler`).
     pub fn set_integrator(&mut self, integrator: Integrator) -> Result<(), ConfigError> {
         let base = self.world.as_ref().map(World::base_integrator);

@@ -36,7 +36,7 @@ pub struct LaneReport {
     /// The rope's figures; absent for a lane that measured timing only.
     #[serde(flatten)]
     pub physics: Option<PhysicsReport>,
-    /// With `--draw`: what drawing cost.
+    /// What drawing the lane off-screen cost; None when the run did not draw.
     #[serde(flatten)]
     pub drawing: Option<DrawReport>,
     /// On a replayed capture, why this lane's loop ran open loop: its own rule would have
@@ -144,7 +144,7 @@ pub struct ShownReport {
     pub unstable_steps: u64,
     pub stutter_rms_ms: f64,
     pub stutter_max_ms: f64,
-    /// With `--drive`: how far the driven end is shown from where steady motion would put it,
+    /// With a drive: how far the driven end is shown from where steady motion would put it,
     /// pixels at the window's default scale (rms and max); null without a drive.
     pub judder_px: Option<JudderStats>,
     pub steps_per_frame: StepsPerFrame,
@@ -243,7 +243,7 @@ pub struct PhysicsReport {
     pub state_hash: String,
 }
 
-/// `--draw`'s figures: the real time one off-screen frame took to draw (mean and max, ms;
+/// Off-screen drawing's figures: the real time one frame took to draw (mean and max, ms;
 /// every lane together, with several) and the frames of this lane whose positions held a NaN
 /// or infinity (checked before drawing; must be 0).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]

@@ -11,7 +11,7 @@ use timestep_loop::{LoopSpec, SpecError, SpecErrorKind};
 pub struct LaneSpec {
     /// The loop, as named.
     pub looped: LoopSpec,
-    /// `+rk4` / `+euler`: an integrator other than `--integrator`'s.
+    /// An integrator other than the run's (`+rk4` / `+euler`).
     pub integrator: Option<Integrator>,
 }
 
@@ -48,7 +48,7 @@ impl LaneSpec {
             .collect()
     }
 
-    /// The same lane with another integrator (`None`: `--integrator`'s).
+    /// The same lane with another integrator (`None`: the run's).
     pub fn with_integrator(self, integrator: Option<Integrator>) -> LaneSpec {
         LaneSpec { integrator, ..self }
     }

@@ -15,9 +15,9 @@ pub struct World {
     energy_start_j: f64,
     /// The largest stretch over every life of the rope (a reset starts a new one).
     max_stretch: f32,
-    /// `--integrator`'s choice, which a lane's `+rk4` / `+euler` overrides.
+    /// The run's integrator, which a lane's `+rk4` / `+euler` overrides.
     base_integrator: Integrator,
-    /// Simulated time integrated so far, ns: where `--drive` has the pin (the loop's clock,
+    /// Simulated time integrated so far, ns: where the drive has the pin (the loop's clock,
     /// which a reset leaves alone).
     sim_ns: u64,
 }
@@ -93,7 +93,7 @@ impl World {
         self.watched = Watch::Fine;
     }
 
-    /// Steps with `integrator` from now on, or `--integrator`'s with `None`; the state carries
+    /// Steps with `integrator` from now on, or the run's with `None`; the state carries
     /// on.
     pub fn set_integrator(&mut self, integrator: Option<Integrator>) {
         self.rope
@@ -104,7 +104,7 @@ impl World {
     pub fn integrator(&self) -> Integrator {
         self.rope.integrator()
     }
-    /// `--integrator`'s choice.
+    /// The run's integrator (before a lane's own overrides it).
     pub fn base_integrator(&self) -> Integrator {
         self.base_integrator
     }

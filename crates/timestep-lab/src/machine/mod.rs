@@ -31,6 +31,7 @@ pub use profile::{MachineProfile, QUANTILES, SleepSample};
 
 use std::fmt;
 use std::path::{Path, PathBuf};
+use timestep_loop::{Named, UnknownName};
 
 /// Windows' default timer interrupt period, ns.
 pub const WINDOWS_TICK_NS: u64 = 15_625_000;
@@ -45,11 +46,11 @@ const BROWSER_CLOCK_NS: u64 = 100_000;
 /// The shortest nested `setTimeout`, ns.
 const BROWSER_MIN_TIMEOUT_NS: u64 = 4_000_000;
 
-/// The machines `--machine` names.
+/// A machine a simulated loop runs on: how its clock reads and how its sleeps wake (set by
+/// `--machine`).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Machine {
-    /// An exact clock and sleeps that wake on time: the simulated display's own (no
-    /// `--machine`).
+    /// An exact clock and sleeps that wake on time: the simulated display's own (the default).
     Exact,
     WindowsDefault,
     Windows1ms,
@@ -69,30 +70,27 @@ pub enum Sleep {
     Spin,
 }
 
-impl Sleep {
-    pub const NAMES: [&'static str; 2] = ["native", "spin"];
+impl Named for Sleep {
+    const ALL: &'static [Sleep] = &[Sleep::Native, Sleep::Spin];
+    const WHAT: &'static str = "sleep";
+    fn name(self) -> &'static str {
+        match self {
+            Sleep::Native => "native",
+            Sleep::Spin => "spin",
+        }
+    }
 }
 
 impl fmt::Display for Sleep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Sleep::Native => "native",
-            Sleep::Spin => "spin",
-        })
+        f.write_str(self.name())
     }
 }
 
 impl std::str::FromStr for Sleep {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Sleep, String> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "native" => Ok(Sleep::Native),
-            "spin" => Ok(Sleep::Spin),
-            _ => Err(format!(
-                "unknown sleep '{s}' (expected {})",
-                Sleep::NAMES.join(" or ")
-            )),
-        }
+    type Err = UnknownName;
+    fn from_str(s: &str) -> Result<Sleep, UnknownName> {
+        Sleep::parse(s)
     }
 }
 
@@ -306,6 +304,7 @@ mod tests {
             "doze"
                 .parse::<Sleep>()
                 .unwrap_err()
+                .to_string()
                 .contains("native or spin")
         );
     }

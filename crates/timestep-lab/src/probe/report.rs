@@ -34,7 +34,7 @@ const THRESHOLD_SOURCE: &str = concat!(
     "not a measurement"
 );
 
-/// The whole `--json` object.
+/// A probe's whole report, as one JSON object (what `--json` prints).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ProbeReport {
     /// The seconds the clock and the sleeps were given (`--seconds`).
@@ -54,7 +54,7 @@ pub struct ProbeReport {
     pub spin_threshold_source: &'static str,
     /// Each request's overshoots, in µs; empty if the sleeps did not run.
     pub sleeps: Vec<SleepRow>,
-    /// `--window`: the presents in each present mode.
+    /// The presents measured in each present mode, when a window was probed (`--window`).
     pub presents: Option<PresentsReport>,
 }
 
@@ -90,7 +90,7 @@ pub struct OvershootRow {
     pub max_us: f64,
 }
 
-/// `--window`'s figures.
+/// A window's presents as the probe measured them, one row per present mode (`--window`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PresentsReport {
     /// The window's size, physical pixels.
@@ -122,7 +122,8 @@ pub struct IntervalsMs {
     pub max_ms: f64,
 }
 
-/// The profile `--out` writes: `None` until at least one sleep of each kind was measured.
+/// The machine profile the probe measured (what `--out` writes): `None` until at least one
+/// sleep of each kind was measured.
 pub fn profile(facts: &Facts, m: &Measured) -> Option<MachineProfile> {
     let kept = |of: fn(&RequestSleeps) -> &Overshoots| -> Vec<SleepSample> {
         let requests = m.sleeps.requests.iter();
@@ -229,7 +230,7 @@ pub fn micros(ns: u64) -> f64 {
     ns as f64 / 1e3
 }
 
-/// `--json`: the report as one pretty object.
+/// Writes the report as one pretty-printed JSON object (what `--json` prints).
 pub fn write_json(out: &mut impl Write, r: &ProbeReport) -> io::Result<()> {
     let json = serde_json::to_string_pretty(r).map_err(io::Error::other)?;
     writeln!(out, "{json}")

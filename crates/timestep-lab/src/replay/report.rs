@@ -13,9 +13,10 @@ use timestep_loop::{MaxSubstep, PolicyEnv, TimingConfig};
 #[derive(Clone, Debug)]
 pub struct ReplayConfig {
     pub capture: PathBuf,
-    /// `--app`: the application (or, in our own logs, the lane) to replay.
+    /// The application (its name or process ID; in our own logs, the lane) to replay; None:
+    /// the one with the most frames.
     pub app: Option<String>,
-    /// `--swapchain`: its swap chain.
+    /// The application's swap chain to replay; None: its busiest.
     pub swapchain: Option<String>,
     pub timing: TimingConfig,
     pub rope: RopeParams,
@@ -34,7 +35,7 @@ impl ReplayConfig {
     }
 }
 
-/// The whole `--json` object.
+/// A replay's whole report, as one JSON object (what `--json` prints).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReplayReport {
     pub config: ReplayConfigReport,

@@ -1,4 +1,4 @@
-//! `--drive`: the pinned end moved along a path, an exact function of simulated time, so the
+//! The drive: the pinned end moved along a path, an exact function of simulated time, so the
 //! rope never comes to rest and every lane that takes the same steps reaches the same state.
 //!
 //! The pin is put where the path is at the end of each (sub)step before the step is
@@ -92,7 +92,8 @@ impl Drive {
         }
     }
 
-    /// `--drive`'s value: `sway`, `circle` or `off`, the first two with an optional `:PERIOD`.
+    /// Reads a drive as typed: `sway`, `circle` or `off`, the first two with an optional
+    /// `:PERIOD`.
     pub fn parse(s: &str) -> Result<Drive, String> {
         let s = s.trim().to_ascii_lowercase();
         let (name, period) = match s.split_once(':') {

@@ -292,7 +292,7 @@ impl Rope {
         self.prev.copy_from(&self.pos);
     }
 
-    /// Puts particle 0 where `--drive` has it at simulated time `t_ns`, moving as the drive
+    /// Puts particle 0 where the drive has it at simulated time `t_ns`, moving as the drive
     /// does; with no drive, nothing changes.
     pub fn drive_to(&mut self, t_ns: f64) {
         let drive = self.params.drive;

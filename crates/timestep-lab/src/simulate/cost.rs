@@ -1,4 +1,4 @@
-//! `--render-cost`: how long each frame takes to render on the simulated machine.
+//! Render cost: how long each frame takes to render on the simulated machine (`--render-cost`).
 
 use std::fmt;
 use timestep_loop::format_duration;

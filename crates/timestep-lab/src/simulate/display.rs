@@ -88,7 +88,7 @@ pub struct Display {
     /// The last timer reading (monotonic, noisy).
     last_read_ns: u64,
     stalls_fired: Vec<bool>,
-    /// With `--vrr`: the panel, and the scanouts so far.
+    /// On a variable-refresh panel: the panel, and the scanouts so far.
     panel: Option<VrrPanel>,
     scans: u64,
     /// The loop's waits on the machine.
@@ -175,7 +175,7 @@ impl Display {
         self.waits.spun_ns()
     }
 
-    /// Steps `ticks` ticks (at `--step-cost` each), renders (render cost plus any stall due)
+    /// Steps `ticks` ticks (at the step cost each), renders (render cost plus any stall due)
     /// and presents. With vsync the frame is visible at the first vblank after rendering
     /// finishes that has not already shown a frame; without, when rendering finishes.
     pub fn present(&mut self, ticks: u32) -> Shown {
@@ -279,7 +279,7 @@ impl Host for Display {
     fn read_ns(&mut self) -> u64 {
         Display::read_ns(self)
     }
-    /// Steps run back to back from the frame's start, `--step-cost` each.
+    /// Steps run back to back from the frame's start, the step cost each.
     fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
         start_ns + index * self.cfg.step_cost_ns
     }

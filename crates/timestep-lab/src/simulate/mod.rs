@@ -37,14 +37,16 @@ use timestep_loop::{MaxSubstep, PolicyEnv};
 #[derive(Clone, Debug, Default)]
 pub struct SimOutput {
     pub json: bool,
-    /// `--wide`: the full table; without it every line fits [`crate::fit::COLUMNS`].
+    /// Whether the table is printed in full; otherwise every line fits
+    /// [`crate::fit::COLUMNS`] (`--wide`).
     pub wide: bool,
     pub trace: Option<PathBuf>,
     pub dump_state: Option<PathBuf>,
     pub plot: Option<PathBuf>,
     /// How much of the run `--plot` shows, ns (None: all of it).
     pub plot_ns: Option<u64>,
-    /// `--progress`: the estimate and progress on stderr even when it is not a terminal.
+    /// Whether the estimate and progress go to stderr even when it is not a terminal
+    /// (`--progress`).
     pub progress: bool,
     /// The last line of the text: `advise` for the same situation (empty: none).
     pub advise: String,
@@ -59,7 +61,8 @@ pub struct SimConfig {
     /// The lanes to run, in the order given.
     pub lanes: Vec<LaneSpec>,
     pub max_substep: MaxSubstep,
-    /// `--draw WIDTHxHEIGHT`: rasterise every presented frame off-screen and time it.
+    /// The size in pixels to rasterise every presented frame at off-screen, timing it; None:
+    /// no drawing (`--draw WIDTHxHEIGHT`).
     pub draw: Option<(u32, u32)>,
     /// Step a rope in every lane (a sweep measures timing without one unless `--physics`).
     pub physics: bool,

@@ -1,4 +1,4 @@
-//! `simulate --draw`: every presented frame rasterised off-screen with the window's drawing code
+//! Off-screen drawing (`simulate --draw`): every presented frame rasterised with the window's drawing code
 //! (the same [`Screen`], HUD and strip) — one lane as the single view, several as the split
 //! view — timed on the real clock.
 

@@ -18,7 +18,8 @@ pub fn open(flag: &str, path: Option<&Path>) -> Result<Option<PendingFile>, Stri
     .transpose()
 }
 
-/// `--trace`: one CSV row per presented frame. Keeps the first write error and stops
+/// A per-frame CSV writer: one row per presented frame (set by `--trace`). Keeps the first
+/// write error and stops
 /// writing; [`Trace::finish`] reports it.
 pub struct Trace {
     out: BufWriter<PendingFile>,
@@ -70,8 +71,8 @@ impl Trace {
     }
 }
 
-/// `--plot`: each lane's frames from its second on (the first has no frame time), for as long
-/// as `--plot-seconds` asks.
+/// The frame times a plot is drawn from: each lane's frames from its second on (the first has
+/// no frame time), up to a length of simulated time (`--plot`, `--plot-seconds`).
 pub struct Plotting {
     pub plot: FramePlot,
     /// Each lane's first counted frame: (present, shown), ns.

@@ -1,4 +1,4 @@
-//! `sweep --display-hz`: display rates as ranges (`30..240`, `30..240:0.5`) and lists
+//! Rate lists: display rates as ranges (`30..240`, `30..240:0.5`) and lists
 //! (`59.94,60,119.88`), mixed freely, expanded to a sorted list without repeats.
 
 /// The default sweep: every whole rate from 30 to 240 Hz and the NTSC-style fractional ones.

@@ -23,24 +23,26 @@ pub struct ConfigReport {
     /// The refresh rate; on a `--vrr` panel, its maximum.
     pub display_hz: f64,
     pub vsync: bool,
-    /// `--vrr`: the panel's range and its low-framerate compensation; null for a fixed rate.
+    /// The variable-refresh panel's range and its low-framerate compensation; null for a
+    /// fixed rate (`--vrr`).
     pub vrr: Option<VrrReport>,
     pub jitter_s: f64,
     /// As given: "5ms", "5ms..25ms" (uniform) or "ramp:5ms..25ms".
     pub render_cost: String,
     pub step_cost_s: f64,
-    /// `--pacing`: vsync, cap:HZ, hold:HZ, adaptive or late.
+    /// How the loop paced frames, by name: vsync, cap:HZ, hold:HZ, adaptive or late.
     pub pacing: String,
-    /// `--machine`: "exact" (the default), a built-in machine's name, or a profile's path.
+    /// The simulated machine: "exact" (the default), a built-in machine's name, or a
+    /// profile's path.
     pub machine: String,
-    /// `--sleep`: native or spin.
+    /// How the loop waited: native (the OS's sleep alone) or spin.
     pub sleep: String,
     /// Where the loop started after vblank 0: a duration, or "random".
     pub phase: String,
     pub stalls: Vec<[f64; 2]>,
     pub seconds: f64,
     pub seed: u64,
-    /// `--draw` size, e.g. "1280x720".
+    /// The off-screen drawing's size in pixels, e.g. "1280x720" (`--draw`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub draw: Option<String>,
 }
@@ -50,7 +52,8 @@ pub struct ConfigReport {
 pub struct VrrReport {
     pub min_hz: f64,
     pub max_hz: f64,
-    /// `--lfc`: the ratio MAX / MIN from which LFC runs, or "off".
+    /// The low-framerate compensation threshold: the ratio MAX / MIN from which LFC runs, or
+    /// "off".
     pub lfc: String,
     /// Whether this panel has LFC (its MAX ≥ the ratio × its MIN).
     pub lfc_on: bool,
@@ -67,13 +70,15 @@ impl VrrReport {
     }
 }
 
-/// The textbook loop's flags: `--dt`, `--clamp`, `--max-steps`, `--max-substep`.
+/// The textbook loop's timing: its tick, clamp, step cap and longest substep (`--dt`,
+/// `--clamp`, `--max-steps`, `--max-substep`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LoopConfigReport {
     pub dt_s: f64,
     pub clamp_s: Option<f64>,
     pub max_steps: Option<u32>,
-    /// `--max-substep`: "default" (1 ms for presets), "off", or a duration.
+    /// The longest substep a tick is integrated in: "default" (1 ms for presets), "off", or
+    /// a duration.
     pub max_substep: String,
 }
 
@@ -103,9 +108,10 @@ pub struct RopeReport {
     pub gravity_m_per_s2: f64,
     pub damping_per_s: f64,
     pub pin: String,
-    /// `--drive`, as typed: "off", "sway:2.5s", "circle:3s" (judder is measured only with one).
+    /// How the pinned end moved, as typed: "off", "sway:2.5s", "circle:3s" (judder is
+    /// measured only with a drive).
     pub drive: String,
-    /// `--integrator`, and the longest step it can take without the rope's fastest mode
+    /// The integrator's name, and the longest step it can take without the rope's fastest mode
     /// growing (computed from the parameters, see `RopeParams::stability_limit_s`): what
     /// variable mode can integrate. A lane with its own integrator reports its own.
     pub integrator: String,
@@ -130,7 +136,7 @@ impl RopeReport {
     }
 }
 
-/// The whole `--json` object.
+/// A simulation's whole report, as one JSON object (what `--json` prints).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
     pub config: ConfigReport,
@@ -216,7 +222,7 @@ struct Dump<'a> {
     lanes: Vec<DumpLane<'a>>,
 }
 
-/// `--dump-state`: each lane's final positions, in metres from particle 0.
+/// Writes each lane's final positions, in metres from particle 0 (what `--dump-state` writes).
 pub fn write_dump(out: &mut impl Write, lanes: &[LaneOutcome]) -> io::Result<()> {
     let lanes = lanes
         .iter()

@@ -42,7 +42,7 @@ pub fn write_lane_tables(out: &mut impl Write, lanes: &[LaneReport], wide: bool)
     write_histograms(out, lanes)
 }
 
-/// `--draw`'s line, when it drew.
+/// The line on off-screen drawing's cost, when the run drew (`--draw`).
 fn write_drawing(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Result<()> {
     if let Some((w, h)) = cfg.draw {
         writeln!(out)?;
@@ -111,7 +111,7 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
 }
 
 /// The textbook loop and the rope in a line, then the stability bound of every integrator in
-/// use, `--integrator`'s first.
+/// use, the run's first.
 pub fn write_rope_bounds(
     out: &mut impl Write,
     timing: &TimingConfig,
