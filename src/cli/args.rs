@@ -147,7 +147,7 @@ impl CommonArgs {
             drive: self.drive.unwrap_or(default_drive),
             ..RopeParams::with_particles(self.particles)
         };
-        params.validate()?;
+        params.validate().map_err(|e| e.to_string())?;
         Ok(params)
     }
 }

@@ -266,7 +266,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
 
 /// A plain launch's lanes: [`crate::app::DEFAULT_LANES`].
 fn default_lanes() -> Result<Vec<LaneSpec>, String> {
-    timestep_lab::lane::parse_lanes(crate::app::DEFAULT_LANES)
+    timestep_lab::lane::parse_lanes(crate::app::DEFAULT_LANES).map_err(|e| e.to_string())
 }
 
 /// `--replay` and the flags that choose its frames.
@@ -374,7 +374,7 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs, advise: String) -> Result<
 /// What a sweep sweeps: display rates, or with `--vrr` frame rates (`--fps`), which set the
 /// render cost.
 fn sweep_rates(args: &SweepArgs) -> Result<(Axis, Vec<f64>), String> {
-    let default = || timestep_lab::sweep::parse_rates(DEFAULT_RATES);
+    let default = || timestep_lab::sweep::parse_rates(DEFAULT_RATES).map_err(|e| e.to_string());
     match (&args.display.vrr, &args.display_hz, &args.fps) {
         (None, _, Some(_)) => Err("--fps sweeps frame rates on a --vrr panel: give --vrr \
                                    MIN..MAX (or sweep display rates with --display-hz)"

@@ -22,17 +22,17 @@ pub struct Failure {
 
 impl Failure {
     /// Bad input: exit status 2.
-    pub fn usage(message: impl Into<String>) -> Failure {
+    pub fn usage(message: impl fmt::Display) -> Failure {
         Failure {
-            message: message.into(),
+            message: message.to_string(),
             status: EXIT_USAGE,
         }
     }
 
     /// The machine failed: exit status 1.
-    pub fn machine(message: impl Into<String>) -> Failure {
+    pub fn machine(message: impl fmt::Display) -> Failure {
         Failure {
-            message: message.into(),
+            message: message.to_string(),
             status: EXIT_FAILURE,
         }
     }

@@ -67,17 +67,19 @@ impl Engine {
     }
 }
 
+/// An `--engine` that names none (as typed, trimmed and lower-cased).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown engine '{0}' (expected {names})", names = Engine::ALL.map(Engine::name).join(", "))]
+pub struct UnknownEngine(pub String);
+
 impl std::str::FromStr for Engine {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Engine, String> {
+    type Err = UnknownEngine;
+    fn from_str(s: &str) -> Result<Engine, UnknownEngine> {
         let s = s.trim().to_ascii_lowercase();
         Engine::ALL
             .into_iter()
             .find(|e| e.name() == s)
-            .ok_or_else(|| {
-                let names: Vec<&str> = Engine::ALL.iter().map(|e| e.name()).collect();
-                format!("unknown engine '{s}' (expected {})", names.join(", "))
-            })
+            .ok_or(UnknownEngine(s))
     }
 }
 

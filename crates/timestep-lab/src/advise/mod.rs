@@ -8,7 +8,7 @@
 mod engines;
 mod output;
 
-pub use engines::{Engine, Knob, SETTINGS, Setting};
+pub use engines::{Engine, Knob, SETTINGS, Setting, UnknownEngine};
 pub use output::{Advice, Ranked};
 
 use crate::lane::{LaneReport, LaneSpec};

@@ -27,7 +27,9 @@
 
 pub mod profile;
 
-pub use profile::{MachineProfile, QUANTILES, SleepSample};
+pub use profile::{
+    MachineProfile, ProfileError, ProfileProblem, QUANTILES, SampleProblem, SleepSample,
+};
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -82,18 +84,32 @@ impl fmt::Display for Sleep {
     }
 }
 
+/// A `--sleep` that names no way of waiting.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown sleep '{0}' (expected {names})", names = Sleep::NAMES.join(" or "))]
+pub struct UnknownSleep(pub String);
+
 impl std::str::FromStr for Sleep {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Sleep, String> {
+    type Err = UnknownSleep;
+    fn from_str(s: &str) -> Result<Sleep, UnknownSleep> {
         match s.trim().to_ascii_lowercase().as_str() {
             "native" => Ok(Sleep::Native),
             "spin" => Ok(Sleep::Spin),
-            _ => Err(format!(
-                "unknown sleep '{s}' (expected {})",
-                Sleep::NAMES.join(" or ")
-            )),
+            _ => Err(UnknownSleep(s.into())),
         }
     }
+}
+
+/// A `--machine` that names no machine, or a profile that cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum MachineError {
+    #[error(
+        "unknown machine '{0}' (expected {names}, or a FILE.json from timestep-rope probe --out)",
+        names = Machine::NAMES.join(", ")
+    )]
+    Unknown(String),
+    #[error(transparent)]
+    Profile(#[from] ProfileError),
 }
 
 impl Machine {
@@ -101,7 +117,7 @@ impl Machine {
     pub const NAMES: [&'static str; 4] = ["windows-default", "windows-1ms", "linux", "browser"];
 
     /// A built-in machine, or the profile in a file (`FILE.json`).
-    pub fn parse(s: &str) -> Result<Machine, String> {
+    pub fn parse(s: &str) -> Result<Machine, MachineError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "windows-default" => Ok(Machine::WindowsDefault),
             "windows-1ms" => Ok(Machine::Windows1ms),
@@ -112,11 +128,7 @@ impl Machine {
                 let profile = MachineProfile::load(path)?;
                 Ok(Machine::Measured(Box::new(profile), path.to_owned()))
             }
-            _ => Err(format!(
-                "unknown machine '{s}' (expected {}, or a FILE.json from timestep-rope probe \
-                 --out)",
-                Machine::NAMES.join(", ")
-            )),
+            _ => Err(MachineError::Unknown(s.into())),
         }
     }
 
@@ -291,12 +303,15 @@ mod tests {
 
     #[test]
     fn names_parse_and_a_missing_profile_is_named() {
-        assert_eq!(
+        assert!(matches!(
             Machine::parse("Windows-Default"),
             Ok(Machine::WindowsDefault)
-        );
-        assert!(Machine::parse("amiga").unwrap_err().contains("windows-1ms"));
-        let e = Machine::parse("/nonexistent/machine.json").unwrap_err();
+        ));
+        let e = Machine::parse("amiga").unwrap_err().to_string();
+        assert!(e.contains("windows-1ms"), "{e}");
+        let e = Machine::parse("/nonexistent/machine.json")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("/nonexistent/machine.json") && e.contains("cannot read"),
             "{e}"
@@ -306,6 +321,7 @@ mod tests {
             "doze"
                 .parse::<Sleep>()
                 .unwrap_err()
+                .to_string()
                 .contains("native or spin")
         );
     }
