@@ -3,15 +3,17 @@
 mod app;
 mod cli;
 mod commands;
+mod failure;
 mod interrupt;
 mod plot;
 mod progress;
 
+use crate::failure::Failure;
 use cli::Run;
 use commands::{probe, replay, simulate, sweep};
 use std::process::ExitCode;
 use timestep_lab::advise;
-use timestep_lab::messages::{self, Failure};
+use timestep_lab::messages;
 
 fn main() -> ExitCode {
     match run() {
@@ -34,7 +36,7 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Simulate(cfg, out) => simulate::main(&cfg, &out),
         Run::Sweep(cfg, out) => sweep::main(&cfg, &out),
         Run::Replay(cfg, out) => replay::main(&cfg, &out),
-        Run::Advise(cfg) => advise::main(&cfg),
+        Run::Advise(cfg) => Ok(advise::main(&cfg)?),
         Run::Probe(cfg) => probe::main(&cfg),
         Run::Lessons => written("the lessons", timestep_lab::lessons::list),
         Run::Completions(shell) => written("the completions", |out| cli::completions(shell, out)),
@@ -47,5 +49,6 @@ fn written(
     what: &str,
     write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
 ) -> Result<ExitCode, Failure> {
-    messages::print(what, write).map(|()| ExitCode::SUCCESS)
+    messages::print(what, write)?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -26,6 +26,7 @@ use bindings::lookup;
 use gpu::backend_problem;
 use session::Session;
 
+use crate::failure::Failure;
 use glam::Vec2;
 use gpu::{Gpu, Presented};
 use gui::Gui;
@@ -39,7 +40,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use timestep_lab::lane::LaneSpec;
 use timestep_lab::machine::Sleep;
-use timestep_lab::messages::{self, Failure, chain};
+use timestep_lab::messages::{self, chain};
 use timestep_lab::rope::RopeParams;
 use timestep_lab::wall::{RealWall, Wall};
 use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};

@@ -256,7 +256,7 @@ impl Outputs {
             files.push(("--frame-log", log.finish()?));
         }
         if ok {
-            timestep_lab::pending::commit_all(files)?;
+            timestep_lab::pending::commit_all(files).map_err(|e| e.to_string())?;
         }
         Ok(())
     }

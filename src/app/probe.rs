@@ -5,10 +5,11 @@
 
 use super::gpu::{Gpu, Presented};
 use super::preflight;
+use crate::failure::Failure;
 use pixels::wgpu::PresentMode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use timestep_lab::messages::{Failure, chain};
+use timestep_lab::messages::chain;
 use timestep_lab::probe::{PresentRun, Presents};
 use timestep_loop::{Clock, SystemClock};
 use winit::application::ApplicationHandler;

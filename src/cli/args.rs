@@ -1,13 +1,14 @@
 //! The command line as clap sees it: the window's flags, `simulate`'s, `sweep`'s, `replay`'s
 //! and `probe`'s, and the ones they share.
 
+use super::errors::BadFlags;
 use super::values::*;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use timestep_lab::advise::Engine;
 use timestep_lab::lane::LaneSpec;
 use timestep_lab::machine::{Machine, Sleep};
-use timestep_lab::rope::{Drive, Integrator, Pin, RopeParams};
+use timestep_lab::rope::{BadParams, Drive, Integrator, Pin, RopeParams};
 use timestep_lab::simulate::vrr::Lfc;
 use timestep_lab::simulate::{Phase, RenderCost, Stall};
 use timestep_loop::MaxSubstep;
@@ -130,19 +131,19 @@ pub struct LaneList(pub Vec<LaneSpec>);
 impl CommonArgs {
     /// The timing settings, checked together (the clamp must be at least dt); an error names
     /// the flag it is about.
-    pub fn timing(&self) -> Result<TimingConfig, String> {
+    pub fn timing(&self) -> Result<TimingConfig, BadFlags> {
         TimingConfig::textbook(self.dt, self.clamp, self.max_steps).map_err(|e| {
             let flag = match e {
                 ConfigError::ZeroTick => "--dt",
                 ConfigError::ClampBelowTick { .. } => "--clamp",
                 _ => "--max-steps",
             };
-            format!("{flag}: {e}")
+            BadFlags::Timing { flag, source: e }
         })
     }
 
     /// The rope, its pin driven as `--drive` says or else as `default_drive`.
-    pub fn rope(&self, default_drive: Drive) -> Result<RopeParams, String> {
+    pub fn rope(&self, default_drive: Drive) -> Result<RopeParams, BadParams> {
         let params = RopeParams {
             pin: self.pin,
             damping_per_s: self.damping,

@@ -2,6 +2,7 @@
 //! window opens or any simulation starts; a bad value is one line naming the flag and exit 2.
 
 mod args;
+mod errors;
 mod paths;
 mod values;
 
@@ -11,11 +12,12 @@ use crate::app::{CaptureChoice, WindowConfig};
 use crate::commands::probe::ProbeConfig;
 use crate::commands::replay::ReplayOutput;
 use crate::commands::sweep::SweepOutput;
+use crate::failure::Failure;
+use errors::BadFlags;
 use timestep_lab::advise::{AdviseConfig, Situation};
 use timestep_lab::draw::MAX_PANES;
-use timestep_lab::lane::LaneSpec;
+use timestep_lab::lane::{LaneError, LaneSpec};
 use timestep_lab::machine::Machine;
-use timestep_lab::messages::Failure;
 use timestep_lab::replay::ReplayConfig;
 use timestep_lab::rope::Drive;
 use timestep_lab::simulate::vrr::Vrr;
@@ -48,7 +50,7 @@ pub enum Run {
 
 /// The man page `man [SUBCOMMAND]` asks for: the command it documents, named as man names
 /// pages (`timestep-rope-simulate`).
-fn man_page(subcommand: Option<String>) -> Result<clap::Command, String> {
+fn man_page(subcommand: Option<String>) -> Result<clap::Command, BadFlags> {
     let mut top = <Cli as clap::CommandFactory>::command();
     let Some(name) = subcommand else {
         return Ok(top);
@@ -61,11 +63,9 @@ fn man_page(subcommand: Option<String>) -> Result<clap::Command, String> {
         .collect();
     top.find_subcommand(&name)
         .map(|c| c.clone().name(format!("timestep-rope-{name}")))
-        .ok_or_else(|| {
-            format!(
-                "man: no subcommand '{name}' (there are {})",
-                names.join(", ")
-            )
+        .ok_or_else(|| BadFlags::NoManPage {
+            name,
+            names: names.join(", "),
         })
 }
 
@@ -132,7 +132,7 @@ where
         Some(Command::Completions { shell }) => Ok(Run::Completions(shell)),
         Some(Command::Man { subcommand }) => man_page(subcommand).map(|c| Run::Man(Box::new(c))),
     };
-    run.and_then(|run| paths::check(&run).map(|()| run))
+    run.and_then(|run| Ok(paths::check(&run).map(|()| run)?))
         .map_err(Failure::usage)
 }
 
@@ -216,16 +216,18 @@ fn loop_flag_on_a_command_without_a_loop(matches: &clap::ArgMatches) -> Option<S
 }
 
 /// The window's flags, checked together and converted.
-fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
+fn window_config(args: WindowArgs) -> Result<WindowConfig, BadFlags> {
     let common = &args.common;
     if args.lesson.is_some() && (common.lanes.is_some() || args.mode.is_some() || args.split) {
-        return Err("--lesson sets the lanes: leave out --lanes, --mode and --split".into());
+        return Err(BadFlags::Together(
+            "--lesson sets the lanes: leave out --lanes, --mode and --split",
+        ));
     }
     let lanes = match (&common.lanes, args.mode, args.split) {
         (Some(_), Some(_), _) | (Some(_), _, true) | (None, Some(_), true) => {
-            return Err(
-                "--mode, --split and --lanes each choose the lanes: give only one of them".into(),
-            );
+            return Err(BadFlags::Together(
+                "--mode, --split and --lanes each choose the lanes: give only one of them",
+            ));
         }
         (Some(lanes), None, false) => lanes.0.clone(),
         (None, _, true) => LaneSpec::every_mode(),
@@ -235,16 +237,15 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
     let overlay = common.lanes.is_none() && args.mode.is_none() && !args.split;
     let pacing = match (args.fps_cap, args.pacing) {
         (Some(_), Some(_)) => {
-            return Err("--fps-cap HZ is --pacing cap:HZ: give only one of them".into());
+            return Err(BadFlags::Together(
+                "--fps-cap HZ is --pacing cap:HZ: give only one of them",
+            ));
         }
         (Some(hz), None) => Pacing::Cap(hz),
         (None, pacing) => pacing.unwrap_or(Pacing::Vsync),
     };
     if lanes.len() > MAX_PANES {
-        return Err(format!(
-            "--lanes: the window shows at most {MAX_PANES} lanes, got {} (simulate takes any number)",
-            lanes.len()
-        ));
+        return Err(BadFlags::TooManyPanes(lanes.len()));
     }
     Ok(WindowConfig {
         timing: common.timing()?,
@@ -265,7 +266,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, String> {
 }
 
 /// A plain launch's lanes: [`crate::app::DEFAULT_LANES`].
-fn default_lanes() -> Result<Vec<LaneSpec>, String> {
+fn default_lanes() -> Result<Vec<LaneSpec>, LaneError> {
     timestep_lab::lane::parse_lanes(crate::app::DEFAULT_LANES)
 }
 
@@ -273,34 +274,41 @@ fn default_lanes() -> Result<Vec<LaneSpec>, String> {
 fn capture_choice(
     replay: Option<std::path::PathBuf>,
     which: CaptureArgs,
-) -> Result<Option<CaptureChoice>, String> {
+) -> Result<Option<CaptureChoice>, BadFlags> {
     match replay {
         Some(path) => Ok(Some(CaptureChoice {
             path,
             app: which.app,
             swapchain: which.swapchain,
         })),
-        None if which.app.is_some() || which.swapchain.is_some() => Err(
+        None if which.app.is_some() || which.swapchain.is_some() => Err(BadFlags::Together(
             "--app and --swapchain choose a capture's frames: give --replay CAPTURE (or use \
-             timestep-rope replay)"
-                .into(),
-        ),
+             timestep-rope replay)",
+        )),
         None => Ok(None),
     }
 }
 
 /// `simulate`'s flags, checked together and converted.
-fn simulate_config(common: &CommonArgs, args: SimulateArgs, advise: String) -> Result<Run, String> {
+fn simulate_config(
+    common: &CommonArgs,
+    args: SimulateArgs,
+    advise: String,
+) -> Result<Run, BadFlags> {
     let lanes = match (&common.lanes, args.mode) {
         (Some(_), Some(_)) => {
-            return Err("--mode and --lanes both choose the lanes: give one of them".into());
+            return Err(BadFlags::Together(
+                "--mode and --lanes both choose the lanes: give one of them",
+            ));
         }
         (Some(lanes), None) => lanes.0.clone(),
         (None, None | Some(ModeChoice::All)) => LaneSpec::every_mode(),
         (None, Some(ModeChoice::One(mode))) => vec![LaneSpec::mode(mode)],
     };
     if args.plot_seconds.is_some() && args.plot.is_none() {
-        return Err("--plot-seconds needs --plot FILE (the plot it limits)".into());
+        return Err(BadFlags::Together(
+            "--plot-seconds needs --plot FILE (the plot it limits)",
+        ));
     }
     let cfg = SimConfig {
         timing: common.timing()?,
@@ -326,7 +334,7 @@ fn simulate_config(common: &CommonArgs, args: SimulateArgs, advise: String) -> R
 
 /// `sweep`'s flags: the lanes default to the four modes and every preset; at most
 /// [`MAX_CONFIGS`] configurations.
-fn sweep_config(common: &CommonArgs, args: SweepArgs, advise: String) -> Result<Run, String> {
+fn sweep_config(common: &CommonArgs, args: SweepArgs, advise: String) -> Result<Run, BadFlags> {
     let lanes = match &common.lanes {
         Some(lanes) => lanes.0.clone(),
         None => [LaneSpec::every_mode(), LaneSpec::every_preset()].concat(),
@@ -334,13 +342,12 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs, advise: String) -> Result<
     let (axis, rates) = sweep_rates(&args)?;
     let configs = rates.len() as u64 * lanes.len() as u64;
     if configs > MAX_CONFIGS {
-        return Err(format!(
-            "--{} and --lanes make {} rates x {} lanes = {configs} configurations, \
-             more than the {MAX_CONFIGS} a sweep runs",
-            axis.column().replace('_', "-"),
-            rates.len(),
-            lanes.len()
-        ));
+        return Err(BadFlags::TooManyConfigs {
+            flag: axis.column().replace('_', "-"),
+            rates: rates.len(),
+            lanes: lanes.len(),
+            configs,
+        });
     }
     let first = match axis {
         Axis::DisplayHz => rates.first().copied().unwrap_or(60.0),
@@ -373,22 +380,24 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs, advise: String) -> Result<
 
 /// What a sweep sweeps: display rates, or with `--vrr` frame rates (`--fps`), which set the
 /// render cost.
-fn sweep_rates(args: &SweepArgs) -> Result<(Axis, Vec<f64>), String> {
+fn sweep_rates(args: &SweepArgs) -> Result<(Axis, Vec<f64>), BadFlags> {
     let default = || timestep_lab::sweep::parse_rates(DEFAULT_RATES);
     match (&args.display.vrr, &args.display_hz, &args.fps) {
-        (None, _, Some(_)) => Err("--fps sweeps frame rates on a --vrr panel: give --vrr \
-                                   MIN..MAX (or sweep display rates with --display-hz)"
-            .into()),
+        (None, _, Some(_)) => Err(BadFlags::Together(
+            "--fps sweeps frame rates on a --vrr panel: give --vrr MIN..MAX (or sweep display \
+             rates with --display-hz)",
+        )),
         (None, hz, None) => Ok((
             Axis::DisplayHz,
             hz.as_ref().map_or_else(default, |r| Ok(r.0.clone()))?,
         )),
-        (Some(_), Some(_), _) => Err("--display-hz and --vrr both set the display's refresh: \
-                                       a --vrr sweep sweeps frame rates (--fps)"
-            .into()),
-        (Some(_), None, _) if args.display.render_cost.max_ns() > 0 => {
-            Err("--render-cost is set by each --fps rate in a --vrr sweep: leave it out".into())
-        }
+        (Some(_), Some(_), _) => Err(BadFlags::Together(
+            "--display-hz and --vrr both set the display's refresh: a --vrr sweep sweeps frame \
+             rates (--fps)",
+        )),
+        (Some(_), None, _) if args.display.render_cost.max_ns() > 0 => Err(BadFlags::Together(
+            "--render-cost is set by each --fps rate in a --vrr sweep: leave it out",
+        )),
         (Some(_), None, fps) => Ok((
             Axis::Fps,
             fps.as_ref().map_or_else(default, |r| Ok(r.0.clone()))?,
@@ -397,7 +406,7 @@ fn sweep_rates(args: &SweepArgs) -> Result<(Axis, Vec<f64>), String> {
 }
 
 /// `replay`'s flags: the lanes default to the four modes and every preset.
-fn replay_config(common: &CommonArgs, args: ReplayArgs, advise: String) -> Result<Run, String> {
+fn replay_config(common: &CommonArgs, args: ReplayArgs, advise: String) -> Result<Run, BadFlags> {
     let lanes = match &common.lanes {
         Some(lanes) => lanes.0.clone(),
         None => [LaneSpec::every_mode(), LaneSpec::every_preset()].concat(),
@@ -426,26 +435,26 @@ fn simulated_display(
     args: &DisplayArgs,
     hz: Option<f64>,
     seconds: f64,
-) -> Result<DisplayConfig, String> {
+) -> Result<DisplayConfig, BadFlags> {
     if hz.is_some() && args.vrr.is_some() {
-        return Err(
+        return Err(BadFlags::Together(
             "--display-hz and --vrr both set the display's refresh: give one of them (a --vrr \
-             panel refreshes anywhere in its range)"
-                .into(),
-        );
+             panel refreshes anywhere in its range)",
+        ));
     }
     display_config(args, hz.unwrap_or(60.0), seconds)
 }
 
 /// The panel `--vrr` and `--lfc` describe, if any.
-fn vrr_panel(args: &DisplayArgs) -> Result<Option<Vrr>, String> {
+fn vrr_panel(args: &DisplayArgs) -> Result<Option<Vrr>, BadFlags> {
     match (args.vrr, args.lfc) {
-        (None, Some(_)) => Err("--lfc is a --vrr panel's: give --vrr MIN..MAX".into()),
-        (Some(_), _) if args.vsync == OnOff::Off => Err(
+        (None, Some(_)) => Err(BadFlags::Together(
+            "--lfc is a --vrr panel's: give --vrr MIN..MAX",
+        )),
+        (Some(_), _) if args.vsync == OnOff::Off => Err(BadFlags::Together(
             "--vrr needs --vsync on: without it frames are shown the moment they are ready, \
-             whatever the panel does"
-                .into(),
-        ),
+             whatever the panel does",
+        )),
         (Some((min_hz, max_hz)), lfc) => Ok(Some(Vrr {
             min_hz,
             max_hz,
@@ -462,28 +471,21 @@ fn advise_config(
     common: &CommonArgs,
     args: AdviseArgs,
     flags: String,
-) -> Result<AdviseConfig, String> {
+) -> Result<AdviseConfig, BadFlags> {
     let lanes = match (&common.lanes, args.engine) {
         (Some(_), Some(engine)) if engine != timestep_lab::advise::Engine::Custom => {
-            return Err(format!(
-                "--lanes and --engine {} both choose the loops: give one of them",
-                engine.name()
-            ));
+            return Err(BadFlags::EngineAndLanes(engine.name()));
         }
         (Some(lanes), _) => lanes.0.clone(),
         (None, engine) => timestep_lab::advise::candidates(engine),
     };
     if let Some(engine) = args.engine.filter(|e| !e.paces(args.display.pacing)) {
-        return Err(format!(
-            "--pacing {}: {}'s settings cannot pace frames that way (they reach vsync{})",
-            args.display.pacing,
-            engine.title(),
-            if engine.paces(timestep_loop::Pacing::Cap(60.0)) {
-                " and cap:HZ"
-            } else {
-                ""
-            }
-        ));
+        let caps = engine.paces(timestep_loop::Pacing::Cap(60.0));
+        return Err(BadFlags::EnginePacing {
+            pacing: args.display.pacing,
+            engine: engine.title(),
+            and: if caps { " and cap:HZ" } else { "" },
+        });
     }
     let max_substep = common
         .max_substep
@@ -500,15 +502,14 @@ fn advise_config(
         }),
         None => {
             if args.which.app.is_some() || args.which.swapchain.is_some() {
-                return Err(
+                return Err(BadFlags::Together(
                     "--app and --swapchain choose a capture's frames: give advise \
-                            CAPTURE"
-                        .into(),
-                );
+                            CAPTURE",
+                ));
             }
             let display = simulated_display(&args.display, args.display_hz, args.seconds)?;
             if display.vrr.is_some() && display.render_cost.max_ns() == 0 {
-                return Err(VRR_WITHOUT_RENDER.into());
+                return Err(BadFlags::Together(VRR_WITHOUT_RENDER));
             }
             let pacings = timestep_lab::advise::pacings(args.display.pacing, &display, args.engine);
             let sim = SimConfig {
@@ -664,15 +665,14 @@ fn probe_config(args: ProbeArgs) -> ProbeConfig {
 
 /// The simulated display of `simulate` and `sweep`, checked: a `--vrr` panel refreshes at
 /// most at its MAX, which is the rate the loops are told of.
-fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayConfig, String> {
+fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayConfig, BadFlags> {
     let vrr = vrr_panel(args)?;
     let paced = matches!(args.pacing, Pacing::Cap(_) | Pacing::Late);
     if args.vsync == OnOff::Off && args.render_cost.max_ns() == 0 && !paced {
-        return Err(
+        return Err(BadFlags::Together(
             "--vsync off needs --render-cost above zero (or --pacing cap:HZ or late): with \
-             nothing to wait for, the simulated loop would never advance time"
-                .into(),
-        );
+             nothing to wait for, the simulated loop would never advance time",
+        ));
     }
     Ok(DisplayConfig {
         display_hz: vrr.map_or(hz, |v| v.max_hz),

@@ -26,8 +26,23 @@ enum FileId {
     Path(PathBuf),
 }
 
+/// Two flags that name one file; each is said as `FLAG 'PATH'`.
+#[derive(Debug, thiserror::Error)]
+pub enum SameFile {
+    /// An output (first) that is an input (second).
+    #[error("{0} is the same file as {1}: an output may not overwrite an input")]
+    OverwritesInput(String, String),
+    #[error("{0} and {1} are the same file: give each output its own")]
+    TwoOutputs(String, String),
+}
+
+/// A flag and its path as an error names them: `--trace 'out.csv'`.
+fn said((flag, path): Named<'_>) -> String {
+    format!("{flag} '{}'", path.display())
+}
+
 /// One line naming both paths if an output of `run` is one of its inputs or another output.
-pub fn check(run: &Run) -> Result<(), String> {
+pub fn check(run: &Run) -> Result<(), SameFile> {
     let (inputs, outputs) = files(run);
     let ids = |list: &[Named<'_>]| -> Vec<Option<FileId>> {
         list.iter().map(|(_, p)| file_id(p)).collect()
@@ -36,22 +51,10 @@ pub fn check(run: &Run) -> Result<(), String> {
     for (i, (out, out_id)) in outputs.iter().zip(&output_ids).enumerate() {
         let Some(out_id) = out_id else { continue };
         if let Some(input) = same(&inputs, &input_ids, out_id) {
-            return Err(format!(
-                "{} '{}' is the same file as {} '{}': an output may not overwrite an input",
-                out.0,
-                out.1.display(),
-                input.0,
-                input.1.display()
-            ));
+            return Err(SameFile::OverwritesInput(said(*out), said(input)));
         }
         if let Some(first) = same(&outputs[..i], &output_ids[..i], out_id) {
-            return Err(format!(
-                "{} '{}' and {} '{}' are the same file: give each output its own",
-                first.0,
-                first.1.display(),
-                out.0,
-                out.1.display()
-            ));
+            return Err(SameFile::TwoOutputs(said(first), said(*out)));
         }
     }
     Ok(())

@@ -4,43 +4,114 @@
 use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use std::marker::PhantomData;
-use timestep_lab::MAX_HZ;
-use timestep_lab::lane::parse_lanes;
-use timestep_lab::machine::Machine;
-use timestep_lab::rope::Drive;
+use timestep_lab::bounded::{self, Bounds, Min, OutOfRange, bounded};
+use timestep_lab::lane::{LaneError, parse_lanes};
+use timestep_lab::lessons::NoLesson;
+use timestep_lab::machine::{Machine, MachineError};
+use timestep_lab::rope::{Drive, DriveError};
 use timestep_lab::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
 use timestep_lab::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
+use timestep_lab::sweep::RatesError;
 use timestep_loop::MaxSubstep;
-use timestep_loop::{Mode, Named, Pacing, UnknownName, format_duration, parse_duration};
+use timestep_loop::{
+    DurationError, Mode, Named, Pacing, PacingError, UnknownName, format_duration, parse_duration,
+};
 
-pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, String> {
+/// What is wrong with one flag's value: one line quoting it (clap adds the flag's name).
+#[derive(Debug, thiserror::Error)]
+pub(super) enum BadValue {
+    #[error("'{0}' is not WIDTHxHEIGHT (e.g. 1280x720)")]
+    NotSize(String),
+    #[error("'{0}' must be between 1x1 and {MAX_DRAW_SIDE}x{MAX_DRAW_SIDE}")]
+    SizeOutOfRange(String),
+    #[error("'{0}' is not a number")]
+    NotANumber(String),
+    #[error("'{0}' is not a finite number")]
+    NotFinite(String),
+    #[error("'{0}' is shorter than 1 ns, the simulated clock's unit")]
+    UnderOneNs(String),
+    #[error("'{0}' is not a whole number")]
+    NotWhole(String),
+    #[error(
+        "'{0}' is not ramp:A..B[..C...] with 2 to {MAX_RAMP_POINTS} points (e.g. ramp:5ms..25ms..5ms)"
+    )]
+    NotRamp(String),
+    /// A render cost's range (as typed) whose minimum (ns) is above its maximum (ns).
+    #[error(
+        "'{0}': the minimum {lo} is above the maximum {hi}",
+        lo = format_duration(*.1),
+        hi = format_duration(*.2)
+    )]
+    CostReversed(String, u64, u64),
+    #[error("'{0}' is not AT:DURATION (e.g. 2s:300ms)")]
+    NotStall(String),
+    #[error("AT in '{0}': {1}")]
+    StallAt(String, #[source] DurationError),
+    #[error("DURATION in '{0}': {1}")]
+    StallDuration(String, #[source] Box<BadValue>),
+    #[error("'{0}' is not MIN..MAX in Hz (e.g. 48..144)")]
+    NotVrr(String),
+    #[error("'{0}': a panel's range starts above 0 Hz")]
+    VrrFromZero(String),
+    #[error("'{0}' is empty or reversed: MIN must be below MAX")]
+    VrrReversed(String),
+    #[error(
+        "'{0}' is narrower than {MIN_RANGE_HZ} Hz: AMD's driver does not run such a range              variable (freesync.c, MIN_REFRESH_RANGE)"
+    )]
+    VrrNarrow(String),
+    #[error("'{0}' is not off or a ratio (e.g. 2.5)")]
+    NotLfc(String),
+    #[error(
+        "'{0}': LFC needs MAX at least {LFC_RATIO} x MIN to scan a frame twice within the              range"
+    )]
+    LfcRatio(String),
+    #[error("'{0}' is not a lesson's number")]
+    NotLesson(String),
+    #[error(transparent)]
+    OutOfRange(#[from] OutOfRange),
+    #[error(transparent)]
+    Duration(#[from] DurationError),
+    #[error(transparent)]
+    Name(#[from] UnknownName),
+    #[error(transparent)]
+    Pacing(#[from] PacingError),
+    #[error(transparent)]
+    Lesson(#[from] NoLesson),
+    #[error(transparent)]
+    Plot(#[from] crate::plot::UnknownFormat),
+}
+
+pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, BadValue> {
     if s.trim().eq_ignore_ascii_case("off") {
         return Ok(MaxSubstep::Off);
     }
     positive_duration(s).map(MaxSubstep::Set)
 }
 
-pub(super) fn lane_list(s: &str) -> Result<LaneList, String> {
+pub(super) fn lane_list(s: &str) -> Result<LaneList, LaneError> {
     parse_lanes(s).map(LaneList)
 }
 
-pub(super) fn parse_size(s: &str) -> Result<(u32, u32), String> {
-    let bad = || format!("'{s}' is not WIDTHxHEIGHT (e.g. 1280x720)");
+pub(super) fn parse_size(s: &str) -> Result<(u32, u32), BadValue> {
+    let bad = || BadValue::NotSize(s.into());
     let (w, h) = s.trim().split_once(['x', 'X']).ok_or_else(bad)?;
     let (w, h): (u32, u32) = (w.parse().map_err(|_| bad())?, h.parse().map_err(|_| bad())?);
     if w == 0 || h == 0 || w > MAX_DRAW_SIDE || h > MAX_DRAW_SIDE {
-        return Err(format!(
-            "'{s}' must be between 1x1 and {MAX_DRAW_SIDE}x{MAX_DRAW_SIDE}"
-        ));
+        return Err(BadValue::SizeOutOfRange(s.into()));
     }
     Ok((w, h))
 }
 
-pub(super) fn positive_duration(s: &str) -> Result<u64, String> {
-    match parse_duration(s).map_err(|e| e.to_string())? {
-        0 => Err(format!("'{s}' must be greater than zero")),
-        ns => Ok(ns),
-    }
+pub(super) fn positive_duration(s: &str) -> Result<u64, BadValue> {
+    let above_zero = Bounds::Sides {
+        min: Min::AboveZero,
+        max: None,
+    };
+    Ok(bounded(
+        format_args!("'{s}'"),
+        parse_duration(s)?,
+        &above_zero,
+    )?)
 }
 
 /// clap's reader of a [`Named`] enum's value (a mode, a pin, an integrator, a sleep, an
@@ -103,214 +174,189 @@ fn possible<T: Named>() -> impl Iterator<Item = PossibleValue> {
     T::ALL.iter().map(|v| PossibleValue::new(v.name()))
 }
 
-pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, String> {
+pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, UnknownName> {
     if s.trim().eq_ignore_ascii_case("all") {
         return Ok(ModeChoice::All);
     }
     Mode::parse(s).map(ModeChoice::One).map_err(|_| {
         let names = Mode::ALL.map(Mode::name).into_iter().chain(["all"]);
-        UnknownName::new("mode", s, names).to_string()
+        UnknownName::new("mode", s, names)
     })
 }
 
-pub(super) fn parse_float(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number"))?;
-    if !v.is_finite() {
-        return Err(format!("'{s}' is not a finite number"));
+pub(super) fn parse_float(s: &str) -> Result<f64, BadValue> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(BadValue::NotFinite(s.into())),
+        Err(_) => Err(BadValue::NotANumber(s.into())),
     }
-    Ok(v)
 }
 
-pub(super) fn positive_hz(s: &str) -> Result<f64, String> {
-    let v = parse_float(timestep_lab::sweep::without_hz(s))?;
-    if v <= 0.0 {
-        return Err(format!("'{s}' must be greater than zero"));
+/// `s` as a number within `bounds`, an error quoting it as typed.
+fn bounded_float(s: &str, number: &str, bounds: &Bounds<f64>) -> Result<f64, BadValue> {
+    Ok(bounded(
+        format_args!("'{s}'"),
+        parse_float(number)?,
+        bounds,
+    )?)
+}
+
+/// Above zero, at most `max`, said with its unit (`"s"`).
+fn up_to(max: f64, said: String) -> Bounds<f64> {
+    Bounds::Sides {
+        min: Min::AboveZero,
+        max: Some((max, said)),
     }
-    if v > MAX_HZ {
-        return Err(format!("'{s}' is above the maximum of {MAX_HZ} Hz"));
-    }
-    Ok(v)
+}
+
+pub(super) fn positive_hz(s: &str) -> Result<f64, BadValue> {
+    bounded_float(s, timestep_lab::sweep::without_hz(s), &bounded::rate())
 }
 
 /// A run's length, s: at least 1 ns (the simulated clock's unit: a shorter run has no
 /// time in it at all), at most [`MAX_SECONDS`].
-pub(super) fn seconds(s: &str) -> Result<f64, String> {
-    let v = parse_float(s)?;
-    if v <= 0.0 {
-        return Err(format!("'{s}' must be greater than zero"));
-    }
+pub(super) fn seconds(s: &str) -> Result<f64, BadValue> {
+    let v = bounded_float(
+        s,
+        s,
+        &up_to(MAX_SECONDS, format!("{MAX_SECONDS} s (30 days)")),
+    )?;
     if v < 1e-9 {
-        return Err(format!(
-            "'{s}' is shorter than 1 ns, the simulated clock's unit"
-        ));
-    }
-    if v > MAX_SECONDS {
-        return Err(format!(
-            "'{s}' is above the maximum of {MAX_SECONDS} s (30 days)"
-        ));
+        return Err(BadValue::UnderOneNs(s.into()));
     }
     Ok(v)
 }
 
 /// `probe --seconds`: above 0, at most [`crate::commands::probe::MAX_SECONDS`].
-pub(super) fn probe_seconds(s: &str) -> Result<f64, String> {
-    let v = parse_float(s)?;
+pub(super) fn probe_seconds(s: &str) -> Result<f64, BadValue> {
     let max = crate::commands::probe::MAX_SECONDS;
-    if v <= 0.0 {
-        return Err(format!("'{s}' must be greater than zero"));
-    }
-    if v > max {
-        return Err(format!("'{s}' is above the maximum of {max} s"));
-    }
-    Ok(v)
+    bounded_float(s, s, &up_to(max, format!("{max} s")))
 }
 
-pub(super) fn drag_rate(s: &str) -> Result<f32, String> {
-    let v = parse_float(s)?;
-    if v < 0.0 {
-        return Err(format!("'{s}' must be 0 or more"));
-    }
-    if v > 1e6 {
-        return Err(format!("'{s}' is above the maximum of 1e6 per second"));
-    }
+pub(super) fn drag_rate(s: &str) -> Result<f32, BadValue> {
+    let max = Some((1e6, "1e6 per second".into()));
+    let v = bounded_float(
+        s,
+        s,
+        &Bounds::Sides {
+            min: Min::ZeroOrMore,
+            max,
+        },
+    )?;
     Ok(v as f32)
 }
 
-pub(super) fn particle_count(s: &str) -> Result<usize, String> {
-    let n: i64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a whole number"))?;
+pub(super) fn particle_count(s: &str) -> Result<usize, BadValue> {
+    let n: i64 = s.trim().parse().map_err(|_| BadValue::NotWhole(s.into()))?;
     let max = timestep_lab::rope::MAX_PARTICLES;
-    if n < 1 {
-        return Err(format!("'{s}' must be at least 1"));
-    }
-    if n as u64 > max as u64 {
-        return Err(format!(
-            "'{s}' is above the maximum of {max} ({})",
-            timestep_lab::rope::max_particles_cost()
-        ));
-    }
-    Ok(n as usize)
+    let said = format!("{max} ({})", timestep_lab::rope::max_particles_cost());
+    let bounds = Bounds::Sides {
+        min: Min::AtLeast(1),
+        max: Some((max as i64, said)),
+    };
+    Ok(bounded(format_args!("'{s}'"), n, &bounds)? as usize)
 }
 
-pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, String> {
+pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, BadValue> {
     if let Some(rest) = s.trim().strip_prefix("ramp:") {
         let points = rest
             .split("..")
             .map(parse_duration)
-            .collect::<Result<Vec<u64>, _>>()
-            .map_err(|e| e.to_string())?;
-        return Ramp::new(&points).map(RenderCost::Ramp).ok_or_else(|| {
-            format!(
-                "'{s}' is not ramp:A..B[..C...] with 2 to {MAX_RAMP_POINTS} points \
-                 (e.g. ramp:5ms..25ms..5ms)"
-            )
-        });
+            .collect::<Result<Vec<u64>, _>>()?;
+        return Ramp::new(&points)
+            .map(RenderCost::Ramp)
+            .ok_or_else(|| BadValue::NotRamp(s.into()));
     }
     let Some((lo, hi)) = s.trim().split_once("..") else {
-        return parse_duration(s)
-            .map(RenderCost::Fixed)
-            .map_err(|e| e.to_string());
+        return Ok(RenderCost::Fixed(parse_duration(s)?));
     };
-    let duration = |t: &str| parse_duration(t).map_err(|e| e.to_string());
-    let (lo, hi) = (duration(lo)?, duration(hi)?);
+    let (lo, hi) = (parse_duration(lo)?, parse_duration(hi)?);
     if lo > hi {
-        return Err(format!(
-            "'{s}': the minimum {} is above the maximum {}",
-            format_duration(lo),
-            format_duration(hi)
-        ));
+        return Err(BadValue::CostReversed(s.into(), lo, hi));
     }
     Ok(RenderCost::Uniform(lo, hi))
 }
 
 /// `--pacing`: vsync, cap:HZ, adaptive or late.
-pub(super) fn parse_pacing(s: &str) -> Result<Pacing, String> {
+pub(super) fn parse_pacing(s: &str) -> Result<Pacing, PacingError> {
     s.parse()
-        .map_err(|e: timestep_loop::PacingError| e.to_string())
 }
 
-pub(super) fn parse_phase(s: &str) -> Result<Phase, String> {
+pub(super) fn parse_phase(s: &str) -> Result<Phase, DurationError> {
     if s.trim().eq_ignore_ascii_case("random") {
         return Ok(Phase::Random);
     }
-    parse_duration(s).map(Phase::At).map_err(|e| e.to_string())
+    parse_duration(s).map(Phase::At)
 }
 
-pub(super) fn parse_stall(s: &str) -> Result<Stall, String> {
+pub(super) fn parse_stall(s: &str) -> Result<Stall, BadValue> {
     let (at, dur) = s
         .split_once(':')
-        .ok_or_else(|| format!("'{s}' is not AT:DURATION (e.g. 2s:300ms)"))?;
-    let at_ns = parse_duration(at).map_err(|e| format!("AT in '{s}': {e}"))?;
-    let duration_ns = positive_duration(dur).map_err(|e| format!("DURATION in '{s}': {e}"))?;
+        .ok_or_else(|| BadValue::NotStall(s.into()))?;
+    let at_ns = parse_duration(at).map_err(|e| BadValue::StallAt(s.into(), e))?;
+    let duration_ns =
+        positive_duration(dur).map_err(|e| BadValue::StallDuration(s.into(), Box::new(e)))?;
     Ok(Stall { at_ns, duration_ns })
 }
 
-pub(super) fn rate_list(s: &str) -> Result<RateList, String> {
+pub(super) fn rate_list(s: &str) -> Result<RateList, RatesError> {
     timestep_lab::sweep::parse_rates(s).map(RateList)
 }
 
 /// A plot's path: its extension must name a format the plot can be written in.
-pub(super) fn plot_path(s: &str) -> Result<std::path::PathBuf, String> {
+pub(super) fn plot_path(s: &str) -> Result<std::path::PathBuf, BadValue> {
     let path = std::path::PathBuf::from(s);
     crate::plot::Format::of(&path)?;
     Ok(path)
 }
 
 /// `--vrr MIN..MAX`: a variable-refresh range, Hz.
-pub(super) fn parse_vrr(s: &str) -> Result<(f64, f64), String> {
+pub(super) fn parse_vrr(s: &str) -> Result<(f64, f64), BadValue> {
     let (lo, hi) = s
         .trim()
         .split_once("..")
-        .ok_or_else(|| format!("'{s}' is not MIN..MAX in Hz (e.g. 48..144)"))?;
+        .ok_or_else(|| BadValue::NotVrr(s.into()))?;
     let (lo, hi) = (parse_float(lo)?, positive_hz(hi)?);
     if lo <= 0.0 {
-        return Err(format!("'{s}': a panel's range starts above 0 Hz"));
+        return Err(BadValue::VrrFromZero(s.into()));
     }
     if lo >= hi {
-        return Err(format!("'{s}' is empty or reversed: MIN must be below MAX"));
+        return Err(BadValue::VrrReversed(s.into()));
     }
     if hi - lo < MIN_RANGE_HZ {
-        return Err(format!(
-            "'{s}' is narrower than {MIN_RANGE_HZ} Hz: AMD's driver does not run such a range              variable (freesync.c, MIN_REFRESH_RANGE)"
-        ));
+        return Err(BadValue::VrrNarrow(s.into()));
     }
     Ok((lo, hi))
 }
 
 /// `--lfc off|RATIO`.
-pub(super) fn parse_lfc(s: &str) -> Result<Lfc, String> {
+pub(super) fn parse_lfc(s: &str) -> Result<Lfc, BadValue> {
     if s.trim().eq_ignore_ascii_case("off") {
         return Ok(Lfc::Off);
     }
-    let ratio = parse_float(s).map_err(|_| format!("'{s}' is not off or a ratio (e.g. 2.5)"))?;
+    let ratio = parse_float(s).map_err(|_| BadValue::NotLfc(s.into()))?;
     if ratio < LFC_RATIO {
-        return Err(format!(
-            "'{s}': LFC needs MAX at least {LFC_RATIO} x MIN to scan a frame twice within the              range"
-        ));
+        return Err(BadValue::LfcRatio(s.into()));
     }
     Ok(Lfc::Ratio(ratio))
 }
 
 /// `--machine NAME|FILE.json`.
-pub(super) fn parse_machine(s: &str) -> Result<Machine, String> {
+pub(super) fn parse_machine(s: &str) -> Result<Machine, MachineError> {
     Machine::parse(s)
 }
 
 /// `--drive sway|circle|off[:PERIOD]`.
-pub(super) fn parse_drive(s: &str) -> Result<Drive, String> {
+pub(super) fn parse_drive(s: &str) -> Result<Drive, DriveError> {
     Drive::parse(s)
 }
 
 /// `--lesson N`: one of the lessons.
-pub(super) fn parse_lesson(s: &str) -> Result<usize, String> {
+pub(super) fn parse_lesson(s: &str) -> Result<usize, BadValue> {
     let n: usize = s
         .trim()
         .parse()
-        .map_err(|_| format!("'{s}' is not a lesson's number"))?;
-    timestep_lab::lessons::Lesson::number(n).map(|_| n)
+        .map_err(|_| BadValue::NotLesson(s.into()))?;
+    timestep_lab::lessons::Lesson::number(n)?;
+    Ok(n)
 }

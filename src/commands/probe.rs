@@ -3,6 +3,7 @@
 //! window's presents first (`crate::app::probe`).
 
 use crate::app::probe::PresentProbe;
+use crate::failure::Failure;
 use crate::interrupt;
 use crate::progress;
 use std::io::{self, Write};
@@ -11,7 +12,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use timestep_lab::machine::MachineProfile;
 use timestep_lab::machine::Sleep;
-use timestep_lab::messages::{self, Failure};
+use timestep_lab::messages;
 use timestep_lab::pending::PendingFile;
 use timestep_lab::probe::{
     ClockReport, Facts, Measured, Plan, Presents, ProbeReport, facts, measure_clock,

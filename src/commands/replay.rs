@@ -1,6 +1,7 @@
 //! `timestep-rope replay`: the capture checked and summed up before anything runs, then every
 //! lane on its frames, reported as `simulate` reports, with the capture's summary above.
 
+use crate::failure::Failure;
 use crate::interrupt;
 use crate::plot;
 use std::io::{self, Write};
@@ -8,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use timestep_lab::fit;
 use timestep_lab::lane::LaneReport;
-use timestep_lab::messages::{self, Failure};
+use timestep_lab::messages;
 use timestep_lab::replay::{
     ReplayConfig, ReplayConfigReport, ReplayError, ReplayReport, open, run_with, why_lanes_differ,
     write_advise, write_table,

@@ -2,11 +2,12 @@
 //! with progress, Ctrl-C, the plot and the report.
 
 use super::simulate_progress::Progress;
+use crate::failure::Failure;
 use crate::interrupt;
 use crate::plot;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
-use timestep_lab::messages::{self, Failure};
+use timestep_lab::messages;
 use timestep_lab::pending;
 use timestep_lab::simulate::{
     Controls, FrameRecord, Plotting, Report, SimConfig, SimOutput, Trace, open, run_with,

@@ -1,6 +1,7 @@
 //! The `sweep` subcommand: files opened first, then the configurations streamed to them, a
 //! progress bar on a terminal, Ctrl-C honoured between configurations.
 
+use crate::failure::Failure;
 use crate::interrupt;
 use crate::plot::{self, plot_sweep};
 use crate::progress;
@@ -9,7 +10,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use timestep_lab::lane::peak_rss_kib;
-use timestep_lab::messages::{self, Failure};
+use timestep_lab::messages;
 use timestep_lab::pending::{self, PendingFile};
 use timestep_lab::simulate::ConfigReport;
 use timestep_lab::sweep::{

@@ -1,7 +1,7 @@
 //! `simulate --plot`: one display, frame by frame: each lane's shown-time error, its ticks per
 //! vblank and its frame time over the run.
 
-use super::{Figure, colour, font, page, render, stroke, tidy};
+use super::{Figure, PlotError, colour, font, page, render, stroke, tidy};
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
@@ -15,7 +15,7 @@ struct FramesFigure<'a> {
 
 /// Writes the frame-by-frame plot into `out` (as its path's .svg or .png says), titled
 /// `title`.
-pub fn plot_frames(out: &mut PendingFile, title: &str, plot: &FramePlot) -> Result<(), String> {
+pub fn plot_frames(out: &mut PendingFile, title: &str, plot: &FramePlot) -> Result<(), PlotError> {
     render(out, &FramesFigure { title, plot })
 }
 
@@ -44,7 +44,7 @@ impl Figure for FramesFigure<'_> {
         (1200, 1200)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let panels = page(
             root,
             self.title,
@@ -75,8 +75,8 @@ impl FramesFigure<'_> {
         (t0, t1): (f64, f64),
         (y0, y1): (f64, f64),
         y_desc: &str,
-    ) -> Result<ChartContext<'b, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>, String> {
-        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    ) -> Result<ChartContext<'b, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>, PlotError> {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
         let mut chart = ChartBuilder::on(area)
             .margin(12)
             .x_label_area_size(48)
@@ -114,8 +114,8 @@ impl FramesFigure<'_> {
         t: (f64, f64),
         y: (f64, f64),
         y_desc: &str,
-    ) -> Result<(), String> {
-        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    ) -> Result<(), PlotError> {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
         let mut chart = Self::chart(area, t, y, y_desc)?;
         let points = self.plot.lanes.first().map_or(&[][..], |(_, p)| p);
         let line = points.iter().map(|p| (p.t_s, p.frame_ms));
@@ -133,8 +133,8 @@ impl FramesFigure<'_> {
         y: (f64, f64),
         y_desc: &str,
         value: impl Fn(&FramePoint) -> f64,
-    ) -> Result<(), String> {
-        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    ) -> Result<(), PlotError> {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
         let mut chart = Self::chart(area, t, y, y_desc)?;
         let n = self.plot.lanes.len();
         for (i, (_, points)) in self.plot.lanes.iter().enumerate() {
@@ -154,8 +154,8 @@ impl FramesFigure<'_> {
         y: (f64, f64),
         y_desc: &str,
         lanes: f64,
-    ) -> Result<(), String> {
-        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    ) -> Result<(), PlotError> {
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
         let mut chart = Self::chart(area, t, y, y_desc)?;
         for (i, (_, points)) in self.plot.lanes.iter().enumerate() {
             let nudge = (i as f64 - (lanes - 1.0) / 2.0) * 0.12;

@@ -59,7 +59,7 @@ pub enum Format {
 
 impl Format {
     /// The format `path`'s extension names, or an error naming the extensions accepted.
-    pub fn of(path: &Path) -> Result<Format, String> {
+    pub fn of(path: &Path) -> Result<Format, UnknownFormat> {
         let ext = path
             .extension()
             .and_then(|e| e.to_str())
@@ -67,27 +67,51 @@ impl Format {
         match ext.as_deref() {
             Some("svg") => Ok(Format::Svg),
             Some("png") => Ok(Format::Png),
-            _ => Err(format!("'{}' must end in .svg or .png", path.display())),
+            _ => Err(UnknownFormat(path.display().to_string())),
         }
     }
 }
 
 /// Checks a plot's extension and creates its file (see [`PendingFile`]) before anything runs;
 /// the plot is drawn into it at the end.
-pub fn create(path: &Path) -> Result<PendingFile, String> {
+pub fn create(path: &Path) -> Result<PendingFile, PlotError> {
     Format::of(path)?;
-    PendingFile::create(path).map_err(|e| format!("cannot write '{}': {e}", path.display()))
+    PendingFile::create(path).map_err(|e| PlotError::Create(path.display().to_string(), e))
+}
+
+/// A plot's path whose extension names no format a plot is written in.
+#[derive(Debug, thiserror::Error)]
+#[error("'{0}' must end in .svg or .png")]
+pub struct UnknownFormat(String);
+
+/// Why a plot was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum PlotError {
+    #[error(transparent)]
+    Format(#[from] UnknownFormat),
+    /// The file (first) could not be created.
+    #[error("cannot write '{0}': {1}")]
+    Create(String, #[source] std::io::Error),
+    /// plotters could not draw, or the PNG encoder could not encode, in its words.
+    #[error("{0}")]
+    Draw(String),
+    #[error("empty plot size")]
+    EmptySize,
+    #[error("bad plot buffer")]
+    BadBuffer,
+    #[error(transparent)]
+    Write(#[from] std::io::Error),
 }
 
 /// Something that draws itself on any plotters backend.
 trait Figure {
     /// Pixels across and down.
     fn size(&self) -> (u32, u32);
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String>;
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError>;
 }
 
 /// Draws `figure` and writes it into `out` as its path's extension says.
-fn render(out: &mut PendingFile, figure: &impl Figure) -> Result<(), String> {
+fn render(out: &mut PendingFile, figure: &impl Figure) -> Result<(), PlotError> {
     register_font();
     let size = figure.size();
     let bytes = match Format::of(out.path())? {
@@ -96,7 +120,7 @@ fn render(out: &mut PendingFile, figure: &impl Figure) -> Result<(), String> {
             {
                 let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
                 figure.draw(&root)?;
-                root.present().map_err(|e| e.to_string())?;
+                root.present().map_err(|e| PlotError::Draw(e.to_string()))?;
             }
             svg.into_bytes()
         }
@@ -106,23 +130,25 @@ fn render(out: &mut PendingFile, figure: &impl Figure) -> Result<(), String> {
             {
                 let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
                 figure.draw(&root)?;
-                root.present().map_err(|e| e.to_string())?;
+                root.present().map_err(|e| PlotError::Draw(e.to_string()))?;
             }
             png(&rgb, size)?
         }
     };
-    out.write_all(&bytes).map_err(|e| e.to_string())
+    Ok(out.write_all(&bytes)?)
 }
 
 /// An RGB buffer as a PNG (with tiny-skia's encoder, already a dependency).
-fn png(rgb: &[u8], (w, h): (u32, u32)) -> Result<Vec<u8>, String> {
+fn png(rgb: &[u8], (w, h): (u32, u32)) -> Result<Vec<u8>, PlotError> {
     let rgba: Vec<u8> = rgb
         .chunks_exact(3)
         .flat_map(|p| [p[0], p[1], p[2], 255])
         .collect();
-    let size = tiny_skia::IntSize::from_wh(w, h).ok_or("empty plot size")?;
-    let pixmap = tiny_skia::Pixmap::from_vec(rgba, size).ok_or("bad plot buffer")?;
-    pixmap.encode_png().map_err(|e| e.to_string())
+    let size = tiny_skia::IntSize::from_wh(w, h).ok_or(PlotError::EmptySize)?;
+    let pixmap = tiny_skia::Pixmap::from_vec(rgba, size).ok_or(PlotError::BadBuffer)?;
+    pixmap
+        .encode_png()
+        .map_err(|e| PlotError::Draw(e.to_string()))
 }
 
 fn register_font() {
@@ -140,8 +166,8 @@ fn page<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     title: &str,
     names: impl Iterator<Item = impl AsRef<str>>,
-) -> Result<Vec<DrawingArea<DB, Shift>>, String> {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+) -> Result<Vec<DrawingArea<DB, Shift>>, PlotError> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
     root.fill(&WHITE).map_err(err)?;
     let root = root.titled(title, font(24)).map_err(err)?;
     let (w, _) = root.dim_in_pixel();
@@ -155,8 +181,8 @@ fn page<DB: DrawingBackend>(
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     names: impl Iterator<Item = impl AsRef<str>>,
-) -> Result<(), String> {
-    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+) -> Result<(), PlotError> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
     for (i, name) in names.enumerate() {
         let y = 60 + 30 * i as i32;
         let stroke = colour(i).stroke_width(4);

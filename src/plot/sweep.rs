@@ -1,7 +1,7 @@
 //! `sweep --plot`: stutter, double updates and drift against the display rate, one line per
 //! lane, with the common display rates marked.
 
-use super::{Figure, font, page, render, stroke, tidy};
+use super::{Figure, PlotError, font, page, render, stroke, tidy};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -27,7 +27,7 @@ pub fn plot_sweep(
     title: &str,
     rate: &str,
     lanes: &[(String, Vec<SweepPoint>)],
-) -> Result<(), String> {
+) -> Result<(), PlotError> {
     render(out, &SweepFigure { title, rate, lanes })
 }
 
@@ -66,7 +66,7 @@ impl Figure for SweepFigure<'_> {
         (1200, 1350)
     }
 
-    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), String> {
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<(), PlotError> {
         let panels = page(root, self.title, self.lanes.iter().map(|(name, _)| name))?;
         let (x0, x1) = self.x_range();
         let stutter_max = self.max_of(|p| Some(p.stutter_rms_ms)).max(0.1) * 1.05;
@@ -113,12 +113,12 @@ impl SweepFigure<'_> {
         y_desc: &str,
         value: impl Fn(&SweepPoint) -> Option<f64>,
         y_label: &dyn Fn(&f64) -> String,
-    ) -> Result<(), String>
+    ) -> Result<(), PlotError>
     where
         Y: plotters::coord::ranged1d::AsRangedCoord<Value = f64>,
         Y::CoordDescType: plotters::coord::ranged1d::ValueFormatter<f64>,
     {
-        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+        let err = |e: DrawingAreaErrorKind<DB::ErrorType>| PlotError::Draw(e.to_string());
         let mut chart = ChartBuilder::on(area)
             .margin(12)
             .x_label_area_size(48)

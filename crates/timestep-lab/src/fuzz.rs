@@ -137,7 +137,7 @@ pub fn profile(tag: &str, bytes: &[u8]) -> Result<(), String> {
     };
     let machine = match Machine::parse(text) {
         Ok(machine) => machine,
-        Err(e) => return one_line(path, &e),
+        Err(e) => return one_line(path, &e.to_string()),
     };
     for sleep in [Sleep::Native, Sleep::Spin] {
         simulate::run(&on_machine(machine.clone(), sleep), |_| {})

@@ -263,17 +263,20 @@ pub const LESSONS: [Lesson; 7] = [
     },
 ];
 
+/// A lesson's number that names none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "there is no lesson {0}: they are 1 to {n} (timestep-rope lessons lists them)",
+    n = LESSONS.len()
+)]
+pub struct NoLesson(pub usize);
+
 impl Lesson {
     /// Lesson `n` (1-based), or why there is none.
-    pub fn number(n: usize) -> Result<&'static Lesson, String> {
+    pub fn number(n: usize) -> Result<&'static Lesson, NoLesson> {
         n.checked_sub(1)
             .and_then(|i| LESSONS.get(i))
-            .ok_or_else(|| {
-                format!(
-                    "there is no lesson {n}: they are 1 to {} (timestep-rope lessons lists them)",
-                    LESSONS.len()
-                )
-            })
+            .ok_or(NoLesson(n))
     }
 
     /// Its lanes.
@@ -420,7 +423,12 @@ mod tests {
                 );
             }
         }
-        assert!(Lesson::number(0).unwrap_err().contains("1 to 7"));
+        assert!(
+            Lesson::number(0)
+                .unwrap_err()
+                .to_string()
+                .contains("1 to 7")
+        );
         assert_eq!(
             Lesson::number(7).map(|l| l.lanes_text()),
             Ok("interpolated".to_string())

@@ -8,6 +8,7 @@
 //! wgpu, egui, clap, plotters and indicatif out of this crate's dependencies.
 
 pub mod advise;
+pub mod bounded;
 pub mod chart;
 pub mod draw;
 pub mod fast;

@@ -1,8 +1,5 @@
 //! Everything the program says on stderr goes through here, so the program's name is written
-//! in one place: errors (`timestep-rope: error: ...`), warnings and notes. A [`Failure`] is an
-//! error on its way up to `main`, which says it once and exits with its status.
-
-use std::fmt;
+//! in one place: errors (`timestep-rope: error: ...`), warnings and notes.
 
 /// The program's name, as every line on stderr starts.
 pub const PROGRAM: &str = "timestep-rope";
@@ -11,38 +8,6 @@ pub const PROGRAM: &str = "timestep-rope";
 pub const EXIT_USAGE: u8 = 2;
 /// The exit status of a failure of the machine: no display, the GPU, a write that failed.
 pub const EXIT_FAILURE: u8 = 1;
-
-/// An error on its way to `main`: a one-line message (without the program's name) and the
-/// exit status it ends the program with.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    pub message: String,
-    pub status: u8,
-}
-
-impl Failure {
-    /// Bad input: exit status 2.
-    pub fn usage(message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            status: EXIT_USAGE,
-        }
-    }
-
-    /// The machine failed: exit status 1.
-    pub fn machine(message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            status: EXIT_FAILURE,
-        }
-    }
-}
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
-    }
-}
 
 /// The most characters of a value an error quotes.
 const QUOTED_CHARS: usize = 40;
@@ -96,15 +61,22 @@ pub fn note_text(message: &str) -> String {
 pub fn print(
     what: &str,
     write: impl FnOnce(&mut std::io::StdoutLock<'static>) -> std::io::Result<()>,
-) -> Result<(), Failure> {
+) -> Result<(), PrintFailed> {
     let mut out = std::io::stdout().lock();
     match write(&mut out).and_then(|()| std::io::Write::flush(&mut out)) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(Failure::machine(chain(
-            &format!("writing {what} failed"),
-            &e,
-        ))),
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(PrintFailed {
+            line: chain(&format!("writing {what} failed"), &e),
+        }),
         _ => Ok(()),
     }
+}
+
+/// A command's result that could not be written to stdout: the whole line, the write's
+/// error chain and all.
+#[derive(Debug, thiserror::Error)]
+#[error("{line}")]
+pub struct PrintFailed {
+    line: String,
 }
 
 /// `message` on one line: line breaks become spaces.
@@ -131,6 +103,7 @@ pub fn chain(what: &str, err: &dyn std::error::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fmt;
 
     #[test]
     fn every_line_starts_with_the_program_and_stays_one_line() {
@@ -139,8 +112,6 @@ mod tests {
             "timestep-rope: error: --dt: bad value"
         );
         assert_eq!(note_text("run"), "timestep-rope: run");
-        assert_eq!(Failure::usage("x").status, 2);
-        assert_eq!(Failure::machine("x").status, 1);
     }
 
     #[test]

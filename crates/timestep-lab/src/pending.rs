@@ -110,13 +110,25 @@ impl Write for PendingFile {
 
 /// Commits each of a run's outputs, in order, once all are written: `(flag, file)`. An error
 /// names the flag and the path; the files after it are left as they were.
-pub fn commit_all(files: Vec<(&str, PendingFile)>) -> Result<(), String> {
+pub fn commit_all(files: Vec<(&str, PendingFile)>) -> Result<(), CommitFailed> {
     for (flag, file) in files {
         let path = file.path().display().to_string();
-        file.commit()
-            .map_err(|e| format!("writing {flag} '{path}' failed: {e}"))?;
+        file.commit().map_err(|source| CommitFailed {
+            flag: flag.into(),
+            path,
+            source,
+        })?;
     }
     Ok(())
+}
+
+/// A run's output that could not be put in its place.
+#[derive(Debug, thiserror::Error)]
+#[error("writing {flag} '{path}' failed: {source}")]
+pub struct CommitFailed {
+    pub flag: String,
+    pub path: String,
+    pub source: io::Error,
 }
 
 /// `path`, or the file a symlink at `path` points to (which may not exist yet).

@@ -12,7 +12,8 @@ pub use engines::{Engine, Knob, SETTINGS, Setting};
 pub use output::{Advice, Ranked};
 
 use crate::lane::{LaneReport, LaneSpec};
-use crate::messages::{self, Failure};
+use crate::messages::{self, PrintFailed};
+use crate::replay::CaptureError;
 use crate::replay::{ReplayConfig, ReplayError};
 use crate::simulate::{Controls, SimConfig};
 use std::process::ExitCode;
@@ -245,7 +246,7 @@ pub fn capture_caveats(summary: &crate::replay::CaptureSummary) -> Vec<String> {
 
 /// Runs every candidate on the situation (the runner `simulate` and `replay` use); with what the
 /// verdict must be read with ([`capture_caveats`]).
-pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), Failure> {
+pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
     match situation {
         Situation::Display { sim, pacings } => {
             let mut out = Vec::new();
@@ -253,7 +254,7 @@ pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), Fa
                 let mut sim = SimConfig::clone(sim);
                 sim.display.pacing = pacing;
                 let outcome = crate::simulate::run_with(&sim, Controls::default(), |_| {})
-                    .map_err(|e| Failure::usage(format!("--lanes: {e}")))?;
+                    .map_err(AdviseError::Lanes)?;
                 let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
                 let named = pacing_name(pacing, sim.display.vsync);
                 for (spec, lane) in sim.lanes.iter().zip(outcome.lanes) {
@@ -272,10 +273,10 @@ pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), Fa
             let path = &cfg.capture;
             let (selection, summary) =
                 crate::replay::open(path, cfg.app.as_deref(), cfg.swapchain.as_deref())
-                    .map_err(|e| Failure::usage(e.to_string()))?;
+                    .map_err(AdviseError::Capture)?;
             let reports = crate::replay::run(cfg, &selection, &summary).map_err(|e| match e {
-                ReplayError::Capture(e) => Failure::usage(e.to_string()),
-                ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
+                ReplayError::Capture(e) => AdviseError::Capture(e),
+                ReplayError::Loop(e) => AdviseError::Lanes(e),
             })?;
             let measured = cfg
                 .lanes
@@ -313,8 +314,22 @@ pub fn rank(measured: Vec<Measured>) -> (Vec<Measured>, Vec<Measured>) {
     (held, dropped)
 }
 
+/// Why `advise` gave no verdict.
+#[derive(Debug, thiserror::Error)]
+pub enum AdviseError {
+    /// A candidate's loop that cannot run (bad input).
+    #[error("--lanes: {0}")]
+    Lanes(#[source] timestep_loop::ConfigError),
+    /// The capture cannot be read (bad input).
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    /// The verdict could not be written (the machine's failure).
+    #[error(transparent)]
+    Print(#[from] PrintFailed),
+}
+
 /// Runs `advise`: measures, ranks and prints the verdict.
-pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, Failure> {
+pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, AdviseError> {
     let (measured, caveats) = measure(&cfg.situation)?;
     let (held, dropped) = rank(measured);
     let mut advice = Advice::new(cfg, &held, &dropped);

@@ -20,7 +20,7 @@ pub use report::{
     BEHIND_PERCENT, Books, DrawReport, LaneReport, LaneState, PacingReport, PhysicsReport,
     PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, peak_rss_kib,
 };
-pub use spec::{LaneSpec, parse_lanes, parse_spec};
+pub use spec::{LaneError, LaneSpec, parse_lanes, parse_spec};
 pub use vblanks::{RefreshInterval, TICK_COUNTERS_BELOW, Vblanks};
 pub use world::World;
 

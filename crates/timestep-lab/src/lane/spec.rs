@@ -71,17 +71,19 @@ impl fmt::Display for LaneSpec {
 }
 
 /// Parses one spec: the loop's `NAME[+OPTION...]`, with `+euler` or `+rk4` among the options.
-pub fn parse_spec(text: &str) -> Result<LaneSpec, String> {
+pub fn parse_spec(text: &str) -> Result<LaneSpec, LaneError> {
     let mut loop_text = String::new();
     let mut integrator: Option<Integrator> = None;
     for (i, part) in text.trim().split('+').enumerate() {
         match part.parse::<Integrator>() {
             Ok(chosen) if i > 0 => {
                 if let Some(first) = integrator.replace(chosen) {
-                    return Err(format!(
-                        "'{}': one integrator per lane ({first} and {chosen} given)",
-                        text.trim()
-                    ));
+                    let text = text.trim().into();
+                    return Err(LaneError::TwoIntegrators {
+                        text,
+                        first,
+                        chosen,
+                    });
                 }
             }
             _ => {
@@ -98,7 +100,7 @@ pub fn parse_spec(text: &str) -> Result<LaneSpec, String> {
 
 /// A comma-separated list of lane specs, in the order given (repeats allowed); `modes`,
 /// `presets` and `timers` stand for their groups.
-pub fn parse_lanes(list: &str) -> Result<Vec<LaneSpec>, String> {
+pub fn parse_lanes(list: &str) -> Result<Vec<LaneSpec>, LaneError> {
     let mut lanes = Vec::new();
     let error = |kind| lane_error(list, SpecError::new(list, kind));
     if list.trim().is_empty() {
@@ -114,21 +116,48 @@ pub fn parse_lanes(list: &str) -> Result<Vec<LaneSpec>, String> {
     Ok(lanes)
 }
 
-/// A loop's error in a lane's words: the integrator is one of a lane's options too.
-fn lane_error(text: &str, e: SpecError) -> String {
-    let text = text.trim();
+/// What is wrong with a lane or a list of lanes: a loop's error in a lane's words (the
+/// integrator is one of a lane's options too), quoting the text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LaneError {
+    #[error("'{text}': one integrator per lane ({first} and {chosen} given)")]
+    TwoIntegrators {
+        text: String,
+        first: Integrator,
+        chosen: Integrator,
+    },
+    /// A name that is neither a mode nor a preset.
+    #[error("{}", unknown_lane(.0))]
+    UnknownName(String),
+    #[error(
+        "'{text}': unknown option '{option}' (expected {}; or euler, rk4)",
+        LoopSpec::OPTIONS
+    )]
+    UnknownOption { text: String, option: String },
+    #[error("the list of lanes is empty")]
+    EmptyList,
+    #[error("'{0}' has an empty lane")]
+    EmptyEntry(String),
+    /// Any other of the loop's errors, about this text.
+    #[error("'{text}': {kind}")]
+    Loop { text: String, kind: SpecErrorKind },
+}
+
+/// The loop's "unknown loop" line, said of a lane.
+fn unknown_lane(name: &str) -> String {
+    let names = SpecErrorKind::UnknownName(name.into()).to_string();
+    names.replacen("unknown loop", "unknown lane", 1)
+}
+
+/// A loop's error in a lane's words.
+fn lane_error(text: &str, e: SpecError) -> LaneError {
+    let text = text.trim().to_string();
     match e.kind {
-        SpecErrorKind::UnknownName(name) => {
-            let names = timestep_loop::SpecErrorKind::UnknownName(name).to_string();
-            names.replacen("unknown loop", "unknown lane", 1)
-        }
-        SpecErrorKind::UnknownOption(option) => format!(
-            "'{text}': unknown option '{option}' (expected {}; or euler, rk4)",
-            LoopSpec::OPTIONS
-        ),
-        SpecErrorKind::EmptyList => "the list of lanes is empty".into(),
-        SpecErrorKind::EmptyEntry => format!("'{text}' has an empty lane"),
-        kind => format!("'{text}': {kind}"),
+        SpecErrorKind::UnknownName(name) => LaneError::UnknownName(name),
+        SpecErrorKind::UnknownOption(option) => LaneError::UnknownOption { text, option },
+        SpecErrorKind::EmptyList => LaneError::EmptyList,
+        SpecErrorKind::EmptyEntry => LaneError::EmptyEntry(text),
+        kind => LaneError::Loop { text, kind },
     }
 }
 
@@ -171,7 +200,7 @@ mod tests {
             ("variable+fuzzy", "step rule"),
             ("bevy+tick=1s", "clamp (250ms)"),
         ] {
-            let err = parse_lanes(list).unwrap_err();
+            let err = parse_lanes(list).unwrap_err().to_string();
             assert!(err.contains(says), "{list}: {err}");
         }
     }

@@ -27,7 +27,9 @@
 
 pub mod profile;
 
-pub use profile::{MachineProfile, QUANTILES, SleepSample};
+pub use profile::{
+    MachineProfile, ProfileError, ProfileProblem, QUANTILES, SampleProblem, SleepSample,
+};
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -94,12 +96,24 @@ impl std::str::FromStr for Sleep {
     }
 }
 
+/// A `--machine` that names no machine, or a profile that cannot be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum MachineError {
+    #[error(
+        "unknown machine '{0}' (expected {names}, or a FILE.json from timestep-rope probe --out)",
+        names = Machine::NAMES.join(", ")
+    )]
+    Unknown(String),
+    #[error(transparent)]
+    Profile(#[from] ProfileError),
+}
+
 impl Machine {
     /// The built-in machines by name.
     pub const NAMES: [&'static str; 4] = ["windows-default", "windows-1ms", "linux", "browser"];
 
     /// A built-in machine, or the profile in a file (`FILE.json`).
-    pub fn parse(s: &str) -> Result<Machine, String> {
+    pub fn parse(s: &str) -> Result<Machine, MachineError> {
         match s.trim().to_ascii_lowercase().as_str() {
             "windows-default" => Ok(Machine::WindowsDefault),
             "windows-1ms" => Ok(Machine::Windows1ms),
@@ -110,11 +124,7 @@ impl Machine {
                 let profile = MachineProfile::load(path)?;
                 Ok(Machine::Measured(Box::new(profile), path.to_owned()))
             }
-            _ => Err(format!(
-                "unknown machine '{s}' (expected {}, or a FILE.json from timestep-rope probe \
-                 --out)",
-                Machine::NAMES.join(", ")
-            )),
+            _ => Err(MachineError::Unknown(s.into())),
         }
     }
 
@@ -289,12 +299,15 @@ mod tests {
 
     #[test]
     fn names_parse_and_a_missing_profile_is_named() {
-        assert_eq!(
+        assert!(matches!(
             Machine::parse("Windows-Default"),
             Ok(Machine::WindowsDefault)
-        );
-        assert!(Machine::parse("amiga").unwrap_err().contains("windows-1ms"));
-        let e = Machine::parse("/nonexistent/machine.json").unwrap_err();
+        ));
+        let e = Machine::parse("amiga").unwrap_err().to_string();
+        assert!(e.contains("windows-1ms"), "{e}");
+        let e = Machine::parse("/nonexistent/machine.json")
+            .unwrap_err()
+            .to_string();
         assert!(
             e.contains("/nonexistent/machine.json") && e.contains("cannot read"),
             "{e}"

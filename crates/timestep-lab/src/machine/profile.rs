@@ -16,6 +16,7 @@
 //!
 //! `overshoot_ns` holds the overshoot (woke − asked) at each of [`QUANTILES`], in order.
 
+use crate::bounded::{Bounds, Min, OutOfRange, bounded};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -110,24 +111,23 @@ impl SleepSample {
     }
 
     /// Why these figures cannot be a sleep's, if they cannot.
-    fn problem(&self) -> Option<String> {
-        let request = within("request_ns", self.request_ns, 1, MAX_SLEEP_NS);
-        if let Err(e) = request.and(within("samples", self.samples, 1, u64::MAX)) {
-            return Some(e);
-        }
+    fn problem(&self) -> Result<(), SampleProblem> {
+        within("request_ns", self.request_ns, Bounds::Span(1, MAX_SLEEP_NS))?;
+        let at_least_one = Bounds::Sides {
+            min: Min::AtLeast(1),
+            max: None,
+        };
+        within("samples", self.samples, at_least_one)?;
         if self.overshoot_ns.len() != QUANTILES.len() {
-            return Some(format!(
-                "overshoot_ns has {} values where {} are expected (one per quantile)",
-                self.overshoot_ns.len(),
-                QUANTILES.len()
-            ));
+            return Err(SampleProblem::Quantiles(self.overshoot_ns.len()));
         }
-        if let Some(&worst) = self.overshoot_ns.iter().max()
-            && let Err(e) = within("overshoot_ns", worst, 0, MAX_SLEEP_NS)
-        {
-            return Some(e);
+        if let Some(&worst) = self.overshoot_ns.iter().max() {
+            within("overshoot_ns", worst, Bounds::Span(0, MAX_SLEEP_NS))?;
         }
-        (!self.overshoot_ns.is_sorted()).then(|| "overshoot_ns must not decrease".into())
+        match self.overshoot_ns.is_sorted() {
+            true => Ok(()),
+            false => Err(SampleProblem::Decreasing),
+        }
     }
 }
 
@@ -139,60 +139,97 @@ const MAX_CLOCK_RESOLUTION_NS: u64 = 1_000_000;
 /// threshold may be, ns (10 s; the probe measures sleeps of 0.1 to 5 ms).
 const MAX_SLEEP_NS: u64 = 10_000_000_000;
 
-/// `Ok` when `value` of `field` is in `lo..=hi`, else the one line that says the range.
-fn within(field: &str, value: u64, lo: u64, hi: u64) -> Result<(), String> {
-    if (lo..=hi).contains(&value) {
-        return Ok(());
-    }
-    Err(if hi == u64::MAX {
-        format!("{field} is {value}; it must be at least {lo}")
-    } else {
-        format!("{field} is {value}; it must be {lo} to {hi}")
-    })
+/// `Ok` when `value` of `field` is within `bounds`, else the one line that says them
+/// (`samples is 0; it must be at least 1`).
+fn within<T>(field: &str, value: T, bounds: Bounds<T>) -> Result<(), OutOfRange>
+where
+    T: PartialOrd + Default + std::fmt::Display + Copy,
+{
+    bounded(format_args!("{field} is {value}; it"), value, &bounds).map(drop)
+}
+
+/// Why a sleep's figures in a profile cannot be a sleep's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SampleProblem {
+    #[error(transparent)]
+    OutOfRange(#[from] OutOfRange),
+    /// How many quantiles the sample holds.
+    #[error("overshoot_ns has {0} values where {n} are expected (one per quantile)", n = QUANTILES.len())]
+    Quantiles(usize),
+    #[error("overshoot_ns must not decrease")]
+    Decreasing,
+}
+
+/// Why a profile's figures cannot be a machine's.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ProfileProblem {
+    #[error(transparent)]
+    OutOfRange(#[from] OutOfRange),
+    /// A list of sleeps (`native_sleep`) that is empty.
+    #[error("{0} is empty")]
+    EmptyList(&'static str),
+    #[error("{list} (request_ns {request_ns}): {problem}")]
+    Sample {
+        list: &'static str,
+        request_ns: u64,
+        problem: SampleProblem,
+    },
+}
+
+/// A profile that cannot be loaded: one line naming the file (first) and what is wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    #[error("{0}: cannot read: {1}")]
+    Unreadable(String, #[source] std::io::Error),
+    #[error("{0}: not a machine profile (from timestep-rope probe --out): {1}")]
+    NotAProfile(String, #[source] serde_json::Error),
+    #[error("{0}: {1}")]
+    Invalid(String, #[source] ProfileProblem),
 }
 
 impl MachineProfile {
     /// The profile in `path`, checked; an error is one line naming the file and what is wrong.
-    pub fn load(path: &Path) -> Result<MachineProfile, String> {
-        let at = path.display();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{at}: cannot read: {e}"))?;
-        let profile: MachineProfile = serde_json::from_str(&text).map_err(|e| {
-            format!("{at}: not a machine profile (from timestep-rope probe --out): {e}")
-        })?;
-        profile.check().map_err(|e| format!("{at}: {e}"))?;
+    pub fn load(path: &Path) -> Result<MachineProfile, ProfileError> {
+        let at = || path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ProfileError::Unreadable(at(), e))?;
+        let profile: MachineProfile =
+            serde_json::from_str(&text).map_err(|e| ProfileError::NotAProfile(at(), e))?;
+        profile
+            .check()
+            .map_err(|e| ProfileError::Invalid(at(), e))?;
         Ok(profile)
     }
 
     /// Whether the figures can be a machine's.
-    pub fn check(&self) -> Result<(), String> {
-        within(
-            "clock_resolution_ns",
-            self.clock_resolution_ns,
-            1,
-            MAX_CLOCK_RESOLUTION_NS,
-        )?;
+    pub fn check(&self) -> Result<(), ProfileProblem> {
+        let resolution = Bounds::Span(1, MAX_CLOCK_RESOLUTION_NS);
+        within("clock_resolution_ns", self.clock_resolution_ns, resolution)?;
         let read = self.clock_read_ns;
-        if !(read.is_finite() && (0.0..=MAX_CLOCK_RESOLUTION_NS as f64).contains(&read)) {
-            return Err(format!(
-                "clock_read_ns is {}; it must be 0 to {MAX_CLOCK_RESOLUTION_NS}",
-                crate::messages::quoted_number(read)
-            ));
-        }
+        let said = crate::messages::quoted_number(read);
+        let read_bounds = Bounds::Span(0.0, MAX_CLOCK_RESOLUTION_NS as f64);
+        bounded(
+            format_args!("clock_read_ns is {said}; it"),
+            read,
+            &read_bounds,
+        )?;
         if let Some(slack) = self.timer_slack_ns {
-            within("timer_slack_ns", slack, 0, MAX_SLEEP_NS)?;
+            within("timer_slack_ns", slack, Bounds::Span(0, MAX_SLEEP_NS))?;
         }
-        within("spin_threshold_ns", self.spin_threshold_ns, 0, MAX_SLEEP_NS)?;
+        let spin = self.spin_threshold_ns;
+        within("spin_threshold_ns", spin, Bounds::Span(0, MAX_SLEEP_NS))?;
         for (list, samples) in [
             ("native_sleep", &self.native_sleep),
             ("spin_sleep", &self.spin_sleep),
         ] {
             if samples.is_empty() {
-                return Err(format!("{list} is empty"));
+                return Err(ProfileProblem::EmptyList(list));
             }
             for s in samples {
-                if let Some(problem) = s.problem() {
-                    return Err(format!("{list} (request_ns {}): {problem}", s.request_ns));
-                }
+                s.problem().map_err(|problem| ProfileProblem::Sample {
+                    list,
+                    request_ns: s.request_ns,
+                    problem,
+                })?;
             }
         }
         Ok(())
@@ -264,13 +301,16 @@ mod tests {
         assert_eq!(back.native_nearest(5_000_000).request_ns, 1_000_000);
         let mut broken = profile.clone();
         broken.native_sleep[1].overshoot_ns.swap(0, 5);
-        let e = broken.check().unwrap_err();
+        let e = broken.check().unwrap_err().to_string();
         assert!(
             e.contains("native_sleep (request_ns 1000000)") && e.contains("decrease"),
             "{e}"
         );
         broken.native_sleep.clear();
-        assert_eq!(broken.check().unwrap_err(), "native_sleep is empty");
+        assert_eq!(
+            broken.check().unwrap_err().to_string(),
+            "native_sleep is empty"
+        );
     }
 
     #[test]
@@ -319,7 +359,7 @@ mod tests {
         for (break_it, says) in cases {
             let mut p = good.clone();
             break_it(&mut p);
-            assert_eq!(p.check().unwrap_err(), says);
+            assert_eq!(p.check().unwrap_err().to_string(), says);
         }
     }
 }

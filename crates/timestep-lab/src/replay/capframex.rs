@@ -251,7 +251,7 @@ impl JsonRows {
         };
         let start_ns = time_ns(t * 1e9)
             .and_then(|t| sum_ns(self.offset_ns, t))
-            .map_err(|e| bad("TimeInSeconds", t, e))?;
+            .map_err(|e| bad("TimeInSeconds", t, e.to_string()))?;
         let dropped = data.dropped.as_ref().and_then(|d| d.get(i)) == Some(&true)
             || data.ms_between_display_change.get(i) == Some(&0.0);
         let shown_ns = match data.ms_until_displayed.get(i) {
@@ -261,7 +261,7 @@ impl JsonRows {
             }
             Some(&ms) => Some(
                 moved_ns(start_ns, ms * 1e6, start_ns)
-                    .map_err(|e| bad("MsUntilDisplayed", ms, e))?,
+                    .map_err(|e| bad("MsUntilDisplayed", ms, e.to_string()))?,
             ),
             None => Some(start_ns),
         };

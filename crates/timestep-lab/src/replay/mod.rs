@@ -112,45 +112,51 @@ impl std::error::Error for CaptureError {}
 /// without overflowing a u64, and every sum is checked against it again.
 pub const MAX_TIME_NS: u64 = 1 << 62;
 
-/// [`MAX_TIME_NS`] in words, for the errors that refuse a time past it.
-const MAX_TIME: &str = "past the latest time replay reads (2^62 ns, about 146 years)";
+/// A time in a capture that cannot be one, or a sum of them past [`MAX_TIME_NS`].
+#[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
+pub enum TimeError {
+    #[error("not a time (negative, or not a number)")]
+    NotATime,
+    #[error("past the latest time replay reads (2^62 ns, about 146 years)")]
+    PastLatest,
+    /// A duration (ns) that moves a time before its frame's start.
+    #[error("{:.4} ms puts it before the frame's start", .0 / 1e6)]
+    BeforeStart(f64),
+}
 
 /// A time computed in ns (from a number in a file), rounded to whole ns: refused when not a
 /// number, negative, or past [`MAX_TIME_NS`].
-pub(crate) fn time_ns(ns: f64) -> Result<u64, String> {
+pub(crate) fn time_ns(ns: f64) -> Result<u64, TimeError> {
     if ns.is_nan() || ns < 0.0 {
-        return Err("not a time (negative, or not a number)".into());
+        return Err(TimeError::NotATime);
     }
     let ns = ns.round();
     if ns > MAX_TIME_NS as f64 {
-        return Err(MAX_TIME.into());
+        return Err(TimeError::PastLatest);
     }
     Ok(ns as u64)
 }
 
 /// `from` moved by a duration in ns (which may be negative): refused when the result is before
 /// `not_before` or past [`MAX_TIME_NS`].
-pub(crate) fn moved_ns(from: u64, by_ns: f64, not_before: u64) -> Result<u64, String> {
+pub(crate) fn moved_ns(from: u64, by_ns: f64, not_before: u64) -> Result<u64, TimeError> {
     let by = by_ns.round();
     if by.is_nan() || by.abs() > MAX_TIME_NS as f64 {
-        return Err(MAX_TIME.into());
+        return Err(TimeError::PastLatest);
     }
     let to = from as i128 + by as i128;
     if to < i128::from(not_before) {
-        return Err(format!(
-            "{:.4} ms puts it before the frame's start",
-            by_ns / 1e6
-        ));
+        return Err(TimeError::BeforeStart(by_ns));
     }
     u64::try_from(to)
         .ok()
         .filter(|&t| t <= MAX_TIME_NS)
-        .ok_or_else(|| MAX_TIME.into())
+        .ok_or(TimeError::PastLatest)
 }
 
 /// `a + b`, both times or durations in ns, refused past [`MAX_TIME_NS`].
-pub(crate) fn sum_ns(a: u64, b: u64) -> Result<u64, String> {
+pub(crate) fn sum_ns(a: u64, b: u64) -> Result<u64, TimeError> {
     a.checked_add(b)
         .filter(|&t| t <= MAX_TIME_NS)
-        .ok_or_else(|| MAX_TIME.into())
+        .ok_or(TimeError::PastLatest)
 }

@@ -495,7 +495,7 @@ impl CsvRows {
         };
         moved_ns(from, Unit::Ms.ns(ms), start)
             .map(Some)
-            .map_err(|e| self.error(i, e))
+            .map_err(|e| self.error(i, e.to_string()))
     }
 
     fn frame(&mut self) -> Result<Captured, CaptureError> {

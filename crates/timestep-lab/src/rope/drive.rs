@@ -94,21 +94,17 @@ impl Drive {
 
     /// Reads a drive as typed: `sway`, `circle` or `off`, the first two with an optional
     /// `:PERIOD`.
-    pub fn parse(s: &str) -> Result<Drive, String> {
+    pub fn parse(s: &str) -> Result<Drive, DriveError> {
         let s = s.trim().to_ascii_lowercase();
         let (name, period) = match s.split_once(':') {
             Some((name, period)) => (name, Some(period)),
             None => (s.as_str(), None),
         };
-        let period_ns = |default: u64| -> Result<u64, String> {
+        let period_ns = |default: u64| -> Result<u64, DriveError> {
             let Some(p) = period else { return Ok(default) };
-            let ns = parse_duration(p).map_err(|e| format!("the period in '{s}': {e}"))?;
+            let ns = parse_duration(p).map_err(|e| DriveError::BadPeriod(s.clone(), e))?;
             if !(MIN_PERIOD_NS..=MAX_PERIOD_NS).contains(&ns) {
-                return Err(format!(
-                    "the period in '{s}' must be from {} to {}",
-                    format_duration(MIN_PERIOD_NS),
-                    format_duration(MAX_PERIOD_NS)
-                ));
+                return Err(DriveError::PeriodOutOfRange(s.clone()));
             }
             Ok(ns)
         };
@@ -120,12 +116,8 @@ impl Drive {
                 period_ns: period_ns(CIRCLE_PERIOD_NS)?,
             }),
             "off" if period.is_none() => Ok(Drive::Off),
-            "off" => Err(format!("'{s}': off has no period")),
-            _ => Err(format!(
-                "unknown drive '{s}' (expected {}, the first two with an optional :PERIOD, \
-                 e.g. sway:3s)",
-                Drive::NAMES.join(", ")
-            )),
+            "off" => Err(DriveError::OffWithPeriod(s)),
+            _ => Err(DriveError::Unknown(s)),
         }
     }
 }
@@ -139,6 +131,26 @@ impl fmt::Display for Drive {
             Drive::Circle { period_ns } => write!(f, "circle:{}", format_duration(*period_ns)),
         }
     }
+}
+
+/// A `--drive` that is not one, quoting it (lower-cased).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DriveError {
+    #[error("the period in '{0}': {1}")]
+    BadPeriod(String, #[source] timestep_loop::DurationError),
+    #[error(
+        "the period in '{0}' must be from {lo} to {hi}",
+        lo = format_duration(MIN_PERIOD_NS),
+        hi = format_duration(MAX_PERIOD_NS)
+    )]
+    PeriodOutOfRange(String),
+    #[error("'{0}': off has no period")]
+    OffWithPeriod(String),
+    #[error(
+        "unknown drive '{0}' (expected {names}, the first two with an optional :PERIOD, e.g. sway:3s)",
+        names = Drive::NAMES.join(", ")
+    )]
+    Unknown(String),
 }
 
 #[cfg(test)]
@@ -193,7 +205,7 @@ mod tests {
             ("sway:fast", "period"),
             ("off:2s", "no period"),
         ] {
-            let e = Drive::parse(bad).unwrap_err();
+            let e = Drive::parse(bad).unwrap_err().to_string();
             assert!(e.contains(says), "{bad}: {e}");
         }
         assert_eq!(Drive::Off.next().next().next(), Drive::Off);

@@ -15,10 +15,10 @@ mod params;
 mod rk4;
 mod stability;
 
-pub use drive::Drive;
+pub use drive::{Drive, DriveError};
 pub use integrator::Integrator;
 pub use params::{
-    BYTES_PER_PARTICLE, EXPLODE_STRETCH, MAX_PARTICLES, Pin, REST_FRACTION, RopeParams,
+    BYTES_PER_PARTICLE, BadParams, EXPLODE_STRETCH, MAX_PARTICLES, Pin, REST_FRACTION, RopeParams,
     max_particles_cost,
 };
 
@@ -136,6 +136,22 @@ pub struct Rope {
     steps: u64,
 }
 
+/// A rope that cannot be built from what it was given.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BadRope {
+    #[error(transparent)]
+    Params(#[from] BadParams),
+    /// A count of positions or velocities (`what`) that is not one per particle.
+    #[error("{given} {what} for {n} particles")]
+    Count {
+        given: usize,
+        what: &'static str,
+        n: usize,
+    },
+    #[error("{0} must be finite")]
+    NotFinite(&'static str),
+}
+
 impl Rope {
     pub fn new(params: RopeParams) -> Self {
         Rope::build(params, &params.initial_positions(), None)
@@ -148,23 +164,27 @@ impl Rope {
         params: RopeParams,
         positions: &[Vec2],
         velocities: Option<&[Vec2]>,
-    ) -> Result<Self, String> {
+    ) -> Result<Self, BadRope> {
         params.validate()?;
         let n = params.particles;
         for (what, v) in [("positions", Some(positions)), ("velocities", velocities)] {
             let Some(v) = v else { continue };
             if v.len() != n {
-                return Err(format!("{} {what} for {n} particles", v.len()));
+                return Err(BadRope::Count {
+                    given: v.len(),
+                    what,
+                    n,
+                });
             }
             if !v.iter().all(|p| p.is_finite()) {
-                return Err(format!("{what} must be finite"));
+                return Err(BadRope::NotFinite(what));
             }
         }
         Ok(Rope::build(params, positions, velocities))
     }
 
     /// A rope at rest at the given positions; see [`Rope::with_state`].
-    pub fn with_positions(params: RopeParams, positions: Vec<Vec2>) -> Result<Self, String> {
+    pub fn with_positions(params: RopeParams, positions: Vec<Vec2>) -> Result<Self, BadRope> {
         Rope::with_state(params, &positions, None)
     }
 

@@ -158,25 +158,18 @@ impl RopeParams {
     }
 
     /// Checks the values a user can set.
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), BadParams> {
         if self.particles == 0 {
-            return Err("--particles must be at least 1".into());
+            return Err(BadParams::NoParticles);
         }
         if self.particles > MAX_PARTICLES {
-            return Err(format!(
-                "--particles {} is more than the maximum {MAX_PARTICLES} ({})",
-                self.particles,
-                max_particles_cost()
-            ));
+            return Err(BadParams::TooManyParticles(self.particles));
         }
         if self.pin == Pin::Both && self.particles < 2 {
-            return Err("--pin both needs --particles 2 or more".into());
+            return Err(BadParams::BothPinsOneParticle);
         }
         if !(self.damping_per_s.is_finite() && self.damping_per_s >= 0.0) {
-            return Err(format!(
-                "--damping must be a finite rate >= 0 per second, got {}",
-                self.damping_per_s
-            ));
+            return Err(BadParams::Damping(self.damping_per_s));
         }
         let positive = [
             ("mass", self.particle_mass_kg),
@@ -185,19 +178,14 @@ impl RopeParams {
         ];
         for (name, v) in positive {
             if !(v.is_finite() && v > 0.0) {
-                return Err(format!(
-                    "the rope's {name} must be positive and finite, got {v}"
-                ));
+                return Err(BadParams::NotPositive(name, v));
             }
         }
         if !(self.rest_fraction.is_finite() && (0.0..1e-3).contains(&self.rest_fraction)) {
-            return Err(format!(
-                "the rest rule's fraction must be in [0, 0.001), got {}",
-                self.rest_fraction
-            ));
+            return Err(BadParams::RestFraction(self.rest_fraction));
         }
         if !(self.spring_damping_n_s_per_m.is_finite() && self.spring_damping_n_s_per_m >= 0.0) {
-            return Err("the spring damping must be >= 0".into());
+            return Err(BadParams::SpringDamping);
         }
         Ok(())
     }
@@ -246,4 +234,23 @@ impl RopeParams {
             .map(|i| Vec2::new(i as f32 * spacing, 0.0))
             .collect()
     }
+}
+/// A rope's parameters that cannot make a rope.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum BadParams {
+    #[error("--particles must be at least 1")]
+    NoParticles,
+    #[error("--particles {0} is more than the maximum {MAX_PARTICLES} ({cost})", cost = max_particles_cost())]
+    TooManyParticles(usize),
+    #[error("--pin both needs --particles 2 or more")]
+    BothPinsOneParticle,
+    #[error("--damping must be a finite rate >= 0 per second, got {0}")]
+    Damping(f32),
+    /// A quantity (named) that must be positive and finite.
+    #[error("the rope's {0} must be positive and finite, got {1}")]
+    NotPositive(&'static str, f32),
+    #[error("the rest rule's fraction must be in [0, 0.001), got {0}")]
+    RestFraction(f32),
+    #[error("the spring damping must be >= 0")]
+    SpringDamping,
 }

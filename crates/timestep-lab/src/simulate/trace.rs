@@ -11,11 +11,24 @@ use timestep_loop::{millis, seconds};
 
 /// Creates the file a flag names, if it names one (see [`PendingFile`]); an error names the
 /// flag.
-pub fn open(flag: &str, path: Option<&Path>) -> Result<Option<PendingFile>, String> {
+pub fn open(flag: &str, path: Option<&Path>) -> Result<Option<PendingFile>, CannotWrite> {
     path.map(|p| {
-        PendingFile::create(p).map_err(|e| format!("cannot write {flag} '{}': {e}", p.display()))
+        PendingFile::create(p).map_err(|e| CannotWrite {
+            flag: flag.into(),
+            path: p.display().to_string(),
+            source: e,
+        })
     })
     .transpose()
+}
+
+/// A file a flag names that cannot be created.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot write {flag} '{path}': {source}")]
+pub struct CannotWrite {
+    pub flag: String,
+    pub path: String,
+    pub source: io::Error,
 }
 
 /// A per-frame CSV writer: one row per presented frame (set by `--trace`). Keeps the first

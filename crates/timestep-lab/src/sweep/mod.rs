@@ -10,7 +10,7 @@ mod output;
 mod rates;
 
 pub use output::{Summary, csv_header, csv_row, json_row};
-pub use rates::{DEFAULT_RATES, MAX_CONFIGS, parse_rates, without_hz};
+pub use rates::{DEFAULT_RATES, MAX_CONFIGS, RatesError, parse_rates, without_hz};
 
 use crate::fast::period_ns_f;
 use crate::lane::LaneReport;

@@ -4,8 +4,7 @@
 /// The default sweep: every whole rate from 30 to 240 Hz and the NTSC-style fractional ones.
 pub const DEFAULT_RATES: &str = "30..240,59.94,119.88,143.86";
 
-/// Highest rate a sweep accepts, Hz (as `simulate --display-hz`).
-use crate::MAX_HZ;
+use crate::bounded::{self, OutOfRange, bounded};
 
 /// Most configurations (rates × lanes) a sweep runs.
 pub const MAX_CONFIGS: u64 = 1_000_000;
@@ -20,11 +19,34 @@ pub fn without_hz(s: &str) -> &str {
     }
 }
 
+/// What is wrong with a list of rates: one line quoting the item.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RatesError {
+    #[error("the list of rates is empty")]
+    Empty,
+    #[error("'{text}' has an empty item")]
+    EmptyItem { text: String },
+    #[error("'{item}' is reversed: {lo} Hz is above {hi} Hz")]
+    Reversed { item: String, lo: f64, hi: f64 },
+    #[error("'{item}': the step must be greater than zero")]
+    StepNotAboveZero { item: String },
+    #[error("'{item}' makes {count:.0} rates, more than the {MAX_CONFIGS} a sweep runs")]
+    TooMany { item: String, count: f64 },
+    #[error("'{s}' in '{item}' is not a number")]
+    NotANumber { s: String, item: String },
+    #[error("'{s}' in '{item}' is not a finite number")]
+    NotFinite { s: String, item: String },
+    #[error("'{item}' is missing a rate (e.g. 30..240)")]
+    MissingRate { item: String },
+    #[error(transparent)]
+    OutOfRange(#[from] OutOfRange),
+}
+
 /// Parses a comma-separated list of rates and ranges into sorted, distinct rates. A range
 /// `A..B` steps by 1 Hz, `A..B:S` by S; both ends are included when the step lands on them.
-pub fn parse_rates(text: &str) -> Result<Vec<f64>, String> {
+pub fn parse_rates(text: &str) -> Result<Vec<f64>, RatesError> {
     if text.trim().is_empty() {
-        return Err("the list of rates is empty".into());
+        return Err(RatesError::Empty);
     }
     let mut rates = Vec::new();
     for item in text.split(',') {
@@ -33,7 +55,7 @@ pub fn parse_rates(text: &str) -> Result<Vec<f64>, String> {
         let bare = bare.join("..");
         let item = bare.trim();
         if item.is_empty() {
-            return Err(format!("'{text}' has an empty item"));
+            return Err(RatesError::EmptyItem { text: text.into() });
         }
         match item.split_once("..") {
             Some((lo, rest)) => expand(item, lo, rest, &mut rates)?,
@@ -46,23 +68,28 @@ pub fn parse_rates(text: &str) -> Result<Vec<f64>, String> {
 }
 
 /// `A..B[:S]`, appended to `out`, refusing more than [`MAX_CONFIGS`] rates before making them.
-fn expand(item: &str, lo: &str, rest: &str, out: &mut Vec<f64>) -> Result<(), String> {
+fn expand(item: &str, lo: &str, rest: &str, out: &mut Vec<f64>) -> Result<(), RatesError> {
     let (hi, step) = match rest.split_once(':') {
         Some((hi, step)) => (hi, number(item, step)?),
         None => (rest, 1.0),
     };
     let (lo, hi) = (rate(item, lo)?, rate(item, hi)?);
     if lo > hi {
-        return Err(format!("'{item}' is reversed: {lo} Hz is above {hi} Hz"));
+        return Err(RatesError::Reversed {
+            item: item.into(),
+            lo,
+            hi,
+        });
     }
     if step <= 0.0 {
-        return Err(format!("'{item}': the step must be greater than zero"));
+        return Err(RatesError::StepNotAboveZero { item: item.into() });
     }
     let count = ((hi - lo) / step + 1e-9).floor() + 1.0;
     if count > MAX_CONFIGS as f64 {
-        return Err(format!(
-            "'{item}' makes {count:.0} rates, more than the {MAX_CONFIGS} a sweep runs"
-        ));
+        return Err(RatesError::TooMany {
+            item: item.into(),
+            count,
+        });
     }
     // Each rate from its index, so a fine step does not accumulate rounding.
     out.extend((0..count as u64).map(|i| round_rate(lo + i as f64 * step)));
@@ -74,31 +101,30 @@ fn round_rate(hz: f64) -> f64 {
     (hz * 1e9).round() / 1e9
 }
 
-fn number(item: &str, s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' in '{item}' is not a number"))?;
-    if !v.is_finite() {
-        return Err(format!("'{s}' in '{item}' is not a finite number"));
+fn number(item: &str, s: &str) -> Result<f64, RatesError> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() => Ok(v),
+        Ok(_) => Err(RatesError::NotFinite {
+            s: s.into(),
+            item: item.into(),
+        }),
+        Err(_) => Err(RatesError::NotANumber {
+            s: s.into(),
+            item: item.into(),
+        }),
     }
-    Ok(v)
 }
 
-fn rate(item: &str, s: &str) -> Result<f64, String> {
+fn rate(item: &str, s: &str) -> Result<f64, RatesError> {
     if s.trim().is_empty() {
-        return Err(format!("'{item}' is missing a rate (e.g. 30..240)"));
+        return Err(RatesError::MissingRate { item: item.into() });
     }
     let v = number(item, s)?;
-    if v <= 0.0 {
-        return Err(format!("{v} Hz in '{item}' must be greater than zero"));
-    }
-    if v > MAX_HZ {
-        return Err(format!(
-            "{v} Hz in '{item}' is above the maximum of {MAX_HZ} Hz"
-        ));
-    }
-    Ok(v)
+    Ok(bounded(
+        format_args!("{v} Hz in '{item}'"),
+        v,
+        &bounded::rate(),
+    )?)
 }
 
 #[cfg(test)]
@@ -140,7 +166,7 @@ mod tests {
             ("nan..60", "finite"),
         ] {
             let e = parse_rates(text).unwrap_err();
-            assert!(e.contains(says), "{text:?}: {e}");
+            assert!(e.to_string().contains(says), "{text:?}: {e}");
         }
     }
 }
