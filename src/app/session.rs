@@ -14,7 +14,9 @@ use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
 use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
-use timestep_lab::draw::{Arrangement, Screen, pacing_summary, stability_warning};
+use timestep_lab::draw::{
+    Arrangement, Screen, default_px_per_m, pacing_summary, stability_warning,
+};
 use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::lane::{Lane, LaneReport, LaneSpec};
 use timestep_lab::lessons::{LESSONS, Lesson};
@@ -91,6 +93,7 @@ fn build_lanes(
         .iter()
         .map(|&spec| {
             let mut lane = Lane::new(spec, rope, env)?;
+            lane.judge_drive(rope.drive, default_px_per_m(rope));
             lane.keep_step_starts(true);
             Ok(lane)
         })
@@ -264,7 +267,7 @@ impl Session {
     fn cycle_drive(&mut self) {
         self.rope.drive = self.rope.drive.next();
         for lane in &mut self.lanes {
-            lane.set_drive(&self.rope);
+            lane.set_drive(self.rope.drive, default_px_per_m(&self.rope));
         }
         self.screen.set_params(&self.rope);
     }

@@ -130,3 +130,76 @@ fn the_core_crate_depends_on_nothing_and_names_nothing_of_the_app() {
     );
     assert!(found.is_empty(), "{found:#?}");
 }
+
+/// The library's top-level modules each imports (`crate::NAME` in its code, tests included).
+fn module_imports() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
+    let dir = root().join("crates/timestep-lab/src");
+    let module_of = |file: &str| {
+        let rest = file
+            .strip_prefix("crates/timestep-lab/src/")
+            .unwrap_or(file);
+        let first = rest.split('/').next().unwrap_or(rest);
+        first.strip_suffix(".rs").unwrap_or(first).to_string()
+    };
+    let files = sources(&dir);
+    let modules: std::collections::BTreeSet<String> = files
+        .iter()
+        .map(|(name, _)| module_of(name))
+        .filter(|m| m != "lib")
+        .collect();
+    let mut graph = std::collections::BTreeMap::new();
+    for (name, code) in &files {
+        let from = module_of(name);
+        let deps: &mut std::collections::BTreeSet<String> = graph.entry(from.clone()).or_default();
+        for part in code.split("crate::").skip(1) {
+            let to: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
+                .collect();
+            if to != from && modules.contains(&to) {
+                deps.insert(to);
+            }
+        }
+    }
+    graph
+}
+
+#[test]
+fn the_librarys_modules_import_each_other_without_a_cycle() {
+    let graph = module_imports();
+    // Depth-first, keeping the path: a module met again on its own path closes a cycle.
+    fn visit(
+        m: &str,
+        graph: &std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+        path: &mut Vec<String>,
+        done: &mut std::collections::BTreeSet<String>,
+    ) -> Option<Vec<String>> {
+        if let Some(at) = path.iter().position(|p| p == m) {
+            let mut cycle = path[at..].to_vec();
+            cycle.push(m.to_string());
+            return Some(cycle);
+        }
+        if !done.insert(m.to_string()) {
+            return None;
+        }
+        path.push(m.to_string());
+        for d in graph.get(m).into_iter().flatten() {
+            if let Some(c) = visit(d, graph, path, done) {
+                return Some(c);
+            }
+        }
+        path.pop();
+        None
+    }
+    let mut done = std::collections::BTreeSet::new();
+    for m in graph.keys() {
+        let cycle = visit(m, &graph, &mut Vec::new(), &mut done);
+        assert!(
+            cycle.is_none(),
+            "an import cycle: {}",
+            cycle.unwrap_or_default().join(" -> ")
+        );
+    }
+    // The graph is not empty: the test sees the modules it checks.
+    assert!(graph["simulate"].contains("lane"), "{graph:?}");
+}

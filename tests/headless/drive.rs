@@ -3,6 +3,7 @@
 
 use crate::support::*;
 use timestep_lab::RopeParams;
+use timestep_lab::draw::default_px_per_m;
 use timestep_lab::lane::{Lane, LaneSpec};
 use timestep_lab::rope::Drive;
 use timestep_loop::{MaxSubstep, Mode, PolicyEnv, TimingConfig};
@@ -22,7 +23,9 @@ fn one_ms() -> PolicyEnv {
 /// A fixed lane stepped by frames of `frame_ns` until it has simulated `sim_ns`.
 fn fixed_after(frame_ns: u64, sim_ns: u64) -> Lane {
     let env = one_ms();
-    let mut lane = Lane::new(LaneSpec::mode(Mode::Fixed), &driven(), &env).unwrap();
+    let rope = driven();
+    let mut lane = Lane::new(LaneSpec::mode(Mode::Fixed), &rope, &env).unwrap();
+    lane.judge_drive(rope.drive, default_px_per_m(&rope));
     let mut now = 0;
     while lane.stepper().sim_ns() + frame_ns <= sim_ns {
         now += frame_ns;

@@ -406,11 +406,7 @@ mod tests {
             let lanes = crate::lane::parse_lanes(&l.lanes_text())
                 .unwrap_or_else(|e| panic!("lesson {}: {e}", i + 1));
             assert_eq!(lanes, l.lane_specs(), "{}", l.title);
-            assert!(
-                (1..=crate::draw::MAX_PANES).contains(&lanes.len()),
-                "{}",
-                l.title
-            );
+            assert!(!lanes.is_empty(), "{}", l.title);
             let tick = timestep_loop::parse_tick(&l.dt.to_string());
             assert_eq!(tick, Ok(l.dt.tick()), "{}", l.title);
             assert!(TimingConfig::textbook(l.dt.tick(), CLAMP_NS, None).is_ok());

@@ -6,6 +6,18 @@ use super::*;
 use crate::lessons::LESSONS;
 use crate::rope::{Rope, RopeParams};
 
+#[test]
+fn every_lesson_has_a_pane_for_each_of_its_lanes() {
+    for l in &LESSONS {
+        let lanes = l.lane_specs().len();
+        assert!(
+            (1..=MAX_PANES).contains(&lanes),
+            "{}: {lanes} lanes",
+            l.title
+        );
+    }
+}
+
 /// Long help lines, as the window's help has (its key column, then a description).
 fn help() -> Vec<String> {
     let mut lines = vec!["Keys".to_string()];

@@ -24,7 +24,7 @@ pub use spec::{LaneError, LaneSpec, parse_lanes, parse_spec};
 pub use vblanks::{RefreshInterval, TICK_COUNTERS_BELOW, Vblanks};
 pub use world::World;
 
-use crate::rope::{Grab, Integrator, Rope, RopeParams};
+use crate::rope::{Drive, Grab, Integrator, Rope, RopeParams};
 use crate::watch::{ExplosionWatch, Watch};
 use glam::Vec2;
 use timestep_loop::{
@@ -46,16 +46,15 @@ impl Lane {
     pub fn new(spec: LaneSpec, params: &RopeParams, env: &PolicyEnv) -> Result<Lane, ConfigError> {
         let mut lane = Lane::timing_only(spec, env)?;
         lane.world = Some(World::new(params, spec.integrator));
-        lane.judge_drive(params);
         lane.bound_steps(params);
         Ok(lane)
     }
 
-    /// Measures the judder of `params`' drive (a lane without a rope, too: the drive is a
-    /// function of time), in pixels of the window's default view of that rope.
-    pub fn judge_drive(&mut self, params: &RopeParams) {
-        let px_per_m = crate::draw::default_px_per_m(params);
-        self.record.judder = Judder::new(params.drive, f64::from(px_per_m));
+    /// Measures the judder of `drive` (a lane without a rope, too: the drive is a function of
+    /// time) from now on, in pixels at `px_per_m` (the hosts give the window's default view of
+    /// the rope, `draw::default_px_per_m`). Until this is asked, a lane measures no judder.
+    pub fn judge_drive(&mut self, drive: Drive, px_per_m: f32) {
+        self.record.judder = Judder::new(drive, f64::from(px_per_m));
     }
 
     /// Takes the longest step the lane's integrator can take on a rope of `params` (its
@@ -65,13 +64,13 @@ impl Lane {
         self.record.stable_below_s = params.stability_limit_for(integrator);
     }
 
-    /// Drives the pin with `params`' drive from now on (the window's `D`), and measures its
-    /// judder afresh.
-    pub fn set_drive(&mut self, params: &RopeParams) {
+    /// Drives the pin with `drive` from now on (the window's `D`), and measures its judder
+    /// afresh, in pixels at `px_per_m`.
+    pub fn set_drive(&mut self, drive: Drive, px_per_m: f32) {
         if let Some(world) = &mut self.world {
-            world.set_drive(params.drive);
+            world.set_drive(drive);
         }
-        self.judge_drive(params);
+        self.judge_drive(drive, px_per_m);
     }
 
     /// A lane without a rope: its loop steps, and its timing is measured, the same as with one.

@@ -8,6 +8,7 @@ use super::report::ReplayConfig;
 use super::select::{Selection, Stream};
 use super::summary::CaptureSummary;
 use super::{CaptureError, Captured};
+use crate::draw::default_px_per_m;
 use crate::frame::{FrameDone, Frames, Host, Shown, VblankCounter, Wall};
 use crate::lane::{Lane, LaneReport};
 use crate::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
@@ -136,6 +137,7 @@ fn replay_batch(
         .iter()
         .map(|&spec| {
             let mut lane = Lane::new(spec, &cfg.rope, &env)?;
+            lane.judge_drive(cfg.rope.drive, default_px_per_m(&cfg.rope));
             lane.keep_step_starts(controls.step_starts);
             Ok(lane)
         })
