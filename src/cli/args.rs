@@ -35,10 +35,12 @@ macro_rules! pacing_help {
     name = "timestep-rope",
     version,
     about = "A mass-spring rope that makes game-loop timing visible and measurable",
-    long_about = "Opens a window with a rope simulated at a fixed dt; M cycles how the loop steps \
-                  it (variable, semi-fixed, fixed, interpolated). `timestep-rope simulate` runs \
-                  the same code on a simulated display and prints the numbers; `timestep-rope \
-                  sweep` runs it on every display rate of a range."
+    long_about = "Opens a window with ropes simulated on the same frames by different loops \
+                  (at launch: interpolated, Unity's loop at a 10 Hz tick, and variable steps, \
+                  overlaid in one pane); M cycles how a lane steps its rope (variable, \
+                  semi-fixed, fixed, interpolated), F2 shows the controls. `timestep-rope \
+                  simulate` runs the same code on a simulated display and prints the numbers; \
+                  `timestep-rope sweep` runs it on every display rate of a range."
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -64,16 +64,9 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
     })?;
     let mut files = Vec::new();
-    if let (Some(mut file), Some(p)) = (plot_file, &plotting) {
-        let title = format!("{} ({}), frame by frame", summary.app, summary.format);
-        plot::plot_frames(&mut file, &title, &p.plot).map_err(|e| {
-            Failure::machine(format!(
-                "writing --plot '{}' failed: {e}",
-                file.path().display()
-            ))
-        })?;
-        files.push(("--plot", file));
-    }
+    super::plot_frames_into(&mut files, plot_file, plotting.as_ref(), || {
+        format!("{} ({}), frame by frame", summary.app, summary.format)
+    })?;
     if let Some(t) = trace {
         let file = t.finish();
         let file = file.map_err(|e| Failure::machine(format!("writing --trace failed: {e}")))?;

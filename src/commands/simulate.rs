@@ -49,20 +49,13 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     let outcome = outcome.map_err(|e| Failure::usage(format!("--lanes: {e}")))?;
     progress.finish();
     let mut files = Vec::new();
-    if let (Some(mut file), Some(p)) = (plot_file, &plotting) {
-        let title = format!(
+    super::plot_frames_into(&mut files, plot_file, plotting.as_ref(), || {
+        format!(
             "{} Hz display, jitter ±{}, frame by frame",
             cfg.display.display_hz,
             timestep_loop::format_duration(cfg.display.jitter_ns)
-        );
-        plot::plot_frames(&mut file, &title, &p.plot).map_err(|e| {
-            Failure::machine(format!(
-                "writing --plot '{}' failed: {e}",
-                file.path().display()
-            ))
-        })?;
-        files.push(("--plot", file));
-    }
+        )
+    })?;
     if let Some(t) = trace {
         let file = t.finish();
         files.push(("--trace", file.map_err(|e| failed("--trace", &e))?));
