@@ -2,6 +2,8 @@
 //! split view (side by side for two lanes, 2×2 for three or four), under the HUD's bar and
 //! above the strip.
 
+use super::pane::LABEL_TYPICAL_CHARS;
+use super::text::GLYPH;
 use super::view::{margin_px, panes_bottom};
 use super::{View, text_scale};
 use crate::rope::RopeParams;
@@ -116,7 +118,17 @@ impl Layout {
             })
             .collect();
         let inset = Vec2::splat(margin_px(width, height) * 0.5);
-        let rope_min = area.min() + inset + Vec2::new(0.0, label_height(height) as f32);
+        // The labels stack down the pane's left: the rope keeps beside them where that leaves
+        // it most of the pane's width, else below them.
+        let s = text_scale(height) as f32;
+        let labels_w = (LABEL_TYPICAL_CHARS * GLYPH) as f32 * s + 8.0 * s;
+        let labels_h = (lanes as u32 * label_height(height)) as f32;
+        let clear = if area.w as f32 - labels_w >= 0.45 * area.w as f32 {
+            Vec2::new(labels_w, 0.0)
+        } else {
+            Vec2::new(0.0, labels_h)
+        };
+        let rope_min = area.min() + inset + clear;
         let rope_max = Vec2::new(area.max().x - inset.x, top as f32).max(rope_min + Vec2::ONE);
         let view = View::for_rope_in(params, rope_min, rope_max, width, height);
         layout.areas = vec![area; lanes];
@@ -218,6 +230,28 @@ pub fn label_height(height: u32) -> u32 {
 mod tests {
     use super::super::hud_bar_height;
     use super::*;
+
+    #[test]
+    fn the_overlays_rope_keeps_clear_of_its_stacked_labels() {
+        // The room a 1280x800 window leaves beside its panel, and with the panel hidden.
+        for w in [924, 1280] {
+            let h = 800;
+            let params = RopeParams::default();
+            let l = Layout::overlay(&params, w, h, 3, hud_bar_height(w, h), 0);
+            let area = l.areas[0];
+            let s = text_scale(h) as f32;
+            let labels_right = area.x as f32 + (LABEL_TYPICAL_CHARS * GLYPH) as f32 * s;
+            let labels_bottom = area.y as f32 + 3.0 * label_height(h) as f32;
+            let (min, max) = super::super::view::rope_box(&params);
+            let (a, b) = (l.views[0].to_screen(min), l.views[0].to_screen(max));
+            let (left, top) = (a.x.min(b.x), a.y.min(b.y));
+            assert!(
+                left >= labels_right || top >= labels_bottom,
+                "{w}x{h}: the rope's box starts at ({left}, {top}), the labels end at \
+                 ({labels_right}, {labels_bottom})"
+            );
+        }
+    }
 
     #[test]
     fn four_panes_make_a_two_by_two_grid_that_does_not_overlap_the_hud_or_strip() {

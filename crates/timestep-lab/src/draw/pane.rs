@@ -9,6 +9,9 @@ use super::{RopeLook, View};
 
 /// The label length the pane's text size is chosen for, characters.
 const LABEL_CHARS: i64 = 32;
+/// A typical label's width in characters (a lane's name, its steps and its judder): the
+/// overlay keeps its rope clear of a column of labels this wide.
+pub(super) const LABEL_TYPICAL_CHARS: u32 = 28;
 
 /// What a split-view pane says about its lane.
 #[derive(Clone, Debug, Default, PartialEq)]
