@@ -134,8 +134,11 @@ pub fn show(ctx: &egui::Context, view: &PanelView, state: &PanelState) -> Vec<Ch
             egui::Frame::window(ui.style()).show(ui, |ui| {
                 ui.set_width(PANEL_WIDTH);
                 ui.vertical_centered(|ui| ui.heading("Controls"));
+                // The bar always shows when the contents scroll: the Legend and the actions
+                // below a stability warning are found by scrolling.
                 egui::ScrollArea::vertical()
                     .max_height(height - 30.0)
+                    .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                     .show(ui, |ui| contents(ui, view, state, &mut changes));
             });
         });
@@ -169,7 +172,7 @@ pub fn hud_height(ctx: &egui::Context, bar: bool) -> u32 {
 fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec<Change>) {
     ui.label(
         RichText::new(format!(
-            "{PANEL_KEY}: hide this panel   F1: keys   L: lessons"
+            "{PANEL_KEY}: hide this panel   F1: keys   L: lessons\nThe terms on screen: Legend, at this panel's foot"
         ))
         .color(KEY),
     );
@@ -193,7 +196,7 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
     if let Some(e) = &state.error {
         ui.colored_label(WARN, e);
     }
-    ui.label(RichText::new(RESET_RULE).small().weak());
+    ui.add(egui::Label::new(RichText::new(RESET_RULE).small().weak()).wrap());
     // Each term over its meaning, wrapped at the panel's width (a grid would not wrap).
     egui::CollapsingHeader::new("Legend").show(ui, |ui| {
         for (term, meaning) in LEGEND {
