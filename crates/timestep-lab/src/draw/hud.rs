@@ -144,6 +144,16 @@ pub fn stability_warning(lane: &Lane) -> Option<String> {
     ))
 }
 
+/// A tick as the screen shows it: ms to at most three decimals, trailing zeros dropped
+/// (`33.333ms`, `16.667ms`, `1ms`).
+pub fn tick_text(ns: u64) -> String {
+    let mut ms = format!("{:.3}", millis(ns));
+    while ms.ends_with('0') {
+        ms.pop();
+    }
+    format!("{}ms", ms.trim_end_matches('.'))
+}
+
 /// A lane's tick in short: `16.667ms x17 smooth` (17 substeps, the smooth timer), and
 /// `unstable>15.1ms` after it when the step is above the rope's stable step.
 pub fn tick_summary(lane: &Lane) -> String {
@@ -151,12 +161,7 @@ pub fn tick_summary(lane: &Lane) -> String {
     if p.mode == Mode::Variable {
         return format!("1 step/frame {}{}", lane.timer(), integrator_suffix(lane));
     }
-    let ms = millis(p.timing.tick_ns());
-    let mut tick = format!("{ms:.3}");
-    while tick.ends_with('0') {
-        tick.pop();
-    }
-    let tick = tick.trim_end_matches('.');
+    let tick = tick_text(p.timing.tick_ns());
     let substeps = p.substeps_per_tick();
     let sub = if substeps > 1 {
         format!(" x{substeps}")
@@ -168,7 +173,7 @@ pub fn tick_summary(lane: &Lane) -> String {
         _ => String::new(),
     };
     format!(
-        "{tick}ms{sub} {}{}{unstable}",
+        "{tick}{sub} {}{}{unstable}",
         lane.timer(),
         integrator_suffix(lane)
     )
@@ -421,7 +426,7 @@ impl HudInfo {
         let dash = || "per lane".to_string();
         let none = || "none".to_string();
         let t = self.timing.as_ref();
-        let dt = t.map_or_else(dash, |t| format_duration(t.tick_ns()));
+        let dt = t.map_or_else(dash, |t| tick_text(t.tick_ns()));
         let clamp = t.map_or_else(dash, |t| t.clamp_ns().map_or_else(none, format_duration));
         let cap = t.map_or_else(dash, |t| t.max_steps().map_or_else(none, |n| n.to_string()));
         [
@@ -638,6 +643,27 @@ fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tick_reads_to_the_microsecond_without_trailing_zeros() {
+        assert_eq!(tick_text(33_333_333), "33.333ms");
+        assert_eq!(tick_text(16_666_667), "16.667ms");
+        assert_eq!(tick_text(1_000_000), "1ms");
+        assert_eq!(tick_text(2_500_000), "2.5ms");
+        // The HUD's dt at 30 Hz, as the pane label's loop line has it (was "33.333333ms").
+        let thirty = HudInfo {
+            timing: TimingConfig::textbook(
+                timestep_loop::Tick::per_second(30).expect("a rate"),
+                250_000_000,
+                None,
+            )
+            .ok(),
+            ..info()
+        };
+        let lines = thirty.lines();
+        let dt = lines.iter().find(|l| l.starts_with("dt"));
+        assert!(dt.is_some_and(|l| l.ends_with(" 33.333ms")), "{lines:?}");
+    }
 
     fn lane(name: &str) -> LaneRow {
         LaneRow {
