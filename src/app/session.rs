@@ -15,7 +15,7 @@ use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
 use timestep_lab::draw::{
-    Arrangement, Screen, default_px_per_m, pacing_summary, stability_warning,
+    Arrangement, Screen, default_px_per_m, judge_as_drawn, pacing_summary, stability_warning,
 };
 use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::lane::{Lane, LaneReport, LaneSpec};
@@ -93,7 +93,7 @@ fn build_lanes(
         .iter()
         .map(|&spec| {
             let mut lane = Lane::new(spec, rope, env)?;
-            lane.judge_drive(rope.drive, default_px_per_m(rope));
+            judge_as_drawn(&mut lane, rope);
             lane.keep_step_starts(true);
             Ok(lane)
         })
@@ -691,7 +691,7 @@ impl Session {
     pub fn reports(&self) -> Vec<LaneReport> {
         self.lanes
             .iter()
-            .map(|lane| LaneReport::new(lane, self.frames.pacer(), None))
+            .map(|lane| LaneReport::new(lane, self.frames.pacer()))
             .collect()
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::support::*;
 use timestep_lab::RopeParams;
-use timestep_lab::draw::default_px_per_m;
+use timestep_lab::draw::judge_as_drawn;
 use timestep_lab::lane::{Lane, LaneSpec};
 use timestep_lab::rope::Drive;
 use timestep_loop::{MaxSubstep, Mode, PolicyEnv, TimingConfig};
@@ -25,7 +25,7 @@ fn fixed_after(frame_ns: u64, sim_ns: u64) -> Lane {
     let env = one_ms();
     let rope = driven();
     let mut lane = Lane::new(LaneSpec::mode(Mode::Fixed), &rope, &env).unwrap();
-    lane.judge_drive(rope.drive, default_px_per_m(&rope));
+    judge_as_drawn(&mut lane, &rope);
     let mut now = 0;
     while lane.stepper().sim_ns() + frame_ns <= sim_ns {
         now += frame_ns;

@@ -55,7 +55,7 @@ impl LaneOutcome {
             .then(|| lane.rope().map(|rope| rope.positions().collect()))
             .flatten();
         LaneOutcome {
-            report: LaneReport::new(lane, pacer, None),
+            report: LaneReport::new(lane, pacer),
             positions,
         }
     }

@@ -41,7 +41,7 @@ pub use layout::{Area, Layout, MAX_PANES, label_height};
 pub use pane::{Marker, Pane, PaneLabel};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
-pub use view::{DEFAULT_SIZE, View, default_px_per_m};
+pub use view::{DEFAULT_SIZE, View, default_px_per_m, judge_as_drawn};
 
 use hud::{hud_bar_height, hud_column_width};
 pub use strip::strip_height;

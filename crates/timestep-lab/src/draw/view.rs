@@ -1,5 +1,6 @@
 //! World metres to buffer pixels.
 
+use crate::lane::Lane;
 use crate::rope::{Pin, RopeParams};
 use glam::Vec2;
 
@@ -135,6 +136,12 @@ pub const DEFAULT_SIZE: (u32, u32) = (1280, 800);
 /// judder is measured in.
 pub fn default_px_per_m(params: &RopeParams) -> f32 {
     View::for_rope(params, DEFAULT_SIZE.0, DEFAULT_SIZE.1).scale
+}
+
+/// Has `lane` measure the judder of `params`' drive in pixels of the window's default view of
+/// that rope: the one scale every host reports judder in.
+pub fn judge_as_drawn(lane: &mut Lane, params: &RopeParams) {
+    lane.judge_drive(params.drive, default_px_per_m(params));
 }
 
 /// The margin kept around the rope (and between panes), pixels.

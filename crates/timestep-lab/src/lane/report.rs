@@ -254,8 +254,9 @@ pub struct DrawReport {
 }
 
 impl LaneReport {
-    /// Everything `lane` recorded, with its loop's `pacer` and what drawing it cost.
-    pub fn new(lane: &Lane, pacer: &Pacer, drawing: Option<DrawReport>) -> Self {
+    /// Everything `lane` recorded, with its loop's `pacer` (a run that draws off screen adds
+    /// what drawing cost, [`LaneReport::drawing`]).
+    pub fn new(lane: &Lane, pacer: &Pacer) -> Self {
         LaneReport {
             lane: lane.name(),
             mode: lane.mode().name().to_string(),
@@ -268,7 +269,7 @@ impl LaneReport {
             latency_ms: lane.record().latency().stats(),
             pacing: PacingReport::new(pacer),
             physics: lane.world().map(PhysicsReport::new),
-            drawing,
+            drawing: None,
             open_loop: None,
             peak_rss_kib: peak_rss_kib(),
         }

@@ -8,7 +8,7 @@ use super::report::ReplayConfig;
 use super::select::{Selection, Stream};
 use super::summary::CaptureSummary;
 use super::{CaptureError, Captured};
-use crate::draw::default_px_per_m;
+use crate::draw::judge_as_drawn;
 use crate::frame::{FrameDone, Frames, Host, Shown, VblankCounter, Wall};
 use crate::lane::{Lane, LaneReport};
 use crate::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
@@ -112,18 +112,13 @@ pub fn run_with(
     mut on_frame: impl FnMut(&FrameRecord),
 ) -> Result<Outcome, ReplayError> {
     run_lanes(&cfg.lanes, cfg.rope.particles, false, |batch| {
-        let first = batch.start;
-        replay_batch(cfg, batch, selection, summary, controls, |f| {
-            on_frame(&FrameRecord {
-                lane: first + f.lane,
-                ..f.clone()
-            })
-        })
+        replay_batch(cfg, batch, selection, summary, controls, &mut on_frame)
     })
 }
 
 /// The lanes `batch` of `cfg` together on the capture's frames, to its end or to the first
-/// frame boundary at which `controls` say stop.
+/// frame boundary at which `controls` say stop; `on_frame` sees each presented frame, its
+/// lane numbered among all of `cfg`'s.
 fn replay_batch(
     cfg: &ReplayConfig,
     batch: std::ops::Range<usize>,
@@ -133,11 +128,12 @@ fn replay_batch(
     mut on_frame: impl FnMut(&FrameRecord),
 ) -> Result<Batch, ReplayError> {
     let env = cfg.env(summary.refresh_hz_estimate);
+    let first_lane = batch.start;
     let mut lanes = cfg.lanes[batch]
         .iter()
         .map(|&spec| {
             let mut lane = Lane::new(spec, &cfg.rope, &env)?;
-            lane.judge_drive(cfg.rope.drive, default_px_per_m(&cfg.rope));
+            judge_as_drawn(&mut lane, &cfg.rope);
             lane.keep_step_starts(controls.step_starts);
             Ok(lane)
         })
@@ -160,7 +156,7 @@ fn replay_batch(
         let done = frames.run(&mut host, &mut lanes);
         for (i, lane) in lanes.iter().enumerate() {
             if frames.ran(i) && done.shown.is_some() {
-                on_frame(&FrameRecord::of(i, lane, &done, 0));
+                on_frame(&FrameRecord::of(first_lane + i, lane, &done, 0));
             }
         }
     }

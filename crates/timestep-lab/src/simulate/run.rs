@@ -3,7 +3,7 @@
 
 use super::offscreen::Offscreen;
 use super::{Display, SimConfig};
-use crate::draw::default_px_per_m;
+use crate::draw::judge_as_drawn;
 use crate::frame::{FrameDone, Frames};
 use crate::lane::{Lane, LaneReport, LaneSpec};
 use crate::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
@@ -123,7 +123,7 @@ impl Running {
             lane.bound_steps(&cfg.rope);
             lane
         };
-        lane.judge_drive(cfg.rope.drive, default_px_per_m(&cfg.rope));
+        judge_as_drawn(&mut lane, &cfg.rope);
         lane.keep_step_starts(controls.step_starts);
         let display = Display::new(cfg.display.clone());
         let mut frames = Frames::new(Pacer::new(cfg.display.pacing, Some(cfg.display.display_hz)));
