@@ -138,6 +138,9 @@ pub fn show(ctx: &egui::Context, view: &PanelView, state: &PanelState) -> Vec<Ch
                 // below a stability warning are found by scrolling.
                 egui::ScrollArea::vertical()
                     .max_height(height - 30.0)
+                    // Without it the scroll area keeps the height it first had and scrolls
+                    // when its contents grow (a stability warning), though the panel has room.
+                    .min_scrolled_height(height - 30.0)
                     .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
                     .show(ui, |ui| contents(ui, view, state, &mut changes));
             });

@@ -340,3 +340,29 @@ fn the_view_choice_and_pause_checkbox_do_what_v_o_and_p_do_and_show_one_view() {
     h.run();
     assert!(!h.state().session.paused());
 }
+
+#[test]
+fn the_panel_grows_with_its_contents_down_to_the_strip_rather_than_scroll() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    // A stability warning and its fixes appear above the knobs: the panel must grow (it has
+    // the room at 1280x800), not push the Legend out of sight.
+    h.get_by_role_and_label(Role::Slider, "Tick").focus();
+    h.run();
+    for _ in 0..5 {
+        h.key_press(egui::Key::ArrowRight);
+    }
+    for _ in 0..3 {
+        h.run();
+    }
+    h.get_by_label_contains("above this rope's stable step");
+    let panel = h.ctx.memory(|m| m.area_rect(egui::Id::new(PANEL_ID)));
+    let panel = panel.unwrap_or_else(|| panic!("the panel is shown"));
+    let legend = h.get_by_label("Legend").rect();
+    assert!(
+        legend.bottom() <= panel.bottom(),
+        "the Legend ends at {} under the panel's bottom {}",
+        legend.bottom(),
+        panel.bottom()
+    );
+}
