@@ -34,7 +34,9 @@ pub struct Judder {
 /// Judder over a run, pixels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct JudderStats {
+    /// Root mean square of the per-frame judder, px.
     pub rms: f64,
+    /// The largest judder of any one frame, px.
     pub max: f64,
 }
 

@@ -16,11 +16,16 @@ const FLAT_BINS: u64 = 100_000;
 /// Mean, 99th percentile and maximum, ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct LatencyStats {
+    /// Mean latency, ms.
     pub mean: f64,
+    /// 99th-percentile latency, ms (the top of its 10 µs bin).
     pub p99: f64,
+    /// Longest latency, ms.
     pub max: f64,
 }
 
+/// A lane's input latency so far: input samples waiting for a frame that ticks, and the
+/// latencies measured, binned at 10 µs.
 #[derive(Clone, Debug, Default)]
 pub struct Latency {
     pending: Vec<u64>,

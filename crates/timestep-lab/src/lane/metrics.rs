@@ -6,8 +6,11 @@ use std::collections::BTreeMap;
 /// Steps per presented frame: least, mean and most.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct StepsPerFrame {
+    /// The fewest steps any presented frame took.
     pub min: u32,
+    /// Steps per presented frame, on average.
     pub mean: f64,
+    /// The most steps any presented frame took.
     pub max: u32,
 }
 
@@ -81,9 +84,11 @@ impl Metrics {
         self.frames += 1;
     }
 
+    /// Presented frames counted so far.
     pub fn frames(&self) -> u64 {
         self.frames
     }
+    /// Root mean square of the per-frame stutter, (S_i − S_{i−1}) − (P_i − P_{i−1}), ns.
     pub fn stutter_rms_ns(&self) -> f64 {
         if self.stutter_count == 0 {
             0.0
@@ -91,6 +96,7 @@ impl Metrics {
             (self.stutter_sq_sum / self.stutter_count as f64).sqrt()
         }
     }
+    /// The largest per-frame stutter, in either direction, ns.
     pub fn stutter_max_ns(&self) -> u64 {
         self.stutter_max_ns
     }
@@ -103,6 +109,7 @@ impl Metrics {
             _ => 0,
         }
     }
+    /// Least, mean and most steps per presented frame.
     pub fn steps_per_frame(&self) -> StepsPerFrame {
         StepsPerFrame {
             min: self.steps_min,

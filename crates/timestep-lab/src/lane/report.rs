@@ -13,24 +13,30 @@ use timestep_loop::{
 /// flattened, so the JSON object and a sweep's CSV row have the same flat fields.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LaneReport {
-    /// The lane as given to `--lanes` (or `--mode`).
+    /// The lane's name: its loop and options as they would be typed (`NAME[+OPTION...]`).
     pub lane: String,
+    /// The loop's mode: `variable`, `semi-fixed`, `fixed` or `interpolated`.
     pub mode: String,
     /// Whether the lane held: "ok", "exploded" or "fallen behind" ([`LaneState`]).
     pub state: LaneState,
+    /// What the presented frames showed.
     #[serde(flatten)]
     pub shown: ShownReport,
+    /// The loop's books: time measured, consumed, dropped and left over, ns.
     #[serde(flatten)]
     pub books: Books,
     /// The lane's loop: tick, timer, rules, and the source a preset follows.
     pub policy: PolicyReport,
+    /// Whether presents are paced by a vsync, and the refresh rate measured.
     #[serde(flatten)]
     pub vsync: VsyncReport,
+    /// The per-vblank counters (MonitorSim's) and the beat.
     #[serde(flatten)]
     pub vblanks: VblankReport,
     /// From the moment a frame samples input to the present that first shows its effect
     /// (a blending lane's lag behind its newest state counted), ms; null if nothing was shown.
     pub latency_ms: Option<LatencyStats>,
+    /// How the loop paced its frames.
     #[serde(flatten)]
     pub pacing: PacingReport,
     /// The rope's figures; absent for a lane that measured timing only.
@@ -120,7 +126,9 @@ impl std::fmt::Display for LaneState {
 /// What the presented frames showed (see `lane::Metrics`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShownReport {
+    /// Presented frames.
     pub frames: u64,
+    /// Ticks (simulation steps) taken, in all.
     pub steps: u64,
     /// Simulation time advanced.
     pub sim_time_s: f64,
@@ -142,11 +150,14 @@ pub struct ShownReport {
     pub integration_steps: u64,
     /// Integration steps longer than the integrator's stability bound on the rope.
     pub unstable_steps: u64,
+    /// Root mean square of the per-frame stutter, (S_i − S_{i−1}) − (P_i − P_{i−1}), ms.
     pub stutter_rms_ms: f64,
+    /// The largest per-frame stutter, in either direction, ms.
     pub stutter_max_ms: f64,
     /// With a drive: how far the driven end is shown from where steady motion would put it,
     /// pixels at the window's default scale (rms and max); null without a drive.
     pub judder_px: Option<JudderStats>,
+    /// Least, mean and most steps per presented frame.
     pub steps_per_frame: StepsPerFrame,
     /// Frames per number of steps taken, e.g. {"16": 310, "17": 290}.
     pub steps_histogram: std::collections::BTreeMap<String, u64>,
@@ -163,11 +174,17 @@ pub struct ShownReport {
 /// here each is rounded down and the remainder is what balances them.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Books {
+    /// Wall time the clock measured, ns.
     pub measured_ns: u64,
+    /// Simulation time the stepper took steps of, ns.
     pub consumed_ns: u64,
+    /// Time dropped, ns (the timer's discards included).
     pub dropped_ns: u64,
+    /// Of `dropped_ns`, what the timer threw away before the stepper saw it, ns.
     pub discarded_by_timer_ns: u64,
+    /// Time the timer added that the clock did not measure (a snap up, a fuzzy window), ns.
     pub invented_ns: u64,
+    /// What the accumulator and the timer hold at the end, ns; negative under a carried deficit.
     pub remainder_ns: i64,
 }
 
@@ -175,8 +192,11 @@ pub struct Books {
 /// refresh rate measured while they were, and when that was first detected.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VsyncReport {
+    /// Whether presents are paced by a vsync at the end of the run.
     pub vsync_detected: bool,
+    /// The refresh rate measured while they were, Hz; null if never.
     pub refresh_estimate_hz: Option<f64>,
+    /// Wall time at which the vsync was first detected, s; null if never.
     pub detected_after_s: Option<f64>,
 }
 
@@ -191,9 +211,13 @@ pub struct VblankReport {
     /// ([`super::vblanks::TICK_COUNTERS_BELOW`]), since every frame then runs several by
     /// design.
     pub double_updates: Option<u64>,
+    /// Frames whose ticks fell outside floor/ceil of those due; null where `double_updates` is.
     pub irregular_frames: Option<u64>,
+    /// Vblanks that showed no new frame.
     pub skipped_vblanks: u64,
+    /// Presented frames that ran no tick (a repeated picture).
     pub zero_step_frames: u64,
+    /// The most ticks any one vblank's new frame ran.
     pub max_steps_per_vblank: u32,
     /// Ticks per vblank for the last 240 vblanks.
     pub pattern: String,
@@ -202,6 +226,7 @@ pub struct VblankReport {
     /// For a fixed tick on a vsynced display: the time between off-beat frames predicted from
     /// the refresh and tick rates alone, and the one measured, s (null: no beat).
     pub beat_period_predicted_s: Option<f64>,
+    /// The time between off-beat frames as measured, s (null: no beat).
     pub beat_period_measured_s: Option<f64>,
     /// The time between vblanks (scanouts, on a variable-refresh display), ms: min, mean and
     /// max; null without vsync.
@@ -212,8 +237,11 @@ pub struct VblankReport {
 /// late pacing; null under vsync), and how many frames overran it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PacingReport {
+    /// The pacing: `vsync`, `cap:HZ`, `hold:HZ`, `adaptive` or `late`.
     pub pacing: String,
+    /// The render interval at the end, ms (null under vsync).
     pub render_interval_ms: Option<f64>,
+    /// Frames whose work ran past the interval or the next deadline.
     pub missed_intervals: u64,
     /// On a simulated machine: the CPU time its waits spent spinning (`--sleep spin`), ms;
     /// null where not measured.
@@ -223,7 +251,9 @@ pub struct PacingReport {
 /// The rope's figures.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PhysicsReport {
+    /// The rope's total energy at the start, J.
     pub energy_start_j: f64,
+    /// The rope's total energy at the end of the run, J.
     pub energy_end_j: f64,
     /// The longest spring length / rest length seen, across resets.
     pub max_stretch: f64,
@@ -235,9 +265,9 @@ pub struct PhysicsReport {
     pub explosions: u64,
     /// Whether the rope is exploded at the end of the run.
     pub exploded_at_end: bool,
-    /// The integrator the rope stepped with at the end, and the longest step it can take on
-    /// this rope without diverging (the stability bound), s.
+    /// The integrator the rope stepped with at the end (`euler` or `rk4`).
     pub integrator: String,
+    /// The longest step the integrator can take on this rope without diverging, s.
     pub stable_below_s: f64,
     /// FNV-1a of the final positions' and velocities' bits, hex.
     pub state_hash: String,
@@ -248,8 +278,11 @@ pub struct PhysicsReport {
 /// or infinity (checked before drawing; must be 0).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct DrawReport {
+    /// Mean real time to draw one frame off screen, ms.
     pub draw_ms_mean: f64,
+    /// Longest real time to draw one frame off screen, ms.
     pub draw_ms_max: f64,
+    /// Frames of this lane whose positions held a NaN or infinity; must be 0.
     pub draw_nonfinite_frames: u64,
 }
 
@@ -392,11 +425,15 @@ impl PhysicsReport {
 pub struct PolicyReport {
     /// All of it in one line.
     pub summary: String,
+    /// The tick, s.
     pub tick_s: f64,
+    /// The timer: how it turns the clock's readings into frame times.
     pub timer: String,
+    /// The step rule, as the report and the HUD say it (e.g. "whole ticks").
     pub step_rule: String,
     /// The clamp, s (null: none), and whether it limits a frame's delta or the accumulator.
     pub clamp_s: Option<f64>,
+    /// What the clamp limits: "delta" (a frame's time) or "accumulator".
     pub clamp_on: &'static str,
     /// The step cap (null: none); whole ticks past it are dropped.
     pub max_steps: Option<u32>,
@@ -410,12 +447,14 @@ pub struct PolicyReport {
     /// The longest integration step, s (null: the tick is integrated whole), and how many a
     /// tick takes.
     pub max_substep_s: Option<f64>,
+    /// How many integration steps one tick takes.
     pub substeps_per_tick: u64,
     /// The engine source (file and version) a preset follows (null for the textbook modes).
     pub source: Option<&'static str>,
 }
 
 impl PolicyReport {
+    /// The report's statement of the loop `p`.
     pub fn new(p: &Policy) -> PolicyReport {
         let s = seconds;
         let t = &p.timing;

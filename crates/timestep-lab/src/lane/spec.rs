@@ -120,27 +120,44 @@ pub fn parse_lanes(list: &str) -> Result<Vec<LaneSpec>, LaneError> {
 /// integrator is one of a lane's options too), quoting the text.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LaneError {
+    /// Two integrators (`euler`, `rk4`) given in one lane.
     #[error("'{text}': one integrator per lane ({first} and {chosen} given)")]
     TwoIntegrators {
+        /// The lane's text.
         text: String,
+        /// The integrator given first.
         first: Integrator,
+        /// The integrator given second.
         chosen: Integrator,
     },
     /// A name that is neither a mode nor a preset.
     #[error("{}", unknown_lane(.0))]
     UnknownName(String),
+    /// An option that is neither a loop's option nor an integrator.
     #[error(
         "'{text}': unknown option '{option}' (expected {}; or euler, rk4)",
         LoopSpec::OPTIONS
     )]
-    UnknownOption { text: String, option: String },
+    UnknownOption {
+        /// The lane's text.
+        text: String,
+        /// The option not known.
+        option: String,
+    },
+    /// A list of lanes with nothing in it.
     #[error("the list of lanes is empty")]
     EmptyList,
+    /// A list with an empty entry between its commas (the list's text).
     #[error("'{0}' has an empty lane")]
     EmptyEntry(String),
     /// Any other of the loop's errors, about this text.
     #[error("'{text}': {kind}")]
-    Loop { text: String, kind: SpecErrorKind },
+    Loop {
+        /// The lane's text.
+        text: String,
+        /// What is wrong with it.
+        kind: SpecErrorKind,
+    },
 }
 
 /// The loop's "unknown loop" line, said of a lane.

@@ -54,8 +54,11 @@ struct Cycles {
 /// The refresh interval over a run, ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct RefreshInterval {
+    /// Shortest time between vblanks, ms.
     pub min: f64,
+    /// Mean time between vblanks, ms.
     pub mean: f64,
+    /// Longest time between vblanks, ms.
     pub max: f64,
 }
 
@@ -218,6 +221,7 @@ impl Vblanks {
     pub fn zero_step_frames(&self) -> u64 {
         self.zero_step_frames
     }
+    /// The most ticks any one vblank's new frame ran.
     pub fn max_steps_per_vblank(&self) -> u32 {
         self.max_steps_per_vblank
     }
