@@ -27,9 +27,15 @@ pub enum Drive {
     #[default]
     Off,
     /// Side to side, `SWAY_M` each way, once a period.
-    Sway { period_ns: u64 },
+    Sway {
+        /// One full swing there and back, ns.
+        period_ns: u64,
+    },
     /// Round a circle of `CIRCLE_M`, once a period, starting at its place and moving up.
-    Circle { period_ns: u64 },
+    Circle {
+        /// One full turn, ns.
+        period_ns: u64,
+    },
 }
 
 impl Drive {
@@ -54,6 +60,7 @@ impl Drive {
         }
     }
 
+    /// Whether the pin moves (any drive but `Off`).
     pub fn is_on(self) -> bool {
         self != Drive::Off
     }
@@ -136,16 +143,20 @@ impl fmt::Display for Drive {
 /// A `--drive` that is not one, quoting it (lower-cased).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DriveError {
+    /// A period that is not a duration (the drive's text, and why).
     #[error("the period in '{0}': {1}")]
     BadPeriod(String, #[source] timestep_loop::DurationError),
+    /// A period outside 100 ms to 1 h (the drive's text).
     #[error(
         "the period in '{0}' must be from {lo} to {hi}",
         lo = format_duration(MIN_PERIOD_NS),
         hi = format_duration(MAX_PERIOD_NS)
     )]
     PeriodOutOfRange(String),
+    /// `off` given a period (the drive's text).
     #[error("'{0}': off has no period")]
     OffWithPeriod(String),
+    /// None of the drives' names (the drive's text).
     #[error(
         "unknown drive '{0}' (expected {names}, the first two with an optional :PERIOD, e.g. sway:3s)",
         names = Drive::NAMES.join(", ")

@@ -45,8 +45,11 @@ impl Previous {
 /// releasing it flings the rope.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Grab {
+    /// The particle held.
     pub index: usize,
+    /// Where it is held, m (the rope's coordinates).
     pub target: Vec2,
+    /// The drag's velocity, m/s, which the particle carries while held.
     pub velocity: Vec2,
 }
 
@@ -139,20 +142,26 @@ pub struct Rope {
 /// A rope that cannot be built from what it was given.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum BadRope {
+    /// Parameters that cannot make a rope.
     #[error(transparent)]
     Params(#[from] BadParams),
     /// A count of positions or velocities (`what`) that is not one per particle.
     #[error("{given} {what} for {n} particles")]
     Count {
+        /// How many were given.
         given: usize,
+        /// "positions" or "velocities".
         what: &'static str,
+        /// How many particles the rope has.
         n: usize,
     },
+    /// A position or velocity (`what`) with a NaN or infinite component.
     #[error("{0} must be finite")]
     NotFinite(&'static str),
 }
 
 impl Rope {
+    /// A rope in its starting line (level, from particle 0), at rest.
     pub fn new(params: RopeParams) -> Self {
         Rope::build(params, &params.initial_positions(), None)
     }
@@ -218,12 +227,15 @@ impl Rope {
         *self = Rope::new(self.params);
     }
 
+    /// The rope's parameters.
     pub fn params(&self) -> &RopeParams {
         &self.params
     }
+    /// The number of particles.
     pub fn len(&self) -> usize {
         self.pos.n
     }
+    /// Whether the rope has no particles (never true of one built from valid parameters).
     pub fn is_empty(&self) -> bool {
         self.pos.n == 0
     }
@@ -235,12 +247,15 @@ impl Rope {
     pub fn velocity(&self, i: usize) -> Vec2 {
         self.vel.get(i)
     }
+    /// Every particle's position, m, from particle 0.
     pub fn positions(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
         self.pos.iter()
     }
+    /// The positions last kept by [`Rope::save_previous`], m: what a blend starts from.
     pub fn previous_positions(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
         self.prev.iter()
     }
+    /// Every particle's velocity, m/s, from particle 0.
     pub fn velocities(&self) -> impl ExactSizeIterator<Item = Vec2> + '_ {
         self.vel.iter()
     }
@@ -261,9 +276,11 @@ impl Rope {
     pub fn max_stretch(&self) -> f32 {
         self.max_stretch
     }
+    /// Integration steps taken since the last reset.
     pub fn steps(&self) -> u64 {
         self.steps
     }
+    /// The particle held by the mouse, if any.
     pub fn grab(&self) -> Option<Grab> {
         self.grab
     }

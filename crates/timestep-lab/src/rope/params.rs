@@ -96,16 +96,21 @@ pub const MAX_PARTICLES: usize = 10_000_000;
 /// The rope's physical constants, in SI units.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RopeParams {
+    /// How many particles, pins included.
     pub particles: usize,
+    /// Each particle's mass, kg.
     pub particle_mass_kg: f32,
     /// Hooke constant of each spring, N/m.
     pub stiffness_n_per_m: f32,
     /// Damping along each spring, N·s/m (force per unit of relative velocity along it).
     pub spring_damping_n_s_per_m: f32,
+    /// Each spring's length at rest, m.
     pub rest_length_m: f32,
+    /// Gravity's acceleration, m/s² (downward).
     pub gravity_m_per_s2: f32,
     /// Per-particle drag, 1/s: with no other force, velocity decays as exp(-rate·t).
     pub damping_per_s: f32,
+    /// Which ends are pinned.
     pub pin: Pin,
     /// The rest rule's threshold as a fraction of a segment; [`REST_FRACTION`] unless a
     /// measurement wants to see the rope without it (0 turns it off).
@@ -238,19 +243,25 @@ impl RopeParams {
 /// A rope's parameters that cannot make a rope.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum BadParams {
+    /// No particles.
     #[error("--particles must be at least 1")]
     NoParticles,
+    /// More particles than [`MAX_PARTICLES`] (the count given).
     #[error("--particles {0} is more than the maximum {MAX_PARTICLES} ({cost})", cost = max_particles_cost())]
     TooManyParticles(usize),
+    /// Both ends pinned on a rope of one particle.
     #[error("--pin both needs --particles 2 or more")]
     BothPinsOneParticle,
+    /// A per-particle drag that is negative or not finite, 1/s (the value given).
     #[error("--damping must be a finite rate >= 0 per second, got {0}")]
     Damping(f32),
     /// A quantity (named) that must be positive and finite.
     #[error("the rope's {0} must be positive and finite, got {1}")]
     NotPositive(&'static str, f32),
+    /// A rest fraction outside [0, 0.001) (the value given).
     #[error("the rest rule's fraction must be in [0, 0.001), got {0}")]
     RestFraction(f32),
+    /// A spring damping that is negative or not finite.
     #[error("the spring damping must be >= 0")]
     SpringDamping,
 }

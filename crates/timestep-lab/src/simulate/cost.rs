@@ -39,6 +39,7 @@ impl Ramp {
         })
     }
 
+    /// The ramp's points, ns, in order.
     pub fn points(&self) -> &[u64] {
         &self.points[..self.len]
     }

@@ -12,7 +12,9 @@ use timestep_loop::Pacing;
 /// One long frame injected into the simulated display (`--stall AT:DURATION`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stall {
+    /// The first frame to start at or after this time stalls, ns of simulated wall time.
     pub at_ns: u64,
+    /// How much longer that frame renders, ns.
     pub duration_ns: u64,
 }
 
@@ -30,6 +32,7 @@ pub enum Phase {
 pub struct DisplayConfig {
     /// The refresh rate; with `vrr`, its maximum (what the OS reports of the mode).
     pub display_hz: f64,
+    /// Whether presents wait for a vblank.
     pub vsync: bool,
     /// A variable-refresh panel (`--vrr`): frames are scanned out when ready, within its range.
     pub vrr: Option<Vrr>,
@@ -44,13 +47,16 @@ pub struct DisplayConfig {
     /// How the machine's clock reads and its sleeps wake (`--machine`), and how the loop
     /// waits on it (`--sleep`).
     pub machine: Machine,
+    /// How the loop's waits sleep: the OS's sleep alone, or spinning to the deadline.
     pub sleep: Sleep,
     /// One long frame each: the first frame that starts at or after `at_ns` renders
     /// `duration_ns` longer.
     pub stalls: Vec<Stall>,
+    /// Where the loop starts between vblank 0 and vblank 1.
     pub phase: Phase,
     /// Simulated wall time to run for.
     pub duration_ns: u64,
+    /// The seed of the timer's noise, the random phase and varying render costs.
     pub seed: u64,
 }
 
@@ -100,6 +106,7 @@ pub struct Display {
 }
 
 impl Display {
+    /// A display and timer at the start of a run of `cfg`, before any frame.
     pub fn new(cfg: DisplayConfig) -> Self {
         let period_ns = period_ns_f(cfg.display_hz);
         let mut rng = fastrand::Rng::with_seed(cfg.seed);

@@ -22,7 +22,9 @@ const PROBE_TIME: Duration = Duration::from_millis(20);
 /// A run's work: each lane's rope steps and integrator, and the rope's particles.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Work {
+    /// Each lane's rope steps over the run, and the integrator it steps with.
     pub lanes: Vec<(u128, Integrator)>,
+    /// Particles in the rope.
     pub particles: usize,
 }
 

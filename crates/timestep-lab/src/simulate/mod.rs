@@ -36,12 +36,16 @@ use timestep_loop::{MaxSubstep, PolicyEnv};
 /// Where `simulate` writes what it measured.
 #[derive(Clone, Debug, Default)]
 pub struct SimOutput {
+    /// Whether the report is one JSON object rather than the readable table.
     pub json: bool,
     /// Whether the table is printed in full; otherwise every line fits
     /// [`crate::fit::COLUMNS`] (`--wide`).
     pub wide: bool,
+    /// The CSV file to write one row per presented frame of every lane to (`--trace`); None: none.
     pub trace: Option<PathBuf>,
+    /// The file to write each lane's final positions to (`--dump-state`); None: none.
     pub dump_state: Option<PathBuf>,
+    /// The chart of frame times to draw, SVG or PNG by its extension (`--plot`); None: none.
     pub plot: Option<PathBuf>,
     /// How much of the run `--plot` shows, ns (None: all of it).
     pub plot_ns: Option<u64>,
@@ -55,11 +59,15 @@ pub struct SimOutput {
 /// Everything one `simulate` run needs, validated.
 #[derive(Clone, Debug)]
 pub struct SimConfig {
+    /// The textbook loop's timing: its tick, clamp and step cap.
     pub timing: TimingConfig,
+    /// The rope every lane steps.
     pub rope: RopeParams,
+    /// The simulated display, timer and machine.
     pub display: DisplayConfig,
     /// The lanes to run, in the order given.
     pub lanes: Vec<LaneSpec>,
+    /// The longest integration step a tick may take.
     pub max_substep: MaxSubstep,
     /// The size in pixels to rasterise every presented frame at off-screen, timing it; None:
     /// no drawing (`--draw WIDTHxHEIGHT`).

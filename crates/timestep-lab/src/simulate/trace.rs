@@ -87,6 +87,7 @@ impl Trace {
 /// The frame times a plot is drawn from: each lane's frames from its second on (the first has
 /// no frame time), up to a length of simulated time (`--plot`, `--plot-seconds`).
 pub struct Plotting {
+    /// Each lane's frame times so far: what the chart draws.
     pub plot: FramePlot,
     /// Each lane's first counted frame: (present, shown), ns.
     origin: Vec<Option<(u64, u64)>>,

@@ -45,6 +45,7 @@ pub const LFC_RATIO: f64 = 2.0;
 pub enum Lfc {
     /// Possible when MAX ≥ RATIO × MIN (AMD's driver: 2; launch-era articles: 2.5).
     Ratio(f64),
+    /// No LFC, whatever the range.
     Off,
 }
 
@@ -66,8 +67,11 @@ impl fmt::Display for Lfc {
 /// A variable-refresh range and its LFC rule.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Vrr {
+    /// The slowest refresh rate the panel holds, Hz.
     pub min_hz: f64,
+    /// The fastest refresh rate the panel holds, Hz (the mode's).
     pub max_hz: f64,
+    /// When low-framerate compensation runs.
     pub lfc: Lfc,
 }
 
@@ -101,14 +105,18 @@ fn duration_us(refresh_uhz: u64) -> u64 {
 /// A scanout: when, and how long the refresh cycle it ended lasted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scan {
+    /// When the scanout starts, ns of simulated wall time.
     pub at_ns: u64,
+    /// How long the refresh cycle it ended lasted, ns.
     pub cycle_ns: u64,
 }
 
 /// A run of scanouts `cycle_ns` apart: `first`, then `count − 1` more, each one cycle later.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScanRun {
+    /// The run's first scanout.
     pub first: Scan,
+    /// How many scanouts the run holds, the first included.
     pub count: u64,
 }
 
@@ -143,6 +151,7 @@ impl Scans {
         self.runs.iter().map(|r| r.count).sum()
     }
 
+    /// Whether there are no scanouts.
     pub fn is_empty(&self) -> bool {
         self.runs.is_empty()
     }
@@ -181,6 +190,7 @@ impl<const N: usize> PartialEq<[Scan; N]> for Scans {
 /// A flip scanned out, and the scanouts of the old frame before it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Flip {
+    /// When the flipped frame's scanout starts, ns of simulated wall time.
     pub shown_ns: u64,
     /// Every scanout up to and including the flip's own, in order.
     pub scans: Scans,

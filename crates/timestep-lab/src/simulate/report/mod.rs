@@ -16,19 +16,24 @@ use timestep_loop::{MaxSubstep, TimingConfig, format_duration, seconds};
 /// `simulate`'s settings, as the JSON states them: the loop's, the rope's and the display's.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ConfigReport {
+    /// The loop's timing.
     #[serde(flatten)]
     pub looped: LoopConfigReport,
+    /// The rope's parameters.
     #[serde(flatten)]
     pub rope: RopeReport,
     /// The refresh rate; on a `--vrr` panel, its maximum.
     pub display_hz: f64,
+    /// Whether presents waited for a vblank.
     pub vsync: bool,
     /// The variable-refresh panel's range and its low-framerate compensation; null for a
     /// fixed rate (`--vrr`).
     pub vrr: Option<VrrReport>,
+    /// Each timer reading is off by a uniform amount in ±this, s.
     pub jitter_s: f64,
     /// As given: "5ms", "5ms..25ms" (uniform) or "ramp:5ms..25ms".
     pub render_cost: String,
+    /// Simulated CPU time per tick, s.
     pub step_cost_s: f64,
     /// How the loop paced frames, by name: vsync, cap:HZ, hold:HZ, adaptive or late.
     pub pacing: String,
@@ -39,8 +44,11 @@ pub struct ConfigReport {
     pub sleep: String,
     /// Where the loop started after vblank 0: a duration, or "random".
     pub phase: String,
+    /// Each stall as [when, how much longer], s.
     pub stalls: Vec<[f64; 2]>,
+    /// Simulated wall time the run was set to last, s.
     pub seconds: f64,
+    /// The seed of the timer's noise, the random phase and varying render costs.
     pub seed: u64,
     /// The off-screen drawing's size in pixels, e.g. "1280x720" (`--draw`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,8 +82,11 @@ impl VrrReport {
 /// `--clamp`, `--max-steps`, `--max-substep`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LoopConfigReport {
+    /// The tick, s.
     pub dt_s: f64,
+    /// The clamp, s (null: none).
     pub clamp_s: Option<f64>,
+    /// The step cap: whole ticks past it in one frame are dropped (null: none).
     pub max_steps: Option<u32>,
     /// The longest substep a tick is integrated in: "default" (1 ms for presets), "off", or
     /// a duration.
@@ -83,6 +94,7 @@ pub struct LoopConfigReport {
 }
 
 impl LoopConfigReport {
+    /// The timing `timing` and substep rule `max_substep`, as the JSON states them.
     pub fn new(timing: &TimingConfig, max_substep: MaxSubstep) -> Self {
         LoopConfigReport {
             dt_s: seconds(timing.tick_ns()),
@@ -100,13 +112,21 @@ impl LoopConfigReport {
 /// The rope's parameters.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RopeReport {
+    /// Particles in the rope.
     pub particles: usize,
+    /// Each particle's mass, kg.
     pub particle_mass_kg: f64,
+    /// Each spring's Hooke constant, N/m.
     pub stiffness_n_per_m: f64,
+    /// Damping along each spring, N·s/m.
     pub spring_damping_n_s_per_m: f64,
+    /// Each spring's length at rest, m.
     pub rest_length_m: f64,
+    /// Gravity's acceleration, m/s² (downward).
     pub gravity_m_per_s2: f64,
+    /// Per-particle drag, 1/s.
     pub damping_per_s: f64,
+    /// Which ends are pinned: "one" or "both".
     pub pin: String,
     /// How the pinned end moved, as typed: "off", "sway:2.5s", "circle:3s" (judder is
     /// measured only with a drive).
@@ -115,10 +135,12 @@ pub struct RopeReport {
     /// growing (computed from the parameters, see `RopeParams::stability_limit_s`): what
     /// variable mode can integrate. A lane with its own integrator reports its own.
     pub integrator: String,
+    /// The longest step the rope's integrator can take on it without diverging, s.
     pub stable_below_s: f64,
 }
 
 impl RopeReport {
+    /// The report of rope parameters `r`.
     pub fn new(r: &RopeParams) -> Self {
         RopeReport {
             particles: r.particles,
@@ -139,7 +161,9 @@ impl RopeReport {
 /// A simulation's whole report, as one JSON object (what `--json` prints).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
+    /// The slowest refresh rate the panel holds, Hz.
     pub config: ConfigReport,
+    /// The fastest refresh rate the panel holds, Hz.
     pub lanes: Vec<LaneReport>,
     /// Stopped by Ctrl-C at a frame boundary: the figures cover what ran.
     pub interrupted: bool,
@@ -173,6 +197,7 @@ impl Report {
         }
     }
 
+    /// The report as pretty-printed JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
     }
