@@ -28,7 +28,7 @@ pub enum Format {
     CapFrameX,
     /// A MangoHud per-frame log.
     MangoHud,
-    /// The window's `--frame-log`.
+    /// The window's own per-frame CSV log (what its `--frame-log` writes).
     FrameLog,
     /// `simulate --trace` (or `replay --trace`).
     Trace,

@@ -74,7 +74,9 @@ impl Host for CaptureHost {
 /// A failure of a replay: the capture, or a lane's loop.
 #[derive(Clone, Debug)]
 pub enum ReplayError {
+    /// The capture cannot be read or holds no frames to replay.
     Capture(CaptureError),
+    /// A lane's loop cannot be built from the flags.
     Loop(ConfigError),
 }
 

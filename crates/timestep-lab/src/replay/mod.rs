@@ -63,10 +63,13 @@ pub struct Captured {
 /// What is wrong with a capture, and where: the file, the line (or frame), the column.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaptureError {
+    /// The capture file.
     pub path: PathBuf,
     /// "line 12", "frame 12", or nothing.
     pub place: Option<String>,
+    /// The column at fault, by its name; None: no one column.
     pub column: Option<String>,
+    /// What is wrong, in a few words.
     pub message: String,
 }
 
@@ -115,8 +118,10 @@ pub const MAX_TIME_NS: u64 = 1 << 62;
 /// A time in a capture that cannot be one, or a sum of them past [`MAX_TIME_NS`].
 #[derive(Clone, Copy, Debug, PartialEq, thiserror::Error)]
 pub enum TimeError {
+    /// A time that is negative or not a number.
     #[error("not a time (negative, or not a number)")]
     NotATime,
+    /// A time past [`MAX_TIME_NS`].
     #[error("past the latest time replay reads (2^62 ns, about 146 years)")]
     PastLatest,
     /// A duration (ns) that moves a time before its frame's start.

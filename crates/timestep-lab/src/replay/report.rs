@@ -12,15 +12,20 @@ use timestep_loop::{MaxSubstep, PolicyEnv, TimingConfig};
 /// Everything a replay needs, validated.
 #[derive(Clone, Debug)]
 pub struct ReplayConfig {
+    /// The capture file to replay.
     pub capture: PathBuf,
     /// The application (its name or process ID; in our own logs, the lane) to replay; None:
     /// the one with the most frames.
     pub app: Option<String>,
     /// The application's swap chain to replay; None: its busiest.
     pub swapchain: Option<String>,
+    /// The textbook loop's timing: its tick, clamp and step cap.
     pub timing: TimingConfig,
+    /// The rope every lane steps.
     pub rope: RopeParams,
+    /// The lanes to run, in the order given.
     pub lanes: Vec<LaneSpec>,
+    /// The longest integration step a tick may take.
     pub max_substep: MaxSubstep,
 }
 
@@ -38,15 +43,20 @@ impl ReplayConfig {
 /// A replay's whole report, as one JSON object (what `--json` prints).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReplayReport {
+    /// The loop's and the rope's settings.
     pub config: ReplayConfigReport,
+    /// What the capture holds, summed up.
     pub capture: CaptureSummary,
     /// Why the lanes differ on this capture, a line each, only those that apply
     /// ([`super::why_lanes_differ`]).
     pub why_lanes_differ: Vec<String>,
+    /// Each lane's report, in the order run.
     pub lanes: Vec<LaneReport>,
+    /// Stopped by Ctrl-C at a frame boundary: the figures cover what ran.
     pub interrupted: bool,
     /// How much of the capture ran: from its first frame's start to the last's, s.
     pub replayed_s: f64,
+    /// Lanes an interrupted replay never started.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub lanes_not_run: Vec<String>,
 }
@@ -54,8 +64,10 @@ pub struct ReplayReport {
 /// The loop's and the rope's settings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ReplayConfigReport {
+    /// The loop's timing.
     #[serde(flatten)]
     pub looped: LoopConfigReport,
+    /// The rope's parameters.
     #[serde(flatten)]
     pub rope: RopeReport,
 }

@@ -30,6 +30,7 @@ const LISTED: usize = 10;
 /// The frames chosen: the group's names and how many frames it has.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Selection {
+    /// The capture's format.
     pub format: Format,
     /// The application (PresentMon, CapFrameX), the lane (our logs), or empty.
     pub app: String,

@@ -30,16 +30,21 @@ const LONG_BUCKETS: usize = 24_567;
 /// What replay runs on, summed up.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CaptureSummary {
+    /// The capture's path, as given.
     pub file: String,
+    /// The capture's format, by name.
     pub format: &'static str,
     /// The application (or, in our own logs, the lane) whose frames were chosen.
     pub app: String,
     /// Its process ID, where the format has one.
     pub process: String,
+    /// The swap chain's address (PresentMon), or empty.
     pub swapchain: String,
     /// Application frames replayed.
     pub frames: u64,
+    /// Application frames replayed that reached the screen.
     pub displayed: u64,
+    /// Application frames replayed that never reached the screen.
     pub not_displayed: u64,
     /// Displayed frames whose time on screen went back before the one shown before them
     /// (replayed as captured).
@@ -93,9 +98,13 @@ const NO_DISPLAY_TIMES: &str = "no display times";
 /// once there are more than 4,096 distinct durations over it) and max (to the ns), ms.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Spread {
+    /// The median, ms.
     pub median: f64,
+    /// The 5th percentile, ms.
     pub p5: f64,
+    /// The 95th percentile, ms.
     pub p95: f64,
+    /// The longest, ms.
     pub max: f64,
 }
 

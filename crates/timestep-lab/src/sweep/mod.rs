@@ -82,11 +82,13 @@ impl SweepConfig {
 /// One configuration's result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
-    /// Its rate, and what the rate is.
+    /// Its rate, Hz: a display's refresh or a frame rate, as `axis` says.
     pub rate: f64,
+    /// What the rate is.
     pub axis: Axis,
     /// The lane's index in the sweep's lanes.
     pub lane: usize,
+    /// What the lane did at that rate.
     pub report: LaneReport,
 }
 

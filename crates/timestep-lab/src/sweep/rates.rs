@@ -22,22 +22,62 @@ pub fn without_hz(s: &str) -> &str {
 /// What is wrong with a list of rates: one line quoting the item.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RatesError {
+    /// A list with nothing in it.
     #[error("the list of rates is empty")]
     Empty,
+    /// A list with an empty item between its commas.
     #[error("'{text}' has an empty item")]
-    EmptyItem { text: String },
+    EmptyItem {
+        /// The whole list.
+        text: String,
+    },
+    /// A range whose start is above its end.
     #[error("'{item}' is reversed: {lo} Hz is above {hi} Hz")]
-    Reversed { item: String, lo: f64, hi: f64 },
+    Reversed {
+        /// The range as typed.
+        item: String,
+        /// Its start, Hz.
+        lo: f64,
+        /// Its end, Hz.
+        hi: f64,
+    },
+    /// A range whose step is zero or negative.
     #[error("'{item}': the step must be greater than zero")]
-    StepNotAboveZero { item: String },
+    StepNotAboveZero {
+        /// The range as typed.
+        item: String,
+    },
+    /// A range that makes more than [`MAX_CONFIGS`] rates.
     #[error("'{item}' makes {count:.0} rates, more than the {MAX_CONFIGS} a sweep runs")]
-    TooMany { item: String, count: f64 },
+    TooMany {
+        /// The range as typed.
+        item: String,
+        /// How many rates it makes.
+        count: f64,
+    },
+    /// A rate, bound or step that does not parse as a number.
     #[error("'{s}' in '{item}' is not a number")]
-    NotANumber { s: String, item: String },
+    NotANumber {
+        /// The text that is not a number.
+        s: String,
+        /// The item it is in.
+        item: String,
+    },
+    /// A rate, bound or step that is infinite or NaN.
     #[error("'{s}' in '{item}' is not a finite number")]
-    NotFinite { s: String, item: String },
+    NotFinite {
+        /// The text that is not finite.
+        s: String,
+        /// The item it is in.
+        item: String,
+    },
+    /// A range with an end left empty (`30..`, `..240`).
     #[error("'{item}' is missing a rate (e.g. 30..240)")]
-    MissingRate { item: String },
+    MissingRate {
+        /// The item as typed.
+        item: String,
+    },
+    /// A rate that is not above 0 Hz or is above [`crate::MAX_HZ`].
     #[error(transparent)]
     OutOfRange(#[from] OutOfRange),
 }
