@@ -12,11 +12,13 @@ use timestep_loop::{Mode, Pacer, Pacing, TimingConfig, format_duration, millis};
 pub struct HudInfo {
     /// The tick, clamp and cap, when every lane shown shares them.
     pub timing: Option<TimingConfig>,
+    /// Particles in each rope.
     pub particles: usize,
     /// Measured frames per second (smoothed by the caller).
     pub fps: f64,
     /// Last measured frame time, ms.
     pub frame_ms: f64,
+    /// Whether the simulation is paused.
     pub paused: bool,
     /// Paused and stepped back this many frames.
     pub rewound: usize,
@@ -38,8 +40,11 @@ pub struct HudInfo {
 /// A replayed capture: its file's name and the frame showing (1-based) of how many.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CaptureCaption {
+    /// The capture file's name.
     pub name: String,
+    /// The frame showing, 1-based.
     pub frame: u64,
+    /// Frames in the capture.
     pub frames: u64,
 }
 
@@ -48,13 +53,17 @@ pub struct CaptureCaption {
 pub struct LaneRow {
     /// The lane as the user named it: `interpolated`, `fixed`.
     pub name: String,
+    /// Ticks the lane ran on its last frame.
     pub steps: u32,
+    /// The blend factor of its last frame: accumulator ÷ tick where the mode blends (0 to 1).
     pub alpha: f64,
     /// Simulated − wall time, ms.
     pub drift_ms: f64,
     /// Total time dropped by the clamp and the step cap, ms.
     pub dropped_ms: f64,
+    /// The rope's total energy, J (0 for a lane without a rope).
     pub energy_j: f64,
+    /// Whether the lane's rope has exploded.
     pub exploded: bool,
     /// The loop in short: its tick (and substeps) and its timer, e.g. "16.667ms x17 smooth".
     pub tick: String,
@@ -260,9 +269,13 @@ impl Row {
 /// flag, and their colours.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HudCell {
+    /// The figure's name, e.g. "fps".
     pub label: &'static str,
+    /// The label's colour.
     pub label_colour: Rgb,
+    /// The figure, formatted.
     pub value: String,
+    /// The value's colour.
     pub colour: Rgb,
     /// A flag after the value (`PAUSED`) and its colour.
     pub flag: Option<(&'static str, Rgb)>,

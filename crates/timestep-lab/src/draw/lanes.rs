@@ -190,6 +190,7 @@ impl LanePanes {
         self.colours.extend_from_slice(colours);
     }
 
+    /// The positions last built for lane `i` (what was drawn), m; empty for a lane not shown.
     pub fn shown(&self, i: usize) -> &[Vec2] {
         self.shown.get(i).map_or(&[], Vec::as_slice)
     }

@@ -12,9 +12,13 @@ use glam::Vec2;
 /// A rectangle of the buffer, pixels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Area {
+    /// Left edge, px from the buffer's left.
     pub x: u32,
+    /// Top edge, px from the buffer's top.
     pub y: u32,
+    /// Width, px.
     pub w: u32,
+    /// Height, px.
     pub h: u32,
 }
 
@@ -52,7 +56,9 @@ pub const MAX_PANES: usize = 4;
 pub struct Layout {
     /// Whether this is the split view (labelled panes) rather than one rope on the whole frame.
     pub split: bool,
+    /// Each pane's rectangle, in pane order.
     pub areas: Vec<Area>,
+    /// Each pane's view of its rope (scale and origin), in pane order.
     pub views: Vec<View>,
     /// Each pane's marker track (see [`super::Marker`]), along the bottom of its pane.
     pub tracks: Vec<Area>,

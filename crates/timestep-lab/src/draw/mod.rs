@@ -53,11 +53,13 @@ use tiny_skia::{FillRule, Mask, PathBuilder, Transform};
 /// What to draw of one rope this frame (already blended where its mode blends).
 #[derive(Clone, Copy, Debug)]
 pub struct RopeLook<'a> {
+    /// Every particle's position to draw, m, from particle 0.
     pub positions: &'a [Vec2],
     /// Indices of pinned particles (drawn as pins).
     pub pinned: &'a [usize],
     /// The particle held by the mouse, if any.
     pub grabbed: Option<usize>,
+    /// Whether the rope has exploded (drawn in the explosion's colour).
     pub exploded: bool,
     /// The free end's last shown positions, oldest first (the `G` trail): drawn as fading
     /// dots, evenly spaced when the motion shown is smooth.
@@ -72,7 +74,9 @@ pub struct RopeLook<'a> {
 pub struct Scene<'a> {
     /// One pane for the single view, up to [`MAX_PANES`] for the split view.
     pub panes: &'a [Pane<'a>],
+    /// The HUD's figures; None: no HUD.
     pub hud: Option<&'a HudInfo>,
+    /// The frame-time strip along the bottom; None: no strip.
     pub strip: Option<&'a FrameStrip>,
     /// The key help overlay's lines, when shown.
     pub help: Option<&'a [String]>,
@@ -140,6 +144,7 @@ pub struct Renderer {
 }
 
 impl Renderer {
+    /// A renderer whose scratch buffers are empty until its first frame.
     pub fn new() -> Self {
         Renderer::default()
     }

@@ -24,6 +24,7 @@ pub struct PaneLabel {
     pub policy: String,
     /// The lane's colour index (its steps in the strip share it).
     pub colour: usize,
+    /// Whether the lane's rope has exploded (the label's detail line turns red).
     pub exploded: bool,
     /// The lane the keys act on.
     pub focused: bool,
@@ -54,12 +55,15 @@ pub const MARKER_FRAMES: usize = 12;
 /// One rope and where it goes.
 #[derive(Clone, Debug)]
 pub struct Pane<'a> {
+    /// The rope to draw.
     pub rope: RopeLook<'a>,
+    /// How the rope's metres map to the pane's pixels.
     pub view: View,
     /// The pane's rectangle; drawing is clipped to it.
     pub area: Area,
     /// Split view only: the label and border.
     pub label: Option<PaneLabel>,
+    /// The lane's marker and its track.
     pub marker: Marker<'a>,
 }
 

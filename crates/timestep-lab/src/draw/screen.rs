@@ -39,9 +39,13 @@ pub struct Arrangement {
 /// What is drawn over the panes this frame.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Overlay<'a> {
+    /// The HUD's figures; None: no pixel HUD.
     pub hud: Option<&'a HudInfo>,
+    /// Whether the frame-time strip is drawn along the bottom.
     pub strip: bool,
+    /// The key help overlay's lines, when shown.
     pub help: Option<&'a [String]>,
+    /// A large centred message, when there is one.
     pub banner: Option<&'a str>,
     /// The particle the mouse holds, in every rope.
     pub grabbed: Option<usize>,

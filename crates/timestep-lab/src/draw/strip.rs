@@ -29,12 +29,14 @@ struct Frame {
 pub struct FrameStrip {
     capacity: usize,
     frames: VecDeque<Frame>,
+    /// When the latest frames and steps started, ns of the window's clock (the wall panel's).
     pub step_times: StepTimes,
     /// Each row's lane colour (see [`pal::lane_colours`]); none set: the row's index.
     colours: Vec<usize>,
 }
 
 impl FrameStrip {
+    /// A strip that keeps the last `capacity` frames (at least 1).
     pub fn new(capacity: usize) -> Self {
         let capacity = capacity.max(1);
         FrameStrip {
@@ -69,9 +71,11 @@ impl FrameStrip {
         frame.steps[..lanes].copy_from_slice(&steps[..lanes]);
         self.frames.push_back(frame);
     }
+    /// Frames kept.
     pub fn len(&self) -> usize {
         self.frames.len()
     }
+    /// Whether no frame is kept.
     pub fn is_empty(&self) -> bool {
         self.frames.is_empty()
     }

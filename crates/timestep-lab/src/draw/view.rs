@@ -12,7 +12,9 @@ pub struct View {
     pub scale: f32,
     /// Pixel position of the world origin.
     pub origin_px: Vec2,
+    /// The buffer's width, px.
     pub width: u32,
+    /// The buffer's height, px.
     pub height: u32,
 }
 
@@ -119,10 +121,12 @@ impl View {
         View::fit_in(min, max, area_min, area_max, width, height)
     }
 
+    /// The pixel at which the world point `p` (m, y up) is drawn (y down).
     pub fn to_screen(&self, p: Vec2) -> Vec2 {
         self.origin_px + Vec2::new(p.x, -p.y) * self.scale
     }
 
+    /// The world point, m (y up), at pixel `px` (y down): the inverse of [`View::to_screen`].
     pub fn to_world(&self, px: Vec2) -> Vec2 {
         let d = (px - self.origin_px) / self.scale;
         Vec2::new(d.x, -d.y)
