@@ -23,7 +23,9 @@ pub enum Bounds<T> {
     /// Each side said on its own: a lowest, and perhaps a highest with the words an error
     /// says it in ("10000 Hz", "1e6 per second").
     Sides {
+        /// The lowest it may be.
         min: Min<T>,
+        /// The highest it may be, and how an error writes it; None: no highest.
         max: Option<(T, String)>,
     },
     /// From the first to the second, both included, said together: "must be 0 to 1000000".
@@ -42,18 +44,42 @@ pub fn rate() -> Bounds<f64> {
 /// A number outside its bounds. `what` is the number as the error names it.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OutOfRange {
+    /// Zero or below where it must be above zero.
     #[error("{what} must be greater than zero")]
-    NotAboveZero { what: String },
+    NotAboveZero {
+        /// The number, as the error names it.
+        what: String,
+    },
+    /// Below zero where it must be 0 or more.
     #[error("{what} must be 0 or more")]
-    Negative { what: String },
+    Negative {
+        /// The number, as the error names it.
+        what: String,
+    },
+    /// Below its lowest.
     #[error("{what} must be at least {min}")]
-    BelowMin { what: String, min: String },
+    BelowMin {
+        /// The number, as the error names it.
+        what: String,
+        /// The lowest, written out.
+        min: String,
+    },
+    /// Above its highest.
     #[error("{what} is above the maximum of {max}")]
-    AboveMax { what: String, max: String },
+    AboveMax {
+        /// The number, as the error names it.
+        what: String,
+        /// The highest, in the words of its bounds (e.g. "10000 Hz").
+        max: String,
+    },
+    /// Outside its span.
     #[error("{what} must be {lo} to {hi}")]
     OutsideSpan {
+        /// The number, as the error names it.
         what: String,
+        /// The span's first value, written out.
         lo: String,
+        /// The span's last value, written out.
         hi: String,
     },
 }

@@ -23,9 +23,13 @@ pub struct FramePlot {
 /// What the plot shows of one (display rate, lane) configuration.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SweepPoint {
+    /// The display's refresh rate (or the frame rate, on a VRR sweep), Hz.
     pub hz: f64,
+    /// The lane's stutter, rms, ms.
     pub stutter_rms_ms: f64,
-    /// Null (n/a) where a vblank holds 2 ticks or more: not drawn.
+    /// Double updates a minute of the run; null (n/a) where a vblank holds 2 ticks or more:
+    /// not drawn.
     pub double_updates_per_min: Option<f64>,
+    /// Shown simulation time against presented wall time at the end of the run, ms.
     pub drift_ms: f64,
 }

@@ -8,9 +8,13 @@ use timestep_loop::{Named, Pacing, UnknownName};
 /// The engine a user ships on (`--engine`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Engine {
+    /// Godot 4.
     Godot,
+    /// Bevy.
     Bevy,
+    /// Unity.
     Unity,
+    /// MonoGame.
     MonoGame,
     /// A loop of one's own, built with this project's `timestep-loop` crate.
     Custom,
@@ -120,9 +124,13 @@ pub enum Knob {
 /// One setting: the engine, its real name, what sets it, and the page that documents it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setting {
+    /// The engine the setting belongs to.
     pub engine: Engine,
+    /// The setting's real name, as the engine's documentation writes it.
     pub name: &'static str,
+    /// What the setting's value is made from.
     pub knob: Knob,
+    /// The engine documentation page that names the setting (a URL).
     pub doc: &'static str,
 }
 

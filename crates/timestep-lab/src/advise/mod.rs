@@ -45,7 +45,9 @@ pub const STEADY_RATES: [f64; 14] = [
 pub enum Situation {
     /// A simulated display: `sim.lanes` are the candidates; each of `pacings` is tried.
     Display {
+        /// The simulated run: its display, machine, rope and candidate lanes.
         sim: Box<SimConfig>,
+        /// The pacings each lane is tried under.
         pacings: Vec<Pacing>,
     },
     /// A real capture: its lanes are the candidates; the capture fixes the pacing.
@@ -98,20 +100,24 @@ impl Situation {
 /// Everything one `advise` run needs, validated.
 #[derive(Clone, Debug)]
 pub struct AdviseConfig {
+    /// The display or capture the candidates are run on.
     pub situation: Situation,
     /// The engine the user ships on (None: any loop, built with our crate).
     pub engine: Option<Engine>,
     /// The situation as the flags that give it, for the header.
     pub flags: String,
+    /// Whether the verdict is one JSON object rather than a screen of text.
     pub json: bool,
 }
 
 /// One lane under one pacing, as measured.
 #[derive(Clone, Debug)]
 pub struct Measured {
+    /// The lane, as named.
     pub spec: LaneSpec,
     /// The pacing, as `--pacing` writes it ("as captured" on a capture).
     pub pacing: String,
+    /// What the lane did under that pacing.
     pub report: LaneReport,
     /// CPU time its waits spent spinning, percent of one core over the run.
     pub spin_percent: f64,
@@ -120,9 +126,13 @@ pub struct Measured {
 /// The key the rule sorts by, smallest first, each figure in its step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Key {
+    /// Its stutter (rms), in whole steps of [`STUTTER_STEP_MS`].
     pub stutter_steps: u64,
+    /// Whether the lane's results depend on the display (it does not step whole fixed ticks).
     pub not_deterministic: bool,
+    /// Its mean input latency, in whole steps of [`LATENCY_STEP_MS`] (`u64::MAX`: nothing shown).
     pub latency_steps: u64,
+    /// Its CPU time spent spinning, in whole steps of [`SPIN_STEP_PERCENT`].
     pub spin_steps: u64,
 }
 

@@ -13,16 +13,23 @@ pub const SHOWN: usize = 8;
 /// One loop that held, where the rule put it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ranked {
+    /// Its place, 1 for the best.
     pub rank: usize,
+    /// The lane, as named.
     pub lane: String,
+    /// The pacing it ran under.
     pub pacing: String,
+    /// Its stutter, rms, ms.
     pub stutter_rms_ms: f64,
     /// The quarter millisecond the rule ranks its stutter in, `[low, high)` ms.
     pub stutter_band_ms: [f64; 2],
     /// Mean input latency, ms (null: nothing was shown).
     pub latency_mean_ms: Option<f64>,
+    /// CPU time its waits spent spinning, percent of one core over the run.
     pub spin_percent: f64,
+    /// Whether its results are the same on every display (it steps whole fixed ticks).
     pub deterministic: bool,
+    /// Simulation time over measured time: 1 keeps time, below 1 is slow motion.
     pub game_speed: f64,
     /// On a capture, why the loop ran open loop (on the captured starts), as `replay` says it.
     pub open_loop: Option<&'static str>,
@@ -64,11 +71,15 @@ pub struct Advice {
     pub caveats: Vec<String>,
     /// Loops run (lanes × pacings), held or not.
     pub tried: usize,
+    /// The rule the ranking follows, in words ([`RULE`]).
     pub rule: &'static str,
+    /// The best loop that held; None: none held.
     pub recommended: Option<Ranked>,
+    /// The best loop that held of a lane other than the recommended one; None: no other.
     pub runner_up: Option<Ranked>,
     /// Every loop that held, best first.
     pub ranking: Vec<Ranked>,
+    /// Every loop that did not hold.
     pub dropped: Vec<Dropped>,
     /// How to get the recommended loop: in the user's engine, or with our own crate.
     pub how: Option<EngineAdvice>,
