@@ -19,6 +19,7 @@ use timestep_loop::{
 /// One lesson.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lesson {
+    /// The lesson's name, shown at the top.
     pub title: &'static str,
     /// Where it comes from: articles by title and author (see [`FIEDLER`] and the rest), or
     /// the engines' own sources.
@@ -33,7 +34,9 @@ pub struct Lesson {
     /// The longest substep a tick is integrated in, ns: a coarse tick integrated in 1 ms
     /// substeps keeps the rope stable.
     pub max_substep: Option<u64>,
+    /// How every lane paces its frames.
     pub pacing: Pacing,
+    /// How the rope's pinned end moves.
     pub drive: Drive,
     /// Real CPU time spent per tick (spun), ns: what makes the spiral of death real (the window
     /// caps it a frame: `MAX_STEP_COST_NS` in `src/app/host.rs`).
@@ -296,6 +299,7 @@ impl Lesson {
         TimingConfig::textbook(self.dt.tick(), CLAMP_NS, None).unwrap_or_default()
     }
 
+    /// The longest integration step its ticks may take: its `max_substep`, or each loop's default.
     pub fn max_substep(&self) -> MaxSubstep {
         self.max_substep
             .map_or(MaxSubstep::Default, MaxSubstep::Set)

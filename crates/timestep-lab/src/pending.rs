@@ -126,8 +126,11 @@ pub fn commit_all(files: Vec<(&str, PendingFile)>) -> Result<(), CommitFailed> {
 #[derive(Debug, thiserror::Error)]
 #[error("writing {flag} '{path}' failed: {source}")]
 pub struct CommitFailed {
+    /// The flag that names the file (e.g. `--out`), for the error's words.
     pub flag: String,
+    /// The file's path.
     pub path: String,
+    /// Why it could not be put there.
     pub source: io::Error,
 }
 

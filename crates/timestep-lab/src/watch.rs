@@ -10,7 +10,10 @@ pub enum Watch {
     /// Nothing diverged.
     Fine,
     /// The rope is exploded; it will be reset in `left_ns`.
-    Exploded { left_ns: u64 },
+    Exploded {
+        /// Wall time until the reset, ns.
+        left_ns: u64,
+    },
     /// The rope has been exploded long enough: reset it now.
     ResetNow,
 }
@@ -25,6 +28,8 @@ pub struct ExplosionWatch {
 }
 
 impl ExplosionWatch {
+    /// A watch that resets a rope once it has been exploded for `reset_after_ns`, ns of wall
+    /// time.
     pub fn new(reset_after_ns: u64) -> Self {
         ExplosionWatch {
             reset_after_ns,

@@ -54,9 +54,16 @@ const BROWSER_MIN_TIMEOUT_NS: u64 = 4_000_000;
 pub enum Machine {
     /// An exact clock and sleeps that wake on time: the simulated display's own (the default).
     Exact,
+    /// Windows at its default 15.625 ms timer interrupt: a 100 ns clock, sleeps that wake on a
+    /// timer tick.
     WindowsDefault,
+    /// Windows with the timer at 1 ms (`timeBeginPeriod(1)`): a 100 ns clock, sleeps that wake
+    /// on a 1 ms tick.
     Windows1ms,
+    /// Linux: a 1 ns clock, sleeps that wake 54 to 58 µs late (`nanosleep`'s slack).
     Linux,
+    /// A browser: a 100 µs clock (`performance.now()`), sleeps no shorter than 4 ms
+    /// (nested `setTimeout`).
     Browser,
     /// Measured by `probe`, from this file.
     Measured(Box<MachineProfile>, PathBuf),
@@ -99,11 +106,13 @@ impl std::str::FromStr for Sleep {
 /// A `--machine` that names no machine, or a profile that cannot be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum MachineError {
+    /// Neither a built-in machine's name nor a `.json` file (the text given).
     #[error(
         "unknown machine '{0}' (expected {names}, or a FILE.json from timestep-rope probe --out)",
         names = Machine::NAMES.join(", ")
     )]
     Unknown(String),
+    /// A profile that cannot be loaded.
     #[error(transparent)]
     Profile(#[from] ProfileError),
 }
@@ -245,10 +254,12 @@ impl Waits {
         self.spun_ns
     }
 
+    /// The machine waited on.
     pub fn machine(&self) -> &Machine {
         &self.machine
     }
 
+    /// How the loop waits: natively or spinning to the deadline.
     pub fn sleep(&self) -> Sleep {
         self.sleep
     }

@@ -89,12 +89,15 @@ impl SleepSample {
         }
     }
 
+    /// The median overshoot, ns.
     pub fn p50_ns(&self) -> u64 {
         self.overshoot_ns[P50]
     }
+    /// The 99th-percentile overshoot, ns.
     pub fn p99_ns(&self) -> u64 {
         self.overshoot_ns[P99]
     }
+    /// The largest overshoot, ns.
     pub fn max_ns(&self) -> u64 {
         self.overshoot_ns[MAX]
     }
@@ -151,11 +154,13 @@ where
 /// Why a sleep's figures in a profile cannot be a sleep's.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum SampleProblem {
+    /// A figure outside its bounds.
     #[error(transparent)]
     OutOfRange(#[from] OutOfRange),
     /// How many quantiles the sample holds.
     #[error("overshoot_ns has {0} values where {n} are expected (one per quantile)", n = QUANTILES.len())]
     Quantiles(usize),
+    /// Overshoots that decrease from one quantile to the next.
     #[error("overshoot_ns must not decrease")]
     Decreasing,
 }
@@ -163,15 +168,20 @@ pub enum SampleProblem {
 /// Why a profile's figures cannot be a machine's.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ProfileProblem {
+    /// A figure outside its bounds.
     #[error(transparent)]
     OutOfRange(#[from] OutOfRange),
     /// A list of sleeps (`native_sleep`) that is empty.
     #[error("{0} is empty")]
     EmptyList(&'static str),
+    /// A sleep in a list whose figures cannot be a sleep's.
     #[error("{list} (request_ns {request_ns}): {problem}")]
     Sample {
+        /// The list it is in (`native_sleep` or `spin_sleep`).
         list: &'static str,
+        /// The sleep's request, ns.
         request_ns: u64,
+        /// What is wrong with it.
         problem: SampleProblem,
     },
 }
@@ -179,10 +189,13 @@ pub enum ProfileProblem {
 /// A profile that cannot be loaded: one line naming the file (first) and what is wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum ProfileError {
+    /// The file cannot be read (its path, and the OS's error).
     #[error("{0}: cannot read: {1}")]
     Unreadable(String, #[source] std::io::Error),
+    /// The file is not a machine profile's JSON (its path, and why).
     #[error("{0}: not a machine profile (from timestep-rope probe --out): {1}")]
     NotAProfile(String, #[source] serde_json::Error),
+    /// The profile's figures cannot be a machine's (its path, and why).
     #[error("{0}: {1}")]
     Invalid(String, #[source] ProfileProblem),
 }

@@ -24,7 +24,9 @@ pub struct Facts {
 /// The clock and the sleeps as measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measured {
+    /// The clock as measured: what one read costs and its smallest step.
     pub clock: ClockReport,
+    /// Every sleep request's overshoots, and whether Ctrl-C cut them short.
     pub sleeps: Sleeps,
 }
 
@@ -51,6 +53,7 @@ pub struct ProbeReport {
     pub clock: Option<ClockReport>,
     /// Where the timer slack was read, or "not reported".
     pub timer_slack_source: &'static str,
+    /// What spin_sleep's threshold is: its setting on this OS, not a measurement.
     pub spin_threshold_source: &'static str,
     /// Each request's overshoots, in µs; empty if the sleeps did not run.
     pub sleeps: Vec<SleepRow>,
