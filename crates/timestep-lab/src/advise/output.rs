@@ -144,7 +144,7 @@ impl Advice {
         writeln!(out, "{json}")
     }
 
-    /// As a screen of text, ended by the terms it used ([`TERMS`]).
+    /// As a screen of text, ended by the terms it used (`TERMS`).
     pub fn write_text(&self, out: &mut impl Write) -> io::Result<()> {
         let mut body = Vec::new();
         self.write_body(&mut body)?;

@@ -282,7 +282,7 @@ pub struct HudCell {
 }
 
 impl HudInfo {
-    /// The HUD's figures as lines of cells, as [`draw_hud`] lays them out: one figure a line
+    /// The HUD's figures as lines of cells, as `draw_hud` lays them out: one figure a line
     /// for one lane, the split view's bar (two lines) for several.
     pub fn cells(&self) -> Vec<Vec<HudCell>> {
         let cell = |row: Row| HudCell {

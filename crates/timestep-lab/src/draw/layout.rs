@@ -145,7 +145,7 @@ impl Layout {
     /// `panes` ropes (1 to [`MAX_PANES`]) side by side or in a 2×2 grid, each in its own
     /// labelled pane; the panes keep clear of the strip and the bottom `reserve` pixels above
     /// it (a lesson's caption), and of the HUD's bar across the top, `hud_bar` pixels tall
-    /// (0: no bar; see [`super::hud_bar_height`]).
+    /// (0: no bar; see `hud_bar_height`).
     pub fn split(
         params: &RopeParams,
         width: u32,

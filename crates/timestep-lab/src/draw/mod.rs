@@ -64,7 +64,7 @@ pub struct RopeLook<'a> {
     /// The free end's last shown positions, oldest first (the `G` trail): drawn as fading
     /// dots, evenly spaced when the motion shown is smooth.
     pub trail: &'a [Vec2],
-    /// The overlay: the rope is drawn in this lane's colour (see [`palette::lane`]), so
+    /// The overlay: the rope is drawn in this lane's colour (see `palette::lane`), so
     /// several ropes in one pane can be told apart. `None`: the rope's own colour.
     pub colour: Option<usize>,
 }

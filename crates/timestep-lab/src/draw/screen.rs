@@ -32,7 +32,7 @@ pub struct Arrangement {
     /// laid out left of it (see [`super::room_width`]). 0: no panel.
     pub panel: u32,
     /// The HUD bar's height, pixels, where the window draws its own (egui's); 0: the pixel
-    /// HUD's, [`super::hud_bar_height`].
+    /// HUD's, `hud_bar_height`.
     pub bar: u32,
 }
 

@@ -47,7 +47,7 @@ impl FrameStrip {
         }
     }
 
-    /// Row i is drawn in lane colour `colours[i]` (see [`pal::lane_colours`]).
+    /// Row i is drawn in lane colour `colours[i]` (see `palette::lane_colours`).
     pub fn set_colours(&mut self, colours: &[usize]) {
         self.colours.clear();
         self.colours.extend_from_slice(colours);

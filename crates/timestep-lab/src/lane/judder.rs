@@ -79,7 +79,7 @@ impl Judder {
         self.recent_sum += px * px;
     }
 
-    /// The rms of the last [`LAG_FRAMES`] frames (the HUD's: it follows a change of mode or
+    /// The rms of the last `LAG_FRAMES` frames (the HUD's: it follows a change of mode or
     /// tick); none without a drive or before the lag is known.
     pub fn recent_rms(&self) -> Option<f64> {
         (!self.recent.is_empty())

@@ -30,7 +30,7 @@ pub fn run(
         .collect())
 }
 
-/// Runs the lanes of `cfg` in the order given, batch by batch (see [`batches`]); `on_frame`
+/// Runs the lanes of `cfg` in the order given, batch by batch (see [`crate::runs::batches`]); `on_frame`
 /// sees every presented frame. With `--draw`, every frame of every lane is rasterised: one lane
 /// as the window's single view, several as its split view.
 pub fn run_with(
