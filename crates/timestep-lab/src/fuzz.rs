@@ -116,7 +116,7 @@ fn replay_config(path: &Path) -> ReplayConfig {
     }
 }
 
-/// `--dt 1ms --clamp 250ms`.
+/// The textbook timing: a 1 ms tick, a 250 ms clamp (`--dt 1ms --clamp 250ms`).
 fn default_timing() -> TimingConfig {
     match TimingConfig::textbook(NS_PER_MS, 250 * NS_PER_MS, None) {
         Ok(timing) => timing,

@@ -115,7 +115,8 @@ pub struct AdviseConfig {
 pub struct Measured {
     /// The lane, as named.
     pub spec: LaneSpec,
-    /// The pacing, as `--pacing` writes it ("as captured" on a capture).
+    /// The pacing's name ([`pacing_name`]: vsync, none, cap:HZ, ...; "as captured" on a
+    /// capture).
     pub pacing: String,
     /// What the lane did under that pacing.
     pub report: LaneReport,

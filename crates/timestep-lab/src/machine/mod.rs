@@ -103,7 +103,7 @@ impl std::str::FromStr for Sleep {
     }
 }
 
-/// A `--machine` that names no machine, or a profile that cannot be loaded.
+/// A machine's text (`--machine`) that names no machine, or a profile that cannot be loaded.
 #[derive(Debug, thiserror::Error)]
 pub enum MachineError {
     /// Neither a built-in machine's name nor a `.json` file (the text given).

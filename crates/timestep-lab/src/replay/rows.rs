@@ -170,7 +170,7 @@ enum Layout {
         busy: usize,
         until: usize,
     },
-    /// `--v2_metrics`: start (CPU start) + DisplayLatency.
+    /// PresentMon's `--v2_metrics` set: start (CPU start) + DisplayLatency.
     V2 {
         start: (usize, Unit),
         latency: usize,

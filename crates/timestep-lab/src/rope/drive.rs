@@ -140,7 +140,7 @@ impl fmt::Display for Drive {
     }
 }
 
-/// A `--drive` that is not one, quoting it (lower-cased).
+/// A drive's text (`--drive`) that is not a drive, quoting it (lower-cased).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DriveError {
     /// A period that is not a duration (the drive's text, and why).
