@@ -7,6 +7,8 @@
 //! a window or reads a command line: time is always handed in, and Cargo keeps winit, pixels,
 //! wgpu, egui, clap, plotters and indicatif out of this crate's dependencies.
 
+#![warn(missing_docs)]
+
 pub mod advise;
 pub mod bounded;
 pub mod chart;
