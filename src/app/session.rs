@@ -601,13 +601,13 @@ impl Session {
     /// blocks, the next frame measures it, the clamp cuts it), the hand's grab, then every lane
     /// advanced on `wall`'s clock, drawn and shown by `presenter`, and recorded. `input_at` is
     /// when the first key or mouse event this frame answers happened. An error is the
-    /// presenter's, for the caller to report.
+    /// presenter's, for the caller to report: the frame is not shown or logged.
     pub fn frame<W: WindowWall, P: Present>(
         &mut self,
         wall: &mut W,
         presenter: &mut P,
         input_at: Option<u64>,
-    ) -> Result<FrameReport, String> {
+    ) -> Result<FrameReport, P::Error> {
         if std::mem::take(&mut self.requests.stall) {
             wall.sleep(STALL_NS);
         }
@@ -634,7 +634,6 @@ impl Session {
             view: self.view,
             grabbed: self.hand.held(),
             help: &self.help,
-            error: None,
             step_cost_ns: self.step_cost_ns,
             caption: &self.caption,
             hint: &hint,
@@ -643,9 +642,7 @@ impl Session {
         if stepping {
             self.frames.set_paused(true);
         }
-        if let Some(e) = host.error {
-            return Err(e);
-        }
+        let frame = frame?;
         let input_ms = match (input_at, frame.shown) {
             (Some(at), Some(shown)) => {
                 let latency = shown.at_ns.saturating_sub(at);

@@ -13,6 +13,7 @@ use timestep_lab::lane::LaneSpec;
 use timestep_lab::rope::RopeParams;
 use timestep_lab::wall::Wall;
 use timestep_loop::{Mode, NS_PER_MS as MS};
+use std::convert::Infallible;
 
 /// A clock the test moves: frames read it, sleeps move it on.
 struct Simulated {
@@ -37,7 +38,8 @@ impl Present for Nowhere {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    type Error = Infallible;
+    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
         Ok(true)
     }
 }

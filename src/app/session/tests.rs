@@ -5,6 +5,7 @@ use timestep_lab::rope::{Pin, RopeParams};
 use timestep_lab::wall::Wall;
 use timestep_lab::watch::RESET_AFTER_NS;
 use timestep_loop::{Pacing, TimingConfig};
+use std::convert::Infallible;
 
 use timestep_loop::NS_PER_MS as MS;
 
@@ -46,7 +47,8 @@ impl Present for Buffer {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    type Error = Infallible;
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
         let (w, h) = self.size;
         draw(&mut self.frame, w, h);
         Ok(true)
@@ -245,6 +247,41 @@ fn the_mode_key_cycles_through_all_four_modes_and_the_title_follows() {
     assert_eq!(s.mode(), Mode::SemiFixed);
 }
 
+/// What [`Broken`]'s presents fail with.
+#[derive(Debug, PartialEq, thiserror::Error)]
+#[error("the device is lost")]
+struct Lost;
+
+/// A presenter whose GPU has failed: every present fails.
+struct Broken;
+
+impl Present for Broken {
+    type Error = Lost;
+    fn present_mode(&self) -> String {
+        "Fifo (vsync)".into()
+    }
+    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Lost> {
+        Err(Lost)
+    }
+}
+
+#[test]
+fn a_presenters_failure_comes_back_from_the_frame_and_nothing_is_shown() {
+    let mut s = session(Mode::Fixed);
+    s.advance_to(16 * MS);
+    let shown = s.focused().record().metrics().frames();
+    assert_eq!(shown, 1);
+    let mut wall = Scripted {
+        now_ns: 32 * MS,
+        tick_ns: 0,
+    };
+    assert_eq!(s.frame(&mut wall, &mut Broken, None), Err(Lost));
+    assert_eq!(s.focused().record().metrics().frames(), shown);
+    // A presenter that works again shows the next frame.
+    s.advance_to(48 * MS);
+    assert_eq!(s.focused().record().metrics().frames(), shown + 1);
+}
+
 #[test]
 fn a_frame_in_fixed_mode_takes_whole_steps_and_reports_them() {
     let mut s = session(Mode::Fixed);
@@ -302,7 +339,8 @@ impl Present for OnDisplay {
     fn present_mode(&self) -> String {
         "simulated".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    type Error = Infallible;
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
         draw(&mut [], 0, 0);
         self.0.borrow_mut().present(0);
         Ok(true)
@@ -1174,7 +1212,8 @@ impl Present for Sized {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    type Error = Infallible;
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
         let (w, h) = self.size;
         self.frame.resize(w as usize * h as usize * 4, 0);
         draw(&mut self.frame, w, h);
