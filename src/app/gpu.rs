@@ -180,12 +180,7 @@ pub struct Gpu {
 
 impl Gpu {
     /// A buffer of `width × height` (the window's physical size, at least 1×1).
-    pub fn new(
-        window: Arc<Window>,
-        width: u32,
-        height: u32,
-        vsync: bool,
-    ) -> Result<Gpu, GpuError> {
+    pub fn new(window: Arc<Window>, width: u32, height: u32, vsync: bool) -> Result<Gpu, GpuError> {
         let (width, height) = (width.max(1), height.max(1));
         let requested = if vsync {
             wgpu::PresentMode::AutoVsync

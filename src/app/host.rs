@@ -36,8 +36,7 @@ pub trait Present {
     fn present_mode(&self) -> String;
     /// Draws with `draw` (given the buffer, its width and height) and shows the result.
     /// `Ok(false)`: nothing could be shown this time (minimised, occluded, too large).
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32))
-    -> Result<bool, Self::Error>;
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Self::Error>;
     /// The HUD's figures for this frame (`None`: hidden), before [`Present::present`]; true
     /// when the presenter shows them itself (the window's egui HUD), so the buffer leaves
     /// their text out.

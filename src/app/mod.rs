@@ -47,8 +47,8 @@ use timestep_lab::wall::{RealWall, Wall};
 use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};
 use winit::application::ApplicationHandler;
 use winit::dpi::{LogicalSize, PhysicalSize};
-use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::error::{EventLoopError, OsError};
+use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, PhysicalKey};
 use winit::window::{Window, WindowId};
@@ -360,10 +360,7 @@ impl Present for GpuPresent<'_> {
 
     type Error = GpuError;
 
-    fn present(
-        &mut self,
-        draw: &mut dyn FnMut(&mut [u8], u32, u32),
-    ) -> Result<bool, GpuError> {
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, GpuError> {
         if !self.fits {
             // Keep simulating, draw nothing, and do not spin the CPU.
             std::thread::sleep(Duration::from_millis(10));
@@ -561,9 +558,10 @@ impl App {
         // What the panel changed applies from the next frame on.
         if let Some(gui) = &mut self.gui {
             for change in gui.take_changes() {
-                let outcome = self.session.apply(change);
-                gui.refused(outcome.err());
+                self.session.apply(change);
             }
+            // Why the last change, a key's or the panel's, was refused.
+            gui.refused(self.session.refused().map(ToString::to_string));
             if self.session.quit_requested() {
                 event_loop.exit();
             }

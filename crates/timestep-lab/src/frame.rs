@@ -178,7 +178,11 @@ impl Frames {
     /// Runs one frame of `lanes` on `host`. A present that fails ends the frame there, with
     /// the host's error: the lanes have stepped, but nothing is recorded as shown and the
     /// pacing's sleep is not taken.
-    pub fn run<H: Host>(&mut self, host: &mut H, lanes: &mut [Lane]) -> Result<FrameDone, H::Error> {
+    pub fn run<H: Host>(
+        &mut self,
+        host: &mut H,
+        lanes: &mut [Lane],
+    ) -> Result<FrameDone, H::Error> {
         self.pending_ns.resize(lanes.len(), 0);
         self.ran.resize(lanes.len(), false);
         let measured = self.read(host);
@@ -310,7 +314,10 @@ mod tests {
         };
         host.now_ns += 16 * NS_PER_MS;
         let done = frames.run(&mut host, &mut lanes);
-        assert_eq!(done.map(|d| d.shown.map(|s| s.at_ns)), Ok(Some(16 * NS_PER_MS)));
+        assert_eq!(
+            done.map(|d| d.shown.map(|s| s.at_ns)),
+            Ok(Some(16 * NS_PER_MS))
+        );
         assert_eq!(lanes[0].record().metrics().frames(), 1);
         host.now_ns += 16 * NS_PER_MS;
         assert_eq!(frames.run(&mut host, &mut lanes), Err(Gone));

@@ -9,11 +9,11 @@ use crate::app::session::tests::config;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use std::convert::Infallible;
 use timestep_lab::lane::LaneSpec;
 use timestep_lab::rope::RopeParams;
 use timestep_lab::wall::Wall;
 use timestep_loop::{Mode, NS_PER_MS as MS};
-use std::convert::Infallible;
 
 /// A clock the test moves: frames read it, sleeps move it on.
 struct Simulated {
@@ -86,9 +86,10 @@ fn harness(run: Run) -> Harness<'static, Run> {
             |ui, run: &mut Run| {
                 let view = run.session.panel_view();
                 for change in show(ui.ctx(), &view, &run.panel) {
-                    let outcome = run.session.apply(change);
-                    run.panel.refused(outcome.err());
+                    run.session.apply(change);
                 }
+                run.panel
+                    .refused(run.session.refused().map(ToString::to_string));
             },
             run,
         )
