@@ -252,10 +252,13 @@ fn preflight() -> Result<EventLoop<()>, NoWindow> {
 /// The window failing once it runs: one line, exit status 1.
 #[derive(Debug, thiserror::Error)]
 pub enum WindowError {
+    /// The OS would not make the window.
     #[error("{}", chain("cannot open a window", .0))]
     Open(OsError),
+    /// winit's event loop stopped with an error.
     #[error("{}", chain("the event loop failed", .0))]
     EventLoop(EventLoopError),
+    /// The GPU failed: setting up, resizing or presenting.
     #[error(transparent)]
     Gpu(#[from] GpuError),
     /// A replayed capture's next frame cannot be read.
@@ -349,6 +352,8 @@ struct GpuPresent<'a> {
 }
 
 impl Present for GpuPresent<'_> {
+    type Error = GpuError;
+
     fn present_mode(&self) -> String {
         self.gpu.present_mode().to_string()
     }
@@ -357,8 +362,6 @@ impl Present for GpuPresent<'_> {
         self.hud = hud.cloned();
         self.gui.is_some()
     }
-
-    type Error = GpuError;
 
     fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, GpuError> {
         if !self.fits {
