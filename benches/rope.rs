@@ -395,7 +395,13 @@ fn whole_run(c: &mut Criterion) {
             self.rope.step(DT);
             start_ns + index
         }
-        fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
+        type Error = std::convert::Infallible;
+        fn present(
+            &mut self,
+            frame: &FrameDone,
+            lanes: &[Lane],
+            ran: &[bool],
+        ) -> Result<Option<Shown>, Self::Error> {
             Host::present(&mut self.display, frame, lanes, ran)
         }
     }
@@ -428,7 +434,7 @@ fn whole_run(c: &mut Criterion) {
             let mut host = Textbook { display, rope };
             let mut lanes = [lane];
             while !host.display.finished() {
-                frames.run(&mut host, &mut lanes);
+                let Ok(_) = frames.run(&mut host, &mut lanes);
             }
             let _ = PolicyEnv::default();
             black_box(host.rope.particles.len())

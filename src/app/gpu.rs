@@ -84,11 +84,61 @@ fn no_adapter_line(wgpu_backend: Option<&str>) -> String {
     )
 }
 
+/// The GPU failing: each error is one line saying what failed and why (its causes too), as
+/// the window reports it.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuError {
+    /// wgpu found no adapter; `wgpu_backend` is `WGPU_BACKEND` if set.
+    #[error("{}", no_adapter_line(.wgpu_backend.as_deref()))]
+    NoAdapter { wgpu_backend: Option<String> },
+    /// `WGPU_BACKEND` (`env`) selects no backend this build has (`have`, by name).
+    #[error(
+        "no GPU adapter found: WGPU_BACKEND={env} selects no graphics backend this build can \
+         use (it has: {have}); unset WGPU_BACKEND, or use 'timestep-rope simulate' for the \
+         numbers"
+    )]
+    NoBackend { env: String, have: String },
+    /// pixels could not set up the surface, the device or its buffer.
+    #[error("{}", chain("cannot set up the GPU (pixels)", .0))]
+    Setup(pixels::Error),
+    /// The surface or the buffer (`what`) could not follow the window to `width × height`.
+    #[error("{}", resizing(.what, *.width, *.height, .cause))]
+    Resize {
+        what: &'static str,
+        width: u32,
+        height: u32,
+        cause: pixels::TextureError,
+    },
+    /// Presenting failed other than by the surface having no image (which skips the frame).
+    #[error("{}", chain("presenting the frame (pixels.render_with)", .0))]
+    Render(pixels::Error),
+    /// wgpu reported an error through the device's callback.
+    #[error("{}", chain("GPU error", .0))]
+    Device(wgpu::Error),
+    /// The surface's format is not one the screenshot can read back.
+    #[error("cannot read back a surface of format {0:?}")]
+    Format(wgpu::TextureFormat),
+    /// Waiting for the read-back failed.
+    #[error("{}", chain("reading the frame back", .0))]
+    Poll(wgpu::PollError),
+    /// The read-back buffer could not be mapped.
+    #[error("{}", chain("reading the frame back", .0))]
+    Map(wgpu::BufferAsyncError),
+    /// The read-back's callback never came.
+    #[error("reading the frame back: the GPU never answered")]
+    NoAnswer,
+}
+
+/// The line for resizing `what` (the surface, the buffer) to `width × height` failing.
+fn resizing(what: &str, width: u32, height: u32, cause: &pixels::TextureError) -> String {
+    chain(&format!("resizing the {what} to {width}x{height}"), cause)
+}
+
 /// Why no adapter can be found before wgpu looks: `WGPU_BACKEND` (which wgpu honours)
 /// names no backend this build has (e.g. `dx12` on Linux). wgpu itself only says that it
 /// failed "to create surface for any enabled backend: {}". `None` when there is a backend
 /// to try.
-pub fn backend_problem(wgpu_backend: Option<&str>) -> Option<String> {
+pub fn backend_problem(wgpu_backend: Option<&str>) -> Option<GpuError> {
     let env = wgpu_backend?;
     let compiled = wgpu::Instance::enabled_backend_features();
     if !(wgpu::Backends::from_comma_list(env) & compiled).is_empty() {
@@ -99,12 +149,10 @@ pub fn backend_problem(wgpu_backend: Option<&str>) -> Option<String> {
         .filter(|(b, _)| compiled.contains(*b))
         .map(|&(_, name)| name)
         .collect();
-    Some(format!(
-        "no GPU adapter found: WGPU_BACKEND={env} selects no graphics backend \
-         this build can use (it has: {}); unset WGPU_BACKEND, or use 'timestep-rope simulate' \
-         for the numbers",
-        have.join(", ")
-    ))
+    Some(GpuError::NoBackend {
+        env: env.to_string(),
+        have: have.join(", "),
+    })
 }
 
 /// What happened to one frame.
@@ -127,12 +175,12 @@ pub struct Gpu {
     present_mode: String,
     /// wgpu reports some errors through a callback (its default handler panics); the first
     /// one is kept here and turned into a clean exit.
-    device_error: Arc<Mutex<Option<String>>>,
+    device_error: Arc<Mutex<Option<wgpu::Error>>>,
 }
 
 impl Gpu {
     /// A buffer of `width × height` (the window's physical size, at least 1×1).
-    pub fn new(window: Arc<Window>, width: u32, height: u32, vsync: bool) -> Result<Gpu, String> {
+    pub fn new(window: Arc<Window>, width: u32, height: u32, vsync: bool) -> Result<Gpu, GpuError> {
         let (width, height) = (width.max(1), height.max(1));
         let requested = if vsync {
             wgpu::PresentMode::AutoVsync
@@ -150,10 +198,10 @@ impl Gpu {
             })
             .build()
             .map_err(|e| match e {
-                pixels::Error::AdapterNotFound => {
-                    no_adapter_line(std::env::var("WGPU_BACKEND").ok().as_deref())
-                }
-                e => chain("cannot set up the GPU (pixels)", &e),
+                pixels::Error::AdapterNotFound => GpuError::NoAdapter {
+                    wgpu_backend: std::env::var("WGPU_BACKEND").ok(),
+                },
+                e => GpuError::Setup(e),
             })?;
 
         let device_error = Arc::new(Mutex::new(None));
@@ -162,7 +210,7 @@ impl Gpu {
             .device()
             .on_uncaptured_error(Arc::new(move |e: wgpu::Error| {
                 if let Ok(mut first) = slot.lock() {
-                    first.get_or_insert_with(|| chain("GPU error", &e));
+                    first.get_or_insert(e);
                 }
             }));
 
@@ -222,13 +270,21 @@ impl Gpu {
 
     /// Follows the window to `width × height` physical pixels (both non-zero: the caller
     /// skips a minimised window, since pixels rejects 0×0).
-    pub fn resize(&mut self, width: u32, height: u32) -> Result<(), String> {
+    pub fn resize(&mut self, width: u32, height: u32) -> Result<(), GpuError> {
+        let failed = |what| {
+            move |cause| GpuError::Resize {
+                what,
+                width,
+                height,
+                cause,
+            }
+        };
         self.pixels
             .resize_surface(width, height)
-            .map_err(|e| chain(&format!("resizing the surface to {width}x{height}"), &e))?;
+            .map_err(failed("surface"))?;
         self.pixels
             .resize_buffer(width, height)
-            .map_err(|e| chain(&format!("resizing the buffer to {width}x{height}"), &e))?;
+            .map_err(failed("buffer"))?;
         self.fx.resize(&self.pixels, width, height);
         self.width = width;
         self.height = height;
@@ -243,7 +299,7 @@ impl Gpu {
     /// timeout or an occluded window also skips. What comes back as an error is fatal: a wgpu
     /// validation error, or a device error reported through the callback.
     /// `gui`, if given, is drawn over both passes.
-    pub fn render(&mut self, gui: Option<&mut Gui>) -> Result<Presented, String> {
+    pub fn render(&mut self, gui: Option<&mut Gui>) -> Result<Presented, GpuError> {
         let fx = &self.fx;
         self.window.pre_present_notify();
         let rendered = self.pixels.render_with(|encoder, target, context| {
@@ -254,20 +310,20 @@ impl Gpu {
         let presented = match rendered {
             Ok(()) => Presented::Yes,
             Err(pixels::Error::Surface(_)) => Presented::Skipped,
-            Err(e) => return Err(chain("presenting the frame (pixels.render_with)", &e)),
+            Err(e) => return Err(GpuError::Render(e)),
         };
         self.take_device_error().map_or(Ok(presented), Err)
     }
 
     /// What the window shows, read back from the GPU as RGBA rows: the last frame through
     /// both passes, with `gui` over them, drawn again into a texture of the surface's size.
-    pub fn capture(&mut self, gui: Option<&mut Gui>) -> Result<Vec<u8>, String> {
+    pub fn capture(&mut self, gui: Option<&mut Gui>) -> Result<Vec<u8>, GpuError> {
         let (width, height) = (self.width, self.height);
         let format = self.pixels.render_texture_format();
         let bgra = match format {
             wgpu::TextureFormat::Bgra8Unorm | wgpu::TextureFormat::Bgra8UnormSrgb => true,
             wgpu::TextureFormat::Rgba8Unorm | wgpu::TextureFormat::Rgba8UnormSrgb => false,
-            other => return Err(format!("cannot read back a surface of format {other:?}")),
+            other => return Err(GpuError::Format(other)),
         };
         let context = self.pixels.context();
         let (device, queue) = (&context.device, &context.queue);
@@ -322,11 +378,11 @@ impl Gpu {
         });
         device
             .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(|e| chain("reading the frame back", &e))?;
+            .map_err(GpuError::Poll)?;
         match rx.recv() {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(chain("reading the frame back", &e)),
-            Err(_) => return Err("reading the frame back: the GPU never answered".into()),
+            Ok(Err(e)) => return Err(GpuError::Map(e)),
+            Err(_) => return Err(GpuError::NoAnswer),
         }
         let mapped = slice.get_mapped_range();
         let mut rgba = Vec::with_capacity(row as usize * height as usize);
@@ -348,8 +404,11 @@ impl Gpu {
         (self.pixels.device(), self.pixels.render_texture_format())
     }
 
-    fn take_device_error(&self) -> Option<String> {
-        self.device_error.lock().ok().and_then(|mut e| e.take())
+    /// The first error wgpu reported through the device's callback, if any since the last
+    /// call.
+    fn take_device_error(&self) -> Option<GpuError> {
+        let taken = self.device_error.lock().ok().and_then(|mut e| e.take());
+        taken.map(GpuError::Device)
     }
 }
 
@@ -614,7 +673,7 @@ mod tests {
 
     #[test]
     fn a_wgpu_backend_this_build_lacks_is_named_as_the_reason_for_no_adapter() {
-        assert_eq!(backend_problem(None), None);
+        assert!(backend_problem(None).is_none());
         let compiled = wgpu::Instance::enabled_backend_features();
         for (backend, name) in BACKEND_NAMES {
             let problem = backend_problem(Some(name));
@@ -623,7 +682,7 @@ mod tests {
                 compiled.contains(backend),
                 "{name}: {problem:?}"
             );
-            if let Some(line) = problem {
+            if let Some(line) = problem.map(|p| p.to_string()) {
                 assert!(line.contains("no GPU adapter found"), "{line}");
                 assert!(line.contains(&format!("WGPU_BACKEND={name}")), "{line}");
                 assert_eq!(line.lines().count(), 1, "{line}");
@@ -631,7 +690,7 @@ mod tests {
         }
         // A list works if any backend in it exists; nonsense selects nothing.
         let all: Vec<&str> = BACKEND_NAMES.iter().map(|&(_, n)| n).collect();
-        assert_eq!(backend_problem(Some(&all.join(","))), None);
+        assert!(backend_problem(Some(&all.join(","))).is_none());
         assert!(backend_problem(Some("no-such-backend")).is_some());
         let line = no_adapter_line(Some("gl"));
         assert!(

@@ -30,11 +30,13 @@ pub trait WindowWall: Wall {
 
 /// Where the window's frames are drawn and shown.
 pub trait Present {
+    /// Why nothing can be shown any more (the GPU failing).
+    type Error: std::error::Error;
     /// The present mode in use, as the HUD says it.
     fn present_mode(&self) -> String;
     /// Draws with `draw` (given the buffer, its width and height) and shows the result.
     /// `Ok(false)`: nothing could be shown this time (minimised, occluded, too large).
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String>;
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Self::Error>;
     /// The HUD's figures for this frame (`None`: hidden), before [`Present::present`]; true
     /// when the presenter shows them itself (the window's egui HUD), so the buffer leaves
     /// their text out.
@@ -156,8 +158,6 @@ pub struct WindowHost<'a, W: WindowWall, P: Present> {
     pub help: &'a [String],
     /// The pacing line of the HUD.
     pub pacing: String,
-    /// A presenter's failure, for the caller to report.
-    pub error: Option<String>,
     /// CPU time each tick costs (a lesson's), spent before presenting, ns; at most
     /// [`MAX_STEP_COST_NS`] a frame.
     pub step_cost_ns: u64,
@@ -197,7 +197,14 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             _ => start_ns + self.cost_of(index),
         }
     }
-    fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
+    /// The presenter's error, if it fails, is the frame's.
+    type Error = P::Error;
+    fn present(
+        &mut self,
+        frame: &FrameDone,
+        lanes: &[Lane],
+        ran: &[bool],
+    ) -> Result<Option<Shown>, P::Error> {
         if self.step_cost_ns > 0 {
             let ticks: u64 = lanes
                 .iter()
@@ -268,20 +275,11 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
         let screen = &mut *self.screen;
         let drawn = self
             .presenter
-            .present(&mut |buffer, _, _| screen.draw(buffer, &shown_lanes, &overlay));
-        match drawn {
-            Ok(true) => {
-                let at_ns = self.wall.shown()?;
-                Some(Shown {
-                    at_ns,
-                    vblank: self.vblanks.at(at_ns),
-                })
-            }
-            Ok(false) => None,
-            Err(e) => {
-                self.error = Some(e);
-                None
-            }
-        }
+            .present(&mut |buffer, _, _| screen.draw(buffer, &shown_lanes, &overlay))?;
+        let at_ns = if drawn { self.wall.shown() } else { None };
+        Ok(at_ns.map(|at_ns| Shown {
+            at_ns,
+            vblank: self.vblanks.at(at_ns),
+        }))
     }
 }

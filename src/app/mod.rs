@@ -28,7 +28,7 @@ use session::Session;
 
 use crate::failure::Failure;
 use glam::Vec2;
-use gpu::{Gpu, Presented};
+use gpu::{Gpu, GpuError, Presented};
 use gui::Gui;
 use host::{Present, WindowWall};
 use output::{AtExit, FrameCost, Outputs};
@@ -41,11 +41,13 @@ use std::time::{Duration, Instant};
 use timestep_lab::lane::LaneSpec;
 use timestep_lab::machine::Sleep;
 use timestep_lab::messages::{self, chain};
+use timestep_lab::replay::CaptureError;
 use timestep_lab::rope::RopeParams;
 use timestep_lab::wall::{RealWall, Wall};
 use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};
 use winit::application::ApplicationHandler;
 use winit::dpi::{LogicalSize, PhysicalSize};
+use winit::error::{EventLoopError, OsError};
 use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, PhysicalKey};
@@ -151,22 +153,14 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
     );
     let outputs = outputs.map_err(Failure::usage)?;
     // A failure from here on drops `outputs`: every target is left as it was.
-    let (clock, replay_refresh) = match window_clock(&cfg) {
-        Ok(clock) => clock,
-        Err(e) => return Err(Failure::usage(e)),
-    };
-    let session = match Session::new(&cfg, START_SIZE.width, START_SIZE.height) {
-        Ok(session) => session,
-        Err(e) => return Err(Failure::usage(e)),
-    };
+    let (clock, replay_refresh) = window_clock(&cfg).map_err(Failure::usage)?;
+    let session =
+        Session::new(&cfg, START_SIZE.width, START_SIZE.height).map_err(Failure::usage)?;
     // A tick the rope cannot take is said at launch, with what to do instead.
     for line in session.stability_warnings() {
         messages::warning(&line);
     }
-    let event_loop = match preflight() {
-        Ok(event_loop) => event_loop,
-        Err(line) => return Err(Failure::machine(line)),
-    };
+    let event_loop = preflight().map_err(Failure::machine)?;
     let mut app = App {
         session,
         clock,
@@ -189,7 +183,7 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
     };
     crate::interrupt::install();
     if let Err(e) = event_loop.run_app(&mut app) {
-        app.fail(chain("the event loop failed", &e));
+        app.fail(WindowError::EventLoop(e));
     }
     app.finish();
     if app.status == 0 && interrupted() {
@@ -205,7 +199,7 @@ fn interrupted() -> bool {
 
 /// The window's clock: the real one, or `--replay`'s capture played on it (read and checked
 /// here, before any window opens), with the refresh rate the capture's display changes say.
-fn window_clock(cfg: &WindowConfig) -> Result<(WindowClock, Option<Option<f64>>), String> {
+fn window_clock(cfg: &WindowConfig) -> Result<(WindowClock, Option<Option<f64>>), CaptureError> {
     let real = RealWall::new(cfg.sleep);
     let Some(capture) = &cfg.replay else {
         return Ok((WindowClock::Live(real), None));
@@ -214,35 +208,68 @@ fn window_clock(cfg: &WindowConfig) -> Result<(WindowClock, Option<Option<f64>>)
         &capture.path,
         capture.app.as_deref(),
         capture.swapchain.as_deref(),
-    )
-    .map_err(|e| e.to_string())?;
+    )?;
     let refresh = summary.refresh_hz_estimate;
-    let wall =
-        CaptureWall::open(real, &capture.path, selection, &summary).map_err(|e| e.to_string())?;
+    let wall = CaptureWall::open(real, &capture.path, selection, &summary)?;
     Ok((WindowClock::Capture(Box::new(wall)), Some(refresh)))
 }
 
-/// Checks there is a display and a usable wgpu backend, and makes the event loop; an error is
-/// one line saying what to do instead.
-fn preflight() -> Result<EventLoop<()>, String> {
-    let no_display = |why: &str| {
-        format!(
-            "no display found ({why}): run it under a desktop, or headless with \
-             xvfb-run -a timestep-rope, or use 'timestep-rope simulate' for the numbers"
-        )
-    };
+/// Why no window can open, found before one is tried: one line saying what to do instead.
+#[derive(Debug, thiserror::Error)]
+pub enum NoWindow {
+    /// No display is named (the reason, as [`missing_display`] gives it).
+    #[error("{}", no_display(.0))]
+    NoDisplay(&'static str),
+    /// winit could not reach a display.
+    #[error("{}", no_display(&chain("winit", .0)))]
+    EventLoop(EventLoopError),
+    /// No graphics backend to look in for an adapter.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+}
+
+/// The line for "no display", for the reason `why`.
+fn no_display(why: &str) -> String {
+    format!(
+        "no display found ({why}): run it under a desktop, or headless with \
+         xvfb-run -a timestep-rope, or use 'timestep-rope simulate' for the numbers"
+    )
+}
+
+/// Checks there is a display and a usable wgpu backend, and makes the event loop.
+fn preflight() -> Result<EventLoop<()>, NoWindow> {
     if let Some(why) = missing_display() {
-        return Err(no_display(why));
+        return Err(NoWindow::NoDisplay(why));
     }
     // wgpu looks only at the backends WGPU_BACKEND names; if this build has none of
     // them there is no adapter to find, and wgpu's own error would not say why.
     if let Some(problem) = backend_problem(std::env::var("WGPU_BACKEND").ok().as_deref()) {
-        return Err(problem);
+        return Err(problem.into());
     }
-    EventLoop::new().map_err(|e| {
-        let why = chain("winit", &e);
-        no_display(&why)
-    })
+    EventLoop::new().map_err(NoWindow::EventLoop)
+}
+
+/// The window failing once it runs: one line, exit status 1.
+#[derive(Debug, thiserror::Error)]
+pub enum WindowError {
+    /// The OS would not make the window.
+    #[error("{}", chain("cannot open a window", .0))]
+    Open(OsError),
+    /// winit's event loop stopped with an error.
+    #[error("{}", chain("the event loop failed", .0))]
+    EventLoop(EventLoopError),
+    /// The GPU failed: setting up, resizing or presenting.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// A replayed capture's next frame cannot be read.
+    #[error(transparent)]
+    Capture(#[from] CaptureError),
+    /// The surface offers no present mode to probe.
+    #[error("the surface offers no present mode")]
+    NoPresentMode,
+    /// The frame log, the screenshot or the report cannot be written (`output`'s line).
+    #[error("{0}")]
+    Output(String),
 }
 
 /// Why no window can open, checked before winit tries (its own error names only the
@@ -325,6 +352,8 @@ struct GpuPresent<'a> {
 }
 
 impl Present for GpuPresent<'_> {
+    type Error = GpuError;
+
     fn present_mode(&self) -> String {
         self.gpu.present_mode().to_string()
     }
@@ -334,7 +363,7 @@ impl Present for GpuPresent<'_> {
         self.gui.is_some()
     }
 
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, GpuError> {
         if !self.fits {
             // Keep simulating, draw nothing, and do not spin the CPU.
             std::thread::sleep(Duration::from_millis(10));
@@ -402,15 +431,15 @@ struct App {
 
 impl App {
     /// A fatal error: one line, exit status 1 (the first error wins).
-    fn fail(&mut self, message: String) {
+    fn fail(&mut self, error: impl Into<WindowError>) {
         if self.status == 0 {
-            messages::error(&message);
+            messages::error(&error.into().to_string());
             self.status = messages::EXIT_FAILURE;
         }
     }
 
-    fn fail_and_exit(&mut self, event_loop: &ActiveEventLoop, message: String) {
-        self.fail(message);
+    fn fail_and_exit(&mut self, event_loop: &ActiveEventLoop, error: impl Into<WindowError>) {
+        self.fail(error);
         event_loop.exit();
     }
 
@@ -447,7 +476,7 @@ impl App {
         };
         let outputs = std::mem::take(&mut self.outputs);
         if let Err(e) = outputs.finish(at_exit, self.status == 0) {
-            self.fail(e);
+            self.fail(WindowError::Output(e));
         }
     }
 
@@ -511,7 +540,7 @@ impl App {
         };
         if let WindowClock::Capture(capture) = &mut self.clock {
             match capture.wait_ns() {
-                Err(e) => return self.fail_and_exit(event_loop, e.to_string()),
+                Err(e) => return self.fail_and_exit(event_loop, e),
                 Ok(0) => capture.ran(),
                 Ok(ns) => {
                     let slice = Duration::from_nanos(ns.min(replay::WAIT_SLICE_NS));
@@ -532,9 +561,10 @@ impl App {
         // What the panel changed applies from the next frame on.
         if let Some(gui) = &mut self.gui {
             for change in gui.take_changes() {
-                let outcome = self.session.apply(change);
-                gui.refused(outcome.err());
+                self.session.apply(change);
             }
+            // Why the last change, a key's or the panel's, was refused.
+            gui.refused(self.session.refused().map(ToString::to_string));
             if self.session.quit_requested() {
                 event_loop.exit();
             }
@@ -548,7 +578,7 @@ impl App {
         if let Some(log) = &mut self.outputs.frame_log
             && let Err(e) = report.rows.iter().try_for_each(|row| log.row(row))
         {
-            self.fail_and_exit(event_loop, e);
+            self.fail_and_exit(event_loop, WindowError::Output(e));
         }
     }
 
@@ -576,7 +606,7 @@ impl ApplicationHandler for App {
         let window = match event_loop.create_window(attributes) {
             Ok(w) => Arc::new(w),
             Err(e) => {
-                return self.fail_and_exit(event_loop, chain("cannot open a window", &e));
+                return self.fail_and_exit(event_loop, WindowError::Open(e));
             }
         };
         let size = window.inner_size();

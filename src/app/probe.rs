@@ -4,12 +4,11 @@
 //! The figures are summed up by `timestep_lab::probe`; nothing here but the window and the clock.
 
 use super::gpu::{Gpu, Presented};
-use super::preflight;
+use super::{WindowError, preflight};
 use crate::failure::Failure;
 use pixels::wgpu::PresentMode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use timestep_lab::messages::chain;
 use timestep_lab::probe::{PresentRun, Presents};
 use timestep_loop::{Clock, SystemClock};
 use winit::application::ApplicationHandler;
@@ -58,9 +57,7 @@ impl PresentProbe {
             interrupted: false,
         };
         if let Err(e) = self.event_loop.run_app(&mut prober) {
-            prober
-                .error
-                .get_or_insert(chain("the event loop failed", &e));
+            prober.error.get_or_insert(WindowError::EventLoop(e));
         }
         if let Some(e) = prober.error {
             return Err(Failure::machine(e));
@@ -88,13 +85,14 @@ struct Prober<'a> {
     started_ns: u64,
     /// When the last present returned, in the current mode.
     last_ns: Option<u64>,
-    error: Option<String>,
+    /// The first failure, which ends the probe.
+    error: Option<WindowError>,
     interrupted: bool,
 }
 
 impl Prober<'_> {
-    fn fail(&mut self, event_loop: &ActiveEventLoop, line: String) {
-        self.error.get_or_insert(line);
+    fn fail(&mut self, event_loop: &ActiveEventLoop, error: impl Into<WindowError>) {
+        self.error.get_or_insert(error.into());
         event_loop.exit();
     }
 
@@ -158,7 +156,7 @@ impl ApplicationHandler for Prober<'_> {
             .with_resizable(false);
         let window = match event_loop.create_window(attributes) {
             Ok(w) => Arc::new(w),
-            Err(e) => return self.fail(event_loop, chain("cannot open a window", &e)),
+            Err(e) => return self.fail(event_loop, WindowError::Open(e)),
         };
         let size = window.inner_size();
         let gpu = match Gpu::new(Arc::clone(&window), size.width, size.height, true) {
@@ -169,7 +167,7 @@ impl ApplicationHandler for Prober<'_> {
         self.gpu = Some(gpu);
         self.window = Some(window);
         if self.modes.is_empty() {
-            return self.fail(event_loop, "the surface offers no present mode".into());
+            return self.fail(event_loop, WindowError::NoPresentMode);
         }
         self.start_mode(0);
     }

@@ -21,7 +21,7 @@ use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::lane::{Lane, LaneReport, LaneSpec};
 use timestep_lab::lessons::{LESSONS, Lesson};
 use timestep_lab::rope::{Rope, RopeParams};
-use timestep_loop::{Mode, Named, Pacer, Pacing, PolicyEnv, millis, seconds};
+use timestep_loop::{ConfigError, Mode, Named, Pacer, Pacing, PolicyEnv, millis, seconds};
 
 /// The stall the `S` key injects.
 pub const STALL_NS: u64 = 300_000_000;
@@ -30,6 +30,29 @@ pub const STALL_NS: u64 = 300_000_000;
 fn capped(cap: Option<f64>) -> Pacing {
     cap.map_or(Pacing::Vsync, Pacing::Cap)
 }
+
+/// A change the session refused (a key's, or the panel's): the lanes are as they were, and
+/// the screen says why until the next change.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Refused {
+    /// A lane's loop cannot take it (a clamp below the tick).
+    #[error(transparent)]
+    Loop(#[from] ConfigError),
+    /// An option its knob does not have (the index the panel gave).
+    #[error("no option {0}")]
+    NoOption(usize),
+    /// A value its knob does not have: no such mode, integrator, timer or drive.
+    #[error("no such {0}")]
+    NoSuch(&'static str),
+    /// An integrator for a lane without a rope.
+    #[error("the lane has no rope to integrate")]
+    NoRope,
+}
+
+/// The lanes the window was launched with cannot be built: the loop refuses them.
+#[derive(Debug, thiserror::Error)]
+#[error("--lanes: {0}")]
+pub struct BadLanes(ConfigError);
 
 /// What one frame did, for the frame log and the caller.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +93,8 @@ pub struct Session {
     step_cost_ns: u64,
     /// The plain view as launched, which leaving a lesson goes back to.
     home: Home,
+    /// Why the last change was refused, until the next change.
+    refused: Option<Refused>,
 }
 
 /// What the window was launched with: its lanes, loop, rope and pacing.
@@ -103,10 +128,9 @@ fn build_lanes(
 impl Session {
     /// A session for `cfg`'s lanes in a `width × height` buffer: the split view when there are
     /// several. Its clock starts at 0 (see [`Session::restart_clock`]).
-    pub fn new(cfg: &WindowConfig, width: u32, height: u32) -> Result<Session, String> {
+    pub fn new(cfg: &WindowConfig, width: u32, height: u32) -> Result<Session, BadLanes> {
         let env = cfg.env(None);
-        let lanes =
-            build_lanes(&cfg.lanes, &cfg.rope, &env).map_err(|e| format!("--lanes: {e}"))?;
+        let lanes = build_lanes(&cfg.lanes, &cfg.rope, &env).map_err(BadLanes)?;
         let view = ViewState {
             focus: 0,
             split: lanes.len() > 1,
@@ -152,6 +176,7 @@ impl Session {
                 pacing: cfg.pacing,
                 overlay: cfg.overlay,
             },
+            refused: None,
         })
         .map(|mut session| {
             if let Some(n) = cfg.lesson {
@@ -250,6 +275,9 @@ impl Session {
     /// The one-line hint on screen: which keys open the help and the lessons, and in a lesson
     /// how to move on or leave.
     pub fn hint(&self) -> String {
+        if let Some(refused) = &self.refused {
+            return format!("not changed: {refused}");
+        }
         if self.paused() {
             return "P: resume  ,: frame back  .: frame on  F1: keys".into();
         }
@@ -337,17 +365,28 @@ impl Session {
         }
     }
 
-    /// Does what `action` asks. A change a lane cannot make (none can fail today: every
-    /// policy involved was built once already) leaves the lane as it was.
+    /// Does what `action` asks. A change a lane cannot make leaves the lane as it was, and
+    /// the screen says why until the next change ([`Session::refused`]).
     pub fn handle_action(&mut self, action: Action) {
+        self.refused = self.act(action).err();
+    }
+
+    /// Why the last change (a key's or the panel's) was refused, if it was.
+    pub fn refused(&self) -> Option<&Refused> {
+        self.refused.as_ref()
+    }
+
+    /// Does what `action` asks, or says why the lane refuses it (none does today but a lane
+    /// without a rope asked for an integrator: every policy involved was built once already).
+    fn act(&mut self, action: Action) -> Result<(), Refused> {
         let focus = self.view.focus;
         match action {
-            Action::CycleMode => self.next(),
-            Action::Pick(i) => self.pick(i),
+            Action::CycleMode => self.next()?,
+            Action::Pick(i) => self.pick(i)?,
             Action::ToggleSplit => self.toggle_split(),
             Action::CycleTimer => {
                 let lane = &mut self.lanes[focus];
-                let _unchanged_on_error = lane.set_timer(cycled(lane.timer()));
+                lane.set_timer(cycled(lane.timer()))?;
             }
             Action::Reset => self.reset(),
             Action::Pause => self.set_paused(!self.paused()),
@@ -360,9 +399,8 @@ impl Session {
             Action::CyclePacing => self.set_pacing(next_pacing(self.pacing())),
             Action::ToggleIntegrator => {
                 let lane = &mut self.lanes[focus];
-                if let Some(now) = lane.integrator() {
-                    let _unchanged_on_error = lane.set_integrator(now.next());
-                }
+                let now = lane.integrator().ok_or(Refused::NoRope)?;
+                lane.set_integrator(now.next())?;
             }
             Action::ToggleHud => {
                 self.view.show_hud = !self.view.show_hud;
@@ -378,25 +416,27 @@ impl Session {
             Action::Back => self.back(),
             Action::Quit => self.requests.quit = true,
         }
+        Ok(())
     }
 
     /// M / Space: the next mode of the one lane (variable → semi-fixed → fixed → interpolated →
     /// variable), or the next of several lanes.
-    fn next(&mut self) {
+    fn next(&mut self) -> Result<(), ConfigError> {
         if self.lanes.len() == 1 {
             let lane = &mut self.lanes[0];
-            let _unchanged_on_error = lane.set_mode(cycled(lane.mode()));
+            lane.set_mode(cycled(lane.mode()))?;
         } else {
             self.view.focus = (self.view.focus + 1) % self.lanes.len();
         }
+        Ok(())
     }
 
     /// 1 to 4: that mode for the one lane; with several lanes, that lane alone (in the split
     /// view: maximised).
-    fn pick(&mut self, i: usize) {
+    fn pick(&mut self, i: usize) -> Result<(), ConfigError> {
         if self.lanes.len() == 1 {
             if let Some(&mode) = Mode::ALL.get(i) {
-                let _unchanged_on_error = self.lanes[0].set_mode(mode);
+                self.lanes[0].set_mode(mode)?;
             }
         } else if i < self.lanes.len() {
             self.view.focus = i;
@@ -404,6 +444,7 @@ impl Session {
             self.view.overlay = false;
             self.arrange();
         }
+        Ok(())
     }
 
     /// Whether frames are paused (`P`): no lane steps, and `,` and `.` step through the
@@ -601,13 +642,13 @@ impl Session {
     /// blocks, the next frame measures it, the clamp cuts it), the hand's grab, then every lane
     /// advanced on `wall`'s clock, drawn and shown by `presenter`, and recorded. `input_at` is
     /// when the first key or mouse event this frame answers happened. An error is the
-    /// presenter's, for the caller to report.
+    /// presenter's, for the caller to report: the frame is not shown or logged.
     pub fn frame<W: WindowWall, P: Present>(
         &mut self,
         wall: &mut W,
         presenter: &mut P,
         input_at: Option<u64>,
-    ) -> Result<FrameReport, String> {
+    ) -> Result<FrameReport, P::Error> {
         if std::mem::take(&mut self.requests.stall) {
             wall.sleep(STALL_NS);
         }
@@ -634,7 +675,6 @@ impl Session {
             view: self.view,
             grabbed: self.hand.held(),
             help: &self.help,
-            error: None,
             step_cost_ns: self.step_cost_ns,
             caption: &self.caption,
             hint: &hint,
@@ -643,9 +683,7 @@ impl Session {
         if stepping {
             self.frames.set_paused(true);
         }
-        if let Some(e) = host.error {
-            return Err(e);
-        }
+        let frame = frame?;
         let input_ms = match (input_at, frame.shown) {
             (Some(at), Some(shown)) => {
                 let latency = shown.at_ns.saturating_sub(at);

@@ -247,7 +247,11 @@ fn every_seed() -> Vec<Vec<u8>> {
 
 /// [`CASES`] mutants of `seeds` (one to three changes each) through `reader`, which must
 /// neither panic nor return an error that is not one line naming the file.
-fn fuzz(tag: &str, seeds: Vec<Vec<u8>>, reader: fn(&str, &[u8]) -> Result<(), String>) {
+fn fuzz(
+    tag: &str,
+    seeds: Vec<Vec<u8>>,
+    reader: fn(&str, &[u8]) -> Result<(), harness::BrokenPromise>,
+) {
     let others = every_seed();
     let mut runner = TestRunner::new(Config {
         cases: CASES,
@@ -260,7 +264,7 @@ fn fuzz(tag: &str, seeds: Vec<Vec<u8>>, reader: fn(&str, &[u8]) -> Result<(), St
         let bytes = mutations
             .iter()
             .fold(seeds[s].clone(), |b, m| apply(b, m, &others));
-        reader(tag, &bytes).map_err(TestCaseError::fail)
+        reader(tag, &bytes).map_err(|e| TestCaseError::fail(e.to_string()))
     });
     if let Err(e) = result {
         panic!("{tag}: {e}");

@@ -16,6 +16,9 @@ use timestep_loop::Pacer;
 
 /// Where frames get their time and their waits (its [`Wall`]), and their presents.
 pub trait Host: Wall {
+    /// Why a present failed (the window's GPU); a host whose presents cannot fail (the
+    /// simulated display, a capture) says [`std::convert::Infallible`].
+    type Error: std::error::Error;
     /// What the loop's timer reads now, ns (monotonic): frame times are differences of these.
     /// A real clock reads the time itself; a simulated one may be noisy.
     fn read_ns(&mut self) -> u64 {
@@ -34,8 +37,14 @@ pub trait Host: Wall {
         self.now_ns()
     }
     /// Shows the frame just run: `ran[i]` says whether lane i stepped this frame. Returns when
-    /// it became visible, or `None` when nothing was shown.
-    fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown>;
+    /// it became visible, `None` when nothing was shown (the frame is skipped, and the next
+    /// one tries again), or why the host cannot present at all.
+    fn present(
+        &mut self,
+        frame: &FrameDone,
+        lanes: &[Lane],
+        ran: &[bool],
+    ) -> Result<Option<Shown>, Self::Error>;
 }
 
 /// A presented frame: when it became visible, and at which vblank when presents wait for them.
@@ -166,8 +175,14 @@ impl Frames {
         self.ran.get(i).copied().unwrap_or(false)
     }
 
-    /// Runs one frame of `lanes` on `host`.
-    pub fn run<H: Host>(&mut self, host: &mut H, lanes: &mut [Lane]) -> FrameDone {
+    /// Runs one frame of `lanes` on `host`. A present that fails ends the frame there, with
+    /// the host's error: the lanes have stepped, but nothing is recorded as shown and the
+    /// pacing's sleep is not taken.
+    pub fn run<H: Host>(
+        &mut self,
+        host: &mut H,
+        lanes: &mut [Lane],
+    ) -> Result<FrameDone, H::Error> {
         self.pending_ns.resize(lanes.len(), 0);
         self.ran.resize(lanes.len(), false);
         let measured = self.read(host);
@@ -200,7 +215,7 @@ impl Frames {
             paused: self.paused,
             present_not_before_ns: self.pacer.present_not_before_ns(),
         };
-        done.shown = host.present(&done, lanes, &self.ran);
+        done.shown = host.present(&done, lanes, &self.ran)?;
         if let Some(shown) = done.shown {
             for (lane, _) in lanes.iter_mut().zip(&self.ran).filter(|(_, ran)| **ran) {
                 lane.presented(shown.at_ns, shown.vblank, start_ns);
@@ -208,7 +223,7 @@ impl Frames {
         }
         let wait = self.pacer.end(host.now_ns());
         host.sleep(wait);
-        done
+        Ok(done)
     }
 
     /// The time since the last reading, ns.
@@ -236,5 +251,76 @@ impl Frames {
             host.sleep(due.max(1));
             waited += self.read(host);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lane::LaneSpec;
+    use timestep_loop::{Mode, NS_PER_MS, Pacing, PolicyEnv};
+
+    /// What [`Failing`]'s presents fail with.
+    #[derive(Debug, PartialEq, thiserror::Error)]
+    #[error("the surface is gone")]
+    struct Gone;
+
+    /// A host on a clock the test moves, whose presents are shown at once until the
+    /// `fail_at`-th, which fails.
+    struct Failing {
+        now_ns: u64,
+        presents: u32,
+        fail_at: u32,
+    }
+
+    impl Wall for Failing {
+        fn now_ns(&mut self) -> u64 {
+            self.now_ns
+        }
+        fn sleep(&mut self, ns: u64) {
+            self.now_ns += ns;
+        }
+    }
+
+    impl Host for Failing {
+        type Error = Gone;
+        fn present(
+            &mut self,
+            _frame: &FrameDone,
+            _lanes: &[Lane],
+            _ran: &[bool],
+        ) -> Result<Option<Shown>, Gone> {
+            self.presents += 1;
+            if self.presents >= self.fail_at {
+                return Err(Gone);
+            }
+            Ok(Some(Shown {
+                at_ns: self.now_ns,
+                vblank: None,
+            }))
+        }
+    }
+
+    #[test]
+    fn a_failed_present_reaches_the_caller_and_no_lane_counts_it_shown() {
+        let lane = Lane::timing_only(LaneSpec::mode(Mode::Fixed), &PolicyEnv::default());
+        let mut lanes = [lane.unwrap_or_else(|e| panic!("{e}"))];
+        let mut frames = Frames::new(Pacer::new(Pacing::Vsync, None));
+        frames.anchor(0);
+        let mut host = Failing {
+            now_ns: 0,
+            presents: 0,
+            fail_at: 2,
+        };
+        host.now_ns += 16 * NS_PER_MS;
+        let done = frames.run(&mut host, &mut lanes);
+        assert_eq!(
+            done.map(|d| d.shown.map(|s| s.at_ns)),
+            Ok(Some(16 * NS_PER_MS))
+        );
+        assert_eq!(lanes[0].record().metrics().frames(), 1);
+        host.now_ns += 16 * NS_PER_MS;
+        assert_eq!(frames.run(&mut host, &mut lanes), Err(Gone));
+        assert_eq!(lanes[0].record().metrics().frames(), 1);
     }
 }

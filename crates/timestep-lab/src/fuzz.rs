@@ -15,10 +15,27 @@ use crate::RopeParams;
 use crate::lane::LaneSpec;
 use crate::machine::{Machine, Sleep};
 use crate::messages;
-use crate::replay::{self, ReplayConfig, ReplayError, Rows};
+use crate::replay::{self, CaptureError, ReplayConfig, ReplayError, Rows};
 use crate::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 use std::path::{Path, PathBuf};
-use timestep_loop::{Mode, NS_PER_MS, Pacing, TimingConfig};
+use timestep_loop::{ConfigError, Mode, NS_PER_MS, Pacing, TimingConfig};
+
+/// A promise a reader broke on an input, or an input the harness could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BrokenPromise {
+    /// An error that, said as the program says it, is not one line naming the file `name`.
+    #[error("an error that is not one line naming {name}: {said:?}")]
+    NotOneLine { name: String, said: String },
+    /// The default lanes refused a capture that was read and chosen.
+    #[error("the lanes refused the capture: {0}")]
+    LanesRefused(ConfigError),
+    /// A simulation on a machine profile that was read was refused.
+    #[error("a simulation on the profile was refused: {0}")]
+    SimulationRefused(ConfigError),
+    /// The scratch file's path cannot be given as `--machine` takes it.
+    #[error("a scratch path that is not UTF-8: {}", .0.display())]
+    ScratchPath(PathBuf),
+}
 
 /// The most rows read from one input, and the most frames replayed.
 pub const MAX_ROWS: u64 = 4_096;
@@ -59,25 +76,23 @@ impl Drop for Scratch {
 /// `Ok` if `message`, said as the program says an error, is one line naming `path`; else what
 /// is wrong with it. (The program turns a message's line breaks into spaces as it says it, so
 /// a cell with a line break quoted in a reader's error still makes one line.)
-pub fn one_line(path: &Path, message: &str) -> Result<(), String> {
+pub fn one_line(path: &Path, message: &str) -> Result<(), BrokenPromise> {
     let said = messages::error_text(message);
     let name = path.display().to_string();
     if said.contains('\n') || !said.contains(&name) {
-        return Err(format!(
-            "an error that is not one line naming {name}: {said:?}"
-        ));
+        return Err(BrokenPromise::NotOneLine { name, said });
     }
     Ok(())
 }
 
 /// A capture (any format: it is told from the content), read row by row, then chosen, summed
 /// up and replayed by every lane `replay` runs by default, as `timestep-rope replay FILE` does.
-pub fn capture(tag: &str, bytes: &[u8]) -> Result<(), String> {
+pub fn capture(tag: &str, bytes: &[u8]) -> Result<(), BrokenPromise> {
     let file = Scratch::write(tag, "csv", bytes);
     let path = file.path();
     let rows = match read_rows(path) {
         Ok(rows) => rows,
-        Err(e) => return one_line(path, &e),
+        Err(e) => return one_line(path, &e.to_string()),
     };
     if rows > MAX_ROWS {
         return Ok(());
@@ -89,15 +104,15 @@ pub fn capture(tag: &str, bytes: &[u8]) -> Result<(), String> {
     match replay::run(&replay_config(path), &selection, &summary) {
         Ok(_) => Ok(()),
         Err(ReplayError::Capture(e)) => one_line(path, &e.to_string()),
-        Err(ReplayError::Loop(e)) => Err(format!("the lanes refused the capture: {e}")),
+        Err(ReplayError::Loop(e)) => Err(BrokenPromise::LanesRefused(e)),
     }
 }
 
 /// How many rows `Rows` reads from `path`, up to one past [`MAX_ROWS`].
-fn read_rows(path: &Path) -> Result<u64, String> {
-    let mut rows = Rows::open(path).map_err(|e| e.to_string())?;
+fn read_rows(path: &Path) -> Result<u64, CaptureError> {
+    let mut rows = Rows::open(path)?;
     let mut n = 0;
-    while n <= MAX_ROWS && rows.next_row().map_err(|e| e.to_string())?.is_some() {
+    while n <= MAX_ROWS && rows.next_row()?.is_some() {
         n += 1;
     }
     Ok(n)
@@ -126,14 +141,11 @@ fn default_timing() -> TimingConfig {
 
 /// A machine profile as `--machine FILE.json` reads it, then 0.2 s simulated on it (a 100 fps
 /// cap, so every frame waits) with each `--sleep`.
-pub fn profile(tag: &str, bytes: &[u8]) -> Result<(), String> {
+pub fn profile(tag: &str, bytes: &[u8]) -> Result<(), BrokenPromise> {
     let file = Scratch::write(tag, "json", bytes);
     let path = file.path();
     let Some(text) = path.to_str() else {
-        return Err(format!(
-            "a scratch path that is not UTF-8: {}",
-            path.display()
-        ));
+        return Err(BrokenPromise::ScratchPath(path.to_owned()));
     };
     let machine = match Machine::parse(text) {
         Ok(machine) => machine,
@@ -141,7 +153,7 @@ pub fn profile(tag: &str, bytes: &[u8]) -> Result<(), String> {
     };
     for sleep in [Sleep::Native, Sleep::Spin] {
         simulate::run(&on_machine(machine.clone(), sleep), |_| {})
-            .map_err(|e| format!("a simulation on the profile was refused: {e}"))?;
+            .map_err(BrokenPromise::SimulationRefused)?;
     }
     Ok(())
 }
@@ -165,5 +177,28 @@ fn on_machine(machine: Machine, sleep: Sleep) -> SimConfig {
         max_substep: Default::default(),
         draw: None,
         physics: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_not_naming_the_file_breaks_the_promise_and_says_what_it_said() {
+        let path = Path::new("capture.csv");
+        assert!(one_line(path, "capture.csv: line 2: no frames").is_ok());
+        // Said as the program says it, a line break is a space.
+        assert!(one_line(path, "capture.csv: line 2:\nno frames").is_ok());
+        let broken = one_line(path, "no frames");
+        assert!(
+            matches!(&broken, Err(BrokenPromise::NotOneLine { name, .. }) if name == "capture.csv"),
+            "{broken:?}"
+        );
+        let line = broken.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            line.starts_with("an error that is not one line naming capture.csv: \""),
+            "{line}"
+        );
     }
 }

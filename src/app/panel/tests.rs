@@ -9,6 +9,7 @@ use crate::app::session::tests::config;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
+use std::convert::Infallible;
 use timestep_lab::lane::LaneSpec;
 use timestep_lab::rope::RopeParams;
 use timestep_lab::wall::Wall;
@@ -37,7 +38,8 @@ impl Present for Nowhere {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    type Error = Infallible;
+    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
         Ok(true)
     }
 }
@@ -84,9 +86,10 @@ fn harness(run: Run) -> Harness<'static, Run> {
             |ui, run: &mut Run| {
                 let view = run.session.panel_view();
                 for change in show(ui.ctx(), &view, &run.panel) {
-                    let outcome = run.session.apply(change);
-                    run.panel.refused(outcome.err());
+                    run.session.apply(change);
                 }
+                run.panel
+                    .refused(run.session.refused().map(ToString::to_string));
             },
             run,
         )

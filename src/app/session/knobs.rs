@@ -8,8 +8,8 @@
 //! figure mixes two timings. Every other knob keeps the rope and the books running, exactly
 //! as its key does.
 
-use super::Session;
 use super::capped;
+use super::{Refused, Session};
 use crate::app::pacing::FPS_CAPS;
 use timestep_lab::draw::stability_warning;
 use timestep_lab::lane::Lane;
@@ -227,11 +227,8 @@ fn labels<T>(options: Options<T>) -> Vec<String> {
 }
 
 /// The option chosen, or why there is none.
-fn chosen<T: Copy>(options: Options<T>, i: usize) -> Result<T, String> {
-    options
-        .get(i)
-        .map(|&(_, v)| v)
-        .ok_or_else(|| format!("no option {i}"))
+fn chosen<T: Copy>(options: Options<T>, i: usize) -> Result<T, Refused> {
+    options.get(i).map(|&(_, v)| v).ok_or(Refused::NoOption(i))
 }
 
 /// How the stability warning is fixed from the panel.
@@ -278,16 +275,15 @@ impl Session {
         }
     }
 
-    /// Does what the panel asked; a change the loop refuses says why and changes nothing.
-    pub fn apply(&mut self, change: Change) -> Result<(), String> {
-        match change {
+    /// Does what the panel asked. A change the loop refuses changes nothing, and
+    /// [`Session::refused`] says why until the next change.
+    pub fn apply(&mut self, change: Change) {
+        let outcome = match change {
             Change::Knob(id, choice) => self.set_knob(id, choice),
             Change::Fix(fix) => self.fix_stability(fix),
-            Change::Action(action) => {
-                self.handle_action(action);
-                Ok(())
-            }
-        }
+            Change::Action(action) => self.act(action),
+        };
+        self.refused = outcome.err();
     }
 
     /// Which of [`VIEWS`] is showing.
@@ -552,15 +548,14 @@ impl Session {
     /// Sets knob `id` to its option `choice` (an index into [`Knob::options`] as
     /// [`Session::knobs`] gave them), by the reset rule ([`RESET_RULE`]). An option the
     /// loop refuses (a clamp below the tick) changes nothing and says why.
-    pub fn set_knob(&mut self, id: KnobId, choice: usize) -> Result<(), String> {
+    pub fn set_knob(&mut self, id: KnobId, choice: usize) -> Result<(), Refused> {
         let focus = self.view.focus;
         let timing = self.knob_lane().policy().timing;
         let env = self.knob_env();
-        let err = |e: timestep_loop::ConfigError| e.to_string();
         match id {
             KnobId::Mode => {
-                let mode = *Mode::ALL.get(choice).ok_or("no such mode")?;
-                self.lanes[focus].set_mode(mode).map_err(err)
+                let mode = *Mode::ALL.get(choice).ok_or(Refused::NoSuch("mode"))?;
+                Ok(self.lanes[focus].set_mode(mode)?)
             }
             KnobId::Lane => {
                 if choice < self.lanes.len() {
@@ -581,7 +576,7 @@ impl Session {
             }
             KnobId::Tick => {
                 let tick = chosen(tick_options(timing.tick_ns()).0, choice)?;
-                let timing = env.timing.with_tick(tick).map_err(err)?;
+                let timing = env.timing.with_tick(tick)?;
                 self.retime(env.with_timing(timing))
             }
             KnobId::Substep => {
@@ -590,14 +585,14 @@ impl Session {
             }
             KnobId::Clamp => match chosen(clamp_options(timing.clamp_ns()).0, choice)? {
                 Some(ns) => {
-                    let timing = env.timing.with_clamp(ns).map_err(err)?;
+                    let timing = env.timing.with_clamp(ns)?;
                     self.retime(env.with_timing(timing))
                 }
                 None => Ok(()),
             },
             KnobId::MaxSteps => match chosen(max_steps_options(timing.max_steps()).0, choice)? {
                 Some(n) => {
-                    let timing = env.timing.with_max_steps(n).map_err(err)?;
+                    let timing = env.timing.with_max_steps(n)?;
                     self.retime(env.with_timing(timing))
                 }
                 None => Ok(()),
@@ -606,8 +601,8 @@ impl Session {
                 let integrator = [Integrator::Euler, Integrator::Rk4]
                     .get(choice)
                     .copied()
-                    .ok_or("no such integrator")?;
-                self.lanes[focus].set_integrator(integrator).map_err(err)
+                    .ok_or(Refused::NoSuch("integrator"))?;
+                Ok(self.lanes[focus].set_integrator(integrator)?)
             }
             KnobId::Pacing => {
                 self.set_pacing(chosen(pacing_options(self.pacing()).0, choice)?);
@@ -618,11 +613,11 @@ impl Session {
                 Ok(())
             }
             KnobId::Timer => {
-                let timer = *TimerKind::ALL.get(choice).ok_or("no such timer")?;
-                self.lanes[focus].set_timer(timer).map_err(err)
+                let timer = *TimerKind::ALL.get(choice).ok_or(Refused::NoSuch("timer"))?;
+                Ok(self.lanes[focus].set_timer(timer)?)
             }
             KnobId::Drive => {
-                let want = *DRIVES.get(choice).ok_or("no such drive")?;
+                let want = *DRIVES.get(choice).ok_or(Refused::NoSuch("drive"))?;
                 for _ in 0..DRIVES.len() {
                     if drive_name(self.rope.drive) == want {
                         break;
@@ -648,10 +643,10 @@ impl Session {
 
     /// Every lane afresh on `env` (the loop's timing changed), keeping each lane's spec, the
     /// rope's parameters and the window's clock; nothing changes if any lane cannot be built.
-    fn retime(&mut self, env: PolicyEnv) -> Result<(), String> {
+    fn retime(&mut self, env: PolicyEnv) -> Result<(), Refused> {
         let env = env.with_refresh_hint(self.refresh_hz);
         let specs: Vec<_> = self.lanes.iter().map(Lane::spec).collect();
-        let lanes = super::build_lanes(&specs, &self.rope, &env).map_err(|e| e.to_string())?;
+        let lanes = super::build_lanes(&specs, &self.rope, &env)?;
         self.lanes = lanes;
         self.hand.drop_held();
         Ok(())
@@ -663,7 +658,7 @@ impl Session {
     }
 
     /// The panel's fix for an unstable step (see [`Fix`]), by the reset rule.
-    pub fn fix_stability(&mut self, fix: Fix) -> Result<(), String> {
+    pub fn fix_stability(&mut self, fix: Fix) -> Result<(), Refused> {
         match fix {
             Fix::Substeps => {
                 let integrator = self.knob_lane().integrator().unwrap_or(Integrator::Euler);
@@ -677,10 +672,10 @@ impl Session {
                 let env = self.knob_env();
                 self.retime(env.with_max_substep(MaxSubstep::Set(ns)))
             }
-            Fix::Rk4 => self.lanes.iter_mut().try_for_each(|lane| {
-                lane.set_integrator(Integrator::Rk4)
-                    .map_err(|e| e.to_string())
-            }),
+            Fix::Rk4 => Ok(self
+                .lanes
+                .iter_mut()
+                .try_for_each(|lane| lane.set_integrator(Integrator::Rk4))?),
         }
     }
 }

@@ -1,5 +1,7 @@
 use super::super::host::{MAX_STEP_COST_NS, WindowWall, hud_info};
+use super::knobs::{Change, KnobId};
 use super::*;
+use std::convert::Infallible;
 use timestep_lab::draw::{HudInfo, Layout, View, explosion_banner};
 use timestep_lab::rope::{Pin, RopeParams};
 use timestep_lab::wall::Wall;
@@ -46,7 +48,8 @@ impl Present for Buffer {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    type Error = Infallible;
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
         let (w, h) = self.size;
         draw(&mut self.frame, w, h);
         Ok(true)
@@ -245,6 +248,74 @@ fn the_mode_key_cycles_through_all_four_modes_and_the_title_follows() {
     assert_eq!(s.mode(), Mode::SemiFixed);
 }
 
+/// What [`Broken`]'s presents fail with.
+#[derive(Debug, PartialEq, thiserror::Error)]
+#[error("the device is lost")]
+struct Lost;
+
+/// A presenter whose GPU has failed: every present fails.
+struct Broken;
+
+impl Present for Broken {
+    type Error = Lost;
+    fn present_mode(&self) -> String {
+        "Fifo (vsync)".into()
+    }
+    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Lost> {
+        Err(Lost)
+    }
+}
+
+#[test]
+fn a_presenters_failure_comes_back_from_the_frame_and_nothing_is_shown() {
+    let mut s = session(Mode::Fixed);
+    s.advance_to(16 * MS);
+    let shown = s.focused().record().metrics().frames();
+    assert_eq!(shown, 1);
+    let mut wall = Scripted {
+        now_ns: 32 * MS,
+        tick_ns: 0,
+    };
+    assert_eq!(s.frame(&mut wall, &mut Broken, None), Err(Lost));
+    assert_eq!(s.focused().record().metrics().frames(), shown);
+    // A presenter that works again shows the next frame.
+    s.advance_to(48 * MS);
+    assert_eq!(s.focused().record().metrics().frames(), shown + 1);
+}
+
+#[test]
+fn a_refused_integrator_key_leaves_the_lane_as_it_was_and_the_screen_says_why() {
+    let mut s = session(Mode::Fixed);
+    // A lane that measures timing only has no rope: no integrator to switch.
+    let spec = s.lanes[0].spec();
+    let env = *s.lanes[0].looped().env();
+    s.lanes[0] = Lane::timing_only(spec, &env).unwrap_or_else(|e| panic!("{e}"));
+    s.handle_action(Action::ToggleIntegrator);
+    assert_eq!(s.lanes[0].spec(), spec);
+    assert_eq!(s.refused(), Some(&Refused::NoRope));
+    assert_eq!(s.hint(), "not changed: the lane has no rope to integrate");
+    // The next change that goes through clears it.
+    s.handle_action(Action::ToggleTrail);
+    assert_eq!(s.refused(), None);
+    assert!(s.hint().starts_with("F1: keys"), "{}", s.hint());
+}
+
+#[test]
+fn a_clamp_below_the_tick_chosen_in_the_panel_changes_nothing_and_the_screen_says_why() {
+    let mut s = session(Mode::Fixed);
+    // The 10 Hz stop: a 100 ms tick under the 250 ms clamp.
+    s.apply(Change::Knob(KnobId::Tick, 5));
+    assert_eq!(s.refused(), None);
+    let timing = s.focused().policy().timing;
+    assert_eq!(timing.tick_ns(), 100 * MS);
+    // The first clamp offered, 50 ms, is shorter than the tick.
+    s.apply(Change::Knob(KnobId::Clamp, 0));
+    assert_eq!(s.focused().policy().timing, timing);
+    let why = "the clamp (50ms) must be at least the tick (100ms)";
+    assert_eq!(s.refused().map(ToString::to_string).as_deref(), Some(why));
+    assert_eq!(s.hint(), format!("not changed: {why}"));
+}
+
 #[test]
 fn a_frame_in_fixed_mode_takes_whole_steps_and_reports_them() {
     let mut s = session(Mode::Fixed);
@@ -302,7 +373,8 @@ impl Present for OnDisplay {
     fn present_mode(&self) -> String {
         "simulated".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    type Error = Infallible;
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
         draw(&mut [], 0, 0);
         self.0.borrow_mut().present(0);
         Ok(true)
@@ -1174,7 +1246,8 @@ impl Present for Sized {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    type Error = Infallible;
+    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
         let (w, h) = self.size;
         self.frame.resize(w as usize * h as usize * 4, 0);
         draw(&mut self.frame, w, h);

@@ -12,6 +12,7 @@ use crate::draw::judge_as_drawn;
 use crate::frame::{FrameDone, Frames, Host, Shown, VblankCounter, Wall};
 use crate::lane::{Lane, LaneReport};
 use crate::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
+use std::convert::Infallible;
 use std::path::Path;
 use timestep_loop::{ConfigError, Pacer, Pacing};
 
@@ -62,12 +63,17 @@ impl Host for CaptureHost {
     fn step_time_ns(&mut self, start_ns: u64, _index: u64) -> u64 {
         start_ns
     }
-    fn present(&mut self, _frame: &FrameDone, _lanes: &[Lane], _ran: &[bool]) -> Option<Shown> {
-        let at_ns = self.frame.shown_ns?;
-        Some(Shown {
+    type Error = Infallible;
+    fn present(
+        &mut self,
+        _frame: &FrameDone,
+        _lanes: &[Lane],
+        _ran: &[bool],
+    ) -> Result<Option<Shown>, Infallible> {
+        Ok(self.frame.shown_ns.map(|at_ns| Shown {
             at_ns,
             vblank: self.vblanks.at(at_ns),
-        })
+        }))
     }
 }
 
@@ -155,7 +161,7 @@ fn replay_batch(
         frames.anchor_once(frame.start_ns);
         first.get_or_insert(frame.start_ns);
         last = frame.start_ns;
-        let done = frames.run(&mut host, &mut lanes);
+        let Ok(done) = frames.run(&mut host, &mut lanes);
         for (i, lane) in lanes.iter().enumerate() {
             if frames.ran(i) && done.shown.is_some() {
                 on_frame(&FrameRecord::of(first_lane + i, lane, &done, 0));

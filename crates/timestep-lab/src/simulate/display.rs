@@ -7,6 +7,7 @@ use crate::fast::period_ns_f;
 use crate::frame::{FrameDone, Host, Shown, Wall};
 use crate::lane::{Lane, Vblank};
 use crate::machine::{Machine, Sleep, Waits};
+use std::convert::Infallible;
 use timestep_loop::Pacing;
 
 /// One long frame injected into the simulated display (`--stall AT:DURATION`).
@@ -290,7 +291,13 @@ impl Host for Display {
     fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
         start_ns + index * self.cfg.step_cost_ns
     }
-    fn present(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool]) -> Option<Shown> {
+    type Error = Infallible;
+    fn present(
+        &mut self,
+        frame: &FrameDone,
+        lanes: &[Lane],
+        ran: &[bool],
+    ) -> Result<Option<Shown>, Infallible> {
         let ticks = lanes
             .iter()
             .zip(ran)
@@ -298,10 +305,10 @@ impl Host for Display {
             .map(|(lane, _)| lane.last().steps)
             .sum();
         let shown = self.present_held(ticks, frame.present_not_before_ns);
-        Some(Shown {
+        Ok(Some(Shown {
             at_ns: shown.at_ns,
             vblank: shown.vblank,
-        })
+        }))
     }
 }
 

@@ -142,7 +142,7 @@ impl Running {
         if self.display.finished() {
             return None;
         }
-        let done = self.frames.run(&mut self.display, &mut self.lane);
+        let Ok(done) = self.frames.run(&mut self.display, &mut self.lane);
         self.first_start_ns.get_or_insert(done.start_ns);
         self.last_start_ns = done.start_ns;
         Some(done)
