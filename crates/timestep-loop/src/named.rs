@@ -85,8 +85,20 @@ pub(crate) fn parse_named<T: Named>(text: &str) -> Result<T, UnknownName> {
     T::ALL
         .iter()
         .copied()
-        .find(|v| v.name().eq_ignore_ascii_case(wanted))
+        .find(|v| is_named(v.name(), wanted))
         .ok_or_else(|| UnknownName::new(T::WHAT, wanted, T::ALL.iter().map(|v| v.name())))
+}
+
+/// Whether `text` is `name` by [`Named`]'s rule: trimmed, ASCII case ignored. For a name that
+/// is not one of a [`Named`] enum's (`off` beside a number, a row of a table).
+///
+/// ```
+/// use timestep_loop::is_named;
+/// assert!(is_named("off", " OFF "));
+/// assert!(!is_named("off", "of"));
+/// ```
+pub fn is_named(name: &str, text: &str) -> bool {
+    name.eq_ignore_ascii_case(text.trim())
 }
 
 /// Reads a choice typed as `KEYWORD` or `KEYWORD:PARAM` (`cap:60`, `sway:3s`, `vsync`): the

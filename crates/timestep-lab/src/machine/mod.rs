@@ -17,7 +17,7 @@ pub use profile::{
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use timestep_loop::{Named, UnknownName};
+use timestep_loop::{Named, UnknownName, is_named};
 
 /// Windows' default timer interrupt period, ns.
 pub const WINDOWS_TICK_NS: u64 = 15_625_000;
@@ -176,9 +176,8 @@ impl Machine {
     /// A built-in machine by name (trimmed, ASCII case ignored), or the profile in a file
     /// (`FILE.json`).
     pub fn parse(s: &str) -> Result<Machine, MachineError> {
-        let wanted = s.trim();
         let model = MODELS.iter().find(|m| match m.name {
-            MachineName::Model(name) => name.eq_ignore_ascii_case(wanted),
+            MachineName::Model(name) => is_named(name, s),
             MachineName::Profile(_) => false,
         });
         match model {
