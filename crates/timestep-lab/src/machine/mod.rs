@@ -32,12 +32,12 @@ const BROWSER_MIN_TIMEOUT_NS: u64 = 4_000_000;
 
 /// A machine a simulated loop runs on: how its clock reads and how its sleeps wake. One row of
 /// the table of machines: a built-in model ([`MODELS`], [`Machine::EXACT`]) or a measured
-/// profile ([`Machine::profile`]).
+/// profile ([`Machine::measured`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Machine {
     /// What it is called, as a user gives it.
     pub name: MachineName,
-    /// Readings of its clock are multiples of this, ns (at least 1).
+    /// Readings of its clock are multiples of this, ns (0 reads as 1).
     pub clock_ns: u64,
     /// How close to a deadline a native sleep can be trusted to wake, ns: `--sleep spin`
     /// sleeps natively until this much before it.
@@ -60,13 +60,24 @@ pub enum MachineName {
 pub enum Wake {
     /// On time, exactly.
     OnTime,
-    /// At a timer interrupt, one every `tick_ns`: the `ceil(ns / tick)`-th after the call (so
-    /// anywhere from `ns − tick` to `ns` after it, or at once for 0).
-    Tick { tick_ns: u64 },
-    /// Never early, and late by from `min_ns` to `max_ns`, uniformly.
-    Late { min_ns: u64, max_ns: u64 },
-    /// No sooner than `min_ns` after the call.
-    AtLeast { min_ns: u64 },
+    /// At a timer interrupt: the `ceil(ns / tick)`-th after the call (so anywhere from
+    /// `ns − tick` to `ns` after it, or at once for 0).
+    Tick {
+        /// The timer interrupt's period, ns.
+        tick_ns: u64,
+    },
+    /// Never early, and late by a uniform amount.
+    Late {
+        /// The least it is late by, ns.
+        min_ns: u64,
+        /// The most it is late by, ns.
+        max_ns: u64,
+    },
+    /// No sooner than a least wait after the call.
+    AtLeast {
+        /// The shortest wait, ns.
+        min_ns: u64,
+    },
     /// Late by an overshoot drawn from what was measured for the nearest request.
     Measured(Vec<SleepSample>),
 }
