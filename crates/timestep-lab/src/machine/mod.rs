@@ -187,10 +187,9 @@ impl Machine {
     /// A built-in machine by name (trimmed, ASCII case ignored), or the profile in a file
     /// (`FILE.json`).
     pub fn parse(s: &str) -> Result<Machine, MachineError> {
-        let model = MODELS.iter().find(|m| match m.name {
-            MachineName::Model(name) => is_named(name, s),
-            MachineName::Profile(_) => false,
-        });
+        let model = MODELS
+            .iter()
+            .find(|m| m.name.model().is_some_and(|name| is_named(name, s)));
         match model {
             Some(model) => Ok(model.clone()),
             None if s.ends_with(".json") => {
@@ -204,10 +203,7 @@ impl Machine {
 
     /// The names of the built-in models, in [`MODELS`]' order.
     pub fn names() -> impl Iterator<Item = &'static str> {
-        MODELS.iter().filter_map(|m| match m.name {
-            MachineName::Model(name) => Some(name),
-            MachineName::Profile(_) => None,
-        })
+        MODELS.iter().filter_map(|m| m.name.model())
     }
 
     /// The file its profile was read from, if it is a profile.
@@ -277,6 +273,16 @@ fn tick_wake(now_ns: u64, ns: u64, tick_ns: u64) -> u64 {
         return now_ns;
     }
     (now_ns / tick_ns + ns.div_ceil(tick_ns)) * tick_ns
+}
+
+impl MachineName {
+    /// The built-in model's name, if it is one.
+    pub fn model(&self) -> Option<&'static str> {
+        match self {
+            MachineName::Model(name) => Some(name),
+            MachineName::Profile(_) => None,
+        }
+    }
 }
 
 impl fmt::Display for MachineName {
