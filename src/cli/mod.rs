@@ -678,7 +678,7 @@ fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayCo
         display_hz: vrr.map_or(hz, |v| v.max_hz),
         vsync: args.vsync == OnOff::On,
         vrr,
-        machine: args.machine.clone().unwrap_or(Machine::Exact),
+        machine: args.machine.clone().unwrap_or(Machine::EXACT),
         sleep: args.sleep,
         jitter_ns: args.jitter,
         render_cost: args.render_cost,
@@ -833,7 +833,7 @@ mod tests {
                 assert_eq!((vrr.min_hz, vrr.max_hz, vrr.lfc_on()), (48.0, 144.0, true));
                 assert_eq!(
                     (d.machine.clone(), d.sleep),
-                    (Machine::WindowsDefault, Sleep::Native)
+                    (Machine::WINDOWS_DEFAULT, Sleep::Native)
                 );
                 assert_eq!(d.pacing, Pacing::Hold(60.0));
             }

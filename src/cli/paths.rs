@@ -112,10 +112,7 @@ fn given<'a, const N: usize>(list: [(&'static str, Option<&'a PathBuf>); N]) -> 
 
 /// The profile `--machine` read, if it read one.
 fn profile(m: &Machine) -> Option<&PathBuf> {
-    match m {
-        Machine::Measured(_, path) => Some(path),
-        _ => None,
-    }
+    m.profile_path()
 }
 
 /// What identifies the file `path` names; None for a device, a pipe or a directory.

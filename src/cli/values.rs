@@ -14,7 +14,8 @@ use timestep_lab::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
 use timestep_lab::sweep::RatesError;
 use timestep_loop::MaxSubstep;
 use timestep_loop::{
-    DurationError, Mode, Named, Pacing, PacingError, UnknownName, format_duration, parse_duration,
+    DurationError, Mode, Named, Pacing, PacingError, UnknownName, format_duration, is_named,
+    parse_duration,
 };
 
 /// What is wrong with one flag's value: one line quoting it (clap adds the flag's name).
@@ -82,7 +83,7 @@ pub(super) enum BadValue {
 }
 
 pub(super) fn max_substep(s: &str) -> Result<MaxSubstep, BadValue> {
-    if s.trim().eq_ignore_ascii_case("off") {
+    if is_named("off", s) {
         return Ok(MaxSubstep::Off);
     }
     positive_duration(s).map(MaxSubstep::Set)
@@ -175,7 +176,7 @@ fn possible<T: Named>() -> impl Iterator<Item = PossibleValue> {
 }
 
 pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, UnknownName> {
-    if s.trim().eq_ignore_ascii_case("all") {
+    if is_named("all", s) {
         return Ok(ModeChoice::All);
     }
     Mode::parse(s).map(ModeChoice::One).map_err(|_| {
@@ -283,7 +284,7 @@ pub(super) fn parse_pacing(s: &str) -> Result<Pacing, PacingError> {
 }
 
 pub(super) fn parse_phase(s: &str) -> Result<Phase, DurationError> {
-    if s.trim().eq_ignore_ascii_case("random") {
+    if is_named("random", s) {
         return Ok(Phase::Random);
     }
     parse_duration(s).map(Phase::At)
@@ -331,7 +332,7 @@ pub(super) fn parse_vrr(s: &str) -> Result<(f64, f64), BadValue> {
 
 /// `--lfc off|RATIO`.
 pub(super) fn parse_lfc(s: &str) -> Result<Lfc, BadValue> {
-    if s.trim().eq_ignore_ascii_case("off") {
+    if is_named("off", s) {
         return Ok(Lfc::Off);
     }
     let ratio = parse_float(s).map_err(|_| BadValue::NotLfc(s.into()))?;

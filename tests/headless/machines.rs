@@ -136,7 +136,7 @@ fn a_cap_on_windows_default_timer_cannot_hold_60_fps_with_sleep_and_can_with_spi
         vsync: false,
         render_cost: RenderCost::Fixed(2 * MS),
         pacing: Pacing::Cap(60.0),
-        machine: Machine::WindowsDefault,
+        machine: Machine::WINDOWS_DEFAULT,
         sleep,
         duration_ns: 2 * S,
         ..Default::default()
@@ -170,9 +170,9 @@ fn a_cap_on_windows_default_timer_cannot_hold_60_fps_with_sleep_and_can_with_spi
 #[test]
 fn each_machine_reads_its_clock_in_its_own_steps() {
     for (machine, step) in [
-        (Machine::Browser, 100_000),
-        (Machine::WindowsDefault, 100),
-        (Machine::Linux, 1),
+        (Machine::BROWSER, 100_000),
+        (Machine::WINDOWS_DEFAULT, 100),
+        (Machine::LINUX, 1),
     ] {
         let display = DisplayConfig {
             jitter_ns: 300_000,
@@ -198,7 +198,7 @@ fn linux_sleeps_wake_late_by_the_slack_never_early() {
         vsync: false,
         render_cost: RenderCost::Fixed(MS),
         pacing: Pacing::Cap(100.0),
-        machine: Machine::Linux,
+        machine: Machine::LINUX,
         sleep: Sleep::Native,
         ..Default::default()
     };

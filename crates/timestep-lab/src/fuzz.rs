@@ -25,7 +25,12 @@ use timestep_loop::{ConfigError, Mode, NS_PER_MS, Pacing, TimingConfig};
 pub enum BrokenPromise {
     /// An error that, said as the program says it, is not one line naming the file `name`.
     #[error("an error that is not one line naming {name}: {said:?}")]
-    NotOneLine { name: String, said: String },
+    NotOneLine {
+        /// The file name the error should have named.
+        name: String,
+        /// What the error said.
+        said: String,
+    },
     /// The default lanes refused a capture that was read and chosen.
     #[error("the lanes refused the capture: {0}")]
     LanesRefused(ConfigError),

@@ -85,8 +85,43 @@ pub(crate) fn parse_named<T: Named>(text: &str) -> Result<T, UnknownName> {
     T::ALL
         .iter()
         .copied()
-        .find(|v| v.name().eq_ignore_ascii_case(wanted))
+        .find(|v| is_named(v.name(), wanted))
         .ok_or_else(|| UnknownName::new(T::WHAT, wanted, T::ALL.iter().map(|v| v.name())))
+}
+
+/// Whether `text` is `name` by [`Named`]'s rule: trimmed, ASCII case ignored. For a name that
+/// is not one of a [`Named`] enum's (`off` beside a number, a row of a table).
+///
+/// ```
+/// use timestep_loop::is_named;
+/// assert!(is_named("off", " OFF "));
+/// assert!(!is_named("off", "of"));
+/// ```
+pub fn is_named(name: &str, text: &str) -> bool {
+    name.eq_ignore_ascii_case(text.trim())
+}
+
+/// Reads a choice typed as `KEYWORD` or `KEYWORD:PARAM` (`cap:60`, `sway:3s`, `vsync`): the
+/// keyword, one of `K`'s names with ASCII case ignored, and what follows the first `:` as typed,
+/// for the caller to read. The text is taken as given (trim it first: the keyword is not trimmed
+/// again, so `cap :60` names no keyword). `None` when the part before the first `:` names no `K`.
+///
+/// ```
+/// use timestep_loop::{Mode, parse_keyword};
+/// assert_eq!(parse_keyword("Fixed:16ms"), Some((Mode::Fixed, Some("16ms"))));
+/// assert_eq!(parse_keyword("variable"), Some((Mode::Variable, None)));
+/// assert_eq!(parse_keyword::<Mode>("fixed :16ms"), None);
+/// ```
+pub fn parse_keyword<K: Named>(text: &str) -> Option<(K, Option<&str>)> {
+    let (keyword, param) = match text.split_once(':') {
+        Some((keyword, param)) => (keyword, Some(param)),
+        None => (text, None),
+    };
+    K::ALL
+        .iter()
+        .copied()
+        .find(|k| k.name().eq_ignore_ascii_case(keyword))
+        .map(|k| (k, param))
 }
 
 /// `"a, b, c or d"`: a list of names for a message.

@@ -20,6 +20,7 @@
 //!   of (refresh − 0.5 Hz), and the previous frame's oversleep (lateness only) is fed back for one
 //!   frame: `sleep = limit − (work + oversleep)`.
 
+use crate::named::{Named, parse_keyword};
 use crate::units::MAX_HZ;
 use std::collections::VecDeque;
 use std::fmt;
@@ -83,43 +84,76 @@ const ON_TIME_NS: u64 = 2_000_000;
 impl Pacing {
     /// The pacings as a user types them.
     pub const NAMES: [&'static str; 5] = ["vsync", "cap:HZ", "hold:HZ", "adaptive", "late"];
+
+    /// Its keyword, and its rate if it has one.
+    fn keyword(self) -> (Keyword, Option<f64>) {
+        match self {
+            Pacing::Vsync => (Keyword::Vsync, None),
+            Pacing::Cap(hz) => (Keyword::Cap, Some(hz)),
+            Pacing::Hold(hz) => (Keyword::Hold, Some(hz)),
+            Pacing::Adaptive => (Keyword::Adaptive, None),
+            Pacing::Late => (Keyword::Late, None),
+        }
+    }
+}
+
+/// A pacing's keyword: its entry in [`Pacing::NAMES`], up to the `:` of a rated one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keyword {
+    Vsync,
+    Cap,
+    Hold,
+    Adaptive,
+    Late,
+}
+
+impl Named for Keyword {
+    const ALL: &'static [Keyword] = &[
+        Keyword::Vsync,
+        Keyword::Cap,
+        Keyword::Hold,
+        Keyword::Adaptive,
+        Keyword::Late,
+    ];
+    const WHAT: &'static str = "pacing";
+    fn name(self) -> &'static str {
+        let typed = Pacing::NAMES[self as usize];
+        typed.split_once(':').map_or(typed, |(keyword, _)| keyword)
+    }
 }
 
 impl fmt::Display for Pacing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // Padded as a whole (`{:>12}`), so a rated pacing is written out first.
-        match self {
-            Pacing::Vsync => f.pad("vsync"),
-            Pacing::Cap(hz) => f.pad(&format!("cap:{hz}")),
-            Pacing::Hold(hz) => f.pad(&format!("hold:{hz}")),
-            Pacing::Adaptive => f.pad("adaptive"),
-            Pacing::Late => f.pad("late"),
+        match self.keyword() {
+            (keyword, None) => f.pad(keyword.name()),
+            (keyword, Some(hz)) => f.pad(&format!("{}:{hz}", keyword.name())),
         }
     }
 }
 
 impl FromStr for Pacing {
     type Err = PacingError;
+    /// A keyword of [`Pacing::NAMES`] (trimmed, ASCII case ignored), `cap` and `hold` with
+    /// their `:HZ`; an error quotes the text lower-cased.
     fn from_str(s: &str) -> Result<Pacing, PacingError> {
         let s = s.trim().to_ascii_lowercase();
-        let rated = [
-            ("cap:", Pacing::Cap as fn(f64) -> Pacing),
-            ("hold:", Pacing::Hold),
-        ];
-        for (prefix, pacing) in rated {
-            if let Some(hz) = s.strip_prefix(prefix) {
-                let hz: f64 = hz.parse().map_err(|_| PacingError::NotARate(s.clone()))?;
-                if !(hz.is_finite() && hz > 0.0 && hz <= MAX_HZ) {
-                    return Err(PacingError::CapOutOfRange(s));
-                }
-                return Ok(pacing(hz));
+        let unknown = || PacingError::Unknown(s.clone());
+        let (keyword, param) = parse_keyword::<Keyword>(&s).ok_or_else(unknown)?;
+        let rate = |hz: &str| -> Result<f64, PacingError> {
+            let hz: f64 = hz.parse().map_err(|_| PacingError::NotARate(s.clone()))?;
+            if !(hz.is_finite() && hz > 0.0 && hz <= MAX_HZ) {
+                return Err(PacingError::CapOutOfRange(s.clone()));
             }
-        }
-        match s.as_str() {
-            "vsync" => Ok(Pacing::Vsync),
-            "adaptive" => Ok(Pacing::Adaptive),
-            "late" => Ok(Pacing::Late),
-            _ => Err(PacingError::Unknown(s)),
+            Ok(hz)
+        };
+        match (keyword, param) {
+            (Keyword::Vsync, None) => Ok(Pacing::Vsync),
+            (Keyword::Cap, Some(hz)) => rate(hz).map(Pacing::Cap),
+            (Keyword::Hold, Some(hz)) => rate(hz).map(Pacing::Hold),
+            (Keyword::Adaptive, None) => Ok(Pacing::Adaptive),
+            (Keyword::Late, None) => Ok(Pacing::Late),
+            _ => Err(unknown()),
         }
     }
 }
@@ -352,6 +386,37 @@ mod tests {
                 .contains("adaptive")
         );
         assert_eq!(Pacing::Cap(30.0).to_string(), "cap:30");
+    }
+
+    #[test]
+    fn every_pacing_round_trips_and_every_miss_says_the_same_as_ever() {
+        let all = [
+            Pacing::Vsync,
+            Pacing::Cap(59.94),
+            Pacing::Hold(60.0),
+            Pacing::Adaptive,
+            Pacing::Late,
+        ];
+        for (pacing, typed) in all.into_iter().zip(Pacing::NAMES) {
+            assert_eq!(pacing.to_string().parse::<Pacing>(), Ok(pacing));
+            let keyword = typed.split(':').next().unwrap_or_default();
+            assert!(pacing.to_string().starts_with(keyword), "{pacing} {typed}");
+        }
+        assert_eq!(" Hold:30 ".parse::<Pacing>(), Ok(Pacing::Hold(30.0)));
+        let says = |typed: &str| typed.parse::<Pacing>().unwrap_err().to_string();
+        let unknown = "(expected vsync, cap:HZ, hold:HZ, adaptive, late)";
+        for typed in ["cap", "vsync:3", "cap :60", "Foo:Bar", ":60", ""] {
+            let quoted = typed.trim().to_ascii_lowercase();
+            assert_eq!(says(typed), format!("unknown pacing '{quoted}' {unknown}"));
+        }
+        let not_a_rate = "' is not cap:HZ or hold:HZ with a rate in Hz";
+        assert_eq!(says("cap: 60"), format!("'cap: 60{not_a_rate}"));
+        assert_eq!(says("hold:"), format!("'hold:{not_a_rate}"));
+        assert_eq!(says("cap:60:1"), format!("'cap:60:1{not_a_rate}"));
+        assert_eq!(
+            says("CAP:1E9"),
+            "cap:1e9 must be above 0 and at most 10000 Hz"
+        );
     }
 
     #[test]

@@ -214,11 +214,7 @@ const DRIVES: [&str; 3] = Drive::NAMES;
 
 /// The drive's name.
 fn drive_name(drive: Drive) -> &'static str {
-    match drive {
-        Drive::Sway { .. } => DRIVES[0],
-        Drive::Circle { .. } => DRIVES[1],
-        Drive::Off => DRIVES[2],
-    }
+    drive.name()
 }
 
 /// Labels alone, for the panel.

@@ -249,12 +249,13 @@ impl MachineProfile {
     }
 
     /// The native sleep measured nearest `request_ns` (by ratio).
-    pub fn native_nearest(&self, request_ns: u64) -> &SleepSample {
+    pub fn native_nearest(&self, request_ns: u64) -> Option<&SleepSample> {
         nearest(&self.native_sleep, request_ns)
     }
 }
 
-fn nearest(samples: &[SleepSample], request_ns: u64) -> &SleepSample {
+/// The sample of `samples` whose request is nearest `request_ns` (by ratio); none of none.
+pub(super) fn nearest(samples: &[SleepSample], request_ns: u64) -> Option<&SleepSample> {
     let distance = |s: &SleepSample| {
         (s.request_ns.max(1) as f64 / request_ns.max(1) as f64)
             .ln()
@@ -263,7 +264,6 @@ fn nearest(samples: &[SleepSample], request_ns: u64) -> &SleepSample {
     samples
         .iter()
         .min_by(|a, b| distance(a).total_cmp(&distance(b)))
-        .expect("a checked profile has samples")
 }
 
 #[cfg(test)]
@@ -310,8 +310,9 @@ mod tests {
         let back: MachineProfile = serde_json::from_str(&text).unwrap();
         assert_eq!(back, profile);
         assert!(back.check().is_ok());
-        assert_eq!(back.native_nearest(300_000).request_ns, 100_000);
-        assert_eq!(back.native_nearest(5_000_000).request_ns, 1_000_000);
+        let nearest = |ns| back.native_nearest(ns).map(|s| s.request_ns);
+        assert_eq!(nearest(300_000), Some(100_000));
+        assert_eq!(nearest(5_000_000), Some(1_000_000));
         let mut broken = profile.clone();
         broken.native_sleep[1].overshoot_ns.swap(0, 5);
         let e = broken.check().unwrap_err().to_string();

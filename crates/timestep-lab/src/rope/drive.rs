@@ -7,7 +7,7 @@
 use glam::Vec2;
 use std::f64::consts::TAU;
 use std::fmt;
-use timestep_loop::{format_duration, parse_duration};
+use timestep_loop::{Named, format_duration, parse_duration, parse_keyword};
 
 /// How far `sway` moves the pin either side of its place, m.
 pub const SWAY_M: f64 = 0.75;
@@ -99,14 +99,12 @@ impl Drive {
         }
     }
 
-    /// Reads a drive as typed: `sway`, `circle` or `off`, the first two with an optional
-    /// `:PERIOD`.
+    /// Reads a drive as typed: `sway`, `circle` or `off` (trimmed, ASCII case ignored), the
+    /// first two with an optional `:PERIOD`; an error quotes the text lower-cased.
     pub fn parse(s: &str) -> Result<Drive, DriveError> {
         let s = s.trim().to_ascii_lowercase();
-        let (name, period) = match s.split_once(':') {
-            Some((name, period)) => (name, Some(period)),
-            None => (s.as_str(), None),
-        };
+        let (keyword, period) =
+            parse_keyword::<Keyword>(&s).ok_or_else(|| DriveError::Unknown(s.clone()))?;
         let period_ns = |default: u64| -> Result<u64, DriveError> {
             let Some(p) = period else { return Ok(default) };
             let ns = parse_duration(p).map_err(|e| DriveError::BadPeriod(s.clone(), e))?;
@@ -115,27 +113,57 @@ impl Drive {
             }
             Ok(ns)
         };
-        match name {
-            "sway" => Ok(Drive::Sway {
+        match keyword {
+            Keyword::Sway => Ok(Drive::Sway {
                 period_ns: period_ns(SWAY_PERIOD_NS)?,
             }),
-            "circle" => Ok(Drive::Circle {
+            Keyword::Circle => Ok(Drive::Circle {
                 period_ns: period_ns(CIRCLE_PERIOD_NS)?,
             }),
-            "off" if period.is_none() => Ok(Drive::Off),
-            "off" => Err(DriveError::OffWithPeriod(s)),
-            _ => Err(DriveError::Unknown(s)),
+            Keyword::Off if period.is_none() => Ok(Drive::Off),
+            Keyword::Off => Err(DriveError::OffWithPeriod(s)),
         }
+    }
+
+    /// Its name without the period: `sway`, `circle` or `off` (one of [`Drive::NAMES`]).
+    pub fn name(self) -> &'static str {
+        self.keyword().0.name()
+    }
+
+    /// Its keyword, and its period if it has one.
+    fn keyword(self) -> (Keyword, Option<u64>) {
+        match self {
+            Drive::Off => (Keyword::Off, None),
+            Drive::Sway { period_ns } => (Keyword::Sway, Some(period_ns)),
+            Drive::Circle { period_ns } => (Keyword::Circle, Some(period_ns)),
+        }
+    }
+}
+
+/// A drive's keyword: its entry in [`Drive::NAMES`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Keyword {
+    Sway,
+    Circle,
+    Off,
+}
+
+impl Named for Keyword {
+    const ALL: &'static [Keyword] = &[Keyword::Sway, Keyword::Circle, Keyword::Off];
+    const WHAT: &'static str = "drive";
+    fn name(self) -> &'static str {
+        Drive::NAMES[self as usize]
     }
 }
 
 impl fmt::Display for Drive {
     /// As typed: `sway:2.5s`, `circle:3s`, `off`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Drive::Off => f.write_str("off"),
-            Drive::Sway { period_ns } => write!(f, "sway:{}", format_duration(*period_ns)),
-            Drive::Circle { period_ns } => write!(f, "circle:{}", format_duration(*period_ns)),
+        match self.keyword() {
+            (keyword, None) => f.write_str(keyword.name()),
+            (keyword, Some(period_ns)) => {
+                write!(f, "{}:{}", keyword.name(), format_duration(period_ns))
+            }
         }
     }
 }
@@ -220,5 +248,24 @@ mod tests {
             assert!(e.contains(says), "{bad}: {e}");
         }
         assert_eq!(Drive::Off.next().next().next(), Drive::Off);
+        let says = |typed: &str| Drive::parse(typed).unwrap_err().to_string();
+        let unknown = "(expected sway, circle, off, the first two with an optional :PERIOD, \
+                       e.g. sway:3s)";
+        for typed in ["sway :3s", "Wobble:1s", ":3s", ""] {
+            let quoted = typed.trim().to_ascii_lowercase();
+            assert_eq!(says(typed), format!("unknown drive '{quoted}' {unknown}"));
+        }
+        assert_eq!(says(" OFF:2s"), "'off:2s': off has no period");
+        assert_eq!(says("off:"), "'off:': off has no period");
+        assert_eq!(
+            says("sway:0"),
+            "the period in 'sway:0' must be from 100ms to 3600s"
+        );
+        assert!(says("sway:").starts_with("the period in 'sway:': "));
+        assert_eq!(Drive::parse("sway: 3s"), Drive::parse("sway:3s"));
+        for drive in [Drive::Off, Drive::sway(), Drive::sway().next()] {
+            assert_eq!(Drive::parse(&drive.to_string()), Ok(drive));
+            assert!(drive.to_string().starts_with(drive.name()));
+        }
     }
 }

@@ -71,7 +71,7 @@ impl Default for DisplayConfig {
             render_cost: RenderCost::Fixed(0),
             step_cost_ns: 0,
             pacing: Pacing::Vsync,
-            machine: Machine::Exact,
+            machine: Machine::EXACT,
             sleep: Sleep::default(),
             stalls: Vec::new(),
             phase: Phase::At(0),

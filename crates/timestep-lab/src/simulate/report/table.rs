@@ -100,7 +100,7 @@ fn write_setup(out: &mut impl Write, report: &Report, cfg: &SimConfig) -> io::Re
         format_duration(d.step_cost_ns),
         c.stalls.len()
     )?;
-    if d.machine != Machine::Exact || d.pacing != Pacing::Vsync {
+    if d.machine != Machine::EXACT || d.pacing != Pacing::Vsync {
         writeln!(
             out,
             "pacing {}, machine {}, sleeping {}",
