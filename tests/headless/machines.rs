@@ -258,7 +258,14 @@ fn a_vrr_sweep_sweeps_frame_rates_each_as_simulate_runs_it() {
         },
     )
     .unwrap();
-    assert_eq!(sweep::csv_header(&rows[0]).split(',').next(), Some("fps"));
+    let mut csv = sweep::SweepCsv::new(Vec::new());
+    csv.row(&rows[0]).unwrap();
+    let csv = csv.finish().unwrap();
+    assert!(
+        csv.starts_with(b"fps,lane,"),
+        "{}",
+        String::from_utf8_lossy(&csv)
+    );
     for row in &rows {
         let alone = SimConfig {
             display: DisplayConfig {
