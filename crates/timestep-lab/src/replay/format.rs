@@ -10,10 +10,19 @@
 //!   parallel arrays.
 //! - **MangoHud** per-frame log (flightlessmango/MangoHud `src/logging.cpp`): optional version and
 //!   system-info lines, then `fps,frametime,...,elapsed`.
-//! - This program's own `--frame-log` and `simulate --trace`.
+//! - This program's own frame records (`simulate --trace`, `replay --trace`, the window's
+//!   `--frame-log`; `crate::frame_csv`), and the two layouts before them: a `--trace` with
+//!   fewer columns (read by the same columns) and the window's old `wall_s,...` log.
 
 use super::CaptureError;
+use crate::frame_csv::COLUMNS;
 use std::fmt;
+
+/// The frame records' columns replay reads: the lane, when each frame started and when it was
+/// presented.
+pub const LANE: &str = COLUMNS[0];
+pub const START: &str = COLUMNS[2];
+pub const PRESENT: &str = COLUMNS[3];
 
 /// A capture format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,10 +37,12 @@ pub enum Format {
     CapFrameX,
     /// A MangoHud per-frame log.
     MangoHud,
-    /// The window's `--frame-log`.
-    FrameLog,
-    /// `simulate --trace` (or `replay --trace`).
-    Trace,
+    /// The window's `--frame-log` as written before it took the frame records' layout
+    /// (`wall_s,frame_ms,lane,...`).
+    OldFrameLog,
+    /// Our frame records ([`crate::frame_csv`]): `simulate --trace`, `replay --trace`, the
+    /// window's `--frame-log`; and a `--trace` written before, whose columns were fewer.
+    FrameRecords,
 }
 
 /// What a capture format is, as data: one row of [`FACTS`] per format, so a format is added
@@ -74,23 +85,24 @@ pub const FACTS: [Facts; 7] = [
         header: &["frametime", "elapsed"],
     },
     Facts {
-        format: Format::Trace,
-        name: "timestep-rope --trace",
+        format: Format::FrameRecords,
+        name: "timestep-rope frame records (--trace, --frame-log)",
         clock: "start_s: the frame's start",
         clock_reads: "frame start",
-        display_times: "present_s",
+        display_times: "present_s: when the frame was presented (the window: when its present \
+                        returned, paced by the display with vsync; empty: never shown)",
         has_display_times: true,
-        header: &["lane", "start_s", "present_s"],
+        header: &[LANE, START, PRESENT],
     },
     Facts {
-        format: Format::FrameLog,
-        name: "timestep-rope --frame-log",
+        format: Format::OldFrameLog,
+        name: "timestep-rope --frame-log (the layout before frame records)",
         clock: "wall_s: the window's clock at the frame's start",
         clock_reads: "frame start",
         display_times: "present_s: when the window's present returned (paced by the display \
                         with vsync)",
         has_display_times: true,
-        header: &["wall_s", "frame_ms", "lane"],
+        header: &["wall_s", "frame_ms", LANE],
     },
     Facts {
         format: Format::PresentMonV2,
@@ -151,8 +163,8 @@ impl Format {
         Format::PresentMonV1,
         Format::CapFrameX,
         Format::MangoHud,
-        Format::FrameLog,
-        Format::Trace,
+        Format::OldFrameLog,
+        Format::FrameRecords,
     ];
 
     /// The format's row of [`FACTS`].
@@ -275,5 +287,26 @@ mod tests {
             assert_eq!(rows[0].header.is_empty(), format == Format::CapFrameX);
         }
         assert_eq!(FACTS.len(), Format::ALL.len());
+    }
+
+    #[test]
+    fn our_frame_records_and_both_older_layouts_are_told_apart() {
+        let formats = [
+            (COLUMNS.join(","), Format::FrameRecords),
+            (
+                "lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s".into(),
+                Format::FrameRecords,
+            ),
+            (
+                "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,\
+                 step_starts_ms,present_s"
+                    .into(),
+                Format::OldFrameLog,
+            ),
+        ];
+        for (header, format) in formats {
+            let got = detect(std::path::Path::new("x.csv"), header.as_bytes());
+            assert_eq!(got.ok(), Some((format, 0)), "{header}");
+        }
     }
 }
