@@ -578,7 +578,7 @@ impl App {
         if let Some(log) = &mut self.outputs.frame_log
             && let Err(e) = report.rows.iter().try_for_each(|row| log.row(row))
         {
-            self.fail_and_exit(event_loop, WindowError::Output(e));
+            self.fail_and_exit(event_loop, WindowError::Output(e.to_string()));
         }
     }
 

@@ -7,102 +7,55 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
+use timestep_lab::frame_csv::{FrameCsv, FrameRecord};
 use timestep_lab::messages::chain;
 use timestep_lab::pending::PendingFile;
+use timestep_loop::seconds;
 
 fn open_error(flag: &str, path: &Path, err: std::io::Error) -> String {
     format!("{flag} {}: cannot write: {err}", path.display())
 }
 
-/// One frame of the log.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FrameRow {
-    /// The window's clock when the frame started, since the program started, s.
-    pub wall_s: f64,
-    pub frame_ms: f64,
-    /// The lane, as named on the command line (`interpolated`, `fixed`).
-    pub lane: String,
-    pub steps: u32,
-    pub alpha: f64,
-    /// Shown simulation time − measured running time, ms.
-    pub drift_ms: f64,
-    /// Whether the rope shown this frame is exploded (written as 0 or 1).
-    pub exploded: bool,
-    /// The pacing the frame ran under.
-    pub pacing: String,
-    /// When each of the lane's steps began, ms of wall time since the program started.
-    pub step_starts_ms: Vec<f64>,
-    /// From the first key or mouse event this frame used to its present, ms (none: no input).
-    pub input_ms: Option<f64>,
-    /// When the frame's present returned, s (none: it was not shown).
-    pub present_s: Option<f64>,
+/// `--frame-log` could not be created or written: the file, and why.
+#[derive(Debug, thiserror::Error)]
+pub enum FrameLogError {
+    #[error("--frame-log {}: cannot write: {source}", path.display())]
+    Create {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("writing --frame-log {}: {source}", path.display())]
+    Write {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
-/// A column of the log: its name, and how a row writes it.
-type Column = (&'static str, fn(&FrameRow) -> String);
-
-/// The log's columns, each once. Times to the nanosecond (replay reads them), frame time and
-/// drift to the microsecond in ms, exploded as 0 or 1.
-const COLUMNS: [Column; 11] = [
-    ("wall_s", |r| format!("{:.9}", r.wall_s)),
-    ("frame_ms", |r| format!("{:.3}", r.frame_ms)),
-    ("lane", |r| r.lane.clone()),
-    ("steps", |r| r.steps.to_string()),
-    ("alpha", |r| format!("{:.4}", r.alpha)),
-    ("drift_ms", |r| format!("{:.3}", r.drift_ms)),
-    ("exploded", |r| u8::from(r.exploded).to_string()),
-    ("pacing", |r| r.pacing.clone()),
-    ("input_ms", |r| {
-        r.input_ms.map_or(String::new(), |ms| format!("{ms:.3}"))
-    }),
-    ("step_starts_ms", |r| {
-        let starts: Vec<String> = r
-            .step_starts_ms
-            .iter()
-            .map(|ms| format!("{ms:.3}"))
-            .collect();
-        starts.join(" ")
-    }),
-    ("present_s", |r| {
-        r.present_s.map_or(String::new(), |s| format!("{s:.9}"))
-    }),
-];
-
-impl FrameRow {
-    /// The header's names, in order.
-    pub fn header() -> impl Iterator<Item = &'static str> {
-        COLUMNS.iter().map(|(name, _)| *name)
-    }
-
-    /// The row's cells, in the header's order.
-    pub fn cells(&self) -> impl Iterator<Item = String> + '_ {
-        COLUMNS.iter().map(move |(_, cell)| cell(self))
-    }
-}
-
-/// `--frame-log`: a buffered CSV writer, flushed every [`FrameLog::FLUSH_EVERY_S`] of wall
-/// time (so the file being written, `.NAME.tmp-PID` beside the target, can be followed while
-/// the window runs) and at exit.
+/// `--frame-log`: the window's frame records, one row per frame per lane shown, in the layout
+/// `simulate --trace` writes ([`timestep_lab::frame_csv`]). Buffered, and flushed every
+/// [`FrameLog::FLUSH_EVERY_S`] of the window's clock (so the file being written,
+/// `.NAME.tmp-PID` beside the target, can be followed while the window runs) and at exit.
 #[derive(Debug)]
 pub struct FrameLog {
     path: PathBuf,
-    out: csv::Writer<PendingFile>,
-    /// The wall time of the row that last flushed, s.
-    flushed_at_s: f64,
+    out: FrameCsv<PendingFile>,
+    /// The window's clock at the row that last flushed, ns.
+    flushed_at_ns: u64,
 }
 
 impl FrameLog {
     /// Creates the file and writes the header.
-    pub fn create(path: &Path) -> Result<FrameLog, String> {
-        let flag = "--frame-log";
-        let file = PendingFile::create(path).map_err(|e| open_error(flag, path, e))?;
-        let mut out = csv::Writer::from_writer(file);
-        out.write_record(FrameRow::header())
-            .map_err(|e| open_error(flag, path, e.into()))?;
+    pub fn create(path: &Path) -> Result<FrameLog, FrameLogError> {
+        let create = |source| FrameLogError::Create {
+            path: path.to_owned(),
+            source,
+        };
+        let file = PendingFile::create(path).map_err(create)?;
+        let out = FrameCsv::new(file).map_err(|e| create(e.into()))?;
         Ok(FrameLog {
             path: path.to_owned(),
             out,
-            flushed_at_s: 0.0,
+            flushed_at_ns: 0,
         })
     }
 
@@ -110,26 +63,29 @@ impl FrameLog {
     /// writes a second, whatever the frame rate).
     pub const FLUSH_EVERY_S: f64 = 0.25;
 
-    pub fn row(&mut self, row: &FrameRow) -> Result<(), String> {
-        self.out
-            .write_record(row.cells())
-            .map_err(|e| self.write_error(&e.into()))?;
-        if row.wall_s - self.flushed_at_s >= Self::FLUSH_EVERY_S {
-            self.flushed_at_s = row.wall_s;
-            self.out.flush().map_err(|e| self.write_error(&e))?;
+    /// One frame of one lane.
+    pub fn row(&mut self, row: &FrameRecord) -> Result<(), FrameLogError> {
+        self.out.row(row).map_err(|e| self.write_error(e.into()))?;
+        if seconds(row.start_ns.saturating_sub(self.flushed_at_ns)) >= Self::FLUSH_EVERY_S {
+            self.flushed_at_ns = row.start_ns;
+            self.out.flush().map_err(|e| self.write_error(e))?;
         }
         Ok(())
     }
 
     /// The file, every row in it, to be committed.
-    pub fn finish(mut self) -> Result<PendingFile, String> {
-        self.out.flush().map_err(|e| self.write_error(&e))?;
-        let what = format!("writing --frame-log {}", self.path.display());
-        self.out.into_inner().map_err(|e| chain(&what, e.error()))
+    pub fn finish(self) -> Result<PendingFile, FrameLogError> {
+        let path = self.path;
+        self.out
+            .finish()
+            .map_err(|source| FrameLogError::Write { path, source })
     }
 
-    fn write_error(&self, e: &std::io::Error) -> String {
-        chain(&format!("writing --frame-log {}", self.path.display()), e)
+    fn write_error(&self, source: std::io::Error) -> FrameLogError {
+        FrameLogError::Write {
+            path: self.path.clone(),
+            source,
+        }
     }
 }
 
@@ -233,7 +189,10 @@ impl Outputs {
     ) -> Result<Outputs, String> {
         Ok(Outputs {
             screenshot: screenshot.map(Screenshot::open).transpose()?,
-            frame_log: frame_log.map(FrameLog::create).transpose()?,
+            frame_log: frame_log
+                .map(FrameLog::create)
+                .transpose()
+                .map_err(|e| e.to_string())?,
             report: report.map(ReportFile::create).transpose()?,
         })
     }
@@ -253,7 +212,7 @@ impl Outputs {
             files.push(("--screenshot", shot.write(rgba, w, h)?));
         }
         if let Some(log) = self.frame_log {
-            files.push(("--frame-log", log.finish()?));
+            files.push(("--frame-log", log.finish().map_err(|e| e.to_string())?));
         }
         if ok {
             timestep_lab::pending::commit_all(files).map_err(|e| e.to_string())?;
@@ -285,71 +244,39 @@ pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, Strin
 mod tests {
     use super::*;
 
-    fn line(row: &FrameRow) -> String {
-        row.cells().collect::<Vec<_>>().join(",")
-    }
-
-    #[test]
-    fn a_frame_row_has_its_fields_in_header_order() {
-        let mut row = FrameRow {
-            wall_s: 1.25,
-            frame_ms: 16.6667,
-            lane: "semi-fixed".into(),
-            steps: 2,
-            alpha: 0.6667,
-            drift_ms: -0.5,
-            exploded: false,
-            pacing: "late".into(),
-            step_starts_ms: vec![1250.0101, 1250.0302],
-            input_ms: None,
-            present_s: None,
-        };
-        assert_eq!(
-            line(&row),
-            "1.250000000,16.667,semi-fixed,2,0.6667,-0.500,0,late,,1250.010 1250.030,"
-        );
-        row.exploded = true;
-        row.input_ms = Some(12.3456);
-        row.present_s = Some(1.2625);
-        assert_eq!(
-            line(&row),
-            "1.250000000,16.667,semi-fixed,2,0.6667,-0.500,1,late,12.346,1250.010 1250.030,1.262500000"
-        );
-        assert_eq!(row.cells().count(), FrameRow::header().count());
-        let header: Vec<&str> = FrameRow::header().collect();
-        assert_eq!(header[..3], ["wall_s", "frame_ms", "lane"]);
-        assert_eq!(header.last(), Some(&"present_s"));
-    }
-
     #[test]
     fn the_frame_log_reaches_the_file_while_running_not_only_at_exit() {
         let path =
             std::env::temp_dir().join(format!("timestep-rope-log-{}.csv", std::process::id()));
         let mut log = FrameLog::create(&path).unwrap();
-        let row = |wall_s| FrameRow {
-            pacing: "vsync".into(),
-            step_starts_ms: Vec::new(),
-            input_ms: None,
-            wall_s,
-            frame_ms: 16.0,
-            lane: "fixed".into(),
+        let row = |start_ns| FrameRecord {
+            lane: 0,
+            spec: timestep_lab::lane::parse_spec("fixed").unwrap(),
+            frame: 0,
+            start_ns,
+            present_ns: Some(start_ns),
+            frame_ns: 16_000_000,
             steps: 16,
             alpha: 0.0,
+            shown_ns: 0,
             drift_ms: 0.0,
             exploded: false,
-            present_s: Some(wall_s),
+            pacing: timestep_loop::Pacing::Vsync,
+            input_ns: None,
+            step_starts_ns: Vec::new(),
+            step_cost_ns: 0,
         };
         let growing = timestep_lab::pending::temp_path(&path, std::process::id()).unwrap();
         let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
-        log.row(&row(0.1)).unwrap();
+        log.row(&row(100_000_000)).unwrap();
         assert_eq!(lines(&growing), 0, "buffered: not a write per frame");
-        log.row(&row(0.3)).unwrap();
+        log.row(&row(300_000_000)).unwrap();
         assert_eq!(
             lines(&growing),
             3,
             "a quarter second on, header and both rows are in the file"
         );
-        log.row(&row(0.4)).unwrap();
+        log.row(&row(400_000_000)).unwrap();
         log.finish().unwrap().commit().unwrap();
         assert_eq!(lines(&path), 4);
         assert!(!growing.exists());
@@ -357,11 +284,38 @@ mod tests {
     }
 
     #[test]
+    fn the_frame_log_and_simulates_trace_share_one_header() {
+        let dir = std::env::temp_dir();
+        let pid = std::process::id();
+        let (log, trace) = (
+            dir.join(format!("timestep-rope-header-log-{pid}.csv")),
+            dir.join(format!("timestep-rope-header-trace-{pid}.csv")),
+        );
+        FrameLog::create(&log)
+            .unwrap()
+            .finish()
+            .unwrap()
+            .commit()
+            .unwrap();
+        let file = timestep_lab::simulate::open("--trace", Some(&trace));
+        let file = file.unwrap().unwrap();
+        let written = timestep_lab::simulate::Trace::new(file).finish().unwrap();
+        written.commit().unwrap();
+        let header = |p: &Path| std::fs::read_to_string(p).unwrap();
+        assert_eq!(header(&log), header(&trace));
+        let columns = timestep_lab::frame_csv::COLUMNS.join(",");
+        assert_eq!(header(&log), format!("{columns}\n"));
+        let _ = (std::fs::remove_file(&log), std::fs::remove_file(&trace));
+    }
+
+    #[test]
     fn unwritable_paths_name_their_flag() {
         let dir = std::env::temp_dir()
             .join("timestep-rope-no-such-dir")
             .join("x");
-        let e = FrameLog::create(&dir.join("f.csv")).unwrap_err();
+        let e = FrameLog::create(&dir.join("f.csv"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--frame-log") && e.lines().count() == 1, "{e}");
         let e = Screenshot::open(&dir.join("f.png")).unwrap_err();
         assert!(e.contains("--screenshot") && e.lines().count() == 1, "{e}");

@@ -11,17 +11,17 @@ use super::WindowConfig;
 use super::bindings::{Action, help_lines};
 use super::drag::Hand;
 use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
-use super::output::FrameRow;
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
 use timestep_lab::draw::{
     Arrangement, Screen, default_px_per_m, judge_as_drawn, pacing_summary, stability_warning,
 };
 use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
+use timestep_lab::frame_csv::FrameRecord;
 use timestep_lab::lane::{Lane, LaneReport, LaneSpec};
 use timestep_lab::lessons::{LESSONS, Lesson};
-use timestep_lab::rope::{Rope, RopeParams};
-use timestep_loop::{ConfigError, Mode, Named, Pacer, Pacing, PolicyEnv, millis, seconds};
+use timestep_lab::rope::RopeParams;
+use timestep_loop::{ConfigError, Mode, Named, Pacer, Pacing, PolicyEnv};
 
 /// The stall the `S` key injects.
 pub const STALL_NS: u64 = 300_000_000;
@@ -59,7 +59,7 @@ pub struct BadLanes(ConfigError);
 pub struct FrameReport {
     pub frame: FrameDone,
     /// One row per lane shown (all of them in the split view, the one shown otherwise).
-    pub rows: Vec<FrameRow>,
+    pub rows: Vec<FrameRecord>,
 }
 
 /// Requests a frame acts on once.
@@ -684,11 +684,11 @@ impl Session {
             self.frames.set_paused(true);
         }
         let frame = frame?;
-        let input_ms = match (input_at, frame.shown) {
+        let input_ns = match (input_at, frame.shown) {
             (Some(at), Some(shown)) => {
                 let latency = shown.at_ns.saturating_sub(at);
                 self.meter.input_shown(latency);
-                Some(millis(latency))
+                Some(latency)
             }
             _ => None,
         };
@@ -696,33 +696,19 @@ impl Session {
             .view
             .shown(self.lanes.len())
             .into_iter()
-            .map(|i| self.row(i, &frame, input_ms))
+            .map(|i| self.row(i, &frame, input_ns))
             .collect();
         Ok(FrameReport { frame, rows })
     }
 
-    /// The frame log's row for lane `i`.
-    fn row(&self, i: usize, frame: &FrameDone, input_ms: Option<f64>) -> FrameRow {
-        let lane = &self.lanes[i];
-        let ran = self.frames.ran(i);
-        FrameRow {
-            pacing: self.pacing().to_string(),
-            step_starts_ms: lane
-                .record()
-                .step_starts()
-                .iter()
-                .map(|&ns| millis(ns))
-                .collect(),
-            input_ms,
-            wall_s: seconds(frame.start_ns),
-            frame_ms: millis(frame.frame_ns),
-            lane: lane.name(),
-            steps: if ran { lane.last().steps } else { 0 },
-            alpha: lane.last().alpha,
-            drift_ms: lane.drift_ms(),
-            exploded: lane.rope().is_some_and(Rope::exploded),
-            present_s: frame.shown.map(|s| seconds(s.at_ns)),
+    /// The frame log's row for lane `i`: its frame record, the latency of the input shown.
+    fn row(&self, i: usize, frame: &FrameDone, input_ns: Option<u64>) -> FrameRecord {
+        let mut record = FrameRecord::of(i, &self.lanes[i], frame, self.pacing(), 0);
+        if !self.frames.ran(i) {
+            record.steps = 0;
         }
+        record.input_ns = input_ns;
+        record
     }
 
     /// Every lane's report, as `simulate` gives it: its books kept on the window's clock.

@@ -205,8 +205,9 @@ pub struct WindowArgs {
     /// Write the last presented frame to this PNG at exit
     #[arg(help_heading = "Output", long, value_name = "FILE.png")]
     pub screenshot: Option<PathBuf>,
-    /// Write one CSV row per frame and lane shown: wall time, frame ms, lane, steps, alpha,
-    /// drift, exploded, pacing, input latency, step starts, present time (replay reads it)
+    /// Write one CSV row per frame and lane shown, in simulate --trace's layout: lane, frame,
+    /// start and present time, frame ms, steps, alpha, drift, exploded, pacing, input latency,
+    /// step starts (replay reads it)
     #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub frame_log: Option<PathBuf>,
     /// At exit, write every lane's report as JSON: the books simulate keeps (stutter, drift,

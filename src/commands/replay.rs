@@ -41,7 +41,7 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
     let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
     let mut trace = timestep_lab::simulate::open("--trace", out.trace.as_deref())
         .map_err(Failure::usage)?
-        .map(|file| Trace::new(file, names.clone()));
+        .map(Trace::new);
     let plot_file = out.plot.as_deref().map(plot::create).transpose();
     let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
     let mut plotting = plot_file.as_ref().map(|_| Plotting::new(&names, None));

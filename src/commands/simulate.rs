@@ -22,7 +22,7 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
     let mut trace = open("--trace", args.trace.as_deref())
         .map_err(Failure::usage)?
-        .map(|file| Trace::new(file, names.clone()));
+        .map(Trace::new);
     let dump = open("--dump-state", args.dump_state.as_deref()).map_err(Failure::usage)?;
     let plot_file = args.plot.as_deref().map(plot::create).transpose();
     let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;

@@ -67,8 +67,8 @@ impl Progress {
     /// Notes a presented frame; moves the bar when the run has gone a step further.
     pub fn frame(&mut self, f: &FrameRecord) {
         let last = &mut self.reached_ns[f.lane];
-        self.done_ns += f.present_ns.saturating_sub(*last);
-        *last = f.present_ns;
+        self.done_ns += f.present_or_start_ns().saturating_sub(*last);
+        *last = f.present_or_start_ns();
         if self.done_ns >= self.next_ns {
             self.next_ns = self.done_ns + self.every_ns;
             if let Some(bar) = &self.bar {

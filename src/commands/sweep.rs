@@ -5,7 +5,7 @@ use crate::failure::Failure;
 use crate::interrupt;
 use crate::plot::{self, plot_sweep};
 use crate::progress;
-use std::io::{self, BufWriter, Write};
+use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -13,9 +13,7 @@ use timestep_lab::lane::peak_rss_kib;
 use timestep_lab::messages;
 use timestep_lab::pending::{self, PendingFile};
 use timestep_lab::simulate::ConfigReport;
-use timestep_lab::sweep::{
-    Axis, Outcome, Row, Summary, SweepConfig, csv_header, csv_row, json_row, run,
-};
+use timestep_lab::sweep::{Axis, Outcome, Row, Summary, SweepConfig, SweepCsv, json_row, run};
 use timestep_loop::seconds;
 
 /// Where a sweep writes.
@@ -40,7 +38,7 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
     let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
     let csv = out.csv.as_deref().map(|p| {
         PendingFile::create(p)
-            .map(BufWriter::new)
+            .map(SweepCsv::new)
             .map_err(|e| Failure::usage(format!("cannot write --csv '{}': {e}", p.display())))
     });
     let csv = csv.transpose()?;
@@ -66,8 +64,9 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         .and_then(|o| sink.end(cfg, o, started).map(|()| o));
     let mut files = Vec::new();
     if let Some(csv) = sink.csv.take() {
-        let file = csv.into_inner().map_err(io::IntoInnerError::into_error);
-        let file = file.map_err(|e| Failure::machine(format!("writing --csv failed: {e}")))?;
+        let file = csv
+            .finish()
+            .map_err(|e| Failure::machine(format!("writing --csv failed: {e}")))?;
         files.push(("--csv", file));
     }
     let outcome = match outcome {
@@ -115,7 +114,7 @@ fn sweep(cfg: &SweepConfig, sink: &mut Sink<'_>) -> io::Result<Outcome> {
 
 /// Rows on their way out: to the CSV file, to stdout as JSON, and into the summary.
 struct Sink<'a> {
-    csv: Option<BufWriter<PendingFile>>,
+    csv: Option<SweepCsv<PendingFile>>,
     stdout: io::StdoutLock<'a>,
     json: bool,
     wide: bool,
@@ -146,10 +145,7 @@ impl Sink<'_> {
 
     fn row(&mut self, row: &Row) -> io::Result<()> {
         if let Some(csv) = self.csv.as_mut() {
-            if self.rows == 0 {
-                writeln!(csv, "{}", csv_header(row))?;
-            }
-            writeln!(csv, "{}", csv_row(row))?;
+            csv.row(row)?;
         }
         if self.json {
             let sep = if self.rows == 0 { "\n" } else { ",\n" };

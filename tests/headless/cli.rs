@@ -622,23 +622,28 @@ fn trace_has_a_row_per_presented_frame_per_lane_and_dump_has_positions() {
 
     let csv = std::fs::read_to_string(&trace).unwrap();
     let mut lines = csv.lines();
-    assert_eq!(
-        lines.next(),
-        Some("lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s")
-    );
+    let columns = timestep_lab::frame_csv::COLUMNS;
+    assert_eq!(lines.next(), Some(columns.join(",").as_str()));
+    let at = |name: &str| columns.iter().position(|c| *c == name).unwrap();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
     assert_eq!(rows.len() as u64, frames);
-    assert!(rows.iter().all(|r| r.len() == 9 && r[0] == "fixed"));
-    let steps: u64 = rows.iter().map(|r| r[4].parse::<u64>().unwrap()).sum();
+    assert!(
+        rows.iter()
+            .all(|r| r.len() == columns.len() && r[at("lane")] == "fixed")
+    );
+    let steps: u64 = rows
+        .iter()
+        .map(|r| r[at("steps")].parse::<u64>().unwrap())
+        .sum();
     assert_eq!(steps, report["lanes"][0]["steps"].as_u64().unwrap());
     // One start time per step, each at or after the frame's start.
     for r in &rows {
-        let starts: Vec<f64> = r[8]
+        let starts: Vec<f64> = r[at("step_starts_s")]
             .split_whitespace()
             .map(|t| t.parse().unwrap())
             .collect();
-        assert_eq!(starts.len(), r[4].parse::<usize>().unwrap());
-        let start: f64 = r[7].parse().unwrap();
+        assert_eq!(starts.len(), r[at("steps")].parse::<usize>().unwrap());
+        let start: f64 = r[at("start_s")].parse().unwrap();
         assert!(starts.iter().all(|&t| t >= start));
     }
 

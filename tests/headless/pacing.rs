@@ -75,8 +75,11 @@ fn adaptive_pacing_follows_a_ramp_up_and_back_down() {
     );
     // Frame lengths rise with the cost to the middle of the run and fall back after.
     let length_at = |t_ns: u64| {
-        let i = frames.iter().position(|f| f.present_ns >= t_ns).unwrap();
-        frames[i + 1].present_ns - frames[i].present_ns
+        let i = frames
+            .iter()
+            .position(|f| f.present_or_start_ns() >= t_ns)
+            .unwrap();
+        frames[i + 1].present_or_start_ns() - frames[i].present_or_start_ns()
     };
     let (early, middle, late) = (length_at(2 * S), length_at(15 * S), length_at(28 * S));
     assert!(

@@ -132,7 +132,9 @@ fn fixed_at_59_94_hz_for_an_hour_takes_exactly_floor_of_consumed_over_dt_steps()
         c
     };
     let mut last_present = 0;
-    let (report, _) = run_mode(&cfg, Mode::Fixed, |f| last_present = f.present_ns);
+    let (report, _) = run_mode(&cfg, Mode::Fixed, |f| {
+        last_present = f.present_or_start_ns()
+    });
     let measured_ns = (report.shown.wall_time_s * 1e9).round() as u64;
     assert_eq!(report.shown.dropped_ms, 0.0);
     assert_eq!(

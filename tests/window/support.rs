@@ -18,8 +18,21 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_timestep-rope");
 pub const PATIENCE: Duration = Duration::from_secs(60);
 /// A start-up failure that takes longer than this is a hang.
 pub const HANG_GUARD: Duration = Duration::from_secs(20);
-pub const FRAME_LOG_HEADER: &str =
-    "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,step_starts_ms,present_s";
+/// The frame log's columns: the frame records' layout, the one `simulate --trace` writes.
+pub use timestep_lab::frame_csv::COLUMNS as FRAME_LOG_COLUMNS;
+
+/// The frame log's header line.
+pub fn frame_log_header() -> String {
+    FRAME_LOG_COLUMNS.join(",")
+}
+
+/// Where column `name` is in a frame log's row.
+pub fn col(name: &str) -> usize {
+    FRAME_LOG_COLUMNS
+        .iter()
+        .position(|c| *c == name)
+        .unwrap_or_else(|| panic!("no column {name}"))
+}
 
 static SCREEN: Mutex<()> = Mutex::new(());
 
@@ -268,7 +281,8 @@ pub fn check_frame_log(log: &Path) -> Vec<u32> {
 
 /// One parsed `--frame-log` row.
 pub struct LogRow {
-    pub wall_s: f64,
+    /// The window's clock at the frame's start, s.
+    pub start_s: f64,
     pub steps: u32,
     pub lane: String,
     pub exploded: bool,
@@ -277,11 +291,11 @@ pub struct LogRow {
 /// Parses a frame log, checking the header and that every numeric field is finite.
 pub fn read_frame_log(text: &str) -> Vec<LogRow> {
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some(FRAME_LOG_HEADER));
+    assert_eq!(lines.next(), Some(frame_log_header().as_str()));
     lines
         .map(|line| {
             let f: Vec<&str> = line.split(',').collect();
-            assert_eq!(f.len(), FRAME_LOG_HEADER.split(',').count(), "{line}");
+            assert_eq!(f.len(), FRAME_LOG_COLUMNS.len(), "{line}");
             let number = |i: usize| -> f64 {
                 let v: f64 = f[i]
                     .parse()
@@ -289,14 +303,16 @@ pub fn read_frame_log(text: &str) -> Vec<LogRow> {
                 assert!(v.is_finite(), "field {i} is not finite: {line}");
                 v
             };
-            for i in [0, 1, 4, 5] {
-                number(i);
+            for name in ["start_s", "frame_ms", "alpha", "drift_ms"] {
+                number(col(name));
             }
             LogRow {
-                wall_s: number(0),
-                steps: f[3].parse().unwrap_or_else(|_| panic!("steps in {line}")),
-                lane: f[2].to_string(),
-                exploded: match f[6] {
+                start_s: number(col("start_s")),
+                steps: f[col("steps")]
+                    .parse()
+                    .unwrap_or_else(|_| panic!("steps in {line}")),
+                lane: f[col("lane")].to_string(),
+                exploded: match f[col("exploded")] {
                     "0" => false,
                     "1" => true,
                     other => panic!("exploded is {other:?} in {line}"),

@@ -16,6 +16,7 @@ pub mod draw;
 pub mod fast;
 pub mod fit;
 pub mod frame;
+pub mod frame_csv;
 pub mod fuzz;
 pub mod lane;
 pub mod lessons;

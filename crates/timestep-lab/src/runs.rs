@@ -7,7 +7,7 @@
 //! of a million particles cost one rope, not four). Each lane sees the same frame times either
 //! way, and ends in the same state: the lanes share nothing.
 
-use crate::frame::FrameDone;
+pub use crate::frame_csv::FrameRecord;
 use crate::lane::{Lane, LaneReport, LaneSpec};
 use glam::Vec2;
 use std::ops::Range;
@@ -126,52 +126,5 @@ pub fn batches(lanes: usize, particles: usize, together: bool) -> Vec<Range<usiz
         std::iter::once(0..lanes).collect()
     } else {
         (0..lanes).map(|i| i..i + 1).collect()
-    }
-}
-
-/// One presented frame of one lane, as a trace records it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FrameRecord {
-    /// The lane's index in the run's list of lanes.
-    pub lane: usize,
-    /// The lane's frame number, from 0.
-    pub frame: u64,
-    /// When the frame became visible, ns of the host's time.
-    pub present_ns: u64,
-    /// The measured (noisy, unclamped) frame time handed to the stepper, ns.
-    pub frame_ns: u64,
-    /// Ticks the frame ran.
-    pub steps: u32,
-    /// The blend between the last two ticks' states that the frame showed.
-    pub alpha: f64,
-    /// The simulation time of the state shown, ns.
-    pub shown_ns: u64,
-    /// When the frame started (its input sampled), ns of the host's time; its steps ran
-    /// back to back from then, `step_cost_ns` each.
-    pub start_ns: u64,
-    /// What one step costs on the host, ns (none on a captured frame: 0).
-    pub step_cost_ns: u64,
-    /// When each of this frame's steps started, ns of the host's time (kept only when
-    /// [`Controls::step_starts`] asks).
-    pub step_starts_ns: Vec<u64>,
-}
-
-impl FrameRecord {
-    /// The record of the frame `lane` (index `index`) just ran, `done`, each step costing
-    /// `step_cost_ns`.
-    pub fn of(index: usize, lane: &Lane, done: &FrameDone, step_cost_ns: u64) -> FrameRecord {
-        let last = lane.last();
-        FrameRecord {
-            lane: index,
-            frame: lane.record().metrics().frames().saturating_sub(1),
-            present_ns: done.shown.map_or(done.start_ns, |s| s.at_ns),
-            frame_ns: done.frame_ns,
-            steps: last.steps,
-            alpha: last.alpha,
-            shown_ns: last.shown_ns,
-            start_ns: done.start_ns,
-            step_cost_ns,
-            step_starts_ns: lane.record().step_starts().to_vec(),
-        }
     }
 }

@@ -3,7 +3,7 @@ use super::knobs::{Change, KnobId};
 use super::*;
 use std::convert::Infallible;
 use timestep_lab::draw::{HudInfo, Layout, View, explosion_banner};
-use timestep_lab::rope::{Pin, RopeParams};
+use timestep_lab::rope::{Pin, Rope, RopeParams};
 use timestep_lab::wall::Wall;
 use timestep_lab::watch::RESET_AFTER_NS;
 use timestep_loop::{Pacing, TimingConfig};
@@ -326,11 +326,19 @@ fn a_frame_in_fixed_mode_takes_whole_steps_and_reports_them() {
     assert_eq!(s.rope().steps(), 16);
     // Fixed shows the current state at 16 ms after 16.5 ms of running.
     assert!((r.rows[0].drift_ms - -0.5).abs() < 1e-9, "{:?}", r.rows);
-    let starts = vec!["16.500"; 16].join(" ");
-    let line: Vec<String> = r.rows[0].cells().collect();
+    let starts = vec!["0.016500000"; 16].join(" ");
+    let mut csv = timestep_lab::frame_csv::FrameCsv::new(Vec::new()).unwrap();
+    csv.row(&r.rows[0]).unwrap();
+    let text = String::from_utf8(csv.finish().unwrap()).unwrap();
     assert_eq!(
-        line.join(","),
-        format!("0.016500000,16.500,fixed,16,0.5000,-0.500,0,vsync,,{starts},0.016500000")
+        text.lines().nth(1),
+        Some(
+            format!(
+                "fixed,0,0.016500000,0.016500000,16.500000,16,0.500000,0.016000000,-0.500000,0,\
+                 vsync,,{starts}"
+            )
+            .as_str()
+        )
     );
 }
 
@@ -879,12 +887,12 @@ fn each_frame_logs_when_its_steps_began_and_the_input_it_showed() {
         .frame(&mut wall, &mut Buffer::new(0, 0), Some(990_000_000))
         .unwrap_or_else(|e| panic!("{e}"));
     let row = &report.rows[0];
-    assert_eq!(row.step_starts_ms.len(), row.steps as usize);
+    assert_eq!(row.step_starts_ns.len(), row.steps as usize);
     assert!(row.steps >= 1);
-    assert!(row.step_starts_ms.windows(2).all(|w| w[1] > w[0]));
-    assert_eq!(row.pacing, "vsync");
-    let latency = row.input_ms.unwrap_or_default();
-    assert!((10.0..10.1).contains(&latency), "{latency}");
+    assert!(row.step_starts_ns.windows(2).all(|w| w[1] > w[0]));
+    assert_eq!(row.pacing, Pacing::Vsync);
+    let latency = row.input_ns.unwrap_or_default();
+    assert!((10_000_000..10_100_000).contains(&latency), "{latency}");
     assert_eq!(s.hud("").input, "10.0 ms, mean 10.0");
 }
 

@@ -10,10 +10,19 @@
 //!   parallel arrays.
 //! - **MangoHud** per-frame log (flightlessmango/MangoHud `src/logging.cpp`): optional version and
 //!   system-info lines, then `fps,frametime,...,elapsed`.
-//! - This program's own `--frame-log` and `simulate --trace`.
+//! - This program's own frame records (`simulate --trace`, `replay --trace`, the window's
+//!   `--frame-log`; `crate::frame_csv`), and the two layouts before them: a `--trace` with
+//!   fewer columns (read by the same columns) and the window's old `wall_s,...` log.
 
 use super::CaptureError;
+use crate::frame_csv::COLUMNS;
 use std::fmt;
+
+/// The frame records' columns replay reads: the lane, when each frame started and when it was
+/// presented.
+pub const LANE: &str = COLUMNS[0];
+pub const START: &str = COLUMNS[2];
+pub const PRESENT: &str = COLUMNS[3];
 
 /// A capture format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,11 +37,123 @@ pub enum Format {
     CapFrameX,
     /// A MangoHud per-frame log.
     MangoHud,
-    /// The window's own per-frame CSV log (what its `--frame-log` writes).
-    FrameLog,
-    /// `simulate --trace` (or `replay --trace`).
-    Trace,
+    /// The window's `--frame-log` as written before it took the frame records' layout
+    /// (`wall_s,frame_ms,lane,...`).
+    OldFrameLog,
+    /// Our frame records ([`crate::frame_csv`]): `simulate --trace`, `replay --trace`, the
+    /// window's `--frame-log`; and a `--trace` written before, whose columns were fewer.
+    FrameRecords,
 }
+
+/// What a capture format is, as data: one row of [`FACTS`] per format, so a format is added
+/// by adding its row (and, in `rows.rs`, how its frames are read).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Facts {
+    /// The format this row describes.
+    pub format: Format,
+    /// The format's name, as the report gives it.
+    pub name: &'static str,
+    /// What the loop's clock (each frame's start) is read from.
+    pub clock: &'static str,
+    /// What the loop's clock reads, in a few words (a line's subject: "CPU start time").
+    pub clock_reads: &'static str,
+    /// When a frame reached the screen, or what stands in for it.
+    pub display_times: &'static str,
+    /// Whether its display times are when frames reached the screen, or as paced by it (not a
+    /// CPU-side present standing in).
+    pub has_display_times: bool,
+    /// The column names (lower case) a CSV header must have to be this format; a name ending
+    /// in `*` matches any column it begins. Empty: not a CSV format. The first row whose
+    /// columns a header has is its format.
+    pub header: &'static [&'static str],
+}
+
+/// PresentMon's columns that every one of its formats has: a header with these and none of
+/// the formats' own columns is PresentMon without what replay reads.
+const PRESENTMON: [&str; 2] = ["application", "swapchainaddress"];
+
+/// Every format's facts, in the order a header is tried against them (`--v2_metrics` before
+/// the default set, whose columns a v2 capture may also have).
+pub const FACTS: [Facts; 7] = [
+    Facts {
+        format: Format::MangoHud,
+        name: "MangoHud CSV",
+        clock: "elapsed: the frame starts at the previous frame's present",
+        clock_reads: "previous present",
+        display_times: "none in the log: the present (elapsed) is used",
+        has_display_times: false,
+        header: &["frametime", "elapsed"],
+    },
+    Facts {
+        format: Format::FrameRecords,
+        name: "timestep-rope frame records (--trace, --frame-log)",
+        clock: "start_s: the frame's start",
+        clock_reads: "frame start",
+        display_times: "present_s: when the frame was presented (the window: when its present \
+                        returned, paced by the display with vsync; empty: never shown)",
+        has_display_times: true,
+        header: &[LANE, START, PRESENT],
+    },
+    Facts {
+        format: Format::OldFrameLog,
+        name: "timestep-rope --frame-log (the layout before frame records)",
+        clock: "wall_s: the window's clock at the frame's start",
+        clock_reads: "frame start",
+        display_times: "present_s: when the window's present returned (paced by the display \
+                        with vsync)",
+        has_display_times: true,
+        header: &["wall_s", "frame_ms", LANE],
+    },
+    Facts {
+        format: Format::PresentMonV2,
+        name: "PresentMon --v2_metrics",
+        clock: "CPUStartQPC (10 MHz), CPUStartTime or CPUStartQPCTime: when the CPU started the \
+                frame",
+        clock_reads: "CPU start time",
+        display_times: "CPU start + DisplayLatency (NA: never displayed)",
+        has_display_times: true,
+        header: &[
+            "application",
+            "swapchainaddress",
+            "displaylatency",
+            "cpustart*",
+        ],
+    },
+    Facts {
+        format: Format::PresentMon,
+        name: "PresentMon",
+        clock: "CPUStartQPC (10 MHz), CPUStartTime or CPUStartQPCTime: when the CPU started the \
+                frame",
+        clock_reads: "CPU start time",
+        display_times: "CPU start + MsCPUBusy + MsUntilDisplayed (NA: never displayed)",
+        has_display_times: true,
+        header: &["application", "swapchainaddress", "mscpubusy", "cpustart*"],
+    },
+    Facts {
+        format: Format::PresentMonV1,
+        name: "PresentMon 1.x (--v1_metrics)",
+        clock: "TimeInSeconds: the frame's present (1.x has no CPU start)",
+        clock_reads: "present time",
+        display_times: "TimeInSeconds + msUntilDisplayed, unless Dropped",
+        has_display_times: true,
+        header: &[
+            "application",
+            "swapchainaddress",
+            "dropped",
+            "timeinseconds",
+        ],
+    },
+    Facts {
+        format: Format::CapFrameX,
+        name: "CapFrameX JSON",
+        clock: "TimeInSeconds: the frame's present (CapFrameX keeps no CPU start)",
+        clock_reads: "present time",
+        display_times: "TimeInSeconds + MsUntilDisplayed, unless Dropped or \
+                        MsBetweenDisplayChange is 0",
+        has_display_times: true,
+        header: &[],
+    },
+];
 
 impl Format {
     /// Every format, as the error for an unknown header lists them.
@@ -42,70 +163,39 @@ impl Format {
         Format::PresentMonV1,
         Format::CapFrameX,
         Format::MangoHud,
-        Format::FrameLog,
-        Format::Trace,
+        Format::OldFrameLog,
+        Format::FrameRecords,
     ];
+
+    /// The format's row of [`FACTS`].
+    pub fn facts(self) -> &'static Facts {
+        FACTS.iter().find(|f| f.format == self).unwrap_or(&FACTS[0])
+    }
 
     /// The format's name, as the report gives it.
     pub fn name(self) -> &'static str {
-        match self {
-            Format::PresentMon => "PresentMon",
-            Format::PresentMonV2 => "PresentMon --v2_metrics",
-            Format::PresentMonV1 => "PresentMon 1.x (--v1_metrics)",
-            Format::CapFrameX => "CapFrameX JSON",
-            Format::MangoHud => "MangoHud CSV",
-            Format::FrameLog => "timestep-rope --frame-log",
-            Format::Trace => "timestep-rope --trace",
-        }
+        self.facts().name
     }
 
     /// What the loop's clock (each frame's start) is read from.
     pub fn clock(self) -> &'static str {
-        match self {
-            Format::PresentMon | Format::PresentMonV2 => {
-                "CPUStartQPC (10 MHz), CPUStartTime or CPUStartQPCTime: when the CPU started the frame"
-            }
-            Format::PresentMonV1 => "TimeInSeconds: the frame's present (1.x has no CPU start)",
-            Format::CapFrameX => {
-                "TimeInSeconds: the frame's present (CapFrameX keeps no CPU start)"
-            }
-            Format::MangoHud => "elapsed: the frame starts at the previous frame's present",
-            Format::FrameLog => "wall_s: the window's clock at the frame's start",
-            Format::Trace => "start_s: the frame's start",
-        }
+        self.facts().clock
     }
 
     /// What the loop's clock reads, in a few words (a line's subject: "CPU start time").
     pub fn clock_reads(self) -> &'static str {
-        match self {
-            Format::PresentMon | Format::PresentMonV2 => "CPU start time",
-            Format::PresentMonV1 | Format::CapFrameX => "present time",
-            Format::MangoHud => "previous present",
-            Format::FrameLog | Format::Trace => "frame start",
-        }
+        self.facts().clock_reads
     }
 
     /// When a frame reached the screen, or what stands in for it.
     pub fn display_times(self) -> &'static str {
-        match self {
-            Format::PresentMon => "CPU start + MsCPUBusy + MsUntilDisplayed (NA: never displayed)",
-            Format::PresentMonV2 => "CPU start + DisplayLatency (NA: never displayed)",
-            Format::PresentMonV1 => "TimeInSeconds + msUntilDisplayed, unless Dropped",
-            Format::CapFrameX => {
-                "TimeInSeconds + MsUntilDisplayed, unless Dropped or MsBetweenDisplayChange is 0"
-            }
-            Format::MangoHud => "none in the log: the present (elapsed) is used",
-            Format::FrameLog => {
-                "present_s: when the window's present returned (paced by the display with vsync)"
-            }
-            Format::Trace => "present_s",
-        }
+        self.facts().display_times
     }
 
     /// Whether its display times are when frames reached the screen, or as paced by it (not a
     /// CPU-side present standing in).
     pub fn has_display_times(self) -> bool {
-        self != Format::MangoHud
+        self.facts().has_display_times
     }
 }
 
@@ -151,35 +241,26 @@ pub fn detect(path: &std::path::Path, head: &[u8]) -> Result<(Format, usize), Ca
                     .into(),
             ));
         }
-        if has("frametime") && has("elapsed") {
-            return Ok((Format::MangoHud, i));
+        let matches = |header: &[&str]| {
+            !header.is_empty()
+                && header.iter().all(|name| match name.strip_suffix('*') {
+                    Some(prefix) => cells.iter().any(|c| c.starts_with(prefix)),
+                    None => has(name),
+                })
+        };
+        if let Some(facts) = FACTS.iter().find(|f| matches(f.header)) {
+            return Ok((facts.format, i));
         }
-        if has("lane") && has("start_s") && has("present_s") {
-            return Ok((Format::Trace, i));
-        }
-        if has("wall_s") && has("frame_ms") && has("lane") {
-            return Ok((Format::FrameLog, i));
-        }
-        if has("application") && has("swapchainaddress") {
-            let cpu_start = cells.iter().any(|c| c.starts_with("cpustart"));
-            let format = if has("displaylatency") && cpu_start {
-                Format::PresentMonV2
-            } else if has("mscpubusy") && cpu_start {
-                Format::PresentMon
-            } else if has("dropped") && has("timeinseconds") {
-                Format::PresentMonV1
-            } else {
-                return Err(CaptureError::at(
-                    path,
-                    Some(i as u64 + 1),
-                    None,
-                    "a PresentMon header without the columns replay needs (CPUStart and \
-                     MsCPUBusy and MsUntilDisplayed; CPUStart and DisplayLatency; or Dropped, \
-                     TimeInSeconds and msUntilDisplayed)"
-                        .into(),
-                ));
-            };
-            return Ok((format, i));
+        if matches(&PRESENTMON) {
+            return Err(CaptureError::at(
+                path,
+                Some(i as u64 + 1),
+                None,
+                "a PresentMon header without the columns replay needs (CPUStart and \
+                 MsCPUBusy and MsUntilDisplayed; CPUStart and DisplayLatency; or Dropped, \
+                 TimeInSeconds and msUntilDisplayed)"
+                    .into(),
+            ));
         }
     }
     let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
@@ -192,4 +273,40 @@ pub fn detect(path: &std::path::Path, head: &[u8]) -> Result<(Format, usize), Ca
             timestep_loop::UnknownName::new("format", "", names).expected
         ),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_has_one_row_of_facts_and_only_json_has_no_header() {
+        for format in Format::ALL {
+            let rows: Vec<&Facts> = FACTS.iter().filter(|f| f.format == format).collect();
+            assert_eq!(rows.len(), 1, "{format:?}");
+            assert_eq!(rows[0].header.is_empty(), format == Format::CapFrameX);
+        }
+        assert_eq!(FACTS.len(), Format::ALL.len());
+    }
+
+    #[test]
+    fn our_frame_records_and_both_older_layouts_are_told_apart() {
+        let formats = [
+            (COLUMNS.join(","), Format::FrameRecords),
+            (
+                "lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s".into(),
+                Format::FrameRecords,
+            ),
+            (
+                "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,\
+                 step_starts_ms,present_s"
+                    .into(),
+                Format::OldFrameLog,
+            ),
+        ];
+        for (header, format) in formats {
+            let got = detect(std::path::Path::new("x.csv"), header.as_bytes());
+            assert_eq!(got.ok(), Some((format, 0)), "{header}");
+        }
+    }
 }

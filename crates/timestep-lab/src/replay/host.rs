@@ -164,7 +164,13 @@ fn replay_batch(
         let Ok(done) = frames.run(&mut host, &mut lanes);
         for (i, lane) in lanes.iter().enumerate() {
             if frames.ran(i) && done.shown.is_some() {
-                on_frame(&FrameRecord::of(first_lane + i, lane, &done, 0));
+                on_frame(&FrameRecord::of(
+                    first_lane + i,
+                    lane,
+                    &done,
+                    frames.pacer().pacing(),
+                    0,
+                ));
             }
         }
     }

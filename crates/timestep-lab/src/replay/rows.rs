@@ -9,7 +9,7 @@
 //! file of one endless line, or one endless quoted field, is refused having held at most that.
 
 use super::capframex::JsonRows;
-use super::format::{Format, detect};
+use super::format::{Format, LANE, PRESENT, START, detect};
 use super::{CaptureError, Captured, moved_ns, time_ns};
 use crate::messages;
 use csv::{ByteRecord, Reader, ReaderBuilder};
@@ -329,11 +329,11 @@ impl CsvRows {
                     frametime: need("frametime")?,
                 },
             ),
-            Format::FrameLog => (
-                [Some(need("lane")?), None, None],
+            Format::OldFrameLog => (
+                [Some(need(LANE)?), None, None],
                 Layout::Ours {
                     start: need("wall_s")?,
-                    present: need("present_s").map_err(|e| CaptureError {
+                    present: need(PRESENT).map_err(|e| CaptureError {
                         message: "a --frame-log written before it had present_s: write it again \
                                   with this version"
                             .into(),
@@ -341,11 +341,11 @@ impl CsvRows {
                     })?,
                 },
             ),
-            Format::Trace => (
-                [Some(need("lane")?), None, None],
+            Format::FrameRecords => (
+                [Some(need(LANE)?), None, None],
                 Layout::Ours {
-                    start: need("start_s")?,
-                    present: need("present_s")?,
+                    start: need(START)?,
+                    present: need(PRESENT)?,
                 },
             ),
         };
@@ -738,6 +738,82 @@ pub(crate) mod tests {
             &err,
             &["negative.csv", "line 2", "column present_s", "not a time"],
         );
+    }
+
+    /// Every (lane, start, shown) of `path`.
+    fn lanes_and_frames(path: &Path) -> Vec<(String, u64, Option<u64>)> {
+        let mut rows = Rows::open(path).unwrap_or_else(|e| panic!("{e}"));
+        let mut out = Vec::new();
+        while let Some(row) = rows.next_row().unwrap_or_else(|e| panic!("{e}")) {
+            let lane = String::from_utf8_lossy(row.group[0]).into_owned();
+            out.push((lane, row.frame.start_ns, row.frame.shown_ns));
+        }
+        out
+    }
+
+    #[test]
+    fn files_in_both_older_layouts_replay_as_the_frame_records_they_hold() {
+        let frames = vec![
+            ("fixed".to_string(), 1_000_000_000, Some(1_016_000_000)),
+            ("bevy".to_string(), 1_000_000_000, Some(1_016_000_000)),
+            ("fixed".to_string(), 1_016_500_000, None),
+        ];
+        // simulate --trace before the frame records (its columns, as it wrote them).
+        let old_trace = "lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s\n\
+            fixed,0,1.016000000,16.000000,16,0.000000,0.016000000,1.000000000,1.000000000 1.000001000\n\
+            bevy,0,1.016000000,16.000000,16,0.000000,0.016000000,1.000000000,\n\
+            fixed,1,NA,16.500000,16,0.000000,0.032000000,1.016500000,\n";
+        // The window's --frame-log before the frame records.
+        let old_log = "wall_s,frame_ms,lane,steps,alpha,drift_ms,exploded,pacing,input_ms,\
+            step_starts_ms,present_s\n\
+            1.000000000,16.000,fixed,16,0.0000,0.000,0,vsync,,1000.000 1000.001,1.016000000\n\
+            1.000000000,16.000,bevy,16,0.0000,0.000,0,vsync,12.000,,1.016000000\n\
+            1.016500000,16.500,fixed,16,0.0000,0.000,0,vsync,,,\n";
+        for (name, text, format) in [
+            ("old-trace.csv", old_trace, Format::FrameRecords),
+            ("old-log.csv", old_log, Format::OldFrameLog),
+        ] {
+            let path = file(name, text.as_bytes());
+            assert_eq!(Rows::open(&path).map(|r| r.format()).ok(), Some(format));
+            assert_eq!(lanes_and_frames(&path), frames, "{name}");
+        }
+    }
+
+    #[test]
+    fn frame_records_written_by_frame_csv_replay_to_their_starts_and_presents() {
+        let mut csv = crate::frame_csv::FrameCsv::new(Vec::new()).unwrap_or_else(|e| panic!("{e}"));
+        let record = |spec: &str, start_ns, present_ns| crate::frame_csv::FrameRecord {
+            lane: 0,
+            spec: crate::lane::parse_spec(spec).unwrap_or_else(|e| panic!("{e}")),
+            frame: 0,
+            start_ns,
+            present_ns,
+            frame_ns: 16_000_000,
+            steps: 16,
+            alpha: 0.0,
+            shown_ns: 16_000_000,
+            drift_ms: 0.0,
+            exploded: false,
+            pacing: timestep_loop::Pacing::Vsync,
+            input_ns: None,
+            step_starts_ns: vec![start_ns],
+            step_cost_ns: 0,
+        };
+        let records = [
+            record("fixed", 1_000_000_000, Some(1_016_000_000)),
+            record("bevy", 1_000_000_000, Some(1_016_000_000)),
+            record("fixed", 1_016_500_000, None),
+        ];
+        for r in &records {
+            csv.row(r).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let bytes = csv.finish().unwrap_or_else(|e| panic!("{e}"));
+        let path = file("records.csv", &bytes);
+        let expected: Vec<(String, u64, Option<u64>)> = records
+            .iter()
+            .map(|r| (r.spec.to_string(), r.start_ns, r.present_ns))
+            .collect();
+        assert_eq!(lanes_and_frames(&path), expected);
     }
 
     #[test]

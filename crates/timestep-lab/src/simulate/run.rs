@@ -70,8 +70,14 @@ fn run_batch(
         for (i, r) in lanes.iter_mut().enumerate() {
             if let Some(done) = r.frame() {
                 any = true;
-                let step_cost_ns = cfg.display.step_cost_ns;
-                on_frame(&FrameRecord::of(first + i, &r.lane[0], &done, step_cost_ns));
+                let (pacing, step_cost_ns) = (r.frames.pacer().pacing(), cfg.display.step_cost_ns);
+                on_frame(&FrameRecord::of(
+                    first + i,
+                    &r.lane[0],
+                    &done,
+                    pacing,
+                    step_cost_ns,
+                ));
             }
         }
         if !any {

@@ -1,11 +1,12 @@
-//! What `simulate` and `replay` write frame by frame: `--trace` (one CSV row per presented
-//! frame of every lane) and the points of `--plot`.
+//! What `simulate` and `replay` write frame by frame: `--trace` (a frame record per presented
+//! frame of every lane, [`crate::frame_csv`]'s layout) and the points of `--plot`.
 
 use super::FrameRecord;
 use crate::chart::{FramePlot, FramePoint};
 use crate::fast::millis_signed;
+use crate::frame_csv::FrameCsv;
 use crate::pending::PendingFile;
-use std::io::{self, BufWriter, Write};
+use std::io;
 use std::path::Path;
 use timestep_loop::{millis, seconds};
 
@@ -31,47 +32,33 @@ pub struct CannotWrite {
     pub source: io::Error,
 }
 
-/// A per-frame CSV writer: one row per presented frame (set by `--trace`). Keeps the first
-/// write error and stops
-/// writing; [`Trace::finish`] reports it.
+/// `--trace`: the frame records of every lane, one row each, in the layout of
+/// [`crate::frame_csv`]. Keeps the first write error and stops writing; [`Trace::finish`]
+/// reports it.
 pub struct Trace {
-    out: BufWriter<PendingFile>,
-    lanes: Vec<String>,
+    out: Option<FrameCsv<PendingFile>>,
     result: io::Result<()>,
 }
 
 impl Trace {
-    /// A trace of the lanes named `lanes`, written to `out`.
-    pub fn new(file: PendingFile, lanes: Vec<String>) -> Trace {
-        let mut out = BufWriter::new(file);
-        let result = writeln!(
-            out,
-            "lane,frame,present_s,frame_ms,steps,alpha,shown_s,start_s,step_starts_s"
-        );
-        Trace { out, lanes, result }
+    /// A trace written to `file`.
+    pub fn new(file: PendingFile) -> Trace {
+        match FrameCsv::new(file) {
+            Ok(out) => Trace {
+                out: Some(out),
+                result: Ok(()),
+            },
+            Err(e) => Trace {
+                out: None,
+                result: Err(e.into()),
+            },
+        }
     }
 
     /// One presented frame.
     pub fn row(&mut self, f: &FrameRecord) {
-        if self.result.is_ok() {
-            let starts: Vec<String> = f
-                .step_starts_ns
-                .iter()
-                .map(|&ns| format!("{:.9}", seconds(ns)))
-                .collect();
-            self.result = writeln!(
-                self.out,
-                "{},{},{:.9},{:.6},{},{:.6},{:.9},{:.9},{}",
-                self.lanes[f.lane],
-                f.frame,
-                seconds(f.present_ns),
-                millis(f.frame_ns),
-                f.steps,
-                f.alpha,
-                seconds(f.shown_ns),
-                seconds(f.start_ns),
-                starts.join(" ")
-            );
+        if let (Ok(()), Some(out)) = (&self.result, self.out.as_mut()) {
+            self.result = out.row(f).map_err(io::Error::from);
         }
     }
 
@@ -79,8 +66,8 @@ impl Trace {
     pub fn finish(self) -> io::Result<PendingFile> {
         self.result?;
         self.out
-            .into_inner()
-            .map_err(io::IntoInnerError::into_error)
+            .ok_or_else(|| io::Error::other("no trace"))?
+            .finish()
     }
 }
 
@@ -112,8 +99,9 @@ impl Plotting {
         if f.frame == 0 {
             return;
         }
-        let (p0, s0) = *self.origin[f.lane].get_or_insert((f.present_ns, f.shown_ns));
-        let t_ns = f.present_ns - p0;
+        let present_ns = f.present_or_start_ns();
+        let (p0, s0) = *self.origin[f.lane].get_or_insert((present_ns, f.shown_ns));
+        let t_ns = present_ns - p0;
         if t_ns > self.limit_ns {
             return;
         }

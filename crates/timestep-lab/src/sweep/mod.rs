@@ -6,10 +6,12 @@
 //! and lane order, as soon as it is done, so memory does not grow with the reports (only with
 //! the few figures per row that the summary and the plot keep).
 
+mod csv_rows;
 mod output;
 mod rates;
 
-pub use output::{Summary, csv_header, csv_row, json_row};
+pub use csv_rows::SweepCsv;
+pub use output::{Summary, json_row};
 pub use rates::{DEFAULT_RATES, MAX_CONFIGS, RatesError, parse_rates, without_hz};
 
 use crate::fast::period_ns_f;

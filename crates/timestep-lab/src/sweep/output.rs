@@ -1,27 +1,11 @@
-//! What a sweep writes: one CSV row per configuration with every figure `simulate` reports for
-//! a lane, JSON rows, and a summary per lane (best, worst and median rates; the beat at the
+//! What a sweep writes besides its CSV (`csv_rows.rs`): JSON rows, and a summary per lane (best, worst and median rates; the beat at the
 //! common rates) kept small enough to hold for any number of configurations.
 
 use super::{Axis, Row};
 use crate::chart::SweepPoint;
-use crate::lane::{JudderStats, LaneState, LatencyStats, RefreshInterval, TICK_COUNTERS_BELOW};
+use crate::lane::{LaneState, TICK_COUNTERS_BELOW};
 use serde_json::{Map, Value};
 use std::io::{self, Write};
-
-/// Column names of a sweep's CSV: the rate (`display_hz`, or `fps` on a VRR panel), then every
-/// field of a lane's report, nested ones as `policy.tick_s`.
-pub fn csv_header(row: &Row) -> String {
-    let mut names = vec![row.axis.column().to_string()];
-    names.extend(flatten(&report_value(row)).into_iter().map(|(k, _)| k));
-    names.join(",")
-}
-
-/// One CSV line: the rate and every field, in [`csv_header`]'s order.
-pub fn csv_row(row: &Row) -> String {
-    let mut cells = vec![row.rate.to_string()];
-    cells.extend(flatten(&report_value(row)).into_iter().map(|(_, v)| v));
-    cells.join(",")
-}
 
 /// A row as one JSON object: `{"display_hz": ..., <the lane's report>}` (`fps` on a VRR
 /// panel).
@@ -36,65 +20,6 @@ pub fn json_row(row: &Row) -> Value {
 
 fn report_value(row: &Row) -> Value {
     serde_json::to_value(&row.report).unwrap_or(Value::Null)
-}
-
-/// The shape of a report field that holds an object or null (null: nothing to measure, as
-/// judder without a drive or before 64 frames): a null one is written as that object's
-/// columns, empty, so every row has the header's columns whatever the first row measured.
-fn null_shape(name: &str) -> Option<Value> {
-    let shape = match name {
-        "judder_px" => serde_json::to_value(JudderStats::default()),
-        "latency_ms" => serde_json::to_value(LatencyStats::default()),
-        "refresh_interval_ms" => serde_json::to_value(RefreshInterval::default()),
-        _ => return None,
-    };
-    shape.ok()
-}
-
-/// Leaves of `value` as (dotted name, CSV cell). An object whose keys are all numbers (a
-/// histogram) is one cell, `16x190 17x409`, and a null that stands for an object is that
-/// object's empty cells, so every row has the same columns.
-fn flatten(value: &Value) -> Vec<(String, String)> {
-    let mut out = Vec::new();
-    if let Value::Object(map) = value {
-        flatten_into("", map, &mut out);
-    }
-    out
-}
-
-fn flatten_into(prefix: &str, map: &Map<String, Value>, out: &mut Vec<(String, String)>) {
-    for (key, value) in map {
-        let name = format!("{prefix}{key}");
-        match value {
-            Value::Object(inner) if !inner.keys().all(|k| k.parse::<u64>().is_ok()) => {
-                flatten_into(&format!("{name}."), inner, out);
-            }
-            Value::Object(histogram) => {
-                let cells: Vec<String> =
-                    histogram.iter().map(|(k, v)| format!("{k}x{v}")).collect();
-                out.push((name, cells.join(" ")));
-            }
-            Value::Null => match null_shape(&name) {
-                Some(Value::Object(shape)) => {
-                    let start = out.len();
-                    flatten_into(&format!("{name}."), &shape, out);
-                    out[start..].iter_mut().for_each(|(_, cell)| cell.clear());
-                }
-                _ => out.push((name, String::new())),
-            },
-            Value::String(s) => out.push((name, csv_quote(s))),
-            other => out.push((name, csv_quote(&other.to_string()))),
-        }
-    }
-}
-
-/// Quotes a cell that holds a comma, a quote or a line break (RFC 4180).
-fn csv_quote(s: &str) -> String {
-    if s.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 /// The rates a reader looks for; the summary gives the beat at those the sweep covers.
