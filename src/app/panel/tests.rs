@@ -37,7 +37,10 @@ impl Present for Nowhere {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    fn present(
+        &mut self,
+        _draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, String> {
         Ok(true)
     }
 }

@@ -46,7 +46,10 @@ impl Present for Buffer {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    fn present(
+        &mut self,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, String> {
         let (w, h) = self.size;
         draw(&mut self.frame, w, h);
         Ok(true)
@@ -302,7 +305,10 @@ impl Present for OnDisplay {
     fn present_mode(&self) -> String {
         "simulated".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    fn present(
+        &mut self,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, String> {
         draw(&mut [], 0, 0);
         self.0.borrow_mut().present(0);
         Ok(true)
@@ -1174,7 +1180,10 @@ impl Present for Sized {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, String> {
+    fn present(
+        &mut self,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, String> {
         let (w, h) = self.size;
         self.frame.resize(w as usize * h as usize * 4, 0);
         draw(&mut self.frame, w, h);
