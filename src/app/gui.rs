@@ -1,16 +1,18 @@
 //! egui in the window: winit's events become egui's input (egui-winit); once a frame, after
-//! the buffer is drawn, the panel and the HUD's text (`panel.rs`) are run and their meshes
+//! the buffer is drawn, the frame's text (`labels.rs`), the panel and the HUD's text
+//! (`panel.rs`) are run and their meshes
 //! painted with the window's own wgpu device (egui-wgpu) at the end of our present pass (one
 //! pass over the surface: under a software rasterizer a second one costs a whole frame's
 //! read and write). What the user changed is kept for the session to apply after the frame. The glue follows the shape of pixels' `minimal-egui` example (event, prepare,
 //! render), reimplemented for egui 0.35.
 
+use super::labels;
 use super::panel::{self, PanelState};
 use super::session::knobs::{Change, PanelView};
 use egui::{ClippedPrimitive, TexturesDelta, ViewportId};
 use egui_wgpu::{Renderer, RendererOptions, ScreenDescriptor};
 use pixels::wgpu;
-use timestep_lab::draw::HudInfo;
+use timestep_lab::draw::{HudInfo, Texts};
 use winit::event::WindowEvent;
 use winit::window::Window;
 
@@ -92,12 +94,20 @@ impl Gui {
         self.screen.pixels_per_point = scale;
     }
 
-    /// Runs the panel over `view` and the HUD's text over `hud` (hidden: `None`), keeps what
-    /// the user changed, and tessellates both for [`Gui::render`].
-    pub fn prepare(&mut self, window: &Window, view: &PanelView, hud: Option<&HudInfo>) {
+    /// Runs the frame's text (`texts`, under the rest), the panel over `view` and the HUD's
+    /// text over `hud` (hidden: `None`), keeps what the user changed, and tessellates them
+    /// for [`Gui::render`].
+    pub fn prepare(
+        &mut self,
+        window: &Window,
+        view: &PanelView,
+        hud: Option<&HudInfo>,
+        texts: &Texts,
+    ) {
         let raw = self.input.take_egui_input(window);
         let (panel, changes) = (&self.panel, &mut self.changes);
         let output = self.ctx.run_ui(raw, |ui| {
+            labels::paint(ui.ctx(), texts);
             if let Some(hud) = hud {
                 panel::hud(ui.ctx(), hud);
             }

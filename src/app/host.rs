@@ -5,7 +5,7 @@
 
 use super::pacing::FpsMeter;
 use std::collections::VecDeque;
-use timestep_lab::draw::{CaptureCaption, HudInfo, Overlay, Screen, explosion_banner};
+use timestep_lab::draw::{CaptureCaption, HudInfo, Overlay, Screen, Texts, explosion_banner};
 use timestep_lab::fast::millis_f;
 use timestep_lab::frame::{FrameDone, Host, Shown, VblankCounter, Wall};
 use timestep_lab::lane::Lane;
@@ -34,9 +34,13 @@ pub trait Present {
     type Error: std::error::Error;
     /// The present mode in use, as the HUD says it.
     fn present_mode(&self) -> String;
-    /// Draws with `draw` (given the buffer, its width and height) and shows the result.
-    /// `Ok(false)`: nothing could be shown this time (minimised, occluded, too large).
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Self::Error>;
+    /// Draws with `draw` (given the buffer, its width and height; it returns the frame's text,
+    /// to paint over the buffer) and shows the result. `Ok(false)`: nothing could be shown
+    /// this time (minimised, occluded, too large).
+    fn present(
+        &mut self,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> Texts,
+    ) -> Result<bool, Self::Error>;
     /// The HUD's figures for this frame (`None`: hidden), before [`Present::present`]; true
     /// when the presenter shows them itself (the window's egui HUD), so the buffer leaves
     /// their text out.
@@ -275,7 +279,7 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
         let screen = &mut *self.screen;
         let drawn = self
             .presenter
-            .present(&mut |buffer, _, _| screen.draw(buffer, &shown_lanes, &overlay))?;
+            .present(&mut |buffer, _, _| screen.draw(buffer, &shown_lanes, &overlay).clone())?;
         let at_ns = if drawn { self.wall.shown() } else { None };
         Ok(at_ns.map(|at_ns| Shown {
             at_ns,

@@ -15,6 +15,7 @@ mod drag;
 mod gpu;
 mod gui;
 mod host;
+mod labels;
 mod output;
 mod pacing;
 mod panel;
@@ -38,6 +39,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use timestep_lab::draw::Texts;
 use timestep_lab::lane::LaneSpec;
 use timestep_lab::machine::Sleep;
 use timestep_lab::messages::{self, chain};
@@ -363,7 +365,10 @@ impl Present for GpuPresent<'_> {
         self.gui.is_some()
     }
 
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, GpuError> {
+    fn present(
+        &mut self,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> Texts,
+    ) -> Result<bool, GpuError> {
         if !self.fits {
             // Keep simulating, draw nothing, and do not spin the CPU.
             std::thread::sleep(Duration::from_millis(10));
@@ -371,10 +376,10 @@ impl Present for GpuPresent<'_> {
         }
         let (w, h) = self.gpu.size();
         let started = Instant::now();
-        draw(self.gpu.frame_mut(), w, h);
+        let texts = draw(self.gpu.frame_mut(), w, h);
         let drawn = Instant::now();
         if let Some(gui) = self.gui.as_deref_mut() {
-            gui.prepare(self.window, self.view, self.hud.as_ref());
+            gui.prepare(self.window, self.view, self.hud.as_ref(), &texts);
         }
         let prepared = Instant::now();
         let rendered = self.gpu.render(self.gui.as_deref_mut());

@@ -329,95 +329,9 @@ fn actions(ui: &mut Ui, changes: &mut Vec<Change>) {
     });
 }
 
-/// What each HUD label means, with its unit.
-const HUD_TIPS: [(&str, &str); 22] = [
-    (
-        "mode",
-        "The lane shown: its mode or preset, and its options.",
-    ),
-    (
-        "view",
-        "The split view: every lane side by side, each pane labelled with its figures.",
-    ),
-    (
-        "loop",
-        "The tick, ms, its substeps (x N), the timer and the integrator; unstable>L when the step is above the rope's stable step L, ms.",
-    ),
-    (
-        "dt",
-        "The tick every textbook lane simulates, as given (s, ms, us or Hz); 'per lane' when the lanes' ticks differ: each pane label's loop line gives its own.",
-    ),
-    (
-        "clamp",
-        "The longest frame time the loop accepts; the excess of a longer frame is dropped; 'per lane' when the lanes' clamps differ (each preset has its own).",
-    ),
-    (
-        "max steps",
-        "The most ticks one frame may run, steps; time for more is dropped; 'per lane' when the lanes' caps differ (each preset has its own).",
-    ),
-    ("particles", "Particles in the rope, a count."),
-    (
-        "frame",
-        "The last frame's measured time, ms, and frames per second over half a second.",
-    ),
-    ("steps", "Ticks simulated in the last frame, steps."),
-    (
-        "alpha",
-        "The leftover time as a fraction of a tick, 0 to 1: how far between ticks the frame is drawn when interpolating.",
-    ),
-    (
-        "drift",
-        "Simulated time minus wall time since the lane started, ms (negative: behind).",
-    ),
-    (
-        "judder",
-        "How unevenly the driven pin moves on screen, px rms over the last second.",
-    ),
-    (
-        "dropped",
-        "Time the clamp and the step cap discarded since the lane started, ms.",
-    ),
-    (
-        "energy",
-        "The rope's kinetic plus gravitational potential energy, J (negative: below the pin).",
-    ),
-    (
-        "exploded",
-        "Whether the rope diverged; it is shown red for 2 s, then reset.",
-    ),
-    (
-        "vsync",
-        "The display rate the frame times show, Hz, or not paced, or deciding.",
-    ),
-    (
-        "pacing",
-        "How frames are paced, with the interval, ms, and the deadlines missed.",
-    ),
-    (
-        "input",
-        "Event to screen for the last key or mouse input and the mean of recent ones, ms.",
-    ),
-    (
-        "present",
-        "The present mode in use: Fifo and FifoRelaxed wait for vblank (vsync), Immediate and Mailbox do not.",
-    ),
-    (
-        "capture",
-        "The capture being replayed: its frame times are the window's.",
-    ),
-    ("replayed", "The capture's frame showing, of how many."),
-    (
-        "replay",
-        "The capture being replayed and its frame showing, of how many.",
-    ),
-];
-
-/// The tooltip of a HUD label.
+/// The tooltip of a HUD label: the library's glossary's sentence.
 fn hud_tip(label: &str) -> &'static str {
-    HUD_TIPS
-        .iter()
-        .find(|(l, _)| *l == label)
-        .map_or("", |(_, tip)| tip)
+    timestep_lab::draw::tip(label).unwrap_or("")
 }
 
 /// The HUD's text: one lane's figures in the top-left corner, or the split view's bar across

@@ -39,7 +39,10 @@ impl Present for Nowhere {
         "Fifo (vsync)".into()
     }
     type Error = Infallible;
-    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
+    fn present(
+        &mut self,
+        _draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, Infallible> {
         Ok(true)
     }
 }

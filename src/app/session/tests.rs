@@ -49,7 +49,10 @@ impl Present for Buffer {
         "Fifo (vsync)".into()
     }
     type Error = Infallible;
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
+    fn present(
+        &mut self,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, Infallible> {
         let (w, h) = self.size;
         draw(&mut self.frame, w, h);
         Ok(true)
@@ -261,7 +264,10 @@ impl Present for Broken {
     fn present_mode(&self) -> String {
         "Fifo (vsync)".into()
     }
-    fn present(&mut self, _draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Lost> {
+    fn present(
+        &mut self,
+        _draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, Lost> {
         Err(Lost)
     }
 }
@@ -382,7 +388,10 @@ impl Present for OnDisplay {
         "simulated".into()
     }
     type Error = Infallible;
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
+    fn present(
+        &mut self,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, Infallible> {
         draw(&mut [], 0, 0);
         self.0.borrow_mut().present(0);
         Ok(true)
@@ -1255,7 +1264,10 @@ impl Present for Sized {
         "Fifo (vsync)".into()
     }
     type Error = Infallible;
-    fn present(&mut self, draw: &mut dyn FnMut(&mut [u8], u32, u32)) -> Result<bool, Infallible> {
+    fn present(
+        &mut self,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+    ) -> Result<bool, Infallible> {
         let (w, h) = self.size;
         self.frame.resize(w as usize * h as usize * 4, 0);
         draw(&mut self.frame, w, h);

@@ -106,11 +106,6 @@ impl<'a> Canvas<'a> {
         (x1 > x0 && y1 > y0).then_some((x0 as usize, y0 as usize, x1 as usize, y1 as usize))
     }
 
-    /// Whether any of the rectangle is drawable.
-    pub fn visible(&self, x: i64, y: i64, w: i64, h: i64) -> bool {
-        self.clip(x, y, w, h).is_some()
-    }
-
     /// An opaque rectangle.
     pub fn fill_rect(&mut self, x: i64, y: i64, w: i64, h: i64, c: Rgb) {
         let Some((x0, y0, x1, y1)) = self.clip(x, y, w, h) else {

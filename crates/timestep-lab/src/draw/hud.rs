@@ -2,7 +2,7 @@
 
 use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
-use super::text::{self, GLYPH};
+use super::text::{ADVANCE, GLYPH, Part, Texts};
 use crate::lane::{Judder, Lane};
 use crate::rope::{Integrator, Rope};
 use timestep_loop::{Mode, Pacer, Pacing, TimingConfig, format_duration, millis};
@@ -237,7 +237,7 @@ impl Row {
         Row {
             label,
             label_colour: None,
-            value: clip(text::ascii(&value)),
+            value: clip(value),
             tone: Tone::Plain,
             flag: None,
         }
@@ -322,8 +322,8 @@ impl HudInfo {
         }
     }
 
-    /// The HUD's text, one string per line: a label padded to 10 characters, then the value.
-    /// ASCII only, each line under 40 characters. (In the split view: one string per item of
+    /// The HUD's text, one string per line: a label padded to 10 characters, then the value;
+    /// each line under 40 characters. (In the split view: one string per item of
     /// the bar.)
     #[cfg(test)]
     pub fn lines(&self) -> Vec<String> {
@@ -419,7 +419,7 @@ impl HudInfo {
             // own pacing, input and present, on one row ("test_case_5.csv 812/1,902").
             let at = format!("{}/{}", thousands(c.frame), thousands(c.frames));
             let room = VALUE_WIDTH.saturating_sub(at.len() + 1);
-            let value = format!("{} {at}", clip_to(text::ascii(&c.name), room));
+            let value = format!("{} {at}", clip_to(c.name.clone(), room));
             second.push(Row::new("replay", value).tone(Tone::Accent));
             return [first, second];
         }
@@ -526,13 +526,14 @@ fn clip(s: String) -> String {
     clip_to(s, VALUE_WIDTH)
 }
 
-/// `s` (ASCII) cut to `width` characters, ending in ".." when cut.
-fn clip_to(mut s: String, width: usize) -> String {
-    if s.len() > width {
-        s.truncate(width.saturating_sub(2));
-        s.push_str("..");
+/// `s` cut to `width` characters, ending in ".." when cut.
+fn clip_to(s: String, width: usize) -> String {
+    if s.chars().count() <= width {
+        return s;
     }
-    s
+    let mut cut: String = s.chars().take(width.saturating_sub(2)).collect();
+    cut.push_str("..");
+    cut
 }
 
 fn tone_colour(t: Tone) -> Rgb {
@@ -584,45 +585,62 @@ pub fn hud_bar_height(width: u32, height: u32) -> u32 {
     2 * (GLYPH + 2) * s + 2 * 4 * s + 6 * s
 }
 
-/// Draws the HUD: a panel in the top-left corner for one lane, a bar across the top for
-/// several.
-pub(super) fn draw_hud(canvas: &mut Canvas, hud: &HudInfo, scale: u32) {
+impl Row {
+    /// The row as runs of text: its label, its value (the figure, with the label's meaning)
+    /// and its flag; `gap` characters between label and value.
+    fn parts(&self, gap: usize) -> Vec<Part> {
+        let label = self.label_colour.unwrap_or(pal::LABEL);
+        let mut parts = vec![
+            Part::figure(format!("{:<gap$}", self.label), label, self.label),
+            Part::figure(self.value.as_str(), tone_colour(self.tone), self.label),
+        ];
+        if let Some((flag, tone)) = self.flag {
+            parts.push(Part::plain(format!(" {flag}"), tone_colour(tone)));
+        }
+        parts
+    }
+}
+
+/// Draws the HUD, its text to `texts`: a panel in the top-left corner for one lane, a bar
+/// across the top for several.
+pub(super) fn draw_hud(canvas: &mut Canvas, texts: &mut Texts, hud: &HudInfo, scale: u32) {
     if hud.lanes.len() > 1 {
-        draw_bar(canvas, hud);
+        draw_bar(canvas, texts, hud);
         return;
     }
     let rows = hud.rows();
     let s = i64::from(scale);
-    let g = i64::from(GLYPH) * s;
+    let (g, a) = (i64::from(GLYPH) * s, i64::from(ADVANCE) * s);
     let line = g + 2 * s;
     let pad = 6 * s;
-    let chars = rows.iter().map(|r| r.text().len()).max().unwrap_or(0) as i64;
+    let chars = rows
+        .iter()
+        .map(|r| r.text().chars().count())
+        .max()
+        .unwrap_or(0) as i64;
     let (x, y) = (pad, pad);
     let (w, h) = (
-        chars * g + 2 * pad,
+        chars * a + 2 * pad,
         rows.len() as i64 * line - 2 * s + 2 * pad,
     );
     canvas.panel((x, y, w, h), pal::PANEL_STYLE);
     for (i, row) in rows.iter().enumerate() {
-        let ty = y + pad + i as i64 * line;
-        let tx = x + pad;
-        let label = row.label_colour.unwrap_or(pal::LABEL);
-        text::draw_text(canvas, tx, ty, row.label, scale, label);
-        let vx = tx + LABEL_WIDTH as i64 * g;
-        let end = text::draw_text(canvas, vx, ty, &row.value, scale, tone_colour(row.tone));
-        if let Some((flag, tone)) = row.flag {
-            text::draw_text(canvas, end + g, ty, flag, scale, tone_colour(tone));
-        }
+        texts.put(
+            x + pad,
+            y + pad + i as i64 * line,
+            scale,
+            row.parts(LABEL_WIDTH),
+        );
     }
 }
 
 /// The split view's HUD: two lines of `label value` items on a panel across the top.
 /// Returns where its longest line ends, in pixels from the left.
-fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) -> i64 {
+fn draw_bar(canvas: &mut Canvas, texts: &mut Texts, hud: &HudInfo) -> i64 {
     let (w, h) = (canvas.width() as u32, canvas.height() as u32);
     let scale = bar_scale(w, h);
     let s = i64::from(scale);
-    let (g, line, pad) = (i64::from(GLYPH) * s, (i64::from(GLYPH) + 2) * s, 4 * s);
+    let (g, line, pad) = (i64::from(ADVANCE) * s, (i64::from(GLYPH) + 2) * s, 4 * s);
     let margin = 6 * s;
     let height = i64::from(hud_bar_height(w, h)) - margin;
     canvas.panel(
@@ -636,16 +654,14 @@ fn draw_bar(canvas: &mut Canvas, hud: &HudInfo) -> i64 {
         let right = i64::from(w) - margin - pad;
         for row in rows {
             // A row that would run off the bar is left out, not cut (and so are those after).
-            let chars =
-                row.label.len() + 1 + row.value.len() + row.flag.map_or(0, |f| 1 + f.0.len());
+            let chars = row.label.len()
+                + 1
+                + row.value.chars().count()
+                + row.flag.map_or(0, |f| 1 + f.0.len());
             if x + chars as i64 * g > right {
                 break;
             }
-            x = text::draw_text(canvas, x, ty, row.label, scale, pal::LABEL) + g;
-            x = text::draw_text(canvas, x, ty, &row.value, scale, tone_colour(row.tone));
-            if let Some((flag, tone)) = row.flag {
-                x = text::draw_text(canvas, x + g, ty, flag, scale, tone_colour(tone));
-            }
+            x = texts.put(x, ty, scale, row.parts(row.label.len() + 1));
             widest = widest.max(x);
             x += 3 * g;
         }
@@ -790,7 +806,7 @@ mod tests {
     }
 
     #[test]
-    fn every_line_is_short_ascii_even_for_absurd_values() {
+    fn every_line_is_short_even_for_absurd_values() {
         let absurd = LaneRow {
             name: "interpolated+something-long".into(),
             steps: u32::MAX,
@@ -820,11 +836,11 @@ mod tests {
             capture: None,
         };
         for line in hud.lines() {
-            assert!(line.len() < 40 && line.is_ascii(), "{line:?}");
+            assert!(line.chars().count() < 40, "{line:?}");
         }
         hud.lanes = vec![absurd; 4];
         for line in hud.lines() {
-            assert!(line.len() < 40 && line.is_ascii(), "{line:?}");
+            assert!(line.chars().count() < 40, "{line:?}");
         }
     }
 
@@ -833,7 +849,7 @@ mod tests {
         let (w, h) = (320usize, 200usize);
         let mut buf = vec![0u8; w * h * 4];
         let mut c = Canvas::new(&mut buf, w as u32, h as u32).unwrap();
-        draw_hud(&mut c, &info(), 1);
+        draw_hud(&mut c, &mut Texts::default(), &info(), 1);
         assert_ne!(&buf[(10 * w + 10) * 4..][..3], &[0, 0, 0]);
         assert_eq!(&buf[((h - 1) * w + w - 1) * 4..][..4], &[0, 0, 0, 0]);
     }
@@ -858,7 +874,7 @@ mod tests {
         let (w, h) = (1280usize, 720usize);
         let mut buf = vec![0u8; w * h * 4];
         let mut c = Canvas::new(&mut buf, w as u32, h as u32).unwrap();
-        draw_hud(&mut c, &hud, 2);
+        draw_hud(&mut c, &mut Texts::default(), &hud, 2);
         let lit = |y: usize| (0..w).any(|x| buf[(y * w + x) * 4..][..3] != [0, 0, 0]);
         let bar = hud_bar_height(w as u32, h as u32) as usize;
         assert!(lit(bar / 2) && lit(14), "the bar is drawn");
@@ -901,7 +917,7 @@ mod tests {
         let (w, h) = (1280usize, 800usize);
         let mut buf = vec![0u8; w * h * 4];
         let mut c = Canvas::new(&mut buf, w as u32, h as u32).unwrap();
-        let end = draw_bar(&mut c, &split);
+        let end = draw_bar(&mut c, &mut Texts::default(), &split);
         assert!(
             end <= w as i64 - 6 * 2,
             "the bar's longest line ends at {end} of {w}"

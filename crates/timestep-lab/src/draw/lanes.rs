@@ -217,33 +217,48 @@ fn free_end(shown: &[Vec2], pinned: &[usize]) -> Option<Vec2> {
     shown.get(i).copied()
 }
 
-/// A split-view pane's label for `lane`, the `index`-th.
+/// A split-view pane's label for `lane`, the `index`-th: each figure a run of its own, named
+/// by its glossary term.
 fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
     let last = lane.last();
     let judder = lane.record().judder();
+    let run = |text: String, term: &'static str| (text, term);
+    let gap = || run("  ".into(), "");
+    let alpha = run(format!("alpha {:.3}", last.alpha), "alpha");
     let detail = match countdown(lane) {
-        Some(left_s) => format!("EXPLODED - reset in {left_s:.1} s"),
+        Some(left_s) => vec![run(
+            format!("EXPLODED - reset in {left_s:.1} s"),
+            "countdown",
+        )],
         // Driven, the judder says more than the drift.
-        None if judder.drive().is_on() => match judder.recent_rms() {
-            Some(px) => format!("alpha {:.3}  judder {px:.2} px", last.alpha),
-            None => format!("alpha {:.3}  judder -", last.alpha),
-        },
-        None => format!(
-            "alpha {:.3}  drift {:+.3} ms",
-            last.alpha,
-            lane.drift_ms() + 0.0
-        ),
+        None if judder.drive().is_on() => {
+            let px = judder
+                .recent_rms()
+                .map_or_else(|| "-".into(), |px| format!("{px:.2} px"));
+            vec![alpha, gap(), run(format!("judder {px}"), "judder")]
+        }
+        None => {
+            let drift = format!("drift {:+.3} ms", lane.drift_ms() + 0.0);
+            vec![alpha, gap(), run(drift, "drift")]
+        }
     };
+    let steps = format!(
+        "{} step{}",
+        last.steps,
+        if last.steps == 1 { "" } else { "s" }
+    );
     PaneLabel {
-        title: format!(
-            "{} {}  {} step{}",
-            index + 1,
-            lane.name(),
-            last.steps,
-            if last.steps == 1 { "" } else { "s" }
-        ),
+        title: vec![
+            run(format!("{} {}", index + 1, lane.name()), "lane"),
+            gap(),
+            run(steps, "steps"),
+        ],
         detail,
-        policy: format!("{}  {}", tick_summary(lane), vsync_summary(lane)),
+        policy: vec![
+            run(tick_summary(lane), "loop"),
+            gap(),
+            run(vsync_summary(lane), "vsync"),
+        ],
         colour: index,
         exploded: lane.rope().is_some_and(Rope::exploded),
         focused,

@@ -3,7 +3,7 @@
 //! above the strip.
 
 use super::pane::LABEL_TYPICAL_CHARS;
-use super::text::GLYPH;
+use super::text::ADVANCE;
 use super::view::{margin_px, panes_bottom};
 use super::{View, text_scale};
 use crate::rope::RopeParams;
@@ -127,7 +127,7 @@ impl Layout {
         // The labels stack down the pane's left: the rope keeps beside them where that leaves
         // it most of the pane's width, else below them.
         let s = text_scale(height) as f32;
-        let labels_w = (LABEL_TYPICAL_CHARS * GLYPH) as f32 * s + 8.0 * s;
+        let labels_w = (LABEL_TYPICAL_CHARS * ADVANCE) as f32 * s + 8.0 * s;
         let labels_h = (lanes as u32 * label_height(height)) as f32;
         let clear = if area.w as f32 - labels_w >= 0.45 * area.w as f32 {
             Vec2::new(labels_w, 0.0)
@@ -246,7 +246,7 @@ mod tests {
             let l = Layout::overlay(&params, w, h, 3, hud_bar_height(w, h), 0);
             let area = l.areas[0];
             let s = text_scale(h) as f32;
-            let labels_right = area.x as f32 + (LABEL_TYPICAL_CHARS * GLYPH) as f32 * s;
+            let labels_right = area.x as f32 + (LABEL_TYPICAL_CHARS * ADVANCE) as f32 * s;
             let labels_bottom = area.y as f32 + 3.0 * label_height(h) as f32;
             let (min, max) = super::super::view::rope_box(&params);
             let (a, b) = (l.views[0].to_screen(min), l.views[0].to_screen(max));

@@ -9,12 +9,18 @@
 //! panel and the banner when asked for. Every pixel written is opaque (straight alpha equals
 //! premultiplied), so the buffer can be shown as `Rgba8UnormSrgb` as it is.
 //!
+//! Text is not drawn into the buffer: drawing lays it out and returns it as [`Texts`] (each
+//! line's place, size, colours, and each figure's meaning from the [`glossary`]), for the
+//! window to paint over the buffer in a real font.
+//!
 //! One concept per file: [`View`] (metres to pixels) in `view.rs`, [`Layout`] (where each pane
 //! goes) in `layout.rs`, a pane's grid and label in `pane.rs`, the rope in `rope.rs`,
 //! [`HudInfo`] in `hud.rs`, [`FrameStrip`] in `strip.rs`, help and banner in `overlay.rs`, the
-//! colours in `palette.rs`, the 8×8 font in `text.rs`, and rectangle fills in `canvas.rs`.
+//! colours in `palette.rs`, text as data in `text.rs`, what each figure means in
+//! `glossary.rs`, and rectangle fills in `canvas.rs`.
 
 mod canvas;
+pub mod glossary;
 mod hud;
 mod lanes;
 mod layout;
@@ -32,15 +38,17 @@ mod text;
 mod view;
 mod wall;
 
+pub use glossary::tip;
 pub use hud::{
     CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, stable_with,
     text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES, label_height};
-pub use pane::{Marker, Pane, PaneLabel};
+pub use pane::{Marker, Pane, PaneLabel, Run};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
+pub use text::{ADVANCE, Align, GLYPH, Part, TextLine, Texts};
 pub use view::{DEFAULT_SIZE, View, default_px_per_m, judge_as_drawn};
 
 use hud::{hud_bar_height, hud_column_width};
@@ -91,30 +99,31 @@ pub struct Scene<'a> {
     pub panel: u32,
 }
 
-/// What goes over the panes: the strip, the HUD, a lesson's caption, the banner, and last the
-/// help panel (when the user asks for it, it must be readable over everything).
-fn draw_overlays(canvas: &mut Canvas, scene: &Scene) {
+/// What goes over the panes (their text to `texts`): the strip, the HUD, a lesson's caption,
+/// the banner, and last the help panel (when the user asks for it, it must be readable over
+/// everything).
+fn draw_overlays(canvas: &mut Canvas, texts: &mut Texts, scene: &Scene) {
     let scale = text_scale(canvas.height() as u32);
     if let Some(strip) = scene.strip {
-        strip::draw_strip(canvas, strip);
+        strip::draw_strip(canvas, texts, strip);
     }
     if let Some(hud) = scene.hud {
-        hud::draw_hud(canvas, hud, scale);
+        hud::draw_hud(canvas, texts, hud, scale);
     }
     let strip = scene.strip.is_some();
     let room = room_width(canvas.width().max(0) as u32, scene.panel);
-    let hint_h = scene
-        .hint
-        .map_or(0, |hint| overlay::draw_hint(canvas, hint, strip, room));
+    let hint_h = scene.hint.map_or(0, |hint| {
+        overlay::draw_hint(canvas, texts, hint, strip, room)
+    });
     if let Some(lines) = scene.caption {
-        overlay::draw_caption(canvas, lines, strip, hint_h, room);
+        overlay::draw_caption(canvas, texts, lines, strip, hint_h, room);
     }
     if let Some(message) = scene.banner {
         let exploded = scene.panes.iter().any(|p| p.rope.exploded);
-        overlay::draw_banner(canvas, message, exploded, room);
+        overlay::draw_banner(canvas, texts, message, exploded, room);
     }
     if let Some(lines) = scene.help {
-        overlay::draw_help(canvas, lines, scale, room);
+        overlay::draw_help(canvas, texts, lines, scale, room);
     }
 }
 
@@ -141,6 +150,8 @@ pub struct Renderer {
     /// A clip mask per pane of the split view, for the buffer size and areas they were made
     /// for.
     masks: Vec<Option<PaneMask>>,
+    /// The last frame's text.
+    texts: Texts,
 }
 
 impl Renderer {
@@ -149,11 +160,13 @@ impl Renderer {
         Renderer::default()
     }
 
-    /// Draws `scene` into `frame`, an RGBA8 buffer of `width × height` pixels. Does nothing
-    /// (and never panics) if the buffer is empty or its length does not match.
-    pub fn draw(&mut self, frame: &mut [u8], width: u32, height: u32, scene: &Scene) {
+    /// Draws `scene` into `frame`, an RGBA8 buffer of `width × height` pixels, and returns
+    /// its text, for the caller to paint over it. Does nothing (and never panics) if the
+    /// buffer is empty or its length does not match: the text is then empty too.
+    pub fn draw(&mut self, frame: &mut [u8], width: u32, height: u32, scene: &Scene) -> &Texts {
+        self.texts.clear();
         let Some(mut canvas) = Canvas::new(frame, width, height) else {
-            return;
+            return &self.texts;
         };
         let (top, bottom) = (palette::BG_TOP, palette::BG_BOTTOM);
         canvas.clear_gradient(top, bottom, palette::GRID, &[], &mut self.row);
@@ -167,12 +180,14 @@ impl Renderer {
         // Labels over every rope: an overlaid rope must not cross another lane's label.
         for p in scene.panes {
             if let (Some(label), Some(mut canvas)) = (&p.label, Canvas::new(frame, width, height)) {
-                pane::draw_label(&mut canvas, p.area, label, text_scale(height));
+                let scale = text_scale(height);
+                pane::draw_label(&mut canvas, &mut self.texts, p.area, label, scale);
             }
         }
         if let Some(mut canvas) = Canvas::new(frame, width, height) {
-            draw_overlays(&mut canvas, scene);
+            draw_overlays(&mut canvas, &mut self.texts, scene);
         }
+        &self.texts
     }
 
     /// One pane: grid (unless `overlaid` on the pane before, in the same area), marker
@@ -494,9 +509,9 @@ mod tests {
         let layout = Layout::split(&params, w, h, 4, hud_bar_height(w, h), 0);
         let hanging: Vec<Vec2> = Rope::new(params).positions().collect();
         let label = |i: usize| PaneLabel {
-            title: format!("{} lane", i + 1),
-            detail: "steps 17".into(),
-            policy: "1ms raw  60.00 Hz".into(),
+            title: vec![(format!("{} lane", i + 1), "lane")],
+            detail: vec![("steps 17".into(), "steps")],
+            policy: vec![("1ms raw  60.00 Hz".into(), "loop")],
             colour: i,
             exploded: false,
             focused: i == 0,

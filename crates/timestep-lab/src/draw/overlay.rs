@@ -1,8 +1,10 @@
-//! What is drawn over everything else: the key help panel and the centred banner.
+//! What is drawn over everything else: the key help panel, the key hint, a lesson's caption
+//! and the centred banner. Their panels are drawn into the buffer, their text goes to a
+//! [`Texts`].
 
 use super::canvas::{Canvas, PanelStyle};
 use super::palette;
-use super::text::{self, GLYPH};
+use super::text::{self, ADVANCE, Align, GLYPH, Part, TextLine, Texts};
 
 /// Where a help line's key ends and its description begins: at the first run of two or more
 /// spaces, else (a key that filled or overflowed its padded column) at the first space from
@@ -32,13 +34,19 @@ pub(super) fn description_column(lines: &[String]) -> Option<usize> {
         .max_by_key(|&c| starts.iter().filter(|&&d| d == c).count())
 }
 
-/// The help overlay: `lines` on a centred panel. Each line's key (see [`key_split`]) is drawn
-/// in the accent colour, the rest in white.
-pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32, room: u32) {
+/// The help overlay: `lines` on a centred panel, which hides the text under it. Each line's
+/// key (see [`key_split`]) is drawn in the accent colour, the rest in white.
+pub(super) fn draw_help(
+    canvas: &mut Canvas,
+    texts: &mut Texts,
+    lines: &[String],
+    scale: u32,
+    room: u32,
+) {
     let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
     // Smaller where the lines would not fit the room left of the panel.
     let mut scale = scale.max(1);
-    while scale > 1 && cols * i64::from(GLYPH * scale) + 20 * i64::from(scale) > i64::from(room) {
+    while scale > 1 && cols * i64::from(ADVANCE * scale) + 20 * i64::from(scale) > i64::from(room) {
         scale -= 1;
     }
     let s = i64::from(scale);
@@ -46,7 +54,7 @@ pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32, room:
     let line_h = g + 4 * s;
     let pad = 10 * s;
     let (w, h) = (
-        cols * g + 2 * pad,
+        cols * i64::from(ADVANCE) * s + 2 * pad,
         lines.len() as i64 * line_h - 4 * s + 2 * pad,
     );
     let x = ((i64::from(room) - w) / 2).max(0);
@@ -57,6 +65,7 @@ pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32, room:
         ..palette::PANEL_STYLE
     };
     canvas.panel((x, y, w, h), style);
+    texts.cover((x, y, w, h));
     let column = description_column(lines);
     for (i, line) in lines.iter().enumerate() {
         let ty = y + pad + i as i64 * line_h;
@@ -64,8 +73,11 @@ pub(super) fn draw_help(canvas: &mut Canvas, lines: &[String], scale: u32, room:
             break;
         }
         let (key, rest) = line.split_at(key_split(line, column));
-        let end = text::draw_text(canvas, x + pad, ty, key, scale, palette::ACCENT);
-        text::draw_text(canvas, end, ty, rest, scale, palette::TEXT);
+        let parts = vec![
+            Part::plain(key, palette::ACCENT),
+            Part::plain(rest, palette::TEXT),
+        ];
+        texts.put(x + pad, ty, scale, parts);
     }
 }
 
@@ -81,7 +93,13 @@ fn panes_bottom(w: u32, h: u32, above_strip: bool) -> i64 {
 /// The key hint: one line of shadowed text at the bottom right of the panes, the `room`
 /// pixels left of the panel (smaller if that is narrow; left out if it is narrower still).
 /// Returns the pixels it takes from the bottom of the panes (0 if left out).
-pub(super) fn draw_hint(canvas: &mut Canvas, hint: &str, above_strip: bool, room: u32) -> i64 {
+pub(super) fn draw_hint(
+    canvas: &Canvas,
+    texts: &mut Texts,
+    hint: &str,
+    above_strip: bool,
+    room: u32,
+) -> i64 {
     let (full_w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
     let w = room.min(full_w);
     let mut scale = super::text_scale(h);
@@ -94,27 +112,52 @@ pub(super) fn draw_hint(canvas: &mut Canvas, hint: &str, above_strip: bool, room
     }
     let g = i64::from(GLYPH) * s;
     let y = panes_bottom(full_w, h, above_strip) - g - 3 * s;
-    let x = i64::from(w) - tw - 8 * s;
-    text::draw_text_shadowed(canvas, x, y, hint, scale, palette::LABEL, palette::PANEL);
+    texts.push(TextLine {
+        x: i64::from(w) - 8 * s,
+        y,
+        align: Align::Right,
+        scale,
+        parts: vec![Part::plain(hint, palette::LABEL)],
+        shadow: true,
+        clip: None,
+    });
     g + 4 * s
 }
 
-/// The text scale a caption of `chars` characters a line is drawn at in a `w × h` buffer: the
-/// usual, or smaller where that does not fit the width.
-fn caption_scale(w: u32, h: u32, chars: usize) -> i64 {
+/// The text scale a caption of `lines` lines of `chars` characters at most is drawn at in a
+/// `w × h` buffer: the usual, or smaller where that does not fit the width, or where its band
+/// would leave the panes under 60% of the height (a single rope would then not fit above it).
+fn caption_scale(w: u32, h: u32, lines: usize, chars: usize) -> i64 {
     let chars = chars.max(1) as i64;
     let mut scale = i64::from(super::text_scale(h));
-    while scale > 1 && chars * i64::from(GLYPH) * scale + 24 > i64::from(w) {
+    let strip = i64::from(super::strip_height(w, h));
+    let above_strip = if 10 * (i64::from(h) - strip) >= 6 * i64::from(h) {
+        i64::from(h) - strip
+    } else {
+        i64::from(h)
+    };
+    let fits = |scale: i64| {
+        chars * i64::from(ADVANCE) * scale + 24 <= i64::from(w)
+            && 10 * (above_strip - band_at(h, lines, scale)) >= 6 * i64::from(h)
+    };
+    while scale > 1 && !fits(scale) {
         scale -= 1;
     }
     scale
 }
 
-/// The height of a caption's panel of `lines` lines of `chars` characters at most.
-fn caption_panel_height(w: u32, h: u32, lines: usize, chars: usize) -> i64 {
-    let scale = caption_scale(w, h, chars);
+/// The height of a caption's panel of `lines` lines at text scale `scale`.
+fn panel_height_at(lines: usize, scale: i64) -> i64 {
     let line_h = i64::from(GLYPH) * scale + 4 * scale;
     lines as i64 * line_h - 4 * scale + 2 * 6 * scale
+}
+
+/// The band a caption's panel of `lines` lines at `scale` takes with the key hint under it
+/// and the gap above.
+fn band_at(h: u32, lines: usize, scale: i64) -> i64 {
+    let s = i64::from(super::text_scale(h));
+    let hint = i64::from(GLYPH) * s + 4 * s;
+    panel_height_at(lines, scale) + hint + 8
 }
 
 /// The band along the bottom of the panes that a caption of `lines` lines of `chars`
@@ -124,9 +167,7 @@ pub fn caption_band(w: u32, h: u32, lines: usize, chars: usize) -> u32 {
     if lines == 0 {
         return 0;
     }
-    let s = i64::from(super::text_scale(h));
-    let hint = i64::from(GLYPH) * s + 4 * s;
-    let band = caption_panel_height(w, h, lines, chars) + hint + 8;
+    let band = band_at(h, lines, caption_scale(w, h, lines, chars));
     u32::try_from(band).unwrap_or(0)
 }
 
@@ -136,6 +177,7 @@ pub fn caption_band(w: u32, h: u32, lines: usize, chars: usize) -> u32 {
 /// that are drawn smaller.
 pub(super) fn draw_caption(
     canvas: &mut Canvas,
+    texts: &mut Texts,
     lines: &[String],
     above_strip: bool,
     lift: i64,
@@ -144,14 +186,15 @@ pub(super) fn draw_caption(
     let (full_w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
     let w = room.min(full_w);
     let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    let scale = caption_scale(w, h, chars);
+    let scale = caption_scale(w, h, lines.len(), chars);
     let chars = chars.max(1) as i64;
     let (g, s) = (i64::from(GLYPH) * scale, scale as u32);
+    let advance = i64::from(ADVANCE) * scale;
     let line_h = g + 4 * scale;
     let pad = 6 * scale;
-    let panel_h = caption_panel_height(w, h, lines.len(), chars as usize);
+    let panel_h = panel_height_at(lines.len(), scale);
     let y = (panes_bottom(full_w, h, above_strip) - lift - panel_h - 8).max(0);
-    let panel_w = (chars * g + 2 * pad).min(i64::from(w));
+    let panel_w = (chars * advance + 2 * pad).min(i64::from(w));
     let x = (i64::from(w) - panel_w) / 2;
     canvas.panel((x, y, panel_w, panel_h), palette::PANEL_STYLE);
     for (i, line) in lines.iter().enumerate() {
@@ -160,27 +203,26 @@ pub(super) fn draw_caption(
         } else {
             palette::TEXT
         };
-        text::draw_text(
-            canvas,
-            x + pad,
-            y + pad + i as i64 * line_h,
-            line,
-            s,
-            colour,
-        );
+        texts.plain(x + pad, y + pad + i as i64 * line_h, s, line, colour);
     }
 }
 
-/// A large message on a band across the middle of the `room` pixels left of the panel: red
-/// when the rope exploded.
-pub(super) fn draw_banner(canvas: &mut Canvas, message: &str, exploded: bool, room: u32) {
+/// A large message on a band across the middle of the `room` pixels left of the panel, which
+/// hides the text under it: red when the rope exploded.
+pub(super) fn draw_banner(
+    canvas: &mut Canvas,
+    texts: &mut Texts,
+    message: &str,
+    exploded: bool,
+    room: u32,
+) {
     let (w, h) = (
         i64::from(canvas.width()).min(i64::from(room)),
         i64::from(canvas.height()),
     );
     let chars = message.chars().count().max(1) as i64;
     let mut scale: i64 = if h >= 480 { 4 } else { 2 };
-    while scale > 1 && chars * i64::from(GLYPH) * scale > w - 16 {
+    while scale > 1 && chars * i64::from(ADVANCE) * scale > w - 16 {
         scale -= 1;
     }
     let g = i64::from(GLYPH) * scale;
@@ -192,9 +234,21 @@ pub(super) fn draw_banner(canvas: &mut Canvas, message: &str, exploded: bool, ro
         (palette::ACCENT, palette::TEXT)
     };
     canvas.blend_rect(0, y, w, band_h, palette::PANEL, 190);
+    texts.cover((0, y, w, band_h));
     canvas.blend_rect(0, y, w, 2, edge, 200);
     canvas.blend_rect(0, y + band_h - 2, w, 2, edge, 200);
-    let x = (w - chars * g) / 2;
-    let s = scale as u32;
-    text::draw_text_shadowed(canvas, x, y + 4 * scale, message, s, colour, palette::PANEL);
+    // An explosion's countdown is a figure; a pause is not.
+    let part = match exploded {
+        true => Part::figure(message, colour, "countdown"),
+        false => Part::plain(message, colour),
+    };
+    texts.push(TextLine {
+        x: w / 2,
+        y: y + 4 * scale,
+        align: Align::Centre,
+        scale: scale as u32,
+        parts: vec![part],
+        shadow: true,
+        clip: None,
+    });
 }

@@ -4,7 +4,7 @@
 use super::canvas::Canvas;
 use super::layout::Area;
 use super::palette;
-use super::text::{self, GLYPH};
+use super::text::{self, GLYPH, Part, Texts};
 use super::{RopeLook, View};
 
 /// The label length the pane's text size is chosen for, characters.
@@ -13,15 +13,19 @@ const LABEL_CHARS: i64 = 32;
 /// overlay keeps its rope clear of a column of labels this wide.
 pub(super) const LABEL_TYPICAL_CHARS: u32 = 28;
 
-/// What a split-view pane says about its lane.
+/// One run of a label's line: its text and the glossary term of the figure it shows ("":
+/// not a figure).
+pub type Run = (String, &'static str);
+
+/// What a split-view pane says about its lane, a line at a time.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PaneLabel {
     /// The key that shows this lane alone (1 to 4), the lane's name and its steps this frame.
-    pub title: String,
+    pub title: Vec<Run>,
     /// "alpha 0.420  drift -0.420 ms", or the explosion countdown.
-    pub detail: String,
+    pub detail: Vec<Run>,
     /// The loop in short: "16.667ms x17 smooth  59.94 Hz".
-    pub policy: String,
+    pub policy: Vec<Run>,
     /// The lane's colour index (its steps in the strip share it).
     pub colour: usize,
     /// Whether the lane's rope has exploded (the label's detail line turns red).
@@ -119,9 +123,16 @@ pub(super) fn draw_grid(canvas: &mut Canvas, area: Area, xs: &[(i64, u8)], ys: &
     }
 }
 
-/// The pane's border and label, clipped to its area: the lane's colour on the title, red
-/// when its rope has exploded, an accent border on the focused lane.
-pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, scale: u32) {
+/// The pane's border, clipped to its area, and its label's panel, whose text goes to `texts`
+/// (clipped to the pane too): the lane's colour on the title, red when its rope has exploded,
+/// an accent border on the focused lane.
+pub(super) fn draw_label(
+    canvas: &mut Canvas,
+    texts: &mut Texts,
+    area: Area,
+    label: &PaneLabel,
+    scale: u32,
+) {
     let (x, y, w, h) = rect(area);
     canvas.clip_to(x, y, w, h);
     let border = if label.focused {
@@ -139,45 +150,46 @@ pub(super) fn draw_label(canvas: &mut Canvas, area: Area, label: &PaneLabel, sca
     }
     // The usual text size where a label of LABEL_CHARS fits the pane (the same for every
     // pane), else the smallest.
-    let fits = |scale: u32| LABEL_CHARS * i64::from(GLYPH * scale) + 10 * i64::from(scale) <= w;
+    let fits =
+        |scale: u32| LABEL_CHARS * i64::from(text::ADVANCE * scale) + 10 * i64::from(scale) <= w;
     let scale = if fits(scale) { scale } else { 1 };
-    let chars = label
-        .title
-        .len()
-        .max(label.detail.len())
-        .max(label.policy.len()) as i64;
-    let s = i64::from(scale);
-    let pad = 4 * s;
-    let line = i64::from(GLYPH) * s + 2 * s;
-    let panel_w = (chars * i64::from(GLYPH) * s + 2 * pad).min(w - 2);
-    let panel_h = 3 * line + 2 * pad - 2 * s;
-    // The overlay's labels stack down the pane, one per lane.
-    let y = y + i64::from(label.row) * (panel_h + 2 * s);
-    canvas.blend_rect(x + 1, y + 1, panel_w, panel_h, palette::PANEL, 190);
-    let title = palette::lane(label.colour);
-    text::draw_text(canvas, x + pad, y + pad, &label.title, scale, title);
     let detail = if label.exploded {
         palette::BAD
     } else {
         palette::TEXT
     };
-    text::draw_text(
-        canvas,
-        x + pad,
-        y + pad + line,
-        &label.detail,
-        scale,
-        detail,
-    );
-    let p = &label.policy;
-    text::draw_text(
-        canvas,
-        x + pad,
-        y + pad + 2 * line,
-        p,
-        scale,
-        palette::LABEL,
-    );
+    let lines = [
+        (&label.title, palette::lane(label.colour)),
+        (&label.detail, detail),
+        (&label.policy, palette::LABEL),
+    ];
+    let chars = lines
+        .iter()
+        .map(|(runs, _)| runs.iter().map(|(t, _)| t.chars().count()).sum::<usize>())
+        .max()
+        .unwrap_or(0) as i64;
+    let s = i64::from(scale);
+    let pad = 4 * s;
+    let line = i64::from(GLYPH) * s + 2 * s;
+    let panel_w = (chars * i64::from(text::ADVANCE) * s + 2 * pad).min(w - 2);
+    let panel_h = 3 * line + 2 * pad - 2 * s;
+    // The overlay's labels stack down the pane, one per lane.
+    let top = y + i64::from(label.row) * (panel_h + 2 * s);
+    canvas.blend_rect(x + 1, top + 1, panel_w, panel_h, palette::PANEL, 190);
+    for (i, (runs, colour)) in lines.into_iter().enumerate() {
+        let parts = runs
+            .iter()
+            .map(|(t, term)| Part::figure(t.as_str(), colour, term))
+            .collect();
+        texts.push(text::TextLine {
+            x: x + pad,
+            y: top + pad + i as i64 * line,
+            scale,
+            parts,
+            clip: Some((x, y, w, h)),
+            ..text::TextLine::default()
+        });
+    }
 }
 
 /// The pane's marker (see [`Marker`]), clipped to the pane: a faint track, then the marker's

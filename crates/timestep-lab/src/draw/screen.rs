@@ -3,7 +3,7 @@
 //! panes' shown positions, and the frame strip.
 
 use super::overlay::caption_band;
-use super::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Replay, Scene};
+use super::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Replay, Scene, Texts};
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use glam::Vec2;
@@ -133,8 +133,8 @@ impl Screen {
     }
 
     /// Draws `lanes` (one per pane) and `overlay` into `frame`, an RGBA8 buffer of the
-    /// arrangement's size.
-    pub fn draw(&mut self, frame: &mut [u8], lanes: &[&Lane], overlay: &Overlay) {
+    /// arrangement's size; returns the text to paint over it.
+    pub fn draw(&mut self, frame: &mut [u8], lanes: &[&Lane], overlay: &Overlay) -> &Texts {
         let names: Vec<String> = lanes.iter().map(|l| l.name()).collect();
         let colours = super::palette::lane_colours(&names);
         self.strip.set_colours(&colours);
@@ -161,7 +161,7 @@ impl Screen {
             panel: self.arrangement.panel,
         };
         let (w, h) = self.arrangement.size;
-        self.renderer.draw(frame, w, h, &scene);
+        self.renderer.draw(frame, w, h, &scene)
     }
 
     /// The positions the last [`Screen::draw`] handed to the renderer for pane `i`.
@@ -201,5 +201,97 @@ fn layout(params: &RopeParams, a: Arrangement) -> Layout {
         Layout::split(params, w, h, a.lanes, bar, reserve)
     } else {
         Layout::single(params, w, h, a.hud, reserve)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{TextLine, explosion_banner};
+    use super::*;
+    use crate::lane::LaneSpec;
+    use timestep_loop::{Mode, PolicyEnv};
+
+    /// Four lanes, one of them exploded, after a second of 60 Hz frames.
+    fn lanes() -> Vec<Lane> {
+        let tick = timestep_loop::TimingConfig::new(1_000_000).unwrap_or_else(|e| panic!("{e}"));
+        let env = PolicyEnv::default().with_timing(tick);
+        let modes = [
+            Mode::Variable,
+            Mode::SemiFixed,
+            Mode::Fixed,
+            Mode::Interpolated,
+        ];
+        let mut lanes: Vec<Lane> = modes
+            .map(|m| Lane::new(LaneSpec::mode(m), &RopeParams::default(), &env))
+            .into_iter()
+            .collect::<Result<_, _>>()
+            .unwrap_or_else(|e| panic!("{e}"));
+        for i in 1..=60u64 {
+            for lane in &mut lanes {
+                lane.advance(16_666_667, i * 16_666_667);
+            }
+        }
+        // 20 Hz variable steps tear the default rope apart.
+        for i in 1..=40u64 {
+            lanes[0].advance(50_000_000, 1_000_000_000 + i * 50_000_000);
+        }
+        lanes
+    }
+
+    /// The text of `lanes` drawn with the HUD, the strip and (`split` or not) a banner.
+    fn text_of(lanes: &[&Lane], split: bool) -> Vec<TextLine> {
+        let (w, h) = (1280, 720);
+        let arrangement = Arrangement {
+            size: (w, h),
+            lanes: lanes.len(),
+            split,
+            hud: true,
+            overlay: false,
+            caption: (0, 0),
+            panel: 0,
+            bar: 0,
+        };
+        let mut screen = Screen::new(&RopeParams::default(), arrangement);
+        for _ in 0..10 {
+            screen.push_frame(16_666_667, &vec![17; lanes.len()]);
+        }
+        let hud = HudInfo::new(lanes);
+        let banner = explosion_banner(lanes[0]);
+        let overlay = Overlay {
+            hud: Some(&hud),
+            strip: true,
+            banner: banner.as_deref().filter(|_| !split),
+            keep: true,
+            ..Overlay::default()
+        };
+        let mut frame = vec![0; (w * h * 4) as usize];
+        screen.draw(&mut frame, lanes, &overlay).lines().to_vec()
+    }
+
+    #[test]
+    fn every_figure_drawn_carries_its_meaning() {
+        let lanes = lanes();
+        let all: Vec<&Lane> = lanes.iter().collect();
+        assert!(all[0].rope().is_some_and(crate::rope::Rope::exploded));
+        for (shown, split) in [(&all[..], true), (&all[..1], false)] {
+            let lines = text_of(shown, split);
+            let parts = || lines.iter().flat_map(|l| &l.parts);
+            // A figure is a run with a digit in it: every one has its sentence.
+            for part in parts().filter(|p| p.text.chars().any(|c| c.is_ascii_digit())) {
+                assert!(part.tip.is_some(), "{:?} has no tooltip", part.text);
+            }
+            let tipped = |term: &str| {
+                let tip = crate::draw::tip(term);
+                parts().any(|p| p.tip.is_some() && p.tip == tip)
+            };
+            for term in ["frame ms", "steps/frame", "wall", "steps", "countdown"] {
+                assert!(tipped(term), "split {split}: no {term} figure");
+            }
+            if split {
+                for term in ["lane", "loop", "vsync", "alpha", "drift"] {
+                    assert!(tipped(term), "no pane {term} figure");
+                }
+            }
+        }
     }
 }

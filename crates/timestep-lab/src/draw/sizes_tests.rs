@@ -114,9 +114,15 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 view: layout.views[i],
                 area: layout.areas[i],
                 label: (lanes > 1).then(|| PaneLabel {
-                    title: format!("{} fixed+fuzzy  steps 17", i + 1),
-                    detail: "EXPLODED - resetting in 1.4 s (R now)".into(),
-                    policy: "16.667ms x17 smooth  59.94 Hz  judder 1.02 px".into(),
+                    title: vec![
+                        (format!("{} fixed+fuzzy", i + 1), "lane"),
+                        ("  steps 17".into(), "steps"),
+                    ],
+                    detail: vec![("EXPLODED - resetting in 1.4 s (R now)".into(), "countdown")],
+                    policy: vec![
+                        ("16.667ms x17 smooth".into(), "loop"),
+                        ("  59.94 Hz".into(), "vsync"),
+                    ],
                     colour: i,
                     exploded: i == 0,
                     focused: i == 0,
@@ -145,6 +151,7 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
             panel: if overlays.help { w / 3 } else { 0 },
         };
         buf.resize(w as usize * h as usize * 4, 0);
+        let mut texts = Texts::default();
         let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             for pane in &panes {
                 if ropes && (w + h) % 7 == 0 {
@@ -158,15 +165,33 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 pane::draw_grid(&mut canvas, pane.area, &grid_x, &grid_y);
                 pane::draw_marker(&mut canvas, pane);
                 if let Some(label) = &pane.label {
-                    pane::draw_label(&mut canvas, pane.area, label, text_scale(h));
+                    pane::draw_label(&mut canvas, &mut texts, pane.area, label, text_scale(h));
                 }
             }
             if let Some(mut canvas) = Canvas::new(&mut buf, w, h) {
                 canvas.clip_to(0, 0, 0, 0);
-                draw_overlays(&mut canvas, &scene);
+                draw_overlays(&mut canvas, &mut texts, &scene);
             }
         }));
         assert!(drawn.is_ok(), "{lanes} lane(s) at {w}x{h} panicked");
+        // Each pane label's text is clipped to its own pane.
+        for line in texts.lines() {
+            if let Some(clip) = line.clip {
+                let pane = |a: &Area| {
+                    (
+                        i64::from(a.x),
+                        i64::from(a.y),
+                        i64::from(a.w),
+                        i64::from(a.h),
+                    )
+                };
+                assert!(
+                    panes.iter().any(|p| pane(&p.area) == clip),
+                    "{lanes} lane(s) at {w}x{h}: {:?} clipped to {clip:?}",
+                    line.text()
+                );
+            }
+        }
     }
 }
 
@@ -297,8 +322,9 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
             };
             assert!(
                 bottom <= top,
-                "lesson {} at {w}x{h}: panes reach row {bottom}, the caption starts at {top}",
-                i + 1
+                "lesson {} at {w}x{h}: panes reach row {bottom}, the caption starts at {top} (reserve {reserve}, strip {})",
+                i + 1,
+                strip_height(w, h)
             );
         }
     }

@@ -8,8 +8,9 @@
 use super::canvas::{self, Canvas, Rgb};
 use super::hud::text_scale;
 use super::palette as pal;
-use super::text::{self, GLYPH};
+use super::text::{self, ADVANCE, Align, GLYPH, Part, TextLine, Texts};
 use super::wall::StepTimes;
+use super::wall::WALL_WINDOW_NS;
 use std::collections::VecDeque;
 
 /// Lanes the strip keeps steps for.
@@ -232,9 +233,10 @@ fn for_columns(
 /// frame times above, steps below.
 struct Geometry {
     l: Layout,
-    /// Pixels per text-scale unit and one glyph.
+    /// Pixels per text-scale unit, a line's height and a character's advance.
     s: i64,
     g: i64,
+    a: i64,
     header_y: i64,
     /// The wells' left edge and width.
     gx: i64,
@@ -256,9 +258,9 @@ impl Geometry {
     fn new(width: u32, height: u32, lanes: usize) -> Geometry {
         let l = Layout::new(width, height);
         let s = i64::from(l.scale);
-        let g = i64::from(GLYPH) * s;
+        let (g, a) = (i64::from(GLYPH) * s, i64::from(ADVANCE) * s);
         let header_y = l.y + l.pad;
-        let gx = l.x + l.pad + 4 * g + 2 * s;
+        let gx = l.x + l.pad + 4 * a + 2 * s;
         let gy = header_y + g + 3 * s;
         let gw = l.x + l.w - l.pad - gx;
         let gh = l.y + l.h - l.pad - gy;
@@ -271,6 +273,7 @@ impl Geometry {
         Geometry {
             s,
             g,
+            a,
             header_y,
             gx,
             gw,
@@ -290,9 +293,10 @@ fn finite(ms: f32) -> f32 {
     if ms.is_finite() { ms.max(0.0) } else { 0.0 }
 }
 
-/// Draws `strip` along the bottom of the canvas: a header with both series' legends and
-/// ranges, frame-time bars in the upper well, steps per frame in the lower one.
-pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
+/// Draws `strip` along the bottom of the canvas, its text to `texts`: a header with the
+/// series' legends and ranges, frame-time bars in the upper well, steps per frame in the
+/// middle one, when the steps ran in wall time in the bottom one.
+pub(super) fn draw_strip(canvas: &mut Canvas, texts: &mut Texts, strip: &FrameStrip) {
     let (width, height) = (canvas.width() as u32, canvas.height() as u32);
     let geo = Geometry::new(width, height, strip.lanes());
     if geo.l.w < 8 * geo.g || geo.l.y < 0 {
@@ -306,46 +310,73 @@ pub(super) fn draw_strip(canvas: &mut Canvas, strip: &FrameStrip) {
     let wells = if geo.wells { &wells[..] } else { &[] };
     let panel = (geo.l.x, geo.l.y, geo.l.w, geo.l.h);
     canvas.panel_with_wells(panel, pal::PANEL_STYLE, wells, (pal::GRAPH_BG, 140));
-    draw_header(canvas, strip, &geo);
+    draw_header(texts, strip, &geo);
     if geo.wells {
-        draw_frame_times(canvas, strip, &geo);
-        draw_steps(canvas, strip, &geo);
+        draw_frame_times(canvas, texts, strip, &geo);
+        draw_steps(canvas, texts, strip, &geo);
         let row = (geo.gx, geo.wy, geo.gw, geo.wh);
         strip
             .step_times
             .draw(canvas, row, strip.lanes(), &strip.colours, geo.s);
         if geo.wh >= geo.g {
-            let lw = i64::from(text::text_width("wall", geo.l.scale));
-            let at = (geo.gx - 2 * geo.s - lw, geo.wy);
-            text::draw_text(canvas, at.0, at.1, "wall", geo.l.scale, pal::LABEL);
+            let wall = Part::figure("wall", pal::LABEL, "wall");
+            gutter(texts, &geo, geo.wy, wall);
         }
     }
 }
 
-/// The two series' legends and ranges on the left, the latest and worst frame on the right.
-fn draw_header(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
-    let (l, g, hy) = (&geo.l, geo.g, geo.header_y);
+/// `part` right-aligned in the gutter left of the wells, its top at `y`.
+fn gutter(texts: &mut Texts, geo: &Geometry, y: i64, part: Part) {
+    texts.push(TextLine {
+        x: geo.gx - 2 * geo.s,
+        y,
+        align: Align::Right,
+        scale: geo.l.scale,
+        parts: vec![part],
+        ..TextLine::default()
+    });
+}
+
+/// The series' legends and ranges on the left (the wall row's span with its unit), the
+/// latest and worst frame on the right.
+fn draw_header(texts: &mut Texts, strip: &FrameStrip, geo: &Geometry) {
+    let (l, hy) = (&geo.l, geo.header_y);
     let slowest = strip.iter().map(|(ms, _)| finite(ms)).fold(0.0, f32::max);
     let last = strip.iter().last().map_or(0.0, |(ms, _)| finite(ms));
-    let mut hx = l.x + l.pad;
-    hx = text::draw_text(canvas, hx, hy, "frame ms", l.scale, pal::GOOD);
-    let top = format!("0-{:.0}", range_ms(strip));
-    hx = text::draw_text(canvas, hx + g, hy, &top, l.scale, pal::LABEL);
-    hx = text::draw_text(canvas, hx + 2 * g, hy, "steps/frame", l.scale, pal::STEPS);
-    let steps_top = format!("0-{}", range_steps(strip));
-    let header_end = text::draw_text(canvas, hx + g, hy, &steps_top, l.scale, pal::LABEL);
+    let wall_ms = WALL_WINDOW_NS / 1_000_000;
+    let parts = vec![
+        Part::figure("frame ms", pal::GOOD, "frame ms"),
+        Part::plain(" ", pal::LABEL),
+        Part::figure(
+            format!("0-{:.0}", range_ms(strip)),
+            pal::LABEL,
+            "frame range",
+        ),
+        Part::plain("  ", pal::LABEL),
+        Part::figure("steps/frame", pal::STEPS, "steps/frame"),
+        Part::plain(" ", pal::LABEL),
+        Part::figure(
+            format!("0-{}", range_steps(strip)),
+            pal::LABEL,
+            "steps range",
+        ),
+        Part::plain("  ", pal::LABEL),
+        Part::figure(format!("wall last {wall_ms} ms"), pal::LABEL, "wall"),
+    ];
+    let header_end = texts.put(l.x + l.pad, hy, l.scale, parts);
     let right = format!("last {last:.1}  worst {slowest:.1} ms");
     let rw = i64::from(text::text_width(&right, l.scale));
     let rx = l.x + l.w - l.pad - rw;
-    if rx > header_end + 2 * g {
-        text::draw_text(canvas, rx, hy, &right, l.scale, pal::TEXT);
+    if rx > header_end + 2 * geo.a {
+        let part = Part::figure(right, pal::TEXT, "last worst");
+        texts.put(rx, hy, l.scale, vec![part]);
     }
 }
 
 /// Frame-time bars, coloured by which reference they pass (clipped ones get a white cap),
 /// under dashed reference lines labelled in the gutter (a label that would overlap the one
 /// below it, or a well shorter than a label, is left out).
-fn draw_frame_times(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
+fn draw_frame_times(canvas: &mut Canvas, texts: &mut Texts, strip: &FrameStrip, geo: &Geometry) {
     let (s, g, gx, gy, gw, bh) = (geo.s, geo.g, geo.gx, geo.gy, geo.gw, geo.bh);
     let top = range_ms(strip);
     let gap = i64::from(gw as f64 / strip.capacity() as f64 >= 3.0);
@@ -375,10 +406,9 @@ fn draw_frame_times(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
         if bh < g {
             continue; // No room for a label beside the well.
         }
-        let lw = i64::from(text::text_width(label, geo.l.scale));
         let ly = (y - g / 2).clamp(gy, base - g);
         if ly + g <= free_above {
-            text::draw_text(canvas, gx - 2 * s - lw, ly, label, geo.l.scale, pal::LABEL);
+            gutter(texts, geo, ly, Part::figure(label, pal::LABEL, "reference"));
             free_above = ly - s;
         }
     }
@@ -388,7 +418,7 @@ fn draw_frame_times(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
 /// per lane. (Opaque: hundreds of narrow translucent columns would cost more than the rest of
 /// the strip.) The gutter holds the scale's top for one lane, each row's lane number for
 /// several.
-fn draw_steps(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
+fn draw_steps(canvas: &mut Canvas, texts: &mut Texts, strip: &FrameStrip, geo: &Geometry) {
     let (s, g, gx, gw) = (geo.s, geo.g, geo.gx, geo.gw);
     let steps_top = range_steps(strip);
     let max = steps_top.max(1) as f32;
@@ -419,21 +449,13 @@ fn draw_steps(canvas: &mut Canvas, strip: &FrameStrip, geo: &Geometry) {
                 }
             },
         );
-        let (label, colour) = if lanes == 1 {
-            (compact(steps_top), pal::STEPS)
+        let label = if lanes == 1 {
+            Part::figure(compact(steps_top), pal::STEPS, "steps range")
         } else {
-            ((lane + 1).to_string(), bright)
+            Part::figure((lane + 1).to_string(), bright, "lane row")
         };
-        let lw = i64::from(text::text_width(&label, geo.l.scale));
         if row_h >= g {
-            text::draw_text(
-                canvas,
-                gx - 2 * s - lw,
-                base - row_h,
-                &label,
-                geo.l.scale,
-                colour,
-            );
+            gutter(texts, geo, base - row_h, label);
         }
     }
 }
@@ -457,7 +479,7 @@ mod tests {
     fn drawn(width: u32, height: u32, strip: &FrameStrip) -> Vec<u8> {
         let mut buf = vec![0u8; (width * height * 4) as usize];
         if let Some(mut canvas) = Canvas::new(&mut buf, width, height) {
-            draw_strip(&mut canvas, strip);
+            draw_strip(&mut canvas, &mut Texts::default(), strip);
         }
         buf
     }

@@ -1,105 +1,169 @@
-//! Bitmap text from the public-domain 8×8 font (`font8x8`), blitted straight into the frame at
-//! an integer scale.
+//! The text over a frame, as data: drawing lays each line out in the buffer's pixels and hands
+//! it back as a [`TextLine`] (where, how large, in which colours, and what each figure means);
+//! the window paints the lines with egui, in a real font at any scale, and gives each figure
+//! its tooltip. The library draws no glyphs itself.
 //!
-//! The crate is used without its `unicode` feature, so the glyphs come from its
-//! `legacy::BASIC_LEGACY` table: printable ASCII only. [`to_ascii`] maps the few non-ASCII
-//! characters our text uses (minus signs, dashes, Greek letters, µ) to ASCII stand-ins, and
-//! anything else to `?`.
+//! Sizes are in cells: a line is [`GLYPH`] pixels tall per text-scale unit, and a character
+//! advances [`ADVANCE`] pixels per unit (a monospace font's, about 0.6 of its size), so widths
+//! are known before the text is painted.
 
-use super::canvas::{Canvas, Rgb};
-use font8x8::legacy::BASIC_LEGACY;
+use super::canvas::{Rect, Rgb};
+use super::glossary;
 
-/// Glyph cell size in font pixels (multiply by the scale for screen pixels).
+/// A line's height in pixels per text-scale unit.
 pub const GLYPH: u32 = 8;
+/// A character's advance in pixels per text-scale unit: the window sizes its monospace font so
+/// that each character takes exactly this.
+pub const ADVANCE: u32 = 5;
 
-/// The ASCII character drawn for `ch`.
-pub fn to_ascii(ch: char) -> char {
-    match ch {
-        ' '..='~' => ch,
-        '\t' => ' ',
-        '\u{2212}' | '\u{2010}'..='\u{2015}' => '-', // minus, hyphens, en and em dashes
-        '\u{00b7}' | '\u{2022}' | '\u{2026}' => '.', // middle dot, bullet, ellipsis
-        '\u{00d7}' => 'x',
-        '\u{00b1}' => '~',
-        '\u{2018}' | '\u{2019}' | '\u{2032}' => '\'',
-        '\u{201c}' | '\u{201d}' | '\u{2033}' => '"',
-        '\u{2190}' => '<',
-        '\u{2192}' => '>',
-        '\u{2191}' => '^',
-        '\u{2193}' => 'v',
-        '\u{2264}' => '<',
-        '\u{2265}' => '>',
-        '\u{00b5}' | '\u{03bc}' => 'u',
-        '\u{03b1}' => 'a',
-        '\u{03b2}' => 'b',
-        '\u{03b3}' => 'g',
-        '\u{03b4}' | '\u{0394}' => 'd',
-        '\u{03c9}' => 'w',
-        '\u{00a0}' | '\u{2009}' | '\u{202f}' => ' ',
-        _ => '?',
-    }
-}
-
-/// `text` with every character mapped by [`to_ascii`]: what the screen will show.
-pub fn ascii(text: &str) -> String {
-    text.chars().map(to_ascii).collect()
-}
-
-/// Width in pixels of `text` drawn at `scale`.
+/// Width in pixels of `text` at `scale`.
 pub fn text_width(text: &str, scale: u32) -> u32 {
-    (text.chars().count() as u32).saturating_mul(GLYPH * scale)
+    (text.chars().count() as u32).saturating_mul(ADVANCE * scale.max(1))
 }
 
-/// Draws `text` with its top-left corner at (`x`, `y`); returns the x just past its end.
-/// Pixels outside the buffer (or its clip) are skipped, a whole glyph at a time where it can.
-pub fn draw_text(canvas: &mut Canvas, x: i64, y: i64, text: &str, scale: u32, c: Rgb) -> i64 {
-    let s = i64::from(scale.max(1));
-    let advance = i64::from(GLYPH) * s;
-    let mut pen = x;
-    for ch in text.chars() {
-        if pen >= i64::from(canvas.width()) {
-            break;
+/// One run of a line's text in one colour; a figure's run carries what it means.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part {
+    /// The run's characters.
+    pub text: String,
+    /// The colour it is painted in.
+    pub colour: Rgb,
+    /// The figure's meaning, in one sentence with its unit (see [`glossary`]); `None`: not a
+    /// figure.
+    pub tip: Option<&'static str>,
+}
+
+impl Part {
+    /// Text that is not a figure.
+    pub fn plain(text: impl Into<String>, colour: Rgb) -> Part {
+        Part {
+            text: text.into(),
+            colour,
+            tip: None,
         }
-        if canvas.visible(pen, y, advance, advance) {
-            draw_glyph(canvas, pen, y, to_ascii(ch), s, c);
-        }
-        pen += advance;
     }
-    pen
-}
 
-/// `text` with a one-font-pixel dark shadow below-right, for text not on a panel.
-pub fn draw_text_shadowed(
-    canvas: &mut Canvas,
-    x: i64,
-    y: i64,
-    text: &str,
-    scale: u32,
-    c: Rgb,
-    shadow: Rgb,
-) -> i64 {
-    let s = i64::from(scale.max(1));
-    draw_text(canvas, x + s, y + s, text, scale, shadow);
-    draw_text(canvas, x, y, text, scale, c)
-}
-
-fn draw_glyph(canvas: &mut Canvas, x: i64, y: i64, ch: char, s: i64, c: Rgb) {
-    let rows = &BASIC_LEGACY[ch as usize & 0x7f];
-    for (r, &bits) in rows.iter().enumerate() {
-        // Bit 0 is the leftmost pixel; each run of set bits is one rectangle.
-        let mut col = 0;
-        while col < 8 {
-            if bits & (1 << col) == 0 {
-                col += 1;
-                continue;
-            }
-            let start = col;
-            while col < 8 && bits & (1 << col) != 0 {
-                col += 1;
-            }
-            let (gx, gy) = (x + start as i64 * s, y + r as i64 * s);
-            canvas.fill_rect(gx, gy, (col - start) as i64 * s, s, c);
+    /// A figure, with the meaning the glossary gives `term`.
+    pub fn figure(text: impl Into<String>, colour: Rgb, term: &str) -> Part {
+        Part {
+            tip: glossary::tip(term),
+            ..Part::plain(text, colour)
         }
+    }
+}
+
+/// Which point of a line its `x` is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Align {
+    /// `x` is the line's left edge.
+    #[default]
+    Left,
+    /// `x` is the line's centre.
+    Centre,
+    /// `x` is the line's right edge.
+    Right,
+}
+
+/// One line of text over the frame, in the buffer's pixels.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TextLine {
+    /// The line's left edge, centre or right edge, as `align` says, px.
+    pub x: i64,
+    /// The line's top, px.
+    pub y: i64,
+    /// Which point of the line `x` is.
+    pub align: Align,
+    /// The text scale: the line is `GLYPH × scale` pixels tall, each character `ADVANCE ×
+    /// scale` wide.
+    pub scale: u32,
+    /// Its runs, left to right.
+    pub parts: Vec<Part>,
+    /// Drawn with a dark shadow below-right (text that is not on a panel).
+    pub shadow: bool,
+    /// What it is clipped to (a pane's label to its pane); `None`: the buffer.
+    pub clip: Option<Rect>,
+}
+
+impl TextLine {
+    /// Its width in pixels.
+    pub fn width(&self) -> i64 {
+        self.parts
+            .iter()
+            .map(|p| i64::from(text_width(&p.text, self.scale)))
+            .sum()
+    }
+
+    /// The rectangle it takes, pixels.
+    pub fn rect(&self) -> Rect {
+        let w = self.width();
+        let left = match self.align {
+            Align::Left => self.x,
+            Align::Centre => self.x - w / 2,
+            Align::Right => self.x - w,
+        };
+        (left, self.y, w, i64::from(GLYPH * self.scale.max(1)))
+    }
+
+    /// Its text, every run joined.
+    pub fn text(&self) -> String {
+        self.parts.iter().map(|p| p.text.as_str()).collect()
+    }
+}
+
+/// The lines one frame shows, in drawing order (a later line is over an earlier one).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Texts {
+    lines: Vec<TextLine>,
+}
+
+impl Texts {
+    /// Forgets the last frame's lines.
+    pub fn clear(&mut self) {
+        self.lines.clear();
+    }
+
+    /// Every line, in drawing order.
+    pub fn lines(&self) -> &[TextLine] {
+        &self.lines
+    }
+
+    /// Forgets the lines so far that `rect` overlaps: a panel drawn over them in the buffer
+    /// hides them, as it hides the pixels under it (the text is painted over the whole
+    /// buffer).
+    pub fn cover(&mut self, (x, y, w, h): Rect) {
+        self.lines.retain(|line| {
+            let (lx, ly, lw, lh) = line.rect();
+            lx >= x + w || lx + lw <= x || ly >= y + h || ly + lh <= y
+        });
+    }
+
+    /// Adds `line`; returns the x just past its right end.
+    pub fn push(&mut self, line: TextLine) -> i64 {
+        let end = match line.align {
+            Align::Left => line.x + line.width(),
+            Align::Centre => line.x + line.width() / 2,
+            Align::Right => line.x,
+        };
+        if !line.parts.iter().all(|p| p.text.is_empty()) {
+            self.lines.push(line);
+        }
+        end
+    }
+
+    /// Adds `parts` as a left-aligned line at (`x`, `y`); returns the x just past its end.
+    pub fn put(&mut self, x: i64, y: i64, scale: u32, parts: Vec<Part>) -> i64 {
+        self.push(TextLine {
+            x,
+            y,
+            scale: scale.max(1),
+            parts,
+            ..TextLine::default()
+        })
+    }
+
+    /// As [`Texts::put`], for one plain run.
+    pub fn plain(&mut self, x: i64, y: i64, scale: u32, text: &str, colour: Rgb) -> i64 {
+        self.put(x, y, scale, vec![Part::plain(text, colour)])
     }
 }
 
@@ -108,36 +172,50 @@ mod tests {
     use super::*;
 
     #[test]
-    fn non_ascii_signs_and_letters_map_to_ascii_stand_ins() {
+    fn a_line_is_as_wide_as_its_characters_and_its_end_follows() {
+        let mut t = Texts::default();
+        let end = t.put(
+            10,
+            0,
+            2,
+            vec![
+                Part::plain("ab", [1, 2, 3]),
+                Part::plain("\u{00b5}s", [1, 2, 3]),
+            ],
+        );
+        assert_eq!(end, 10 + 4 * 10);
+        assert_eq!(t.lines()[0].text(), "ab\u{00b5}s");
+        assert_eq!(t.plain(0, 0, 1, "", [0; 3]), 0);
+        assert_eq!(t.lines().len(), 1, "an empty line is left out");
+    }
+
+    #[test]
+    fn a_panel_over_lines_hides_those_it_overlaps_and_no_other() {
+        let mut t = Texts::default();
+        t.plain(0, 0, 1, "under", [0; 3]);
+        t.plain(0, 100, 1, "beside", [0; 3]);
+        t.push(TextLine {
+            x: 200,
+            y: 20,
+            align: Align::Right,
+            scale: 1,
+            parts: vec![Part::plain("right", [0; 3])],
+            ..TextLine::default()
+        });
+        t.cover((10, 4, 50, 20));
+        let left: Vec<String> = t.lines().iter().map(TextLine::text).collect();
+        assert_eq!(left, ["beside", "right"]);
+        t.cover((180, 25, 5, 5));
+        assert_eq!(t.lines().len(), 1, "the right-aligned line ends at its x");
+    }
+
+    #[test]
+    fn a_figure_carries_its_glossary_sentence_and_plain_text_none() {
         assert_eq!(
-            ascii("\u{2212}3 \u{2014} \u{03b1}=0.5 \u{00b5}s \u{2603}"),
-            "-3 - a=0.5 us ?"
+            Part::figure("1.0 px", [0; 3], "judder").tip,
+            glossary::tip("judder")
         );
-    }
-
-    #[test]
-    fn a_glyph_sets_pixels_only_inside_its_scaled_cell() {
-        let mut buf = vec![0u8; 40 * 20 * 4];
-        let mut c = Canvas::new(&mut buf, 40, 20).unwrap();
-        let end = draw_text(&mut c, 2, 2, "H", 2, [255, 255, 255]);
-        assert_eq!(end, 18);
-        let lit: Vec<(usize, usize)> = (0..20)
-            .flat_map(|y| (0..40).map(move |x| (x, y)))
-            .filter(|&(x, y)| buf[(y * 40 + x) * 4] == 255)
-            .collect();
-        assert!(!lit.is_empty());
-        assert!(
-            lit.iter()
-                .all(|&(x, y)| (2..18).contains(&x) && (2..18).contains(&y))
-        );
-    }
-
-    #[test]
-    fn text_running_off_any_edge_is_clipped_without_panicking() {
-        let mut buf = vec![0u8; 16 * 8 * 4];
-        let mut c = Canvas::new(&mut buf, 16, 8).unwrap();
-        draw_text(&mut c, -20, -3, "clipped text", 3, [255, 0, 0]);
-        draw_text(&mut c, i64::MIN / 2, 0, "x", 1, [255, 0, 0]);
-        draw_text(&mut c, 10, 5, "WW", 1, [255, 0, 0]);
+        assert!(Part::figure("1.0 px", [0; 3], "judder").tip.is_some());
+        assert_eq!(Part::plain("Keys", [0; 3]).tip, None);
     }
 }
