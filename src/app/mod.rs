@@ -32,7 +32,7 @@ use glam::Vec2;
 use gpu::{Gpu, GpuError, Presented};
 use gui::Gui;
 use host::{Present, WindowWall};
-use output::{AtExit, FrameCost, Outputs};
+use output::{AtExit, FrameCost, OutputError, Outputs};
 use replay::CaptureWall;
 use session::knobs::PanelView;
 use std::path::PathBuf;
@@ -269,9 +269,9 @@ pub enum WindowError {
     /// The surface offers no present mode to probe.
     #[error("the surface offers no present mode")]
     NoPresentMode,
-    /// The frame log, the screenshot or the report cannot be written (`output`'s line).
-    #[error("{0}")]
-    Output(String),
+    /// The frame log, the screenshot or the report cannot be written.
+    #[error(transparent)]
+    Output(#[from] OutputError),
 }
 
 /// Why no window can open, checked before winit tries (its own error names only the
@@ -583,7 +583,7 @@ impl App {
         if let Some(log) = &mut self.outputs.frame_log
             && let Err(e) = report.rows.iter().try_for_each(|row| log.row(row))
         {
-            self.fail_and_exit(event_loop, WindowError::Output(e.to_string()));
+            self.fail_and_exit(event_loop, WindowError::Output(e.into()));
         }
     }
 

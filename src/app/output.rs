@@ -9,11 +9,60 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use timestep_lab::frame_csv::{FrameCsv, FrameRecord};
 use timestep_lab::messages::chain;
-use timestep_lab::pending::PendingFile;
+use timestep_lab::pending::{CommitFailed, PendingFile};
 use timestep_loop::seconds;
 
-fn open_error(flag: &str, path: &Path, err: std::io::Error) -> String {
-    format!("{flag} {}: cannot write: {err}", path.display())
+/// A file the window writes could not be created, written or put in place: the flag and the
+/// file it names, and why.
+#[derive(Debug, thiserror::Error)]
+pub enum OutputError {
+    /// The file cannot be created at start (exit 2: nothing has run).
+    #[error("{flag} {}: cannot write: {source}", path.display())]
+    Open {
+        /// The flag that named the file.
+        flag: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// Why it cannot be created.
+        source: std::io::Error,
+    },
+    /// The frame log cannot be created or written.
+    #[error(transparent)]
+    FrameLog(#[from] FrameLogError),
+    /// Writing a file's content failed (`what` names the flag and the file).
+    #[error("{}", chain(what, source.as_ref()))]
+    Write {
+        /// "writing --report FILE", and the like.
+        what: String,
+        /// Why.
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// The window closed before it ever showed a frame, so there is nothing to capture.
+    #[error("no frame was shown, so no --screenshot")]
+    NoFrame,
+    /// The frame cannot be a PNG: its size, and what is wrong with it.
+    #[error("{0}")]
+    Encode(String),
+    /// A finished file could not replace its target.
+    #[error(transparent)]
+    Commit(#[from] CommitFailed),
+}
+
+impl OutputError {
+    fn open(flag: &'static str, path: &Path) -> impl FnOnce(std::io::Error) -> OutputError {
+        move |source| OutputError::Open {
+            flag,
+            path: path.to_owned(),
+            source,
+        }
+    }
+
+    fn write(what: &str) -> impl Fn(std::io::Error) -> OutputError {
+        move |e| OutputError::Write {
+            what: what.to_owned(),
+            source: Box::new(e),
+        }
+    }
 }
 
 /// `--frame-log` could not be created or written: the file, and why.
@@ -94,18 +143,23 @@ impl FrameLog {
 pub struct Screenshot(PendingFile);
 
 impl Screenshot {
-    pub fn open(path: &Path) -> Result<Screenshot, String> {
+    pub fn open(path: &Path) -> Result<Screenshot, OutputError> {
         PendingFile::create(path)
             .map(Screenshot)
-            .map_err(|e| open_error("--screenshot", path, e))
+            .map_err(OutputError::open("--screenshot", path))
     }
 
     /// Writes an RGBA8 frame as PNG (alpha forced opaque: the window shows it opaque); the
     /// file, to be committed.
-    pub fn write(mut self, rgba: &[u8], width: u32, height: u32) -> Result<PendingFile, String> {
+    pub fn write(
+        mut self,
+        rgba: &[u8],
+        width: u32,
+        height: u32,
+    ) -> Result<PendingFile, OutputError> {
         let png = encode_png(rgba, width, height)?;
         let what = format!("writing --screenshot {}", self.0.path().display());
-        self.0.write_all(&png).map_err(|e| chain(&what, &e))?;
+        self.0.write_all(&png).map_err(OutputError::write(&what))?;
         Ok(self.0)
     }
 }
@@ -116,10 +170,10 @@ impl Screenshot {
 pub struct ReportFile(PendingFile);
 
 impl ReportFile {
-    pub fn create(path: &Path) -> Result<ReportFile, String> {
+    pub fn create(path: &Path) -> Result<ReportFile, OutputError> {
         PendingFile::create(path)
             .map(ReportFile)
-            .map_err(|e| open_error("--report", path, e))
+            .map_err(OutputError::open("--report", path))
     }
 
     /// Writes `{"lanes": [...], "window": {...}}`; the file, to be committed.
@@ -127,13 +181,17 @@ impl ReportFile {
         self,
         lanes: &[timestep_lab::lane::LaneReport],
         cost: &FrameCost,
-    ) -> Result<PendingFile, String> {
+    ) -> Result<PendingFile, OutputError> {
         let what = format!("writing --report {}", self.0.path().display());
         let mut out = BufWriter::new(self.0);
         let json = serde_json::json!({ "lanes": lanes, "window": cost.summary() });
-        serde_json::to_writer_pretty(&mut out, &json).map_err(|e| chain(&what, &e))?;
-        writeln!(out).map_err(|e| chain(&what, &e))?;
-        out.into_inner().map_err(|e| chain(&what, e.error()))
+        serde_json::to_writer_pretty(&mut out, &json).map_err(|e| OutputError::Write {
+            what: what.clone(),
+            source: Box::new(e),
+        })?;
+        writeln!(out).map_err(OutputError::write(&what))?;
+        out.into_inner()
+            .map_err(|e| OutputError::write(&what)(e.into_error()))
     }
 }
 
@@ -186,13 +244,10 @@ impl Outputs {
         screenshot: Option<&Path>,
         frame_log: Option<&Path>,
         report: Option<&Path>,
-    ) -> Result<Outputs, String> {
+    ) -> Result<Outputs, OutputError> {
         Ok(Outputs {
             screenshot: screenshot.map(Screenshot::open).transpose()?,
-            frame_log: frame_log
-                .map(FrameLog::create)
-                .transpose()
-                .map_err(|e| e.to_string())?,
+            frame_log: frame_log.map(FrameLog::create).transpose()?,
             report: report.map(ReportFile::create).transpose()?,
         })
     }
@@ -200,44 +255,44 @@ impl Outputs {
     /// Writes the report and the screenshot and finishes the log, then, if all went well and
     /// `ok` (the run did not fail), makes each its target's content. Otherwise every target is
     /// left as it was; the first error is returned.
-    pub fn finish(self, at_exit: AtExit<'_>, ok: bool) -> Result<(), String> {
+    pub fn finish(self, at_exit: AtExit<'_>, ok: bool) -> Result<(), OutputError> {
         let mut files = Vec::new();
         if let Some(report) = self.report {
             files.push(("--report", report.write(&at_exit.reports, &at_exit.cost)?));
         }
         if let Some(shot) = self.screenshot {
-            let (rgba, w, h) = at_exit
-                .frame
-                .ok_or("no frame was shown, so no --screenshot")?;
+            let (rgba, w, h) = at_exit.frame.ok_or(OutputError::NoFrame)?;
             files.push(("--screenshot", shot.write(rgba, w, h)?));
         }
         if let Some(log) = self.frame_log {
-            files.push(("--frame-log", log.finish().map_err(|e| e.to_string())?));
+            files.push(("--frame-log", log.finish()?));
         }
         if ok {
-            timestep_lab::pending::commit_all(files).map_err(|e| e.to_string())?;
+            timestep_lab::pending::commit_all(files)?;
         }
         Ok(())
     }
 }
 
 /// PNG bytes of an RGBA8 buffer.
-pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
-    let size = tiny_skia::IntSize::from_wh(width, height)
-        .ok_or_else(|| format!("cannot encode a {width}x{height} screenshot"))?;
+pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, OutputError> {
+    let size = tiny_skia::IntSize::from_wh(width, height).ok_or_else(|| {
+        OutputError::Encode(format!("cannot encode a {width}x{height} screenshot"))
+    })?;
     let mut data = rgba.to_vec();
     for px in data.chunks_exact_mut(4) {
         px[3] = 255;
     }
     let pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(|| {
-        format!(
+        OutputError::Encode(format!(
             "screenshot buffer of {} bytes does not match {width}x{height}",
             rgba.len()
-        )
+        ))
     })?;
-    pixmap
-        .encode_png()
-        .map_err(|e| chain("encoding --screenshot", &e))
+    pixmap.encode_png().map_err(|e| OutputError::Write {
+        what: "encoding --screenshot".into(),
+        source: Box::new(e),
+    })
 }
 
 #[cfg(test)]
@@ -317,7 +372,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("--frame-log") && e.lines().count() == 1, "{e}");
-        let e = Screenshot::open(&dir.join("f.png")).unwrap_err();
+        let e = Screenshot::open(&dir.join("f.png")).unwrap_err().to_string();
         assert!(e.contains("--screenshot") && e.lines().count() == 1, "{e}");
     }
 
