@@ -217,14 +217,19 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
     let response = match knob.widget {
         Widget::Slider => {
             let options = &knob.options;
-            let response = ui.add(
-                egui::Slider::new(&mut choice, 0..=last)
-                    .step_by(1.0)
-                    .text(knob.name)
-                    .custom_formatter(|v, _| options.get(v as usize).cloned().unwrap_or_default())
-                    .custom_parser(|s| options.iter().position(|o| o == s).map(|i| i as f64)),
-            );
-            if let Some(stop) = clicked_stop(ui, &response, last) {
+            let track = slider_width(ui, knob);
+            let slider = egui::Slider::new(&mut choice, 0..=last)
+                .step_by(1.0)
+                .text(knob.name)
+                .custom_formatter(|v, _| options.get(v as usize).cloned().unwrap_or_default())
+                .custom_parser(|s| options.iter().position(|o| o == s).map(|i| i as f64));
+            let response = ui
+                .scope(|ui| {
+                    ui.spacing_mut().slider_width = track;
+                    ui.add(slider)
+                })
+                .inner;
+            if let Some(stop) = clicked_stop(ui, &response, track, last) {
                 choice = stop;
             }
             response
@@ -235,23 +240,67 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
             choice = usize::from(on);
             r
         }
-        Widget::Choice => egui::ComboBox::from_label(knob.name).show_index(
-            ui,
-            &mut choice,
-            knob.options.len(),
-            |i| knob.options.get(i).cloned().unwrap_or_default(),
-        ),
+        Widget::Choice => choice_box(ui, knob, &mut choice),
     };
     response.on_hover_text(knob.tooltip);
     (choice != knob.current).then_some(choice)
 }
 
+/// A drop-down of `knob`'s options, named by the label after it. The button keeps to the
+/// room the label leaves in the panel's width: a long option (a lesson's title) wraps in it
+/// rather than widening the panel.
+fn choice_box(ui: &mut Ui, knob: &Knob, choice: &mut usize) -> egui::Response {
+    let gap = ui.spacing().item_spacing.x;
+    let room =
+        (ui.available_width() - text_width(ui, knob.name) - gap).max(ui.spacing().combo_width);
+    ui.horizontal(|ui| {
+        let size = egui::vec2(room, ui.spacing().interact_size.y);
+        let combo = ui.allocate_ui(size, |ui| {
+            egui::ComboBox::from_id_salt(knob.name).wrap().show_index(
+                ui,
+                choice,
+                knob.options.len(),
+                |i| knob.options.get(i).cloned().unwrap_or_default(),
+            )
+        });
+        let label = ui.label(knob.name);
+        combo.inner.labelled_by(label.id) | label
+    })
+    .inner
+}
+
+/// The width of `text` on one line in the panel's body text, points.
+fn text_width(ui: &Ui, text: &str) -> f32 {
+    let galley = egui::WidgetText::from(text).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    galley.size().x
+}
+
+/// The track width of `knob`'s slider, points: egui's own where the row fits in the panel
+/// with its widest value, less where it would not (a row that overflowed would widen the
+/// panel as the value changes).
+fn slider_width(ui: &Ui, knob: &Knob) -> f32 {
+    let widest = knob
+        .options
+        .iter()
+        .map(|o| text_width(ui, o))
+        .fold(0.0, f32::max);
+    let spacing = ui.spacing();
+    let value = widest + 2.0 * spacing.button_padding.x;
+    let rest = value + text_width(ui, knob.name) + 2.0 * spacing.item_spacing.x;
+    (ui.available_width() - rest).clamp(spacing.interact_size.x, spacing.slider_width)
+}
+
 /// The stop (0 to `last`) a click on a slider's track landed nearest, if one did this frame.
 /// egui's slider moves only while its button is held down over it across frames; a click
 /// whose press and release reach egui in the same frame (a quick click on a slow frame) would
-/// do nothing. The track is the first `slider_width` points of the response, less the
-/// handle's radius at each end, as egui lays it out.
-fn clicked_stop(ui: &Ui, response: &egui::Response, last: usize) -> Option<usize> {
+/// do nothing. The track is the first `track` points of the response (the slider's width),
+/// less the handle's radius at each end, as egui lays it out.
+fn clicked_stop(ui: &Ui, response: &egui::Response, track: f32, last: usize) -> Option<usize> {
     let clicked = ui.input(|i| {
         i.pointer
             .button_clicked(egui::PointerButton::Primary)
@@ -260,10 +309,8 @@ fn clicked_stop(ui: &Ui, response: &egui::Response, last: usize) -> Option<usize
     })?;
     let rect = response.rect;
     let radius = rect.height() / 2.5;
-    let track = egui::Rect::from_min_size(
-        rect.min,
-        egui::vec2(ui.spacing().slider_width.min(rect.width()), rect.height()),
-    );
+    let track =
+        egui::Rect::from_min_size(rect.min, egui::vec2(track.min(rect.width()), rect.height()));
     if !track.contains(clicked) || last == 0 {
         return None;
     }

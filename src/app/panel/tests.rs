@@ -366,3 +366,45 @@ fn the_panel_grows_with_its_contents_down_to_the_strip_rather_than_scroll() {
         panel.bottom()
     );
 }
+
+#[test]
+fn with_every_lesson_the_panel_keeps_its_width_and_the_top_bar_stays_clear_of_it() {
+    use timestep_lab::lessons::LESSONS;
+    // The window's egui: the HUD's text, then the panel, as `Gui::prepare` runs them.
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(
+            |ui, run: &mut Run| {
+                let view = run.session.panel_view();
+                super::hud(ui.ctx(), &run.session.hud("FifoRelaxed (vsync)"));
+                for change in show(ui.ctx(), &view, &run.panel) {
+                    let outcome = run.session.apply(change);
+                    run.panel.refused(outcome.err());
+                }
+            },
+            Run::new(Mode::Fixed),
+        );
+    h.run();
+    let width = covered_width(&h.ctx, true);
+    for n in 0..=LESSONS.len() {
+        let outcome = h.state_mut().session.apply(Change::Knob(KnobId::Lesson, n));
+        assert_eq!(outcome, Ok(()));
+        for _ in 0..3 {
+            h.run();
+        }
+        assert_eq!(covered_width(&h.ctx, true), width, "lesson {n}");
+        let area = |id: &str| h.ctx.memory(|m| m.area_rect(egui::Id::new(id)));
+        let (Some(bar), Some(panel)) = (area(HUD_ID), area(PANEL_ID)) else {
+            panic!("lesson {n}: the HUD and the panel are drawn");
+        };
+        // The bar's last item of its first line, and the whole bar, left of the panel.
+        let particles = h.get_by_label("particles").rect();
+        assert!(
+            particles.right() < panel.left() && bar.right() <= panel.left(),
+            "lesson {n}: the bar ends at {}, 'particles' at {}, the panel starts at {}",
+            bar.right(),
+            particles.right(),
+            panel.left()
+        );
+    }
+}

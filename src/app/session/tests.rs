@@ -137,7 +137,7 @@ impl Session {
     }
 
     /// The HUD's numbers, all measured.
-    fn hud(&self, present_mode: &str) -> HudInfo {
+    pub(crate) fn hud(&self, present_mode: &str) -> HudInfo {
         let shown: Vec<&Lane> = self
             .view
             .shown(self.lanes.len())
