@@ -386,13 +386,15 @@ fn with_every_lesson_the_panel_keeps_its_width_and_the_top_bar_stays_clear_of_it
         );
     h.run();
     let width = covered_width(&h.ctx, true);
-    for n in 0..=LESSONS.len() {
+    // At 1280 px the bar fits left of the panel; at 1000 and 800 it wraps to fit.
+    for (n, size) in (0..=LESSONS.len()).flat_map(|n| [(n, 1280.0), (n, 1000.0), (n, 800.0)]) {
+        h.set_size(egui::vec2(size, 800.0));
         let outcome = h.state_mut().session.apply(Change::Knob(KnobId::Lesson, n));
         assert_eq!(outcome, Ok(()));
         for _ in 0..3 {
             h.run();
         }
-        assert_eq!(covered_width(&h.ctx, true), width, "lesson {n}");
+        assert_eq!(covered_width(&h.ctx, true), width, "lesson {n}, {size} px");
         let area = |id: &str| h.ctx.memory(|m| m.area_rect(egui::Id::new(id)));
         let (Some(bar), Some(panel)) = (area(HUD_ID), area(PANEL_ID)) else {
             panic!("lesson {n}: the HUD and the panel are drawn");
@@ -401,7 +403,7 @@ fn with_every_lesson_the_panel_keeps_its_width_and_the_top_bar_stays_clear_of_it
         let particles = h.get_by_label("particles").rect();
         assert!(
             particles.right() < panel.left() && bar.right() <= panel.left(),
-            "lesson {n}: the bar ends at {}, 'particles' at {}, the panel starts at {}",
+            "lesson {n}, {size} px: the bar ends at {}, 'particles' at {}, the panel at {}",
             bar.right(),
             particles.right(),
             panel.left()
