@@ -108,7 +108,7 @@ pub struct RopeReport {
     pub gravity_m_per_s2: f64,
     pub damping_per_s: f64,
     pub pin: String,
-    /// How the pinned end moved, as typed: "off", "sway:2.5s", "circle:3s" (judder is
+    /// How the pinned end moved, as typed: "off", "sway:6s", "circle:3s" (judder is
     /// measured only with a drive).
     pub drive: String,
     /// The integrator's name, and the longest step it can take without the rope's fastest mode
