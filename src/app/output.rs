@@ -372,7 +372,9 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("--frame-log") && e.lines().count() == 1, "{e}");
-        let e = Screenshot::open(&dir.join("f.png")).unwrap_err().to_string();
+        let e = Screenshot::open(&dir.join("f.png"))
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("--screenshot") && e.lines().count() == 1, "{e}");
     }
 

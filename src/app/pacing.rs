@@ -81,6 +81,12 @@ impl FpsMeter {
     pub fn fps(&self) -> f64 {
         self.fps
     }
+
+    /// The rate over the last whole window, once one has been counted (the first frames'
+    /// rate so far is no measure of what the machine holds).
+    pub fn settled_fps(&self) -> Option<f64> {
+        self.settled.then_some(self.fps)
+    }
 }
 
 #[cfg(test)]

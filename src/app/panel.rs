@@ -217,14 +217,19 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
     let response = match knob.widget {
         Widget::Slider => {
             let options = &knob.options;
-            let response = ui.add(
-                egui::Slider::new(&mut choice, 0..=last)
-                    .step_by(1.0)
-                    .text(knob.name)
-                    .custom_formatter(|v, _| options.get(v as usize).cloned().unwrap_or_default())
-                    .custom_parser(|s| options.iter().position(|o| o == s).map(|i| i as f64)),
-            );
-            if let Some(stop) = clicked_stop(ui, &response, last) {
+            let track = slider_width(ui, knob);
+            let slider = egui::Slider::new(&mut choice, 0..=last)
+                .step_by(1.0)
+                .text(knob.name)
+                .custom_formatter(|v, _| options.get(v as usize).cloned().unwrap_or_default())
+                .custom_parser(|s| options.iter().position(|o| o == s).map(|i| i as f64));
+            let response = ui
+                .scope(|ui| {
+                    ui.spacing_mut().slider_width = track;
+                    ui.add(slider)
+                })
+                .inner;
+            if let Some(stop) = clicked_stop(ui, &response, track, last) {
                 choice = stop;
             }
             response
@@ -235,23 +240,67 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
             choice = usize::from(on);
             r
         }
-        Widget::Choice => egui::ComboBox::from_label(knob.name).show_index(
-            ui,
-            &mut choice,
-            knob.options.len(),
-            |i| knob.options.get(i).cloned().unwrap_or_default(),
-        ),
+        Widget::Choice => choice_box(ui, knob, &mut choice),
     };
     response.on_hover_text(knob.tooltip);
     (choice != knob.current).then_some(choice)
 }
 
+/// A drop-down of `knob`'s options, named by the label after it. The button keeps to the
+/// room the label leaves in the panel's width: a long option (a lesson's title) wraps in it
+/// rather than widening the panel.
+fn choice_box(ui: &mut Ui, knob: &Knob, choice: &mut usize) -> egui::Response {
+    let gap = ui.spacing().item_spacing.x;
+    let room =
+        (ui.available_width() - text_width(ui, knob.name) - gap).max(ui.spacing().combo_width);
+    ui.horizontal(|ui| {
+        let size = egui::vec2(room, ui.spacing().interact_size.y);
+        let combo = ui.allocate_ui(size, |ui| {
+            egui::ComboBox::from_id_salt(knob.name).wrap().show_index(
+                ui,
+                choice,
+                knob.options.len(),
+                |i| knob.options.get(i).cloned().unwrap_or_default(),
+            )
+        });
+        let label = ui.label(knob.name);
+        combo.inner.labelled_by(label.id) | label
+    })
+    .inner
+}
+
+/// The width of `text` on one line in the panel's body text, points.
+fn text_width(ui: &Ui, text: &str) -> f32 {
+    let galley = egui::WidgetText::from(text).into_galley(
+        ui,
+        Some(egui::TextWrapMode::Extend),
+        f32::INFINITY,
+        egui::TextStyle::Body,
+    );
+    galley.size().x
+}
+
+/// The track width of `knob`'s slider, points: egui's own where the row fits in the panel
+/// with its widest value, less where it would not (a row that overflowed would widen the
+/// panel as the value changes).
+fn slider_width(ui: &Ui, knob: &Knob) -> f32 {
+    let widest = knob
+        .options
+        .iter()
+        .map(|o| text_width(ui, o))
+        .fold(0.0, f32::max);
+    let spacing = ui.spacing();
+    let value = widest + 2.0 * spacing.button_padding.x;
+    let rest = value + text_width(ui, knob.name) + 2.0 * spacing.item_spacing.x;
+    (ui.available_width() - rest).clamp(spacing.interact_size.x, spacing.slider_width)
+}
+
 /// The stop (0 to `last`) a click on a slider's track landed nearest, if one did this frame.
 /// egui's slider moves only while its button is held down over it across frames; a click
 /// whose press and release reach egui in the same frame (a quick click on a slow frame) would
-/// do nothing. The track is the first `slider_width` points of the response, less the
-/// handle's radius at each end, as egui lays it out.
-fn clicked_stop(ui: &Ui, response: &egui::Response, last: usize) -> Option<usize> {
+/// do nothing. The track is the first `track` points of the response (the slider's width),
+/// less the handle's radius at each end, as egui lays it out.
+fn clicked_stop(ui: &Ui, response: &egui::Response, track: f32, last: usize) -> Option<usize> {
     let clicked = ui.input(|i| {
         i.pointer
             .button_clicked(egui::PointerButton::Primary)
@@ -260,10 +309,8 @@ fn clicked_stop(ui: &Ui, response: &egui::Response, last: usize) -> Option<usize
     })?;
     let rect = response.rect;
     let radius = rect.height() / 2.5;
-    let track = egui::Rect::from_min_size(
-        rect.min,
-        egui::vec2(ui.spacing().slider_width.min(rect.width()), rect.height()),
-    );
+    let track =
+        egui::Rect::from_min_size(rect.min, egui::vec2(track.min(rect.width()), rect.height()));
     if !track.contains(clicked) || last == 0 {
         return None;
     }
@@ -334,34 +381,101 @@ fn hud_tip(label: &str) -> &'static str {
     timestep_lab::draw::tip(label).unwrap_or("")
 }
 
+/// The HUD's grid spacing, points: between columns and between rows.
+const HUD_SPACING: [f32; 2] = [8.0, 1.0];
+/// The HUD's frame: its inner margin and its stroke, points.
+const HUD_MARGIN: f32 = 6.0;
+const HUD_STROKE: f32 = 1.0;
+/// Where the HUD's frame starts, points from the window's top-left corner.
+const HUD_AT: f32 = 6.0;
+
 /// The HUD's text: one lane's figures in the top-left corner, or the split view's bar across
-/// the top, each with its tooltip; the panes, rope and strip stay in the pixel buffer.
+/// the top, each with its tooltip; the panes, rope and strip stay in the pixel buffer. The bar
+/// keeps left of the panel (as it was drawn last frame): where its lines do not fit there,
+/// they wrap, so no figure is ever under the panel.
 pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
     let colour = |c: [u8; 3]| Color32::from_rgb(c[0], c[1], c[2]);
     let frame = egui::Frame::new()
         .fill(Color32::from_rgba_unmultiplied(9, 11, 15, 205))
-        .stroke(egui::Stroke::new(1.0, Color32::from_rgb(58, 64, 80)))
-        .inner_margin(6.0)
+        .stroke(egui::Stroke::new(HUD_STROKE, Color32::from_rgb(58, 64, 80)))
+        .inner_margin(HUD_MARGIN)
         .corner_radius(4.0);
+    let room = hud_room(ctx);
+    let lines = hud.cells();
     egui::Area::new(egui::Id::new(HUD_ID))
-        .fixed_pos([6.0, 6.0])
+        .fixed_pos([HUD_AT, HUD_AT])
         .order(egui::Order::Background)
         .interactable(true)
         .show(ctx, |ui| {
+            let per_row = cells_per_row(ui, &lines, room);
             frame.show(ui, |ui| {
                 egui::Grid::new("hud_grid")
-                    .num_columns(2)
-                    .spacing([8.0, 1.0])
+                    .num_columns(2 * per_row)
+                    .spacing(HUD_SPACING)
                     .show(ui, |ui| {
-                        for line in hud.cells() {
-                            for cell in line {
-                                hud_cell(ui, &cell, colour);
+                        for row in lines.iter().flat_map(|line| line.chunks(per_row)) {
+                            for cell in row {
+                                hud_cell(ui, cell, colour);
                             }
                             ui.end_row();
                         }
                     });
             });
         });
+}
+
+/// The width the HUD's grid may take, points: from its frame's inside to the panel's left
+/// edge as drawn last frame (or the window's right edge), less a small gap.
+fn hud_room(ctx: &egui::Context) -> f32 {
+    let panel = egui::LayerId::new(egui::Order::Middle, egui::Id::new(PANEL_ID));
+    let right = ctx
+        .memory(|m| {
+            m.areas()
+                .visible_last_frame(&panel)
+                .then(|| m.area_rect(panel.id))
+                .flatten()
+        })
+        .map_or(ctx.content_rect().right(), |r| r.left());
+    right - HUD_AT - 2.0 * (HUD_MARGIN + HUD_STROKE) - PANEL_MARGIN
+}
+
+/// How many HUD cells one grid row holds: all of a line's where they fit in `room` points,
+/// else the most that do (at least one). Each cell is two columns, label and value, as wide
+/// as the widest of that column's (egui's grid gives a column at least `interact_size.x`).
+fn cells_per_row(ui: &Ui, lines: &[Vec<HudCell>], room: f32) -> usize {
+    let font = egui::TextStyle::Monospace.resolve(ui.style());
+    let gap = ui.spacing().item_spacing.x;
+    let width = |text: &str| {
+        let galley = ui
+            .painter()
+            .layout_no_wrap(text.to_owned(), font.clone(), Color32::WHITE);
+        galley.size().x
+    };
+    let widths: Vec<Vec<[f32; 2]>> = lines
+        .iter()
+        .map(|line| {
+            let cell = |c: &HudCell| {
+                let flag = c.flag.map_or(0.0, |(f, _)| gap + width(f));
+                [width(c.label), width(&c.value) + flag]
+            };
+            line.iter().map(cell).collect()
+        })
+        .collect();
+    let min_col = ui.spacing().interact_size.x;
+    let grid_width = |per_row: usize| {
+        let mut cols = vec![min_col; 2 * per_row];
+        for row in widths.iter().flat_map(|line| line.chunks(per_row)) {
+            for (col, w) in cols.iter_mut().zip(row.iter().flatten()) {
+                *col = col.max(*w);
+            }
+        }
+        cols.iter().sum::<f32>() + HUD_SPACING[0] * (cols.len() - 1) as f32
+    };
+    let widest = lines.iter().map(Vec::len).max().unwrap_or(1).max(1);
+    (1..=widest)
+        .rev()
+        .find(|&n| grid_width(n) <= room)
+        .unwrap_or(1)
 }
 
 /// One HUD figure: its label and value (and flag), each with the label's tooltip.

@@ -87,9 +87,12 @@ pub struct Session {
     requests: Requests,
     /// The rope every lane steps (its drive changes with `D` and the lessons).
     rope: RopeParams,
-    /// The lesson showing (1-based), its caption, and the CPU time its ticks cost.
+    /// The lesson showing (1-based), its caption (with its notice, if it shows), and the CPU
+    /// time its ticks cost.
     lesson: Option<usize>,
     caption: Vec<String>,
+    /// Whether the caption ends in the lesson's notice (the frame rate is too low for it).
+    notice: bool,
     step_cost_ns: u64,
     /// The plain view as launched, which leaving a lesson goes back to.
     home: Home,
@@ -168,6 +171,7 @@ impl Session {
             rope: cfg.rope,
             lesson: None,
             caption: Vec::new(),
+            notice: false,
             step_cost_ns: 0,
             home: Home {
                 lanes: cfg.lanes.clone(),
@@ -217,6 +221,7 @@ impl Session {
         self.step_cost_ns = lesson.step_cost_ns;
         self.lesson = Some(n);
         self.caption = lesson.caption_lines(n);
+        self.notice = false;
         self.hand.drop_held();
         self.arrange();
     }
@@ -241,6 +246,7 @@ impl Session {
         self.step_cost_ns = 0;
         self.lesson = None;
         self.caption.clear();
+        self.notice = false;
         self.hand.drop_held();
         self.arrange();
     }
@@ -684,6 +690,7 @@ impl Session {
             self.frames.set_paused(true);
         }
         let frame = frame?;
+        self.lesson_notice();
         let input_ns = match (input_at, frame.shown) {
             (Some(at), Some(shown)) => {
                 let latency = shown.at_ns.saturating_sub(at);
@@ -699,6 +706,27 @@ impl Session {
             .map(|i| self.row(i, &frame, input_ns))
             .collect();
         Ok(FrameReport { frame, rows })
+    }
+
+    /// The lesson's caption ends in its notice while the measured frame rate is too low for
+    /// its point (see `Lesson::notice`), and no longer once it is not.
+    fn lesson_notice(&mut self) {
+        let (Some(n), Some(fps)) = (self.lesson, self.meter.fps.settled_fps()) else {
+            return;
+        };
+        let Ok(lesson) = Lesson::number(n) else {
+            return;
+        };
+        let notice = lesson.notice(fps, self.notice);
+        if notice.is_none() && !self.notice {
+            return;
+        }
+        self.caption = lesson.caption_lines(n);
+        self.caption.extend(notice.iter().flatten().cloned());
+        if self.notice != notice.is_some() {
+            self.notice = notice.is_some();
+            self.arrange();
+        }
     }
 
     /// The frame log's row for lane `i`: its frame record, the latency of the input shown.

@@ -105,8 +105,8 @@ pub struct CommonArgs {
     #[arg(help_heading = "Rope", long, value_name = names::<Integrator>(), default_value = "euler", value_parser = named::<Integrator>(), global = true)]
     pub integrator: Integrator,
     /// Move the pinned end along a path, an exact function of simulated time: sway (side to
-    /// side, 0.75 m each way) or circle (0.5 m radius), each with an optional :PERIOD (sway:2.5s,
-    /// circle:3s), or off [default: sway in the window, off elsewhere]
+    /// side, 1.2 m each way at a steady speed) or circle (0.5 m radius), each with an optional
+    /// :PERIOD (sway:6s, circle:3s), or off [default: sway in the window, off elsewhere]
     #[arg(help_heading = "Rope", long, value_name = "sway|circle|off[:PERIOD]", value_parser = parse_drive, global = true)]
     pub drive: Option<Drive>,
     /// Per-particle drag, 1/s: velocity decays as exp(-RATE·t)

@@ -43,7 +43,17 @@ pub struct Lesson {
     pub step_cost_ns: u64,
     /// The free end's trail.
     pub trail: bool,
+    /// Where the point needs frames held at the lesson's cap: what is lost when the machine
+    /// draws fewer (see [`Lesson::notice`]). `None`: the point shows at any frame rate.
+    pub needs_cap: Option<&'static str>,
 }
+
+/// The least share of a lesson's cap the measured frame rate must reach for a lesson that
+/// [needs its cap held](Lesson::needs_cap); once the notice shows, the rate must pass the cap's
+/// [`HELD_AGAIN`] share to lift it (so a rate at the edge does not make it blink).
+pub const HELD: f64 = 0.95;
+/// See [`HELD`].
+pub const HELD_AGAIN: f64 = 0.98;
 
 /// Glenn Fiedler's article: the accumulator, the spiral of death, interpolation.
 pub const FIEDLER: &str = "Glenn Fiedler's \"Fix Your Timestep!\"";
@@ -149,6 +159,7 @@ pub const LESSONS: [Lesson; 7] = [
         drive: Drive::Off,
         step_cost_ns: 0,
         trail: false,
+        needs_cap: None,
     },
     Lesson {
         title: "A coarse tick: fixed judders, interpolated glides",
@@ -162,11 +173,10 @@ pub const LESSONS: [Lesson; 7] = [
         dt: Dt::hz(20),
         max_substep: Some(MS),
         pacing: Pacing::Cap(30.0),
-        drive: Drive::Sway {
-            period_ns: 2_500_000_000,
-        },
+        drive: Drive::sway(),
         step_cost_ns: 0,
         trail: true,
+        needs_cap: None,
     },
     Lesson {
         title: "The spiral of death, and the clamp",
@@ -180,11 +190,10 @@ pub const LESSONS: [Lesson; 7] = [
         dt: Dt::hz(100),
         max_substep: None,
         pacing: Pacing::Vsync,
-        drive: Drive::Sway {
-            period_ns: 2_500_000_000,
-        },
+        drive: Drive::sway(),
         step_cost_ns: 12 * MS,
         trail: false,
+        needs_cap: None,
     },
     Lesson {
         title: "The beat: a tick a hair off the refresh",
@@ -203,11 +212,10 @@ pub const LESSONS: [Lesson; 7] = [
         dt: Dt::hz(30),
         max_substep: Some(MS),
         pacing: Pacing::Cap(29.7),
-        drive: Drive::Sway {
-            period_ns: 2_500_000_000,
-        },
+        drive: Drive::sway(),
         step_cost_ns: 0,
         trail: false,
+        needs_cap: Some("frames come unevenly and many run 2 ticks: no one frame stands out."),
     },
     Lesson {
         title: "FixedUpdate is not periodic in wall time",
@@ -220,11 +228,10 @@ pub const LESSONS: [Lesson; 7] = [
         dt: Dt::ms(1),
         max_substep: None,
         pacing: Pacing::Cap(30.0),
-        drive: Drive::Sway {
-            period_ns: 2_500_000_000,
-        },
+        drive: Drive::sway(),
         step_cost_ns: 500_000,
         trail: false,
+        needs_cap: Some("fewer than 3 frames fit the strip's 100 ms wall row to bunch at."),
     },
     Lesson {
         title: "Four engines' loops side by side",
@@ -242,11 +249,10 @@ pub const LESSONS: [Lesson; 7] = [
         dt: Dt::ms(1),
         max_substep: None,
         pacing: Pacing::Vsync,
-        drive: Drive::Sway {
-            period_ns: 2_500_000_000,
-        },
+        drive: Drive::sway(),
         step_cost_ns: 0,
         trail: true,
+        needs_cap: None,
     },
     Lesson {
         title: "Late pacing: input read as late as possible",
@@ -263,6 +269,7 @@ pub const LESSONS: [Lesson; 7] = [
         drive: Drive::Off,
         step_cost_ns: 0,
         trail: false,
+        needs_cap: None,
     },
 ];
 
@@ -361,6 +368,25 @@ impl Lesson {
                     .replace("{beat}", &beat)
             })
             .collect()
+    }
+
+    /// What the screen says when the machine draws `fps` (measured; `shown`: the notice shows
+    /// now), too few for this lesson's point: the rate measured, the least the lesson needs
+    /// and what is lost. `None` where the rate is enough or the point needs none.
+    pub fn notice(&self, fps: f64, shown: bool) -> Option<[String; 2]> {
+        let (Pacing::Cap(cap), Some(lost)) = (self.pacing, self.needs_cap) else {
+            return None;
+        };
+        let least = cap * HELD;
+        let enough = cap * if shown { HELD_AGAIN } else { HELD };
+        (fps < enough).then(|| {
+            [
+                format!(
+                    "Too slow here: {fps:.1} fps, and this needs {least:.1} ({cap} fps cap held):"
+                ),
+                lost.to_string(),
+            ]
+        })
     }
 
     /// The caption as drawn: the number and title, what to look at, and where it comes from.
@@ -480,6 +506,34 @@ mod tests {
             ..*four
         };
         assert!(at_29_97.beat().is_some_and(|(s, _)| s > 30.0));
+    }
+
+    #[test]
+    fn lessons_4_and_5_say_when_the_frame_rate_is_too_low_for_their_point() {
+        let (four, five) = (&LESSONS[3], &LESSONS[4]);
+        // Xvfb's 24 fps: too slow for either; the notice names the rate and the need.
+        for l in [four, five] {
+            let notice = l
+                .notice(24.0, false)
+                .unwrap_or_else(|| panic!("{}", l.title));
+            assert!(notice[0].contains("24.0 fps"), "{notice:?}");
+            for line in &notice {
+                assert!(line.len() <= 84 && line.is_ascii(), "{line:?}");
+            }
+        }
+        assert!(four.notice(24.0, false).unwrap()[0].contains("needs 28.2 (29.7 fps cap"));
+        // At the cap: none; just under the least, the notice; shown, it waits for 98 %.
+        assert_eq!(four.notice(29.7, false), None);
+        assert!(five.notice(28.4, false).is_some());
+        assert!(five.notice(29.0, true).is_some() && five.notice(29.0, false).is_none());
+        // The other lessons' points show at any rate.
+        for (i, l) in LESSONS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| ![3, 4].contains(i))
+        {
+            assert_eq!(l.notice(5.0, false), None, "lesson {}", i + 1);
+        }
     }
 
     #[test]

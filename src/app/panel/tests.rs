@@ -372,3 +372,48 @@ fn the_panel_grows_with_its_contents_down_to_the_strip_rather_than_scroll() {
         panel.bottom()
     );
 }
+
+#[test]
+fn with_every_lesson_the_panel_keeps_its_width_and_the_top_bar_stays_clear_of_it() {
+    use timestep_lab::lessons::LESSONS;
+    // The window's egui: the HUD's text, then the panel, as `Gui::prepare` runs them.
+    let mut h = Harness::builder()
+        .with_size([1280.0, 800.0])
+        .build_ui_state(
+            |ui, run: &mut Run| {
+                let view = run.session.panel_view();
+                super::hud(ui.ctx(), &run.session.hud("FifoRelaxed (vsync)"));
+                for change in show(ui.ctx(), &view, &run.panel) {
+                    run.session.apply(change);
+                }
+                run.panel
+                    .refused(run.session.refused().map(ToString::to_string));
+            },
+            Run::new(Mode::Fixed),
+        );
+    h.run();
+    let width = covered_width(&h.ctx, true);
+    // At 1280 px the bar fits left of the panel; at 1000 and 800 it wraps to fit.
+    for (n, size) in (0..=LESSONS.len()).flat_map(|n| [(n, 1280.0), (n, 1000.0), (n, 800.0)]) {
+        h.set_size(egui::vec2(size, 800.0));
+        h.state_mut().session.apply(Change::Knob(KnobId::Lesson, n));
+        assert!(h.state().session.refused().is_none(), "lesson {n}");
+        for _ in 0..3 {
+            h.run();
+        }
+        assert_eq!(covered_width(&h.ctx, true), width, "lesson {n}, {size} px");
+        let area = |id: &str| h.ctx.memory(|m| m.area_rect(egui::Id::new(id)));
+        let (Some(bar), Some(panel)) = (area(HUD_ID), area(PANEL_ID)) else {
+            panic!("lesson {n}: the HUD and the panel are drawn");
+        };
+        // The bar's last item of its first line, and the whole bar, left of the panel.
+        let particles = h.get_by_label("particles").rect();
+        assert!(
+            particles.right() < panel.left() && bar.right() <= panel.left(),
+            "lesson {n}, {size} px: the bar ends at {}, 'particles' at {}, the panel at {}",
+            bar.right(),
+            particles.right(),
+            panel.left()
+        );
+    }
+}

@@ -143,7 +143,7 @@ impl Session {
     }
 
     /// The HUD's numbers, all measured.
-    fn hud(&self, present_mode: &str) -> HudInfo {
+    pub(crate) fn hud(&self, present_mode: &str) -> HudInfo {
         let shown: Vec<&Lane> = self
             .view
             .shown(self.lanes.len())
@@ -1707,4 +1707,35 @@ fn the_mode_and_timer_keys_cycle_in_the_crates_order_and_wrap() {
         timers.push(t);
     }
     assert_eq!(timers, [TimerKind::Snap, TimerKind::Smooth, TimerKind::Raw]);
+}
+
+#[test]
+fn lessons_4_and_5_say_so_on_screen_when_the_frame_rate_is_too_low_for_their_point() {
+    for n in [4, 5] {
+        for (fps, expected) in [(24u64, true), (60, false)] {
+            let mut s = session(Mode::Fixed);
+            s.start_lesson(n);
+            let lines = s.caption.len();
+            // Two seconds of frames at `fps` on the scripted clock.
+            let frame_ns = 1_000_000_000 / fps;
+            for i in 1..=2 * fps {
+                s.advance_to(i * frame_ns);
+            }
+            let shown = s.caption.iter().any(|l| l.contains("Too slow here"));
+            assert_eq!(shown, expected, "lesson {n} at {fps} fps: {:?}", s.caption);
+            if expected {
+                assert_eq!(s.caption.len(), lines + 2);
+                assert!(
+                    s.caption
+                        .iter()
+                        .any(|l| l.contains(&format!("{fps}.0 fps")))
+                );
+                // At the cap again, the notice goes, and the caption is the lesson's own.
+                for i in 1..=60 {
+                    s.advance_to(2_000_000_000 + i * 16_666_667);
+                }
+                assert_eq!(s.caption.len(), lines, "{:?}", s.caption);
+            }
+        }
+    }
 }

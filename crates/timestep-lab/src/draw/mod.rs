@@ -72,9 +72,12 @@ pub struct RopeLook<'a> {
     /// The free end's last shown positions, oldest first (the `G` trail): drawn as fading
     /// dots, evenly spaced when the motion shown is smooth.
     pub trail: &'a [Vec2],
-    /// The overlay: the rope is drawn in this lane's colour (see `palette::lane`), so
-    /// several ropes in one pane can be told apart. `None`: the rope's own colour.
-    pub colour: Option<usize>,
+    /// The lane's colour (an index for [`palette::lane`]): its trail is drawn in it in every
+    /// view, so each lane's trail is told apart.
+    pub colour: usize,
+    /// The overlay: the rope too is drawn in the lane's colour, so several ropes in one pane
+    /// can be told apart. `false`: the rope's own colour.
+    pub overlaid: bool,
 }
 
 /// Everything one frame shows.
@@ -284,7 +287,8 @@ mod tests {
     fn look<'a>(positions: &'a [Vec2], pinned: &'a [usize]) -> RopeLook<'a> {
         RopeLook {
             trail: &[],
-            colour: None,
+            colour: 0,
+            overlaid: false,
             positions,
             pinned,
             grabbed: None,

@@ -7,8 +7,6 @@ pub const BG_BOTTOM: Rgb = [12, 14, 19];
 pub const GRID: Rgb = [160, 176, 210];
 pub const ROPE: Rgb = [226, 206, 164];
 pub const BEAD: Rgb = [255, 243, 214];
-/// The free end's trail (`G`): a cool colour apart from the rope's.
-pub const TRAIL: Rgb = [110, 200, 255];
 pub const BEAD_RIM: Rgb = [16, 18, 24];
 pub const ROPE_EXPLODED: Rgb = [255, 72, 72];
 pub const BEAD_EXPLODED: Rgb = [255, 168, 160];
@@ -34,7 +32,7 @@ pub const STEPS_DIM: Rgb = [62, 45, 82];
 pub const REFERENCE: Rgb = [130, 135, 148];
 pub const GRAPH_BG: Rgb = [0, 0, 0];
 
-/// Each lane's colour, by its index: its pane's label and its steps in the strip. Apart from
+/// Each lane's colour, by its index: its pane's label, its trail and its steps in the strip. Apart from
 /// each other, and from the explosion's red and the accent's blue.
 pub const LANES: [Rgb; 4] = [
     [240, 160, 40],

@@ -101,7 +101,8 @@ fn frame(
     let panes = [Pane {
         rope: RopeLook {
             trail: &[],
-            colour: None,
+            colour: 0,
+            overlaid: false,
             positions: &positions,
             pinned: &pinned,
             grabbed,
@@ -230,7 +231,8 @@ fn writes_a_scattered_rope_png() {
     let pos: Vec<Vec2> = (0..2000).map(|_| Vec2::new(rnd(), rnd())).collect();
     let rope = RopeLook {
         trail: &[],
-        colour: None,
+        colour: 0,
+        overlaid: false,
         positions: &pos,
         pinned: &[0],
         grabbed: None,

@@ -171,9 +171,11 @@ pub(super) fn draw_rope(
         return;
     };
     // Overlaid ropes narrow lane by lane, so one drawn over another leaves it showing.
-    let narrowing = look
-        .colour
-        .map_or(1.0, |i| 1.8 / (1.0 + 0.6 * i.min(4) as f32));
+    let narrowing = if look.overlaid {
+        1.8 / (1.0 + 0.6 * look.colour.min(4) as f32)
+    } else {
+        1.0
+    };
     let line_w = rope_width_px(view.scale) * narrowing;
     let total = screen_points(view, look.positions, &mut scratch.points, width, height);
     let mask = clip
@@ -186,16 +188,17 @@ pub(super) fn draw_rope(
         size: Vec2::new(width as f32, height as f32),
     };
     painter.trail(look, view, line_w);
-    let colour = match (look.exploded, look.colour) {
+    let colour = match (look.exploded, look.overlaid) {
         (true, _) => pal::ROPE_EXPLODED,
-        (false, Some(lane)) => pal::lane(lane),
-        (false, None) => pal::ROPE,
+        (false, true) => pal::lane(look.colour),
+        (false, false) => pal::ROPE,
     };
     painter.stroke_rope(&scratch.points, total, line_w, colour);
     // Overlaid ropes go without beads, which would hide one rope under another.
-    let radius = match look.colour {
-        None => painter.beads(look, view, line_w),
-        Some(_) => (line_w * 1.5).clamp(3.0, 9.0),
+    let radius = if look.overlaid {
+        (line_w * 1.5).clamp(3.0, 9.0)
+    } else {
+        painter.beads(look, view, line_w)
     };
     painter.pins(look, view, radius, line_w);
     painter.grabbed(look, view, radius);
@@ -283,7 +286,7 @@ impl Painter<'_, '_> {
     }
 
     /// The trail: a dot at each of the free end's last shown positions, the oldest faintest,
-    /// under the rope.
+    /// under the rope, in the lane's colour.
     fn trail(&mut self, look: &RopeLook, view: &View, line_w: f32) {
         let n = look.trail.len();
         let r = (line_w * 1.2).clamp(2.5, 6.0);
@@ -291,7 +294,7 @@ impl Painter<'_, '_> {
             if let Some(s) = screen(view, p).filter(|&s| self.on_screen(s, r)) {
                 self.pb.push_circle(s.x, s.y, r);
                 let alpha = 40 + (200 * (k + 1) / n.max(1)) as u8;
-                self.fill(pal::TRAIL, alpha);
+                self.fill(pal::lane(look.colour), alpha);
             }
         }
     }
@@ -446,7 +449,8 @@ mod tests {
             pinned: &[0],
             grabbed: None,
             exploded: true,
-            colour: None,
+            colour: 0,
+            overlaid: false,
         };
         let mut buf = vec![0u8; (w * h * 4) as usize];
         draw_rope(
@@ -462,6 +466,53 @@ mod tests {
             .filter(|p| p[..3] == pal::ROPE_EXPLODED)
             .count();
         assert!(red > 100, "{red}");
+    }
+
+    #[test]
+    fn lesson_2s_two_lanes_trails_are_drawn_in_their_two_lane_colours() {
+        let (w, h) = (200u32, 200u32);
+        let view = View::fit(Vec2::splat(-1.0), Vec2::splat(1.0), w, h);
+        let names: Vec<String> = crate::lessons::LESSONS[1]
+            .lane_specs()
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let colours = pal::lane_colours(&names);
+        // A rope along the top, its free end's trail along the bottom.
+        let rope = [Vec2::new(-0.5, 0.8), Vec2::new(0.5, 0.8)];
+        let trail: Vec<Vec2> = (0..8)
+            .map(|i| Vec2::new(-0.8 + 0.2 * i as f32, -0.6))
+            .collect();
+        let newest = screen(&view, trail[7]).unwrap_or_else(|| panic!("on screen"));
+        let drawn: Vec<[u8; 3]> = colours
+            .iter()
+            .map(|&colour| {
+                let look = RopeLook {
+                    positions: &rope,
+                    pinned: &[0],
+                    grabbed: None,
+                    exploded: false,
+                    trail: &trail,
+                    colour,
+                    overlaid: false,
+                };
+                let mut buf = vec![0u8; (w * h * 4) as usize];
+                let mut scratch = RopeScratch::default();
+                draw_rope(&mut buf, (w, h), &look, &view, None, &mut scratch);
+                let at = 4 * (newest.y as usize * w as usize + newest.x as usize);
+                [buf[at], buf[at + 1], buf[at + 2]]
+            })
+            .collect();
+        assert_eq!(colours.len(), 2);
+        assert_ne!(pal::lane(colours[0]), pal::lane(colours[1]));
+        // The newest dot, nearly opaque over black, is its lane's colour.
+        for (&colour, px) in colours.iter().zip(&drawn) {
+            let lane = pal::lane(colour);
+            for (c, want) in px.iter().zip(lane) {
+                let want = f32::from(want) * 240.0 / 255.0;
+                assert!((f32::from(*c) - want).abs() < 8.0, "{px:?}, lane {lane:?}");
+            }
+        }
     }
 
     #[test]

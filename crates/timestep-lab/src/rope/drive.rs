@@ -3,6 +3,13 @@
 //!
 //! The pin is put where the path is at the end of each (sub)step before the step is
 //! integrated, and given the path's velocity there, so the springs' damping sees it move.
+//!
+//! `sway` moves the pin at a steady speed (as Blur Busters' UFO test moves its saucer: a
+//! steady motion shows a stutter plainly) and eases it round at each end, slowly enough for
+//! the rope to hang and follow: its period is well above the hanging rope's slowest swing
+//! (about 2.9 s for the default 3 m rope: 4π/2.405 · √(L/g), the hanging chain's first
+//! mode), and it starts from rest. A 2.5 s sine sat near that swing and whipped the rope
+//! into a knot at the pin.
 
 use glam::Vec2;
 use std::f64::consts::TAU;
@@ -10,11 +17,14 @@ use std::fmt;
 use timestep_loop::{Named, format_duration, parse_duration, parse_keyword};
 
 /// How far `sway` moves the pin either side of its place, m.
-pub const SWAY_M: f64 = 0.75;
+pub const SWAY_M: f64 = 1.2;
 /// The radius of `circle`'s path, m.
 pub const CIRCLE_M: f64 = 0.5;
 /// The periods when none is given.
-pub const SWAY_PERIOD_NS: u64 = 2_500_000_000;
+pub const SWAY_PERIOD_NS: u64 = 6_000_000_000;
+/// The share of each sweep of `sway` spent easing round at its ends (the rest is at a
+/// steady speed).
+const SWAY_TURN: f64 = 0.5;
 pub const CIRCLE_PERIOD_NS: u64 = 3_000_000_000;
 /// The shortest and longest period accepted.
 const MIN_PERIOD_NS: u64 = 100_000_000;
@@ -26,7 +36,8 @@ pub enum Drive {
     /// It stays where it is.
     #[default]
     Off,
-    /// Side to side, `SWAY_M` each way, once a period.
+    /// Side to side, `SWAY_M` each way, once a period: a steady speed across the middle,
+    /// eased round at the ends, starting from rest over its first half period.
     Sway {
         /// One full swing there and back, ns.
         period_ns: u64,
@@ -54,7 +65,7 @@ impl Drive {
     }
 
     /// `sway` at its default period.
-    pub fn sway() -> Drive {
+    pub const fn sway() -> Drive {
         Drive::Sway {
             period_ns: SWAY_PERIOD_NS,
         }
@@ -68,25 +79,23 @@ impl Drive {
     /// How far the pin is from its place at simulated time `t_ns`, and how fast it moves, in
     /// metres and metres per second.
     pub fn at(self, t_ns: f64) -> (Vec2, Vec2) {
-        let (radius, period_ns, circle) = match self {
+        let v = |(x, y): (f64, f64)| Vec2::new(x as f32, y as f32);
+        let period_ns = match self {
             Drive::Off => return (Vec2::ZERO, Vec2::ZERO),
-            Drive::Sway { period_ns } => (SWAY_M, period_ns, false),
-            Drive::Circle { period_ns } => (CIRCLE_M, period_ns, true),
+            Drive::Sway { period_ns } => {
+                let (x, speed) = sway(period_ns as f64 * 1e-9, t_ns * 1e-9);
+                return (v((x, 0.0)), v((speed, 0.0)));
+            }
+            Drive::Circle { period_ns } => period_ns,
         };
+        let radius = CIRCLE_M;
         let period_s = period_ns as f64 * 1e-9;
         let phase = TAU * ((t_ns / period_ns as f64).fract());
         let w = TAU / period_s;
         let (s, c) = phase.sin_cos();
-        let (offset, speed) = if circle {
-            // Centred a radius to the left, so the path starts at the pin's place.
-            (
-                (radius * (c - 1.0), radius * s),
-                (-radius * w * s, radius * w * c),
-            )
-        } else {
-            ((radius * s, 0.0), (radius * w * c, 0.0))
-        };
-        let v = |(x, y): (f64, f64)| Vec2::new(x as f32, y as f32);
+        // Centred a radius to the left, so the path starts at the pin's place.
+        let offset = (radius * (c - 1.0), radius * s);
+        let speed = (-radius * w * s, radius * w * c);
         (v(offset), v(speed))
     }
 
@@ -168,6 +177,41 @@ impl fmt::Display for Drive {
     }
 }
 
+/// `sway`'s offset and speed at `t` seconds, for a period of `period` seconds, m and m/s.
+/// Each half period is a sweep across, `SWAY_M` either side: a steady speed `v` for the
+/// middle, and at each end a turn of `SWAY_TURN` of the sweep in which the speed falls and
+/// rises again as a half cosine (so the acceleration stays finite). The first half period is
+/// eased in from rest (a raised cosine of the amplitude), so the start is no jolt either.
+fn sway(period: f64, t: f64) -> (f64, f64) {
+    use std::f64::consts::PI;
+    let half = period / 2.0;
+    let turn = SWAY_TURN * half;
+    // From the middle to the start of the turn at a steady speed, then the turn's first half.
+    let lead = (half - turn) / 2.0;
+    let v = SWAY_M / (lead + turn / PI);
+    let u = t.rem_euclid(period);
+    // The second sweep mirrors the first; each sweep is symmetric about its far end.
+    let (sign, u) = if u < half { (1.0, u) } else { (-1.0, u - half) };
+    let (back, u) = if u < half / 2.0 {
+        (1.0, u)
+    } else {
+        (-1.0, half - u)
+    };
+    let (x, dx) = if u < lead {
+        (v * u, v)
+    } else {
+        let q = PI * (u - lead) / turn;
+        (v * lead + v * turn / PI * q.sin(), v * q.cos())
+    };
+    let (x, dx) = (sign * x, sign * back * dx);
+    if t >= half || t < 0.0 {
+        return (x, dx);
+    }
+    let k = PI / half;
+    let ease = 0.5 - 0.5 * (k * t).cos();
+    (ease * x, 0.5 * k * (k * t).sin() * x + ease * dx)
+}
+
 /// A drive's text (`--drive`) that is not a drive, quoting it (lower-cased).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DriveError {
@@ -204,15 +248,25 @@ mod tests {
             period_ns: 4_000_000_000,
         };
         let near = |a: Vec2, b: Vec2| a.distance(b) < 1e-6;
-        assert!(near(sway.at(0.0).0, Vec2::ZERO));
-        assert!(
-            near(sway.at(1.0 * S).0, Vec2::new(0.75, 0.0)),
-            "a quarter period"
-        );
-        assert!(near(sway.at(3.0 * S).0, Vec2::new(-0.75, 0.0)));
-        assert!(near(sway.at(4.0 * S).0, Vec2::ZERO));
-        // Fastest through the middle: 2π · 0.75 m / 4 s.
-        assert!((sway.at(0.0).1.x - 1.178_097).abs() < 1e-5);
+        // It starts at its place, at rest.
+        assert_eq!(sway.at(0.0), (Vec2::ZERO, Vec2::ZERO));
+        // From the second period on: out to one side at a quarter, back through the middle
+        // at a half, to the other side at three quarters.
+        assert!(near(sway.at(5.0 * S).0, Vec2::new(1.2, 0.0)), "a quarter");
+        assert!(near(sway.at(5.0 * S).1, Vec2::ZERO), "turning");
+        assert!(near(sway.at(6.0 * S).0, Vec2::ZERO));
+        assert!(near(sway.at(7.0 * S).0, Vec2::new(-1.2, 0.0)));
+        // A steady speed across the middle: 1.2 m / (0.5 s + 1 s / π) each way.
+        let steady = 1.2 / (0.5 + 1.0 / std::f64::consts::PI);
+        for t in [5.7, 6.0, 6.3] {
+            assert!((f64::from(sway.at(t * S).1.x) + steady).abs() < 1e-4, "{t}");
+        }
+        // The speed is the path's rate of change, the ease-in included.
+        for t in [0.3, 1.1, 1.9, 4.2, 5.2, 6.6] {
+            let (a, b) = (sway.at(t * S - 1e5).0.x, sway.at(t * S + 1e5).0.x);
+            let rate = f64::from(b - a) / 2e-4;
+            assert!((rate - f64::from(sway.at(t * S).1.x)).abs() < 2e-3, "{t}");
+        }
         let circle = Drive::Circle {
             period_ns: 2_000_000_000,
         };
@@ -222,6 +276,44 @@ mod tests {
         assert_eq!(Drive::Off.at(1.23 * S), (Vec2::ZERO, Vec2::ZERO));
         // An hour in, the path is where it was at the start: time is taken modulo the period.
         assert!(near(sway.at(3600.0 * S).0, Vec2::ZERO));
+        assert!(near(sway.at(3601.0 * S).0, Vec2::new(1.2, 0.0)));
+    }
+
+    /// The sharpest bend at any particle of `p`, degrees (180: the rope doubles back).
+    fn sharpest_bend(p: &[Vec2]) -> f32 {
+        p.windows(3)
+            .map(|w| (w[1] - w[0]).angle_to(w[2] - w[1]).abs().to_degrees())
+            .fold(0.0, f32::max)
+    }
+
+    #[test]
+    fn the_default_sway_leaves_a_hanging_rope_hanging_without_a_fold() {
+        use crate::rope::{Previous, Rope, RopeParams};
+        let params = RopeParams {
+            drive: Drive::sway(),
+            ..RopeParams::default()
+        };
+        // Hanging straight down at rest, each spring at its rest length.
+        let hanging = (0..params.particles)
+            .map(|i| Vec2::new(0.0, -params.rest_length_m * i as f32))
+            .collect();
+        let mut rope = Rope::with_positions(params, hanging).unwrap_or_else(|e| panic!("{e}"));
+        // 60 simulated seconds at the window's default 1 ms tick, as a fixed lane steps it.
+        let (mut worst, mut highest) = (0.0f32, f32::MIN);
+        for tick in 1..=60_000u32 {
+            rope.drive_to(f64::from(tick) * 1e6);
+            rope.step(0.001, Previous::Keep);
+            let p: Vec<Vec2> = rope.positions().collect();
+            worst = worst.max(sharpest_bend(&p));
+            highest = highest.max(p[p.len() - 1].y - p[0].y);
+        }
+        assert!(!rope.exploded());
+        // The 2.5 s sine doubled the rope back on itself (180 degrees) every second.
+        assert!(worst < 90.0, "a bend of {worst:.0} degrees");
+        assert!(
+            highest < -1.0,
+            "the free end came to {highest:.2} m of the pin's height"
+        );
     }
 
     #[test]

@@ -128,7 +128,7 @@ pub struct RopeReport {
     pub damping_per_s: f64,
     /// Which ends are pinned: "one" or "both".
     pub pin: String,
-    /// How the pinned end moved, as typed: "off", "sway:2.5s", "circle:3s" (judder is
+    /// How the pinned end moved, as typed: "off", "sway:6s", "circle:3s" (judder is
     /// measured only with a drive).
     pub drive: String,
     /// The integrator's name, and the longest step it can take without the rope's fastest mode
