@@ -19,7 +19,7 @@ use timestep_lab::draw::{
 use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::frame_csv::FrameRecord;
 use timestep_lab::lane::{Lane, LaneReport, LaneSpec};
-use timestep_lab::lessons::{LESSONS, Lesson};
+use timestep_lab::lessons::{LESSONS, Lesson, NoLesson};
 use timestep_lab::rope::RopeParams;
 use timestep_loop::{ConfigError, Mode, Named, Pacer, Pacing, PolicyEnv};
 
@@ -47,6 +47,9 @@ pub enum Refused {
     /// An integrator for a lane without a rope.
     #[error("the lane has no rope to integrate")]
     NoRope,
+    /// A lesson number there is no lesson for.
+    #[error(transparent)]
+    NoLesson(#[from] NoLesson),
 }
 
 /// The lanes the window was launched with cannot be built: the loop refuses them.
@@ -184,19 +187,17 @@ impl Session {
         })
         .map(|mut session| {
             if let Some(n) = cfg.lesson {
-                session.start_lesson(n);
+                session.refused = session.start_lesson(n).err();
             }
             session
         })
     }
 
-    /// Lesson `n` (1-based; any other number does nothing): its lanes, tick, pacing, drive,
-    /// step cost and trail, and its caption. The window's clock carries on; the lanes start
-    /// afresh, as the lesson says.
-    pub fn start_lesson(&mut self, n: usize) {
-        let Ok(lesson) = Lesson::number(n) else {
-            return;
-        };
+    /// Lesson `n` (1-based; any other number is refused, and nothing changes): its lanes,
+    /// tick, pacing, drive, step cost and trail, and its caption. The window's clock carries
+    /// on; the lanes start afresh, as the lesson says.
+    pub fn start_lesson(&mut self, n: usize) -> Result<(), Refused> {
+        let lesson = Lesson::number(n)?;
         let rope = RopeParams {
             drive: lesson.drive,
             ..self.rope
@@ -205,11 +206,7 @@ impl Session {
             .with_max_substep(lesson.max_substep())
             .with_vsync_requested(self.vsync)
             .with_refresh_hint(self.refresh_hz);
-        let lanes = build_lanes(&lesson.lane_specs(), &rope, &env);
-        let Ok(lanes) = lanes else {
-            return;
-        };
-        self.lanes = lanes;
+        self.lanes = build_lanes(&lesson.lane_specs(), &rope, &env)?;
         self.screen.forget_frames();
         self.rope = rope;
         self.screen.set_params(&rope);
@@ -224,17 +221,15 @@ impl Session {
         self.notice = false;
         self.hand.drop_held();
         self.arrange();
+        Ok(())
     }
 
     /// Leaves the lesson showing for the plain view the window was launched with: its lanes
     /// afresh, its rope, pacing and trail. The window's clock carries on.
-    fn leave_lesson(&mut self) {
+    fn leave_lesson(&mut self) -> Result<(), Refused> {
         let home = self.home.clone();
         let env = home.env.with_refresh_hint(self.refresh_hz);
-        let Ok(lanes) = build_lanes(&home.lanes, &home.rope, &env) else {
-            return;
-        };
-        self.lanes = lanes;
+        self.lanes = build_lanes(&home.lanes, &home.rope, &env)?;
         self.screen.forget_frames();
         self.rope = home.rope;
         self.screen.set_params(&home.rope);
@@ -249,11 +244,12 @@ impl Session {
         self.notice = false;
         self.hand.drop_held();
         self.arrange();
+        Ok(())
     }
 
     /// L and Shift+L: the next lesson or the one before; past either end of the list, the
     /// plain view (a way out), and from the plain view the first or the last lesson.
-    fn step_lesson(&mut self, forward: bool) {
+    fn step_lesson(&mut self, forward: bool) -> Result<(), Refused> {
         let count = LESSONS.len();
         let next = match (self.lesson, forward) {
             (None, true) => Some(1),
@@ -268,14 +264,15 @@ impl Session {
     }
 
     /// Esc: closes the help if it is open, else leaves the lesson showing, else quits.
-    fn back(&mut self) {
+    fn back(&mut self) -> Result<(), Refused> {
         if self.view.show_help {
             self.view.show_help = false;
         } else if self.lesson.is_some() {
-            self.leave_lesson();
+            self.leave_lesson()?;
         } else {
             self.requests.quit = true;
         }
+        Ok(())
     }
 
     /// The one-line hint on screen: which keys open the help and the lessons, and in a lesson
@@ -389,7 +386,7 @@ impl Session {
         match action {
             Action::CycleMode => self.next()?,
             Action::Pick(i) => self.pick(i)?,
-            Action::ToggleSplit => self.toggle_split(),
+            Action::ToggleSplit => self.toggle_split()?,
             Action::CycleTimer => {
                 let lane = &mut self.lanes[focus];
                 lane.set_timer(cycled(lane.timer()))?;
@@ -398,7 +395,7 @@ impl Session {
             Action::Pause => self.set_paused(!self.paused()),
             Action::FrameBack => self.step_frame(-1),
             Action::FrameOn => self.step_frame(1),
-            Action::ToggleOverlay => self.set_overlay(!self.view.overlay),
+            Action::ToggleOverlay => self.set_overlay(!self.view.overlay)?,
             Action::Stall => self.requests.stall = true,
             Action::CapDown => self.set_pacing(capped(cap_down(self.fps_cap()))),
             Action::CapUp => self.set_pacing(capped(cap_up(self.fps_cap()))),
@@ -415,11 +412,11 @@ impl Session {
             }
             Action::CycleDrive => self.cycle_drive(),
             Action::ToggleTrail => self.view.trail = !self.view.trail,
-            Action::NextLesson => self.step_lesson(true),
-            Action::PreviousLesson => self.step_lesson(false),
+            Action::NextLesson => self.step_lesson(true)?,
+            Action::PreviousLesson => self.step_lesson(false)?,
             Action::ToggleHelp => self.view.show_help = !self.view.show_help,
             Action::TogglePanel => self.view.show_panel = !self.view.show_panel,
-            Action::Back => self.back(),
+            Action::Back => self.back()?,
             Action::Quit => self.requests.quit = true,
         }
         Ok(())
@@ -495,18 +492,19 @@ impl Session {
 
     /// O: every lane drawn over each other in one pane, each in its colour, or not (the
     /// split view). One lane becomes the four modes first, as for the split view.
-    pub fn set_overlay(&mut self, on: bool) {
+    pub fn set_overlay(&mut self, on: bool) -> Result<(), Refused> {
         if on && self.lanes.len() == 1 {
-            self.fork_every_mode();
+            self.fork_every_mode()?;
         }
         self.view.overlay = on && self.lanes.len() > 1;
         self.view.split = self.lanes.len() > 1;
         self.arrange();
+        Ok(())
     }
 
     /// One lane becomes the four modes, each starting from this rope and this clock, so they
     /// part ways from one state before your eyes; the one that was showing keeps the focus.
-    fn fork_every_mode(&mut self) {
+    fn fork_every_mode(&mut self) -> Result<(), Refused> {
         let current = self.lanes[0].mode();
         let integrator = self.lanes[0].integrator();
         let forks: Result<Vec<Lane>, _> = LaneSpec::every_mode()
@@ -519,26 +517,25 @@ impl Session {
                 Ok::<Lane, timestep_loop::ConfigError>(lane)
             })
             .collect();
-        let Ok(forks) = forks else {
-            return;
-        };
-        self.lanes = forks;
+        self.lanes = forks?;
         self.screen.forget_frames();
         self.view.focus = Mode::ALL.iter().position(|&m| m == current).unwrap_or(0);
+        Ok(())
     }
 
     /// V: the split view and back (from the overlay: the split view). One lane becomes the
     /// four modes first (see [`Session::fork_every_mode`]).
-    fn toggle_split(&mut self) {
+    fn toggle_split(&mut self) -> Result<(), Refused> {
         if std::mem::take(&mut self.view.overlay) {
             self.view.split = true;
         } else if self.lanes.len() == 1 {
-            self.fork_every_mode();
+            self.fork_every_mode()?;
             self.view.split = self.lanes.len() > 1;
         } else {
             self.view.split = !self.view.split;
         }
         self.arrange();
+        Ok(())
     }
 
     /// The display's refresh rate as the OS reports it (it can be missing or wrong): every

@@ -292,22 +292,17 @@ impl Session {
     }
 
     /// Shows [`VIEWS`]`[choice]`, as V and O would.
-    fn set_view_choice(&mut self, choice: usize) {
+    fn set_view_choice(&mut self, choice: usize) -> Result<(), Refused> {
         if choice == self.view_choice() {
-            return;
+            return Ok(());
         }
         match choice {
-            0 => {
-                self.set_overlay(false);
-                if self.view.split {
-                    self.toggle_split();
+            0 | 1 => {
+                self.set_overlay(false)?;
+                if self.view.split != (choice == 1) {
+                    self.toggle_split()?;
                 }
-            }
-            1 => {
-                self.set_overlay(false);
-                if !self.view.split {
-                    self.toggle_split();
-                }
+                Ok(())
             }
             _ => self.set_overlay(true),
         }
@@ -560,10 +555,7 @@ impl Session {
                 }
                 Ok(())
             }
-            KnobId::View => {
-                self.set_view_choice(choice);
-                Ok(())
-            }
+            KnobId::View => self.set_view_choice(choice),
             KnobId::Pause => {
                 if (choice == 1) != self.paused() {
                     self.set_paused(choice == 1);
@@ -626,14 +618,11 @@ impl Session {
                 self.view.trail = choice == 1;
                 Ok(())
             }
-            KnobId::Lesson => {
-                match choice {
-                    0 if self.lesson.is_some() => self.leave_lesson(),
-                    0 => {}
-                    n => self.start_lesson(n),
-                }
-                Ok(())
-            }
+            KnobId::Lesson => match choice {
+                0 if self.lesson.is_some() => self.leave_lesson(),
+                0 => Ok(()),
+                n => self.start_lesson(n),
+            },
         }
     }
 

@@ -307,6 +307,19 @@ fn a_refused_integrator_key_leaves_the_lane_as_it_was_and_the_screen_says_why() 
 }
 
 #[test]
+fn a_lesson_there_is_none_of_changes_nothing_and_the_screen_says_why() {
+    let mut s = session(Mode::Fixed);
+    let specs: Vec<_> = s.lanes.iter().map(Lane::spec).collect();
+    let n = timestep_lab::lessons::LESSONS.len() + 1;
+    s.apply(Change::Knob(KnobId::Lesson, n));
+    assert_eq!(s.lanes.iter().map(Lane::spec).collect::<Vec<_>>(), specs);
+    assert_eq!(s.lesson, None);
+    let why = timestep_lab::lessons::NoLesson(n).to_string();
+    assert_eq!(s.refused().map(ToString::to_string), Some(why.clone()));
+    assert_eq!(s.hint(), format!("not changed: {why}"));
+}
+
+#[test]
 fn a_clamp_below_the_tick_chosen_in_the_panel_changes_nothing_and_the_screen_says_why() {
     let mut s = session(Mode::Fixed);
     // The 10 Hz stop: a 100 ms tick under the 250 ms clamp.
@@ -1106,7 +1119,7 @@ fn l_steps_through_the_lessons_and_each_sets_its_lanes_pacing_and_trail() {
     // Shift+L from the plain view: the last lesson; before the first: the plain view.
     s.handle_action(Action::PreviousLesson);
     assert_eq!(s.lesson(), Some(7));
-    s.start_lesson(1);
+    s.start_lesson(1).expect("the lesson starts");
     s.handle_action(Action::PreviousLesson);
     assert_eq!(s.lesson(), None);
 }
@@ -1114,7 +1127,7 @@ fn l_steps_through_the_lessons_and_each_sets_its_lanes_pacing_and_trail() {
 #[test]
 fn esc_closes_the_help_first_then_leaves_the_lesson_and_only_then_quits() {
     let mut s = split();
-    s.start_lesson(2);
+    s.start_lesson(2).expect("the lesson starts");
     s.handle_action(Action::ToggleHelp);
     s.handle_action(Action::Back);
     assert!(!s.help_shown() && s.lesson() == Some(2) && !s.quit_requested());
@@ -1136,7 +1149,7 @@ fn the_hint_names_the_help_key_and_the_lessons_and_in_a_lesson_the_way_out() {
         plain.contains("F1: keys") && plain.contains("L: lessons"),
         "{plain}"
     );
-    s.start_lesson(3);
+    s.start_lesson(3).expect("the lesson starts");
     let lesson = s.hint();
     assert!(lesson.contains("Esc: leave the lesson") && lesson.contains("L: next"));
     // Every key the hint names is bound to what it says.
@@ -1157,7 +1170,7 @@ fn a_lesson_keeps_the_windows_clock_and_its_lanes_start_afresh() {
         now += 16_666_667;
         s.advance_to(now);
     }
-    s.start_lesson(2);
+    s.start_lesson(2).expect("the lesson starts");
     // The next frame measures 16.7 ms, not the whole second: the clock carried on.
     now += 16_666_667;
     let r = s.advance_to(now);
@@ -1175,7 +1188,7 @@ fn a_lessons_step_cost_makes_each_frame_as_long_as_its_ticks_cost() {
     // Lesson 3: 10 ms ticks costing 12 ms. A frame that runs n ticks takes 12n ms more, so
     // the next frame is longer: the spiral, until the clamp holds it at 25 ticks.
     let mut s = session(Mode::Interpolated);
-    s.start_lesson(3);
+    s.start_lesson(3).expect("the lesson starts");
     let mut wall = Scripted {
         now_ns: 0,
         tick_ns: 0,
@@ -1292,7 +1305,7 @@ fn every_view() -> Vec<(String, Session)> {
     }
     for n in 1..=LESSONS.len() {
         let mut s = split();
-        s.start_lesson(n);
+        s.start_lesson(n).expect("the lesson starts");
         views.push((format!("lesson {n}"), s));
     }
     for (name, action) in [
@@ -1644,7 +1657,7 @@ fn frames_of_a_resize_storm_do_not_make_the_refresh_estimate() {
 fn the_panes_are_laid_out_clear_of_the_panel_and_the_hud_bar_egui_covers() {
     for overlay in [true, false] {
         let mut s = split();
-        s.set_overlay(overlay);
+        s.set_overlay(overlay).expect("the view changes");
         s.set_covered(340, 90);
         for a in &s.layout().areas {
             assert!(a.x + a.w <= 1280 - 340, "{a:?} under the panel");
@@ -1677,7 +1690,7 @@ fn o_overlays_the_lanes_in_one_pane_and_v_splits_them() {
     s.handle_action(Action::ToggleSplit);
     assert!(!s.overlay() && s.split());
     assert_ne!(s.layout().areas[0], s.layout().areas[1]);
-    s.set_overlay(true);
+    s.set_overlay(true).expect("the view changes");
     s.handle_action(Action::Pick(2));
     assert!(!s.overlay() && !s.split() && s.layout().areas.len() == 1);
 }
@@ -1714,7 +1727,7 @@ fn lessons_4_and_5_say_so_on_screen_when_the_frame_rate_is_too_low_for_their_poi
     for n in [4, 5] {
         for (fps, expected) in [(24u64, true), (60, false)] {
             let mut s = session(Mode::Fixed);
-            s.start_lesson(n);
+            s.start_lesson(n).expect("the lesson starts");
             let lines = s.caption.len();
             // Two seconds of frames at `fps` on the scripted clock.
             let frame_ns = 1_000_000_000 / fps;
