@@ -72,7 +72,7 @@ pub struct RopeLook<'a> {
     /// The free end's last shown positions, oldest first (the `G` trail): drawn as fading
     /// dots, evenly spaced when the motion shown is smooth.
     pub trail: &'a [Vec2],
-    /// The lane's colour (an index for [`palette::lane`]): its trail is drawn in it in every
+    /// The lane's colour (an index for `palette::lane`): its trail is drawn in it in every
     /// view, so each lane's trail is told apart.
     pub colour: usize,
     /// The overlay: the rope too is drawn in the lane's colour, so several ropes in one pane

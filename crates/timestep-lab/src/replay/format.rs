@@ -167,7 +167,7 @@ impl Format {
         Format::FrameRecords,
     ];
 
-    /// The format's row of [`FACTS`].
+    /// The format's row of `FACTS`.
     pub fn facts(self) -> &'static Facts {
         FACTS.iter().find(|f| f.format == self).unwrap_or(&FACTS[0])
     }
