@@ -181,7 +181,7 @@ fn a_lower_clamp_chosen_in_the_panel_drops_more_of_a_hitch() {
     run.frames(1, 300 * MS);
     // The launch clamp, 250 ms: a 300 ms hitch drops 50 ms.
     assert_eq!(dropped(run) - before, 50 * MS);
-    choose(&mut h, "Clamp", "50 ms");
+    choose(&mut h, "Clamp", "50ms");
     let run = h.state_mut();
     assert_eq!(
         run.session.focused().policy().timing.clamp_ns(),

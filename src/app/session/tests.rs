@@ -1778,3 +1778,23 @@ fn the_help_says_what_keys_1_to_n_show_among_the_lanes_running() {
             .any(|l| l.starts_with("4 / Num4") && l.ends_with(" mode interpolated"))
     );
 }
+
+#[test]
+fn the_panel_and_the_hud_word_the_mode_the_clamp_and_the_cap_alike() {
+    let mut s = session(Mode::Fixed);
+    s.start_lesson(5).expect("the lesson starts");
+    let knobs = s.knobs();
+    let current = |name: &str| {
+        let knob = knobs.iter().find(|k| k.name == name).expect("the knob");
+        knob.options[knob.current].clone()
+    };
+    let lines = s.hud("Fifo").cells();
+    let row = |name: &str| {
+        let cell = lines.iter().flatten().find(|c| c.label == name);
+        cell.expect("the row").value.clone()
+    };
+    assert_eq!(current("Mode"), "fixed (unity)");
+    assert_eq!(row("mode"), current("Mode"), "{lines:#?}");
+    assert_eq!(row("clamp"), current("Clamp"), "{lines:#?}");
+    assert_eq!(row("max steps"), current("Max steps"), "{lines:#?}");
+}
