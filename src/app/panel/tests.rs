@@ -139,7 +139,11 @@ fn the_legend_opened_wraps_at_the_panels_width_and_the_panes_are_laid_out_left_o
     for _ in 0..30 {
         h.step();
     }
-    assert!(h.query_by_label_contains("How far the frame").is_some());
+    // Each term reads as the glossary (the tooltips' table) defines it.
+    for term in timestep_lab::draw::LEGEND {
+        let meaning = timestep_lab::draw::tip(term).unwrap_or_default();
+        assert!(h.query_by_label(meaning).is_some(), "{term}: {meaning}");
+    }
     // The legend's sentences wrap: the panel keeps its width.
     assert_eq!(width(&h), closed);
     let run = h.state_mut();

@@ -38,7 +38,7 @@ mod text;
 mod view;
 mod wall;
 
-pub use glossary::tip;
+pub use glossary::{LEGEND, tip};
 pub use hud::{
     CaptureCaption, HudCell, HudInfo, LaneRow, clamp_text, max_steps_text, pacing_summary,
     stability_warning, stable_with, text_scale, vsync_summary,
