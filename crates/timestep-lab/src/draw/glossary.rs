@@ -3,7 +3,7 @@
 
 /// Each figure's term (the HUD's label, or the name a pane's or the strip's figure is drawn
 /// under) and what it means.
-pub const TIPS: [(&str, &str); 38] = [
+pub const TIPS: [(&str, &str); 39] = [
     (
         "mode",
         "The lane shown: its mode or preset, and its options.",
@@ -64,6 +64,10 @@ pub const TIPS: [(&str, &str); 38] = [
     (
         "vsync",
         "The display rate the frame times show, Hz, or not paced, or deciding.",
+    ),
+    (
+        "substeps",
+        "The tick cut into substeps the rope is integrated over one after another: each substep is short enough for the rope's stiff springs (below its stable step), so a long tick holds where one step of the same length would explode.",
     ),
     (
         "x17",

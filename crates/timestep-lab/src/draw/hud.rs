@@ -181,7 +181,7 @@ pub fn tick_text(ns: u64) -> String {
 pub fn tick_summary(lane: &Lane) -> String {
     let p = lane.policy();
     if p.mode == Mode::Variable {
-        return format!("1 step/frame {}{}", lane.timer(), integrator_suffix(lane));
+        return format!("1 step/frame{}", loop_suffix(lane));
     }
     let tick = tick_text(p.timing.tick_ns());
     let substeps = p.substeps_per_tick();
@@ -190,15 +190,36 @@ pub fn tick_summary(lane: &Lane) -> String {
     } else {
         String::new()
     };
+    format!("{tick}{sub}{}", loop_suffix(lane))
+}
+
+/// A lane's tick in words, for its pane label: `tick 100ms in 100 substeps of 1ms`, `tick
+/// 16.667ms` without substeps, `1 step/frame` for a variable lane; and whether the tick is
+/// cut into substeps (the `substeps` tooltip says why).
+pub fn tick_words(lane: &Lane) -> (String, bool) {
+    let p = lane.policy();
+    if p.mode == Mode::Variable {
+        return ("1 step/frame".into(), false);
+    }
+    let tick_ns = p.timing.tick_ns();
+    let tick = tick_text(tick_ns);
+    match p.substeps_per_tick() {
+        n if n > 1 => {
+            let sub = tick_text(tick_ns / u64::from(n));
+            (format!("tick {tick} in {n} substeps of {sub}"), true)
+        }
+        _ => (format!("tick {tick}"), false),
+    }
+}
+
+/// What follows the tick in [`tick_summary`] and [`tick_words`]: ` smooth`, ` rk4`, and
+/// ` unstable>15.1ms` when the step is above the rope's stable step.
+pub fn loop_suffix(lane: &Lane) -> String {
     let unstable = match step_and_limit_s(lane) {
         Some((step, limit)) if step > limit => format!(" unstable>{:.1}ms", limit * 1e3),
         _ => String::new(),
     };
-    format!(
-        "{tick}{sub} {}{}{unstable}",
-        lane.timer(),
-        integrator_suffix(lane)
-    )
+    format!(" {}{}{unstable}", lane.timer(), integrator_suffix(lane))
 }
 
 /// " rk4" when the lane integrates with RK4 (Euler, the default, goes unsaid).
