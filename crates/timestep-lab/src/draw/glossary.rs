@@ -3,7 +3,7 @@
 
 /// Each figure's term (the HUD's label, or the name a pane's or the strip's figure is drawn
 /// under) and what it means.
-pub const TIPS: [(&str, &str); 39] = [
+pub const TIPS: [(&str, &str); 40] = [
     (
         "mode",
         "The lane shown: its mode or preset, and its options.",
@@ -124,7 +124,11 @@ pub const TIPS: [(&str, &str); 39] = [
     ),
     (
         "frame ms",
-        "The upper graph: each bar is one frame's measured time, ms, green under 16.7 ms (60 Hz), amber under 33.3 ms (30 Hz), red above.",
+        "The upper graph: each bar is one frame's measured time, ms, coloured as the key beside it says.",
+    ),
+    (
+        "frame colours",
+        "The frame bars' colours: green a frame of up to 17.5 ms (one 60 Hz refresh), yellow up to 34 ms (a refresh missed, as at 30 fps), red longer (two or more missed).",
     ),
     (
         "frame range",
