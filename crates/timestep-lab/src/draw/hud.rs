@@ -205,7 +205,7 @@ pub fn tick_words(lane: &Lane) -> (String, bool) {
     let tick = tick_text(tick_ns);
     match p.substeps_per_tick() {
         n if n > 1 => {
-            let sub = tick_text(tick_ns / u64::from(n));
+            let sub = tick_text(tick_ns / n);
             (format!("tick {tick} in {n} substeps of {sub}"), true)
         }
         _ => (format!("tick {tick}"), false),
