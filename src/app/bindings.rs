@@ -85,10 +85,7 @@ impl Action {
     pub fn describe(&self) -> String {
         match self {
             Action::CycleMode => "next mode (next lane)".into(),
-            Action::Pick(i) => match Mode::ALL.get(*i) {
-                Some(m) => format!("{m} (lane {} alone)", i + 1),
-                None => format!("lane {} alone", i + 1),
-            },
+            Action::Pick(i) => format!("lane {} alone", i + 1),
             Action::ToggleSplit => "split view: lanes side by side".into(),
             Action::CycleTimer => "next timer: raw, snap, smooth".into(),
             Action::Reset => "reset the rope(s)".into(),
@@ -216,10 +213,28 @@ fn key_name(code: KeyCode) -> String {
     }
 }
 
-/// The help overlay: one line per action, listing every key bound to it.
-pub fn help_lines() -> Vec<String> {
+/// What keys 1 to 4 show, as the help says it, for the lanes running (`lanes`: their
+/// names): one lane steps through the modes ([`Session::pick`](super::session)), several
+/// are each shown alone; a key past the last lane does nothing and is left out.
+pub fn picks(lanes: &[String]) -> Vec<String> {
+    match lanes {
+        [_] => Mode::ALL.iter().map(|m| format!("mode {m}")).collect(),
+        _ => lanes.iter().map(|name| format!("{name} alone")).collect(),
+    }
+}
+
+/// The help overlay: one line per action, listing every key bound to it; key N's line says
+/// what it shows, from `picks` (see [`picks`]).
+pub fn help_lines(picks: &[String]) -> Vec<String> {
     let mut lines = vec!["Keys".to_string()];
     for action in Action::ALL {
+        let describe = match action {
+            Action::Pick(i) => match picks.get(i) {
+                Some(what) => what.clone(),
+                None => continue,
+            },
+            _ => action.describe(),
+        };
         let mut names: Vec<String> = Vec::new();
         for &(trigger, _) in BINDINGS.iter().filter(|(_, a)| *a == action) {
             let name = trigger_name(trigger);
@@ -227,7 +242,7 @@ pub fn help_lines() -> Vec<String> {
                 names.push(name);
             }
         }
-        lines.push(format!("{:<12} {}", names.join(" / "), action.describe()));
+        lines.push(format!("{:<12} {describe}", names.join(" / ")));
     }
     lines.push(format!(
         "{:<12} {}",
@@ -240,6 +255,35 @@ pub fn help_lines() -> Vec<String> {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    /// Keys 1 to 4 described as [`Action::describe`] does, so every line can be found by it.
+    fn generic_picks() -> Vec<String> {
+        (0..4).map(|i| Action::Pick(i).describe()).collect()
+    }
+
+    #[test]
+    fn keys_1_to_n_name_the_lanes_running_in_their_order_and_no_more() {
+        let lanes = ["interpolated", "unity+tick=100ms", "variable"].map(String::from);
+        let help = help_lines(&picks(&lanes));
+        let line = |key: &str| help.iter().find(|l| l.starts_with(key)).cloned();
+        assert!(line("1 / Num1").is_some_and(|l| l.ends_with(" interpolated alone")));
+        assert!(line("2 / Num2").is_some_and(|l| l.ends_with(" unity+tick=100ms alone")));
+        assert!(line("3 / Num3").is_some_and(|l| l.ends_with(" variable alone")));
+        assert_eq!(line("4 / Num4"), None, "no fourth lane: {help:#?}");
+    }
+
+    #[test]
+    fn with_one_lane_keys_1_to_4_name_the_modes_they_switch_to() {
+        let help = help_lines(&picks(&["fixed".to_string()]));
+        for (i, mode) in Mode::ALL.iter().enumerate() {
+            let key = format!("{} / Num{}", i + 1, i + 1);
+            let line = help.iter().find(|l| l.starts_with(&key));
+            assert!(
+                line.is_some_and(|l| l.ends_with(&format!(" mode {mode}"))),
+                "{key}: {line:?}"
+            );
+        }
+    }
 
     #[test]
     fn every_documented_key_maps_to_its_action() {
@@ -329,7 +373,7 @@ mod tests {
 
     #[test]
     fn every_action_has_a_key_and_a_help_line() {
-        let help = help_lines();
+        let help = help_lines(&generic_picks());
         for action in Action::ALL {
             assert!(
                 BINDINGS.iter().any(|(_, a)| *a == action),
@@ -350,7 +394,7 @@ mod tests {
 
     #[test]
     fn help_lines_name_every_bound_key() {
-        let help = help_lines().join("\n");
+        let help = help_lines(&generic_picks()).join("\n");
         for (trigger, action) in BINDINGS {
             let name = trigger_name(*trigger);
             let line = help

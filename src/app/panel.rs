@@ -10,7 +10,7 @@
 use super::bindings::Action;
 use super::session::knobs::{Change, Fix, Knob, PanelView, RESET_RULE, Widget};
 use egui::{Align2, Color32, RichText, Ui};
-use timestep_lab::draw::{HudCell, HudInfo};
+use timestep_lab::draw::{HudCell, HudInfo, LEGEND, tip};
 
 /// The key that shows and hides the panel, as the help writes it.
 pub const PANEL_KEY: &str = "F2";
@@ -30,67 +30,6 @@ const HUD_ID: &str = "hud";
 const WARN: Color32 = Color32::from_rgb(255, 202, 76);
 /// The keys column, dimmed.
 const KEY: Color32 = Color32::from_rgb(132, 142, 163);
-
-/// The HUD's terms, each in one sentence.
-pub const LEGEND: [(&str, &str); 14] = [
-    (
-        "steps",
-        "Ticks simulated this frame: 0 or 2 where 1 was due is a hitch you can see.",
-    ),
-    (
-        "alpha",
-        "How far the frame is between the last two ticks (0 to 1): interpolation blends by it.",
-    ),
-    (
-        "drift",
-        "Simulated time minus wall time, ms: negative is the simulation behind.",
-    ),
-    (
-        "dropped",
-        "Time the clamp and the step cap threw away, ms: the simulation never gets it back.",
-    ),
-    (
-        "energy",
-        "The rope's kinetic plus potential energy, J; it can be negative (height is measured \
-         from the pin), and it climbing without end means the rope is exploding.",
-    ),
-    (
-        "judder",
-        "How unevenly the driven pin moves on screen, px rms over the last second: 0 is smooth.",
-    ),
-    (
-        "vsync",
-        "What the frame times say: the display's rate in Hz, 'not paced', or 'deciding'.",
-    ),
-    (
-        "x17",
-        "After the tick: each tick is integrated as 17 substeps.",
-    ),
-    (
-        "unstable>",
-        "After the tick: the step is above the rope's stable step, ms, so it will explode.",
-    ),
-    (
-        "raw / snap / smooth",
-        "The timer: frame time as measured, snapped to the display's period, or averaged.",
-    ),
-    (
-        "Fifo",
-        "The present mode: each frame waits for the display's next vblank (vsync).",
-    ),
-    (
-        "FifoRelaxed",
-        "Vsync, except that a late frame is shown at once (it may tear) instead of waiting.",
-    ),
-    (
-        "Immediate / Mailbox",
-        "No vsync (may tear), or the newest frame replaces a waiting one (no tearing).",
-    ),
-    (
-        "input",
-        "Latency from a key or mouse event to the frame that answers it reaching the screen, ms.",
-    ),
-];
 
 /// What the panel keeps between frames.
 #[derive(Clone, Debug, Default)]
@@ -202,9 +141,9 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
     ui.add(egui::Label::new(RichText::new(RESET_RULE).small().weak()).wrap());
     // Each term over its meaning, wrapped at the panel's width (a grid would not wrap).
     egui::CollapsingHeader::new("Legend").show(ui, |ui| {
-        for (term, meaning) in LEGEND {
+        for term in LEGEND {
             ui.label(RichText::new(term).monospace().strong());
-            ui.add(egui::Label::new(meaning).wrap());
+            ui.add(egui::Label::new(tip(term).unwrap_or_default()).wrap());
         }
     });
 }

@@ -8,7 +8,7 @@
 //! screen between lanes comes from the loop alone.
 
 use super::WindowConfig;
-use super::bindings::{Action, help_lines};
+use super::bindings::{Action, help_lines, picks};
 use super::drag::Hand;
 use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
 use super::pacing::{cap_down, cap_up, next_pacing};
@@ -86,7 +86,6 @@ pub struct Session {
     /// What the loop asked of the display: vsync, and the refresh rate the OS reports.
     vsync: bool,
     refresh_hz: Option<f64>,
-    help: Vec<String>,
     requests: Requests,
     /// The rope every lane steps (its drive changes with `D` and the lessons).
     rope: RopeParams,
@@ -169,7 +168,6 @@ impl Session {
             vblanks: VblankCounter::new(None, cfg.vsync),
             vsync: cfg.vsync,
             refresh_hz: None,
-            help: help_lines(),
             requests: Requests::default(),
             rope: cfg.rope,
             lesson: None,
@@ -450,6 +448,16 @@ impl Session {
         Ok(())
     }
 
+    /// The help overlay's lines when it is open (else none): keys 1 to 4 say what they
+    /// show among the lanes running now.
+    pub(crate) fn help(&self) -> Vec<String> {
+        if !self.view.show_help {
+            return Vec::new();
+        }
+        let names: Vec<String> = self.lanes.iter().map(Lane::name).collect();
+        help_lines(&picks(&names))
+    }
+
     /// Whether frames are paused (`P`): no lane steps, and `,` and `.` step through the
     /// frames kept.
     pub fn paused(&self) -> bool {
@@ -668,6 +676,7 @@ impl Session {
             }
         }
         let hint = self.hint();
+        let help = self.help();
         let mut host = WindowHost {
             pacing: pacing_summary(self.frames.pacer()),
             wall,
@@ -677,7 +686,7 @@ impl Session {
             vblanks: &mut self.vblanks,
             view: self.view,
             grabbed: self.hand.held(),
-            help: &self.help,
+            help: &help,
             step_cost_ns: self.step_cost_ns,
             caption: &self.caption,
             hint: &hint,

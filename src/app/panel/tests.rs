@@ -139,7 +139,11 @@ fn the_legend_opened_wraps_at_the_panels_width_and_the_panes_are_laid_out_left_o
     for _ in 0..30 {
         h.step();
     }
-    assert!(h.query_by_label_contains("How far the frame").is_some());
+    // Each term reads as the glossary (the tooltips' table) defines it.
+    for term in timestep_lab::draw::LEGEND {
+        let meaning = timestep_lab::draw::tip(term).unwrap_or_default();
+        assert!(h.query_by_label(meaning).is_some(), "{term}: {meaning}");
+    }
     // The legend's sentences wrap: the panel keeps its width.
     assert_eq!(width(&h), closed);
     let run = h.state_mut();
@@ -181,7 +185,7 @@ fn a_lower_clamp_chosen_in_the_panel_drops_more_of_a_hitch() {
     run.frames(1, 300 * MS);
     // The launch clamp, 250 ms: a 300 ms hitch drops 50 ms.
     assert_eq!(dropped(run) - before, 50 * MS);
-    choose(&mut h, "Clamp", "50 ms");
+    choose(&mut h, "Clamp", "50ms");
     let run = h.state_mut();
     assert_eq!(
         run.session.focused().policy().timing.clamp_ns(),

@@ -11,7 +11,7 @@
 use super::capped;
 use super::{Refused, Session};
 use crate::app::pacing::FPS_CAPS;
-use timestep_lab::draw::stability_warning;
+use timestep_lab::draw::{clamp_text, max_steps_text, stability_warning};
 use timestep_lab::lane::Lane;
 use timestep_lab::lessons::LESSONS;
 use timestep_lab::rope::{Drive, Integrator};
@@ -167,9 +167,23 @@ fn substep_options(now: MaxSubstep) -> (Options<MaxSubstep>, usize) {
 fn clamp_options(now: Option<u64>) -> (Options<Option<u64>>, usize) {
     let mut options: Options<Option<u64>> = CLAMPS_MS
         .iter()
-        .map(|&ms| (format!("{ms} ms"), Some(ms * 1_000_000)))
+        .map(|&ms| (clamp_text(Some(ms * 1_000_000)), Some(ms * 1_000_000)))
         .collect();
-    let current = place(&mut options, now, |v| v.map_or("off".into(), ms_label));
+    let current = place(&mut options, now, clamp_text);
+    (options, current)
+}
+
+/// The modes, the lane's own worded as the HUD words it ([`Lane::mode_text`]: a preset's
+/// mode names the preset).
+fn mode_options(lane: &Lane) -> (Vec<String>, usize) {
+    let mut options: Vec<String> = Mode::ALL.iter().map(|m| m.to_string()).collect();
+    let current = Mode::ALL
+        .iter()
+        .position(|&m| m == lane.mode())
+        .unwrap_or(0);
+    if let Some(own) = options.get_mut(current) {
+        *own = lane.mode_text();
+    }
     (options, current)
 }
 
@@ -179,9 +193,7 @@ fn max_steps_options(now: Option<u32>) -> (Options<Option<u32>>, usize) {
         .iter()
         .map(|&n| (n.to_string(), Some(n)))
         .collect();
-    let current = place(&mut options, now, |v| {
-        v.map_or("unlimited".into(), |n| n.to_string())
-    });
+    let current = place(&mut options, now, max_steps_text);
     (options, current)
 }
 
@@ -348,13 +360,7 @@ impl Session {
             KnobId::Mode,
             "Mode",
             "M",
-            (
-                Mode::ALL.iter().map(|m| m.to_string()).collect(),
-                Mode::ALL
-                    .iter()
-                    .position(|&m| m == lane.mode())
-                    .unwrap_or(0),
-            ),
+            mode_options(lane),
             Widget::Choice,
             "How the lane chosen above (or the only one) turns frame time into steps: variable \
              (one step of the frame's length), semi-fixed (steps of at most a tick, the last one \
@@ -695,7 +701,7 @@ mod tests {
     #[test]
     fn a_clamp_or_cap_in_use_is_always_an_option() {
         let (options, current) = clamp_options(Some(300_000_000));
-        assert_eq!(options[current], ("300 ms".to_string(), Some(300_000_000)));
+        assert_eq!(options[current], ("300ms".to_string(), Some(300_000_000)));
         let (options, current) = clamp_options(None);
         assert_eq!((options[current].0.as_str(), current), ("off", 0));
         let (options, current) = cap_options(Some(90.0));

@@ -1752,3 +1752,49 @@ fn lessons_4_and_5_say_so_on_screen_when_the_frame_rate_is_too_low_for_their_poi
         }
     }
 }
+
+#[test]
+fn the_help_says_what_keys_1_to_n_show_among_the_lanes_running() {
+    let lanes = timestep_lab::lane::parse_lanes("interpolated,unity+tick=100ms,variable")
+        .expect("the plain launch's lanes");
+    let mut s = new(&config(lanes, RopeParams::default()), 1280, 800);
+    s.handle_action(Action::ToggleHelp);
+    let help = s.help();
+    let key = |k: &str| help.iter().find(|l| l.starts_with(k)).cloned();
+    assert!(
+        key("1 / Num1").is_some_and(|l| l.ends_with(" interpolated alone")),
+        "{help:#?}"
+    );
+    assert!(
+        key("3 / Num3").is_some_and(|l| l.ends_with(" variable alone")),
+        "{help:#?}"
+    );
+    assert_eq!(key("4 / Num4"), None, "three lanes: {help:#?}");
+    let mut one = session(Mode::Fixed);
+    one.handle_action(Action::ToggleHelp);
+    assert!(
+        one.help()
+            .iter()
+            .any(|l| l.starts_with("4 / Num4") && l.ends_with(" mode interpolated"))
+    );
+}
+
+#[test]
+fn the_panel_and_the_hud_word_the_mode_the_clamp_and_the_cap_alike() {
+    let mut s = session(Mode::Fixed);
+    s.start_lesson(5).expect("the lesson starts");
+    let knobs = s.knobs();
+    let current = |name: &str| {
+        let knob = knobs.iter().find(|k| k.name == name).expect("the knob");
+        knob.options[knob.current].clone()
+    };
+    let lines = s.hud("Fifo").cells();
+    let row = |name: &str| {
+        let cell = lines.iter().flatten().find(|c| c.label == name);
+        cell.expect("the row").value.clone()
+    };
+    assert_eq!(current("Mode"), "fixed (unity)");
+    assert_eq!(row("mode"), current("Mode"), "{lines:#?}");
+    assert_eq!(row("clamp"), current("Clamp"), "{lines:#?}");
+    assert_eq!(row("max steps"), current("Max steps"), "{lines:#?}");
+}

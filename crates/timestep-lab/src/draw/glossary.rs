@@ -3,7 +3,7 @@
 
 /// Each figure's term (the HUD's label, or the name a pane's or the strip's figure is drawn
 /// under) and what it means.
-pub const TIPS: [(&str, &str); 32] = [
+pub const TIPS: [(&str, &str); 40] = [
     (
         "mode",
         "The lane shown: its mode or preset, and its options.",
@@ -33,10 +33,13 @@ pub const TIPS: [(&str, &str); 32] = [
         "frame",
         "The last frame's measured time, ms, and frames per second over half a second.",
     ),
-    ("steps", "Ticks simulated in the last frame, steps."),
+    (
+        "steps",
+        "Ticks simulated in the last frame, about frame time ÷ tick: a frame one tick above or below its neighbours moves the rope a tick more or less than the time it shows, a hitch you see when the tick is near the frame time (0 or 2 where 1 was due) but not with 1 ms ticks (42 then 43).",
+    ),
     (
         "alpha",
-        "The leftover time as a fraction of a tick, 0 to 1: how far between ticks the frame is drawn when interpolating.",
+        "The leftover time as a fraction of a tick, 0 to 1: how far the frame is between the last two ticks, which interpolation blends by.",
     ),
     (
         "drift",
@@ -44,15 +47,15 @@ pub const TIPS: [(&str, &str); 32] = [
     ),
     (
         "judder",
-        "How unevenly the driven pin moves on screen, px rms over the last second.",
+        "How unevenly the driven pin moves on screen, px rms over the last second: 0 is smooth.",
     ),
     (
         "dropped",
-        "Time the clamp and the step cap discarded since the lane started, ms.",
+        "Time the clamp and the step cap discarded since the lane started, ms: the simulation never gets it back.",
     ),
     (
         "energy",
-        "The rope's kinetic plus gravitational potential energy, J (negative: below the pin).",
+        "The rope's kinetic plus gravitational potential energy, J: negative below the pin, and climbing without end when the rope is exploding.",
     ),
     (
         "exploded",
@@ -61,6 +64,34 @@ pub const TIPS: [(&str, &str); 32] = [
     (
         "vsync",
         "The display rate the frame times show, Hz, or not paced, or deciding.",
+    ),
+    (
+        "substeps",
+        "The tick cut into substeps the rope is integrated over one after another: each substep is short enough for the rope's stiff springs (below its stable step), so a long tick holds where one step of the same length would explode.",
+    ),
+    (
+        "x17",
+        "After the tick: each tick is integrated as 17 substeps, each a 17th of the tick.",
+    ),
+    (
+        "unstable>",
+        "After the tick: the step is above the rope's stable step, ms, so the rope will explode.",
+    ),
+    (
+        "raw / snap / smooth",
+        "The timer: frame time as measured, snapped to the display's period, or averaged.",
+    ),
+    (
+        "Fifo",
+        "The present mode: each frame waits for the display's next vblank (vsync).",
+    ),
+    (
+        "FifoRelaxed",
+        "Vsync, except that a late frame is shown at once (it may tear) instead of waiting.",
+    ),
+    (
+        "Immediate / Mailbox",
+        "No vsync (may tear), or the newest frame replaces a waiting one (no tearing).",
     ),
     (
         "pacing",
@@ -93,7 +124,11 @@ pub const TIPS: [(&str, &str); 32] = [
     ),
     (
         "frame ms",
-        "The upper graph: each bar is one frame's measured time, ms, green under 16.7 ms (60 Hz), amber under 33.3 ms (30 Hz), red above.",
+        "The upper graph: each bar is one frame's measured time, ms, coloured as the key beside it says.",
+    ),
+    (
+        "frame colours",
+        "The frame bars' colours: green a frame of up to 17.5 ms (one 60 Hz refresh), yellow up to 34 ms (a refresh missed, as at 30 fps), red longer (two or more missed).",
     ),
     (
         "frame range",
@@ -125,6 +160,24 @@ pub const TIPS: [(&str, &str); 32] = [
     ),
 ];
 
+/// The terms the panel's Legend explains, in its order, each as [`TIPS`] defines it.
+pub const LEGEND: [&str; 14] = [
+    "steps",
+    "alpha",
+    "drift",
+    "dropped",
+    "energy",
+    "judder",
+    "vsync",
+    "x17",
+    "unstable>",
+    "raw / snap / smooth",
+    "Fifo",
+    "FifoRelaxed",
+    "Immediate / Mailbox",
+    "input",
+];
+
 /// What the figure `term` means, if it is one.
 pub fn tip(term: &str) -> Option<&'static str> {
     TIPS.iter().find(|(t, _)| *t == term).map(|(_, tip)| *tip)
@@ -133,6 +186,15 @@ pub fn tip(term: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_steps_entry_holds_at_a_1_ms_tick_as_at_a_frame_long_one() {
+        let steps = tip("steps").unwrap_or_default();
+        assert!(
+            steps.contains("÷ tick") && steps.contains("1 ms ticks"),
+            "{steps}"
+        );
+    }
 
     #[test]
     fn every_term_is_one_sentence_and_appears_once() {
@@ -144,6 +206,7 @@ mod tests {
             );
         }
         assert!(tip("judder").is_some_and(|t| t.contains("px")));
+        assert!(LEGEND.iter().all(|term| tip(term).is_some()));
         assert_eq!(tip("no such figure"), None);
     }
 }

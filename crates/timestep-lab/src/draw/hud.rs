@@ -5,7 +5,7 @@ use super::palette as pal;
 use super::text::{ADVANCE, GLYPH, Part, Texts};
 use crate::lane::{Judder, Lane};
 use crate::rope::{Integrator, Rope};
-use timestep_loop::{Mode, Pacer, Pacing, TimingConfig, format_duration, millis};
+use timestep_loop::{Mode, Pacer, Pacing, TimingConfig, millis};
 
 /// The numbers the HUD shows; every one is measured by the caller.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -53,6 +53,8 @@ pub struct CaptureCaption {
 pub struct LaneRow {
     /// The lane as the user named it: `interpolated`, `fixed`.
     pub name: String,
+    /// Its mode, worded as [`Lane::mode_text`] does: `fixed`, `fixed (unity)`.
+    pub mode: String,
     /// Ticks the lane ran on its last frame.
     pub steps: u32,
     /// The blend factor of its last frame: accumulator ÷ tick where the mode blends (0 to 1).
@@ -81,6 +83,7 @@ impl LaneRow {
             tick: tick_summary(lane),
             vsync: vsync_summary(lane),
             name: lane.name(),
+            mode: lane.mode_text(),
             steps: lane.last().steps,
             alpha: lane.last().alpha,
             drift_ms: lane.drift_ms(),
@@ -90,6 +93,16 @@ impl LaneRow {
             judder: judder_text(lane.record().judder()),
         }
     }
+}
+
+/// A loop's clamp as the HUD and the panel say it: as [`tick_text`] writes a tick, or "off".
+pub fn clamp_text(clamp_ns: Option<u64>) -> String {
+    clamp_ns.map_or_else(|| "off".into(), tick_text)
+}
+
+/// A loop's step cap as the HUD and the panel say it: the number, or "unlimited".
+pub fn max_steps_text(cap: Option<u32>) -> String {
+    cap.map_or_else(|| "unlimited".into(), |n| n.to_string())
 }
 
 /// The judder row: pixels, rms over the last second; "-" until known, "no drive" without one.
@@ -168,7 +181,7 @@ pub fn tick_text(ns: u64) -> String {
 pub fn tick_summary(lane: &Lane) -> String {
     let p = lane.policy();
     if p.mode == Mode::Variable {
-        return format!("1 step/frame {}{}", lane.timer(), integrator_suffix(lane));
+        return format!("1 step/frame{}", loop_suffix(lane));
     }
     let tick = tick_text(p.timing.tick_ns());
     let substeps = p.substeps_per_tick();
@@ -177,15 +190,36 @@ pub fn tick_summary(lane: &Lane) -> String {
     } else {
         String::new()
     };
+    format!("{tick}{sub}{}", loop_suffix(lane))
+}
+
+/// A lane's tick in words, for its pane label: `tick 100ms in 100 substeps of 1ms`, `tick
+/// 16.667ms` without substeps, `1 step/frame` for a variable lane; and whether the tick is
+/// cut into substeps (the `substeps` tooltip says why).
+pub fn tick_words(lane: &Lane) -> (String, bool) {
+    let p = lane.policy();
+    if p.mode == Mode::Variable {
+        return ("1 step/frame".into(), false);
+    }
+    let tick_ns = p.timing.tick_ns();
+    let tick = tick_text(tick_ns);
+    match p.substeps_per_tick() {
+        n if n > 1 => {
+            let sub = tick_text(tick_ns / n);
+            (format!("tick {tick} in {n} substeps of {sub}"), true)
+        }
+        _ => (format!("tick {tick}"), false),
+    }
+}
+
+/// What follows the tick in [`tick_summary`] and [`tick_words`]: ` smooth`, ` rk4`, and
+/// ` unstable>15.1ms` when the step is above the rope's stable step.
+pub fn loop_suffix(lane: &Lane) -> String {
     let unstable = match step_and_limit_s(lane) {
         Some((step, limit)) if step > limit => format!(" unstable>{:.1}ms", limit * 1e3),
         _ => String::new(),
     };
-    format!(
-        "{tick}{sub} {}{}{unstable}",
-        lane.timer(),
-        integrator_suffix(lane)
-    )
+    format!(" {}{}{unstable}", lane.timer(), integrator_suffix(lane))
 }
 
 /// " rk4" when the lane integrates with RK4 (Euler, the default, goes unsaid).
@@ -339,7 +373,7 @@ impl HudInfo {
 
     /// One lane: its mode first, then every figure.
     fn single_rows(&self, lane: &LaneRow) -> Vec<Row> {
-        let mut mode = Row::new("mode", lane.name.clone()).tone(Tone::Accent);
+        let mut mode = Row::new("mode", lane.mode.clone()).tone(Tone::Accent);
         if self.paused {
             mode = mode.flag("PAUSED", Tone::Warn);
         }
@@ -434,14 +468,14 @@ impl HudInfo {
     }
 
     /// dt, clamp and cap when the lanes share them ("per lane" where they do not: each pane
-    /// label's loop line has its own; "none" for no clamp or cap), and the particles.
+    /// label's loop line has its own; worded by [`clamp_text`] and [`max_steps_text`]), and
+    /// the particles.
     fn timing_rows(&self) -> [Row; 4] {
         let dash = || "per lane".to_string();
-        let none = || "none".to_string();
         let t = self.timing.as_ref();
         let dt = t.map_or_else(dash, |t| tick_text(t.tick_ns()));
-        let clamp = t.map_or_else(dash, |t| t.clamp_ns().map_or_else(none, format_duration));
-        let cap = t.map_or_else(dash, |t| t.max_steps().map_or_else(none, |n| n.to_string()));
+        let clamp = t.map_or_else(dash, |t| clamp_text(t.clamp_ns()));
+        let cap = t.map_or_else(dash, |t| max_steps_text(t.max_steps()));
         [
             Row::new("dt", dt),
             Row::new("clamp", clamp),
@@ -697,6 +731,7 @@ mod tests {
     fn lane(name: &str) -> LaneRow {
         LaneRow {
             name: name.into(),
+            mode: name.into(),
             steps: 17,
             alpha: 0.3456,
             drift_ms: -0.25,
@@ -809,6 +844,7 @@ mod tests {
     fn every_line_is_short_even_for_absurd_values() {
         let absurd = LaneRow {
             name: "interpolated+something-long".into(),
+            mode: "interpolated (something-long-and-longer)".into(),
             steps: u32::MAX,
             alpha: -1e300,
             drift_ms: 1e300,

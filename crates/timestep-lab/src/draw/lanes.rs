@@ -2,7 +2,7 @@
 //! rope's shown positions (blended where its mode blends), its pins, the grabbed particle, and
 //! in the split view its label.
 
-use super::hud::{tick_summary, vsync_summary};
+use super::hud::{loop_suffix, tick_words, vsync_summary};
 use super::pane::MARKER_FRAMES;
 use super::{Layout, Marker, Pane, PaneLabel, RopeLook};
 use crate::lane::Lane;
@@ -256,7 +256,11 @@ fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
         ],
         detail,
         policy: vec![
-            run(tick_summary(lane), "loop"),
+            match tick_words(lane) {
+                (words, true) => run(words, "substeps"),
+                (words, false) => run(words, "loop"),
+            },
+            run(loop_suffix(lane), "loop"),
             gap(),
             run(vsync_summary(lane), "vsync"),
         ],
@@ -278,4 +282,35 @@ fn countdown(lane: &Lane) -> Option<f64> {
 /// The single view's banner for an exploded lane: what went wrong and when it comes back.
 pub fn explosion_banner(lane: &Lane) -> Option<String> {
     countdown(lane).map(|left_s| format!("EXPLODED - resetting in {left_s:.1} s (R now)"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::draw::tip;
+    use crate::lane::parse_spec;
+    use crate::rope::RopeParams;
+    use timestep_loop::{MaxSubstep, PolicyEnv};
+
+    fn label_of(name: &str) -> PaneLabel {
+        let spec = parse_spec(name).unwrap_or_else(|e| panic!("{e}"));
+        // As the window runs: presets integrate their ticks in 1 ms substeps.
+        let env = PolicyEnv::default().with_max_substep(MaxSubstep::Default);
+        let lane = Lane::new(spec, &RopeParams::default(), &env).unwrap_or_else(|e| panic!("{e}"));
+        label(&lane, 0, false)
+    }
+
+    #[test]
+    fn a_tick_cut_into_substeps_says_so_in_words_and_its_tip_says_why_it_holds() {
+        let policy = label_of("unity+tick=100ms").policy;
+        assert_eq!(
+            policy[0],
+            ("tick 100ms in 100 substeps of 1ms".to_string(), "substeps")
+        );
+        let why = tip(policy[0].1).unwrap_or_default();
+        assert!(why.contains("stable") && why.contains("explode"), "{why}");
+        let plain = label_of("fixed").policy;
+        assert_eq!(plain[0].1, "loop", "{plain:?}");
+        assert!(plain[0].0.starts_with("tick ") && !plain[0].0.contains("substeps"));
+    }
 }

@@ -38,10 +38,10 @@ mod text;
 mod view;
 mod wall;
 
-pub use glossary::tip;
+pub use glossary::{LEGEND, tip};
 pub use hud::{
-    CaptureCaption, HudCell, HudInfo, LaneRow, pacing_summary, stability_warning, stable_with,
-    text_scale, vsync_summary,
+    CaptureCaption, HudCell, HudInfo, LaneRow, clamp_text, max_steps_text, pacing_summary,
+    stability_warning, stable_with, text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES, label_height};

@@ -71,6 +71,7 @@ fn hud(particles: usize) -> HudInfo {
         present_mode: "Fifo (vsync)".into(),
         lanes: vec![LaneRow {
             name: Mode::Interpolated.name().into(),
+            mode: Mode::Interpolated.name().into(),
             steps: 17,
             alpha: 0.3456,
             drift_ms: -0.412,

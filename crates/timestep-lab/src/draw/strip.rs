@@ -141,10 +141,16 @@ pub fn strip_height(width: u32, height: u32) -> u32 {
     (i64::from(height) - l.y).clamp(0, i64::from(height)) as u32
 }
 
+/// The longest frame drawn green, ms: one 60 Hz refresh (16.7 ms) with timer noise to spare.
+const GREEN_UP_TO_MS: f32 = 17.5;
+/// The longest frame drawn yellow, ms: two 60 Hz refreshes, one 30 Hz (33.3 ms), with noise
+/// to spare; longer is red.
+const YELLOW_UP_TO_MS: f32 = 34.0;
+
 fn bar_colour(ms: f32) -> Rgb {
-    if ms <= 17.5 {
+    if ms <= GREEN_UP_TO_MS {
         pal::GOOD
-    } else if ms <= 34.0 {
+    } else if ms <= YELLOW_UP_TO_MS {
         pal::WARN
     } else {
         pal::BAD
@@ -371,6 +377,24 @@ fn draw_header(texts: &mut Texts, strip: &FrameStrip, geo: &Geometry) {
         let part = Part::figure(right, pal::TEXT, "last worst");
         texts.put(rx, hy, l.scale, vec![part]);
     }
+    // The bars' colour key between the two, where it fits.
+    let key = colour_key();
+    let kw: u32 = key.iter().map(|p| text::text_width(&p.text, l.scale)).sum();
+    let kx = header_end + 2 * geo.a;
+    if kx + i64::from(kw) + 2 * geo.a < rx {
+        texts.put(kx, hy, l.scale, key);
+    }
+}
+
+/// The frame bars' colour key, each bound in its colour: `<17.5 <34 >34 ms` (hovered: the
+/// `frame colours` tip, which says what each means).
+fn colour_key() -> Vec<Part> {
+    let term = "frame colours";
+    vec![
+        Part::figure(format!("<{GREEN_UP_TO_MS}"), pal::GOOD, term),
+        Part::figure(format!(" <{YELLOW_UP_TO_MS}"), pal::WARN, term),
+        Part::figure(format!(" >{YELLOW_UP_TO_MS} ms"), pal::BAD, term),
+    ]
 }
 
 /// Frame-time bars, coloured by which reference they pass (clipped ones get a white cap),
@@ -497,6 +521,27 @@ mod tests {
         assert!((top..h).any(lit));
         assert!(!(0..top).any(lit));
         assert!(strip_height(w, h) < h / 3);
+    }
+
+    #[test]
+    fn the_header_keys_the_bar_colours_and_the_tip_says_what_yellow_is() {
+        let mut strip = FrameStrip::new(2);
+        strip.push(10.0, &[1]);
+        strip.push(30.0, &[1]);
+        let (w, h) = (1280u32, 800u32);
+        let mut buf = vec![0u8; (w * h * 4) as usize];
+        let mut texts = Texts::default();
+        if let Some(mut canvas) = Canvas::new(&mut buf, w, h) {
+            draw_strip(&mut canvas, &mut texts, &strip);
+        }
+        let all: String = texts.lines().iter().map(|l| l.text()).collect();
+        assert!(all.contains("<17.5 <34 >34 ms"), "{all}");
+        assert_eq!(bar_colour(30.0), pal::WARN);
+        let tip = crate::draw::tip("frame colours").unwrap_or_default();
+        for bound in [GREEN_UP_TO_MS, YELLOW_UP_TO_MS] {
+            assert!(tip.contains(&format!("{bound} ms")), "{tip}");
+        }
+        assert!(tip.contains("yellow") && tip.contains("missed"), "{tip}");
     }
 
     #[test]

@@ -213,6 +213,15 @@ impl Lane {
     pub fn name(&self) -> String {
         self.spec.to_string()
     }
+    /// The lane's mode as the screen words it, the HUD and the panel alike: the mode
+    /// (`fixed`), and for an engine's preset the preset it comes from (`fixed (unity)`).
+    pub fn mode_text(&self) -> String {
+        match self.spec.looped.base() {
+            timestep_loop::Base::Preset(preset) => format!("{} ({preset})", self.mode()),
+            timestep_loop::Base::Mode(mode) => mode.to_string(),
+        }
+    }
+
     /// The lane as named.
     pub fn spec(&self) -> LaneSpec {
         self.spec
