@@ -153,7 +153,6 @@ impl Session {
             split: view.split,
             hud: true,
             overlay: view.overlay,
-            caption: (0, 0),
             panel: 0,
             bar: 0,
         };
@@ -584,13 +583,12 @@ impl Session {
 
     fn arrange(&mut self) {
         let a = self.screen.arrangement();
-        let chars = self.caption.iter().map(|l| l.chars().count()).max();
+        self.screen.set_caption(&self.caption);
         self.screen.arrange(Arrangement {
             lanes: self.view.shown(self.lanes.len()).len(),
             split: self.view.split,
             hud: self.view.show_hud,
             overlay: self.view.overlay,
-            caption: (self.caption.len(), chars.unwrap_or(0)),
             ..a
         });
     }

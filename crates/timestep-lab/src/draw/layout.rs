@@ -78,7 +78,7 @@ impl Layout {
         let margin = margin_px(width, height);
         let bottom = panes_bottom(width, height, reserve);
         let th = track_height(height) as f32;
-        let rope_bottom = if bottom - th >= 0.5 * height as f32 {
+        let rope_bottom = if room_for_track(bottom, height) {
             bottom - th
         } else {
             bottom
@@ -224,6 +224,13 @@ impl Layout {
 /// The height of one lane's marker track (see [`super::Marker`]), pixels.
 pub fn track_height(height: u32) -> u32 {
     (height / 18).clamp(8, 44)
+}
+
+/// Whether a single pane ending `bottom` pixels down an `height`-tall buffer keeps its
+/// marker's track under the rope with 45% of the height left for the rope (a lesson's
+/// caption wraps at the usual text scale only while this holds).
+pub fn room_for_track(bottom: f32, height: u32) -> bool {
+    bottom - track_height(height) as f32 >= 0.45 * height as f32
 }
 
 /// The height of a pane's label (three lines of text and padding), pixels.
