@@ -131,6 +131,13 @@ fn build_lanes(
         .collect()
 }
 
+/// Whether the control panel is shown at launch in a window `width` pixels wide: where it
+/// leaves the panes at least 1.5 times its own width (narrower, it would cover half the rope
+/// or all of it; it starts hidden and the key hint names `F2`, which shows it).
+fn panel_starts_shown(width: u32) -> bool {
+    width as f32 >= 2.5 * super::panel::PANEL_WIDTH
+}
+
 impl Session {
     /// A session for `cfg`'s lanes in a `width × height` buffer: the split view when there are
     /// several. Its clock starts at 0 (see [`Session::restart_clock`]).
@@ -145,7 +152,7 @@ impl Session {
             trail: false,
             overlay: cfg.overlay && lanes.len() > 1,
             rewind: 0,
-            show_panel: true,
+            show_panel: panel_starts_shown(width),
         };
         let arrangement = Arrangement {
             size: (width, height),
@@ -555,6 +562,13 @@ impl Session {
             lane.reset();
         }
         self.hand.drop_held();
+    }
+
+    /// The window opened `width × height` pixels large: the panel shows or not as it would
+    /// for a session made at that size (see [`panel_starts_shown`]).
+    pub fn opened(&mut self, width: u32, height: u32) {
+        self.view.show_panel = panel_starts_shown(width);
+        self.resize(width, height);
     }
 
     /// The buffer is `width × height` pixels now; the ropes keep their proportions. The

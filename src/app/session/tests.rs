@@ -1685,6 +1685,22 @@ fn the_panes_start_under_a_tall_hud_bar_at_a_small_window() {
     }
 }
 
+/// Issue 26: a window too narrow for the panes beside the panel starts with it hidden (the
+/// hint names F2); a wide one with it shown.
+#[test]
+fn the_panel_starts_hidden_in_a_narrow_window() {
+    let cfg = config(LaneSpec::every_mode(), RopeParams::default());
+    for (w, h, shown) in [(400, 300, false), (700, 450, false), (864, 540, true)] {
+        let s = new(&cfg, w, h);
+        assert_eq!(s.panel_view().shown, shown, "{w}x{h}");
+    }
+    let mut s = new(&cfg, 1280, 800);
+    assert!(s.panel_view().shown);
+    // The window opens smaller than the session was made for.
+    s.opened(720, 450);
+    assert!(!s.panel_view().shown);
+}
+
 #[test]
 fn o_overlays_the_lanes_in_one_pane_and_v_splits_them() {
     let mut s = session(Mode::Fixed);
