@@ -43,7 +43,6 @@ impl Picture {
             split: lanes.len() > 1,
             hud: true,
             overlay: false,
-            caption: (0, 0),
             panel: 0,
             bar: 0,
         };

@@ -617,7 +617,7 @@ impl ApplicationHandler for App {
         let size = window.inner_size();
         match Gpu::new(Arc::clone(&window), size.width, size.height, self.vsync) {
             Ok(gpu) => {
-                self.session.resize(gpu.size().0, gpu.size().1);
+                self.session.opened(gpu.size().0, gpu.size().1);
                 let (device, format) = gpu.device_and_format();
                 let max_side = device.limits().max_texture_dimension_2d;
                 self.gui = Some(Gui::new(&window, device, format, max_side));

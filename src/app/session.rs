@@ -130,6 +130,13 @@ fn build_lanes(
         .collect()
 }
 
+/// Whether the control panel is shown at launch in a window `width` pixels wide: where it
+/// leaves the panes at least 1.5 times its own width (narrower, it would cover half the rope
+/// or all of it; it starts hidden and the key hint names `F2`, which shows it).
+fn panel_starts_shown(width: u32) -> bool {
+    width as f32 >= 2.5 * super::panel::PANEL_WIDTH
+}
+
 impl Session {
     /// A session for `cfg`'s lanes in a `width × height` buffer: the split view when there are
     /// several. Its clock starts at 0 (see [`Session::restart_clock`]).
@@ -144,7 +151,7 @@ impl Session {
             trail: false,
             overlay: cfg.overlay && lanes.len() > 1,
             rewind: 0,
-            show_panel: true,
+            show_panel: panel_starts_shown(width),
         };
         let arrangement = Arrangement {
             size: (width, height),
@@ -152,7 +159,6 @@ impl Session {
             split: view.split,
             hud: true,
             overlay: view.overlay,
-            caption: (0, 0),
             panel: 0,
             bar: 0,
         };
@@ -566,6 +572,13 @@ impl Session {
         self.hand.drop_held();
     }
 
+    /// The window opened `width × height` pixels large: the panel shows or not as it would
+    /// for a session made at that size (see [`panel_starts_shown`]).
+    pub fn opened(&mut self, width: u32, height: u32) {
+        self.view.show_panel = panel_starts_shown(width);
+        self.resize(width, height);
+    }
+
     /// The buffer is `width × height` pixels now; the ropes keep their proportions. The
     /// frames of a resize come as fast as the window redraws, not at the display's rate:
     /// every lane's refresh estimate starts again (so a drag's frames never make it).
@@ -592,13 +605,12 @@ impl Session {
 
     fn arrange(&mut self) {
         let a = self.screen.arrangement();
-        let chars = self.caption.iter().map(|l| l.chars().count()).max();
+        self.screen.set_caption(&self.caption);
         self.screen.arrange(Arrangement {
             lanes: self.view.shown(self.lanes.len()).len(),
             split: self.view.split,
             hud: self.view.show_hud,
             overlay: self.view.overlay,
-            caption: (self.caption.len(), chars.unwrap_or(0)),
             ..a
         });
     }

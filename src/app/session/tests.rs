@@ -1669,6 +1669,38 @@ fn the_panes_are_laid_out_clear_of_the_panel_and_the_hud_bar_egui_covers() {
     }
 }
 
+/// Issue 26: at 864x540 with lesson 4's four panes the egui HUD wraps into a column 163
+/// pixels tall; the panes start under it, not at the top behind it.
+#[test]
+fn the_panes_start_under_a_tall_hud_bar_at_a_small_window() {
+    let mut s = split();
+    s.start_lesson(4).expect("the lesson starts");
+    s.resize(864, 540);
+    s.set_covered(350, 163);
+    let areas = &s.layout().areas;
+    assert_eq!(areas.len(), 4);
+    for a in areas {
+        assert!(a.y >= 163, "{a:?} under the HUD's bar");
+        assert!(a.h > 0 && a.x + a.w <= 864 - 350, "{a:?}");
+    }
+}
+
+/// Issue 26: a window too narrow for the panes beside the panel starts with it hidden (the
+/// hint names F2); a wide one with it shown.
+#[test]
+fn the_panel_starts_hidden_in_a_narrow_window() {
+    let cfg = config(LaneSpec::every_mode(), RopeParams::default());
+    for (w, h, shown) in [(400, 300, false), (700, 450, false), (864, 540, true)] {
+        let s = new(&cfg, w, h);
+        assert_eq!(s.panel_view().shown, shown, "{w}x{h}");
+    }
+    let mut s = new(&cfg, 1280, 800);
+    assert!(s.panel_view().shown);
+    // The window opens smaller than the session was made for.
+    s.opened(720, 450);
+    assert!(!s.panel_view().shown);
+}
+
 #[test]
 fn o_overlays_the_lanes_in_one_pane_and_v_splits_them() {
     let mut s = session(Mode::Fixed);

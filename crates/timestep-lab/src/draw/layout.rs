@@ -78,7 +78,7 @@ impl Layout {
         let margin = margin_px(width, height);
         let bottom = panes_bottom(width, height, reserve);
         let th = track_height(height) as f32;
-        let rope_bottom = if bottom - th >= 0.5 * height as f32 {
+        let rope_bottom = if room_for_track(bottom, height) {
             bottom - th
         } else {
             bottom
@@ -159,25 +159,30 @@ impl Layout {
         let margin = margin_px(width, height);
         let bottom = panes_bottom(width, height, reserve);
         let bar = hud_bar as f32 + margin * 0.5;
-        // Clear of the HUD's bar while a third of the height is left for the panes (a
-        // lesson's caption takes its share of the bottom).
-        let top = if hud_bar > 0 && bottom - bar >= h / 3.0 {
-            bar
-        } else {
-            margin
-        };
+        // Always clear of the HUD's bar, however tall it wraps (the egui HUD wraps to rows
+        // left of the panel): panes under it would hide their labels and ropes.
+        let top = if hud_bar > 0 { bar } else { margin };
         let left = margin;
-        let (cols, rows) = if panes == 1 {
-            (1, 1)
-        } else {
-            (2, panes.div_ceil(2))
-        };
         let gap = margin * 0.5;
-        let cell = Vec2::new(
-            ((w - margin - left - gap * (cols - 1) as f32) / cols as f32).max(1.0),
-            ((bottom - margin - top - gap * (rows - 1) as f32) / rows as f32).max(1.0),
-        );
         let label_px = label_height(height) as f32;
+        let cell_of = |(cols, rows): (usize, usize)| {
+            Vec2::new(
+                ((w - margin - left - gap * (cols - 1) as f32) / cols as f32).max(1.0),
+                ((bottom - margin - top - gap * (rows - 1) as f32) / rows as f32).max(1.0),
+            )
+        };
+        // Two columns; one row where the grid's panes leave their ropes under an eighth of the
+        // height (a short room under a tall bar) and a row leaves them more.
+        let rope_room = |c: Vec2| c.x.min(c.y - label_px);
+        let grid = (panes.min(2), panes.div_ceil(2));
+        let row = rope_room(cell_of((panes, 1)));
+        let cramped = rope_room(cell_of(grid)) < h / 8.0;
+        let (cols, rows) = if cramped && row > rope_room(cell_of(grid)) {
+            (panes, 1)
+        } else {
+            grid
+        };
+        let cell = cell_of((cols, rows));
         let mut layout = Layout {
             split: true,
             areas: Vec::with_capacity(panes),
@@ -224,6 +229,13 @@ impl Layout {
 /// The height of one lane's marker track (see [`super::Marker`]), pixels.
 pub fn track_height(height: u32) -> u32 {
     (height / 18).clamp(8, 44)
+}
+
+/// Whether a single pane ending `bottom` pixels down an `height`-tall buffer keeps its
+/// marker's track under the rope with 45% of the height left for the rope (a lesson's
+/// caption wraps at the usual text scale only while this holds).
+pub fn room_for_track(bottom: f32, height: u32) -> bool {
+    bottom - track_height(height) as f32 >= 0.45 * height as f32
 }
 
 /// The height of a pane's label (three lines of text and padding), pixels.

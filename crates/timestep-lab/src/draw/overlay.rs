@@ -124,26 +124,59 @@ pub(super) fn draw_hint(
     g + 4 * s
 }
 
-/// The text scale a caption of `lines` lines of `chars` characters at most is drawn at in a
-/// `w × h` buffer: the usual, or smaller where that does not fit the width, or where its band
-/// would leave the panes under 60% of the height (a single rope would then not fit above it).
-fn caption_scale(w: u32, h: u32, lines: usize, chars: usize) -> i64 {
-    let chars = chars.max(1) as i64;
-    let mut scale = i64::from(super::text_scale(h));
+/// A caption's `lines` as drawn in a `w × h` buffer, and their text scale: the usual scale,
+/// each line wrapped at spaces to the width (a longer word is cut); a smaller scale only where
+/// the wrapped band would leave a single rope no room above its marker's track (see
+/// [`super::layout::room_for_track`]). A long line wraps rather than shrinking to a
+/// hard-to-read size.
+fn caption_fit(w: u32, h: u32, lines: &[String]) -> (Vec<String>, i64) {
     let strip = i64::from(super::strip_height(w, h));
     let above_strip = if 10 * (i64::from(h) - strip) >= 6 * i64::from(h) {
         i64::from(h) - strip
     } else {
         i64::from(h)
     };
-    let fits = |scale: i64| {
-        chars * i64::from(ADVANCE) * scale + 24 <= i64::from(w)
-            && 10 * (above_strip - band_at(h, lines, scale)) >= 6 * i64::from(h)
-    };
-    while scale > 1 && !fits(scale) {
+    let mut scale = i64::from(super::text_scale(h));
+    loop {
+        let wrapped = wrap(lines, caption_chars(w, scale));
+        let bottom = above_strip - band_at(h, wrapped.len(), scale);
+        let fits = super::layout::room_for_track(bottom as f32, h);
+        if fits || scale <= 1 {
+            return (wrapped, scale);
+        }
         scale -= 1;
     }
-    scale
+}
+
+/// How many characters a caption's line holds at `scale` in `w` pixels (1 at least).
+fn caption_chars(w: u32, scale: i64) -> usize {
+    let chars = (i64::from(w) - 24) / (i64::from(ADVANCE) * scale.max(1));
+    usize::try_from(chars).unwrap_or(0).max(1)
+}
+
+/// `lines` wrapped at spaces to `chars` characters at most; a word longer than that is cut.
+fn wrap(lines: &[String], chars: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in lines {
+        let mut current = String::new();
+        for word in line.split(' ') {
+            let (n, len) = (current.chars().count(), word.chars().count());
+            if n > 0 && n + 1 + len > chars {
+                out.push(std::mem::take(&mut current));
+            }
+            if !current.is_empty() {
+                current.push(' ');
+            }
+            current.push_str(word);
+            while current.chars().count() > chars {
+                let cut: String = current.chars().take(chars).collect();
+                current = current.chars().skip(chars).collect();
+                out.push(cut);
+            }
+        }
+        out.push(current);
+    }
+    out
 }
 
 /// The height of a caption's panel of `lines` lines at text scale `scale`.
@@ -160,21 +193,22 @@ fn band_at(h: u32, lines: usize, scale: i64) -> i64 {
     panel_height_at(lines, scale) + hint + 8
 }
 
-/// The band along the bottom of the panes that a caption of `lines` lines of `chars`
-/// characters at most takes, with the key hint under it and the gap above: what the layout
-/// keeps the panes clear of (0 without a caption).
-pub fn caption_band(w: u32, h: u32, lines: usize, chars: usize) -> u32 {
-    if lines == 0 {
+/// The band along the bottom of the panes that a caption of `lines` takes in a `w × h`
+/// buffer, wrapped, with the key hint under it and the gap above: what the layout keeps the
+/// panes clear of (0 without a caption).
+pub fn caption_band(w: u32, h: u32, lines: &[String]) -> u32 {
+    if lines.is_empty() {
         return 0;
     }
-    let band = band_at(h, lines, caption_scale(w, h, lines, chars));
+    let (wrapped, scale) = caption_fit(w, h, lines);
+    let band = band_at(h, wrapped.len(), scale);
     u32::try_from(band).unwrap_or(0)
 }
 
 /// A lesson's caption: a panel across the bottom of the panes (above the strip when it is
 /// shown, and `lift` pixels higher still, for the hint), its first line the lesson's title in
 /// the accent colour, centred in the `room` pixels left of the panel. Lines too long for
-/// that are drawn smaller.
+/// that wrap.
 pub(super) fn draw_caption(
     canvas: &mut Canvas,
     texts: &mut Texts,
@@ -185,8 +219,11 @@ pub(super) fn draw_caption(
 ) {
     let (full_w, h) = (canvas.width().max(0) as u32, canvas.height().max(0) as u32);
     let w = room.min(full_w);
+    let (wrapped, scale) = caption_fit(w, h, lines);
+    // The title's lines, wrapped the same way, are drawn in the accent colour.
+    let title = wrap(&lines[..lines.len().min(1)], caption_chars(w, scale)).len();
+    let lines = wrapped;
     let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
-    let scale = caption_scale(w, h, lines.len(), chars);
     let chars = chars.max(1) as i64;
     let (g, s) = (i64::from(GLYPH) * scale, scale as u32);
     let advance = i64::from(ADVANCE) * scale;
@@ -198,7 +235,7 @@ pub(super) fn draw_caption(
     let x = (i64::from(w) - panel_w) / 2;
     canvas.panel((x, y, panel_w, panel_h), palette::PANEL_STYLE);
     for (i, line) in lines.iter().enumerate() {
-        let colour = if i == 0 {
+        let colour = if i < title {
             palette::ACCENT
         } else {
             palette::TEXT

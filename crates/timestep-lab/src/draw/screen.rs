@@ -25,9 +25,6 @@ pub struct Arrangement {
     pub hud: bool,
     /// Every lane drawn over each other in one pane (the overlay), when there are several.
     pub overlay: bool,
-    /// A lesson's caption, as `(lines, longest line in characters)`: the panes keep clear
-    /// of it. `(0, 0)`: none.
-    pub caption: (usize, usize),
     /// Pixels along the right edge that the window's control panel covers: the panes are
     /// laid out left of it (see [`super::room_width`]). 0: no panel.
     pub panel: u32,
@@ -70,6 +67,8 @@ pub struct Overlay<'a> {
 pub struct Screen {
     params: RopeParams,
     arrangement: Arrangement,
+    /// A lesson's caption (empty: none): the panes keep clear of the band it wraps into.
+    caption: Vec<String>,
     layout: Layout,
     renderer: Renderer,
     panes: LanePanes,
@@ -81,8 +80,9 @@ impl Screen {
     pub fn new(params: &RopeParams, arrangement: Arrangement) -> Screen {
         Screen {
             params: *params,
-            layout: layout(params, arrangement),
+            layout: layout(params, arrangement, &[]),
             arrangement,
+            caption: Vec::new(),
             renderer: Renderer::new(),
             panes: LanePanes::default(),
             strip: FrameStrip::new(STRIP_FRAMES),
@@ -102,13 +102,22 @@ impl Screen {
             self.panes.forget_frames();
         }
         self.arrangement = arrangement;
-        self.layout = layout(&self.params, arrangement);
+        self.layout = layout(&self.params, arrangement, &self.caption);
+    }
+
+    /// Lays the panes out clear of a lesson's caption of `lines` from now on (none: empty).
+    pub fn set_caption(&mut self, lines: &[String]) {
+        if lines == self.caption.as_slice() {
+            return;
+        }
+        self.caption = lines.to_vec();
+        self.layout = layout(&self.params, self.arrangement, &self.caption);
     }
 
     /// Lays ropes of `params` out from now on (a drive needs room to move the rope).
     pub fn set_params(&mut self, params: &RopeParams) {
         self.params = *params;
-        self.layout = layout(params, self.arrangement);
+        self.layout = layout(params, self.arrangement, &self.caption);
     }
 
     /// How the lanes are arranged.
@@ -185,11 +194,11 @@ impl Screen {
     }
 }
 
-/// The layout of `a`: its panes in the room left of the panel.
-fn layout(params: &RopeParams, a: Arrangement) -> Layout {
+/// The layout of `a`: its panes in the room left of the panel, clear of `caption`.
+fn layout(params: &RopeParams, a: Arrangement, caption: &[String]) -> Layout {
     let h = a.size.1;
     let w = super::room_width(a.size.0, a.panel);
-    let reserve = caption_band(w, h, a.caption.0, a.caption.1);
+    let reserve = caption_band(w, h, caption);
     let bar = match (a.hud, a.bar) {
         (false, _) => 0,
         (true, 0) => super::hud_bar_height(w, h),
@@ -247,7 +256,6 @@ mod tests {
             split,
             hud: true,
             overlay: false,
-            caption: (0, 0),
             panel: 0,
             bar: 0,
         };

@@ -82,7 +82,6 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
         ..hud(lanes)
     };
     let caption = LESSONS[1].caption_lines(2);
-    let chars = caption.iter().map(String::len).max().unwrap_or(0);
     let shown_ns: Vec<u64> = (0..12u64)
         .map(|i| i * 16_666_667 + (i % 3) * 20_000_000)
         .collect();
@@ -91,7 +90,7 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
     let mut buf = Vec::new();
     for &(w, h) in sizes {
         let reserve = match overlays.caption {
-            true => overlay::caption_band(w, h, caption.len(), chars),
+            true => overlay::caption_band(w, h, &caption),
             false => 0,
         };
         let layout = if lanes == 1 {
@@ -297,11 +296,10 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
     let params = RopeParams::default();
     for (i, lesson) in LESSONS.iter().enumerate() {
         let lines = lesson.caption_lines(i + 1);
-        let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
         let lanes = lesson.lane_specs().len();
         for (w, h) in [(1280, 800), (1920, 1080), (1024, 768), (800, 600)] {
             let top = caption_top(&lines, w, h);
-            let reserve = overlay::caption_band(w, h, lines.len(), chars);
+            let reserve = overlay::caption_band(w, h, &lines);
             let bottom = if lanes > 1 {
                 let layout = Layout::split(&params, w, h, lanes, hud_bar_height(w, h), reserve);
                 let bar = hud_bar_height(w, h);
@@ -334,4 +332,39 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
 /// The pixel HUD's bar height when `hud`, else 0.
 fn bar_of(hud: bool, w: u32, h: u32) -> u32 {
     if hud { hud_bar_height(w, h) } else { 0 }
+}
+
+/// Issue 26: at 1280x800 with the control panel open (764 pixels left of it), a lesson's
+/// caption wrapped to the room rather than shrinking below the usual text scale.
+#[test]
+fn lesson_captions_wrap_at_the_usual_scale_left_of_the_panel() {
+    let (w, h, panel) = (1280, 800, 516);
+    for (i, lesson) in LESSONS.iter().enumerate() {
+        let lines = lesson.caption_lines(i + 1);
+        let scene = Scene {
+            panes: &[],
+            hud: None,
+            strip: None,
+            help: None,
+            banner: None,
+            caption: Some(&lines),
+            hint: None,
+            panel,
+        };
+        let mut buf = vec![0u8; (w * h * 4) as usize];
+        let mut renderer = Renderer::new();
+        let texts = renderer.draw(&mut buf, w, h, &scene).lines();
+        let words = |t: &TextLine| t.parts.iter().map(|p| p.text.as_str()).collect::<String>();
+        let drawn: String = texts.iter().map(words).collect::<Vec<_>>().join(" ");
+        assert_eq!(drawn, lines.join(" "), "lesson {}: every word drawn", i + 1);
+        for t in texts {
+            let right = t.x + i64::from(super::text::text_width(&words(t), t.scale));
+            assert_eq!(t.scale, 2, "lesson {}: {:?} drawn small", i + 1, words(t));
+            assert!(
+                right <= i64::from(w - panel),
+                "lesson {}: {t:?} under the panel",
+                i + 1
+            );
+        }
+    }
 }

@@ -30,7 +30,6 @@ impl Offscreen {
             split: lanes > 1,
             hud: true,
             overlay: false,
-            caption: (0, 0),
             panel: 0,
             bar: 0,
         };
