@@ -95,7 +95,7 @@ impl LaneRow {
     }
 }
 
-/// A loop's clamp as the HUD and the panel say it: as [`tick_text`] writes a tick, or "off".
+/// A loop's clamp as the HUD and the panel say it: as `tick_text` writes a tick, or "off".
 pub fn clamp_text(clamp_ns: Option<u64>) -> String {
     clamp_ns.map_or_else(|| "off".into(), tick_text)
 }
