@@ -103,13 +103,15 @@ fn a_click_on_the_tick_slider_s_track_moves_the_tick_to_the_stop_there() {
     assert_eq!(tick_s, Some(0.05), "{text}");
 }
 
-/// The steps of the last `n` frames in the frame log at `path` (its fourth column), if it has
+/// The steps of the last `n` frames in the frame log at `path` (its `steps` column), if it has
 /// that many.
 fn last_steps(path: &std::path::Path, n: usize) -> Option<Vec<u32>> {
     let text = std::fs::read_to_string(path).ok()?;
-    let rows: Vec<&str> = text.lines().skip(1).filter(|l| !l.is_empty()).collect();
+    let mut lines = text.lines().filter(|l| !l.is_empty());
+    let column = lines.next()?.split(',').position(|c| c == "steps")?;
+    let rows: Vec<&str> = lines.collect();
     let last = rows.get(rows.len().checked_sub(n)?..)?;
     last.iter()
-        .map(|row| row.split(',').nth(3)?.parse().ok())
+        .map(|row| row.split(',').nth(column)?.parse().ok())
         .collect()
 }
