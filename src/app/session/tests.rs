@@ -29,7 +29,8 @@ impl Wall for Scripted {
 
 impl WindowWall for Scripted {}
 
-/// A presenter that draws into a buffer of its own and shows it at once.
+/// A presenter that draws into a buffer of its own, at its `size` (which a test may change
+/// between frames), and shows it at once.
 struct Buffer {
     frame: Vec<u8>,
     size: (u32, u32),
@@ -54,6 +55,7 @@ impl Present for Buffer {
         draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
     ) -> Result<bool, Infallible> {
         let (w, h) = self.size;
+        self.frame.resize(w as usize * h as usize * 4, 0);
         draw(&mut self.frame, w, h);
         Ok(true)
     }
@@ -1265,29 +1267,6 @@ fn d_cycles_every_ropes_drive_and_g_the_trail() {
     assert!(s.view.trail);
 }
 
-/// A presenter that draws into one buffer, reused, at whatever size the session is arranged
-/// for.
-struct Sized {
-    frame: Vec<u8>,
-    size: (u32, u32),
-}
-
-impl Present for Sized {
-    fn present_mode(&self) -> String {
-        "Fifo (vsync)".into()
-    }
-    type Error = Infallible;
-    fn present(
-        &mut self,
-        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
-    ) -> Result<bool, Infallible> {
-        let (w, h) = self.size;
-        self.frame.resize(w as usize * h as usize * 4, 0);
-        draw(&mut self.frame, w, h);
-        Ok(true)
-    }
-}
-
 /// Every view the window has: one lane, the split view of 2, 3 and 4 lanes, each lesson, the
 /// help, the HUD hidden, paused, and an exploded rope's banner.
 fn every_view() -> Vec<(String, Session)> {
@@ -1330,10 +1309,7 @@ fn every_view() -> Vec<(String, Session)> {
 fn every_view_draws_through_the_heights_a_half_screen_window_has() {
     let mut sizes: Vec<(u32, u32)> = (400..=600).step_by(3).map(|h| (1280, h)).collect();
     sizes.extend([(1, 1), (160, 120), (2000, 37), (37, 1200)]);
-    let mut buffer = Sized {
-        frame: Vec::new(),
-        size: (0, 0),
-    };
+    let mut buffer = Buffer::new(0, 0);
     for (name, mut s) in every_view() {
         let mut now = 10_000 * MS;
         for &(w, h) in &sizes {

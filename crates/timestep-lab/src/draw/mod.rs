@@ -80,8 +80,8 @@ pub struct RopeLook<'a> {
     pub overlaid: bool,
 }
 
-/// Everything one frame shows.
-#[derive(Clone, Copy, Debug)]
+/// Everything one frame shows (`Default`: nothing at all, no panel).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Scene<'a> {
     /// One pane for the single view, up to [`MAX_PANES`] for the split view.
     pub panes: &'a [Pane<'a>],
@@ -270,20 +270,6 @@ mod tests {
         }
     }
 
-    /// A scene of `panes` with nothing else on it.
-    fn bare<'a>(panes: &'a [Pane<'a>]) -> Scene<'a> {
-        Scene {
-            panes,
-            hud: None,
-            strip: None,
-            help: None,
-            banner: None,
-            caption: None,
-            hint: None,
-            panel: 0,
-        }
-    }
-
     fn look<'a>(positions: &'a [Vec2], pinned: &'a [usize]) -> RopeLook<'a> {
         RopeLook {
             trail: &[],
@@ -301,7 +287,15 @@ mod tests {
         let positions: Vec<Vec2> = rope.positions().collect();
         let panes = [single(look(&positions, &pinned), view, w, h)];
         let mut buf = vec![0u8; (w * h * 4) as usize];
-        Renderer::new().draw(&mut buf, w, h, &bare(&panes));
+        Renderer::new().draw(
+            &mut buf,
+            w,
+            h,
+            &Scene {
+                panes: &panes,
+                ..Scene::default()
+            },
+        );
         buf
     }
 
@@ -309,7 +303,15 @@ mod tests {
     fn background(view: &View) -> Vec<u8> {
         let panes = [single(look(&[], &[]), view, W, H)];
         let mut buf = vec![0u8; (W * H * 4) as usize];
-        Renderer::new().draw(&mut buf, W, H, &bare(&panes));
+        Renderer::new().draw(
+            &mut buf,
+            W,
+            H,
+            &Scene {
+                panes: &panes,
+                ..Scene::default()
+            },
+        );
         buf
     }
 
@@ -413,9 +415,7 @@ mod tests {
                 strip: Some(&strip),
                 help: Some(&["\u{2603} snow".to_string()]),
                 banner: Some("EXPLODED \u{2014} press R"),
-                caption: None,
-                hint: None,
-                panel: 0,
+                ..Scene::default()
             };
             let mut buf = vec![0u8; (W * H * 4) as usize];
             Renderer::new().draw(&mut buf, W, H, &scene);
@@ -429,7 +429,10 @@ mod tests {
         let view = View::for_rope(rope.params(), W, H);
         let positions: Vec<Vec2> = rope.positions().collect();
         let panes = [single(look(&positions, &[0]), &view, W, H)];
-        let scene = bare(&panes);
+        let scene = Scene {
+            panes: &panes,
+            ..Scene::default()
+        };
         let mut r = Renderer::new();
         let mut short = vec![7u8; (W * H * 4) as usize - 4];
         r.draw(&mut short, W, H, &scene);
@@ -491,9 +494,7 @@ mod tests {
             strip: Some(&strip),
             help: Some(&help),
             banner: Some("PAUSED"),
-            caption: None,
-            hint: None,
-            panel: 0,
+            ..Scene::default()
         };
         let mut buf = vec![0u8; (W * H * 4) as usize];
         Renderer::new().draw(&mut buf, W, H, &scene);
@@ -535,7 +536,15 @@ mod tests {
             })
             .collect();
         let mut buf = vec![0u8; (w * h * 4) as usize];
-        Renderer::new().draw(&mut buf, w, h, &bare(&panes));
+        Renderer::new().draw(
+            &mut buf,
+            w,
+            h,
+            &Scene {
+                panes: &panes,
+                ..Scene::default()
+            },
+        );
         (buf, layout)
     }
 

@@ -120,9 +120,7 @@ fn frame(
         strip: Some(&strip),
         help,
         banner,
-        caption: None,
-        hint: None,
-        panel: 0,
+        ..Scene::default()
     };
     let mut buf = vec![0u8; (w * h * 4) as usize];
     Renderer::new().draw(&mut buf, w, h, &scene);
@@ -248,13 +246,7 @@ fn writes_a_scattered_rope_png() {
     }];
     let scene = Scene {
         panes: &panes,
-        hud: None,
-        strip: None,
-        help: None,
-        banner: None,
-        caption: None,
-        hint: None,
-        panel: 0,
+        ..Scene::default()
     };
     let mut buf = vec![0u8; (w * h * 4) as usize];
     let mut r = Renderer::new();

@@ -269,13 +269,10 @@ fn caption_top(lines: &[String], w: u32, h: u32) -> u32 {
     let draw = |caption: Option<&[String]>, hint: Option<&str>| {
         let scene = Scene {
             panes: &[],
-            hud: None,
             strip: Some(&strip),
-            help: None,
-            banner: None,
             caption,
             hint,
-            panel: 0,
+            ..Scene::default()
         };
         let mut buf = vec![0u8; (w * h * 4) as usize];
         Renderer::new().draw(&mut buf, w, h, &scene);
@@ -343,13 +340,9 @@ fn lesson_captions_wrap_at_the_usual_scale_left_of_the_panel() {
         let lines = lesson.caption_lines(i + 1);
         let scene = Scene {
             panes: &[],
-            hud: None,
-            strip: None,
-            help: None,
-            banner: None,
             caption: Some(&lines),
-            hint: None,
             panel,
+            ..Scene::default()
         };
         let mut buf = vec![0u8; (w * h * 4) as usize];
         let mut renderer = Renderer::new();
