@@ -5,7 +5,7 @@
 //! physical pixels, so a buffer pixel is `1 / pixels_per_point` points.
 
 use egui::{Align2, Color32, FontId, Order, RichText, Ui};
-use timestep_lab::draw::{ADVANCE, Align, GLYPH, Part, TextLine, Texts};
+use timestep_lab::draw::{Align, Part, TextLine, Texts, advance, line_height};
 
 /// The id of the area of the frame's `i`-th line.
 fn line_id(i: usize) -> egui::Id {
@@ -18,14 +18,13 @@ fn line_id(i: usize) -> egui::Id {
 pub fn paint(ctx: &egui::Context, texts: &Texts) {
     let px = 1.0 / ctx.pixels_per_point().max(0.1);
     let probe = FontId::monospace(100.0);
-    let advance = ctx.fonts_mut(|f| f.glyph_width(&probe, '0')) / 100.0;
-    let advance = if advance > 0.0 { advance } else { 0.6 };
+    let em_advance = ctx.fonts_mut(|f| f.glyph_width(&probe, '0')) / 100.0;
+    let em_advance = if em_advance > 0.0 { em_advance } else { 0.6 };
     for (i, line) in texts.lines().iter().enumerate() {
-        let scale = line.scale.max(1) as f32;
-        let font = FontId::monospace(ADVANCE as f32 * scale * px / advance);
+        let font = FontId::monospace(advance(line.scale) as f32 * px / em_advance);
         let row = ctx.fonts_mut(|f| f.row_height(&font));
         // Centred on the line's cell, whose height the layout gave it.
-        let top = line.y as f32 * px - (row - GLYPH as f32 * scale * px) / 2.0;
+        let top = line.y as f32 * px - (row - line_height(line.scale) as f32 * px) / 2.0;
         let pivot = match line.align {
             Align::Left => Align2::LEFT_TOP,
             Align::Centre => Align2::CENTER_TOP,

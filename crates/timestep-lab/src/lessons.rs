@@ -389,12 +389,14 @@ impl Lesson {
         })
     }
 
-    /// The caption as drawn: the number and title, what to look at, and where it comes from.
+    /// The caption as drawn: the number and title, what to look at (one paragraph, which the
+    /// window wraps to its width), and where it comes from.
     pub fn caption_lines(&self, n: usize) -> Vec<String> {
-        let mut lines = vec![format!("Lesson {n}/{}: {}", LESSONS.len(), self.title)];
-        lines.extend(self.caption_text());
-        lines.push(format!("From {}.", self.source()));
-        lines
+        vec![
+            format!("Lesson {n}/{}: {}", LESSONS.len(), self.title),
+            self.caption_text().join(" "),
+            format!("From {}.", self.source()),
+        ]
     }
 }
 
@@ -441,7 +443,7 @@ mod tests {
             assert_eq!(tick, Ok(l.dt.tick()), "{}", l.title);
             assert!(TimingConfig::textbook(l.dt.tick(), CLAMP_NS, None).is_ok());
             assert!((1..=3).contains(&l.caption.len()), "{}", l.title);
-            for line in l.caption_lines(i + 1).iter().skip(1) {
+            for line in l.caption_text() {
                 assert!(
                     line.len() <= 84 && line.is_ascii(),
                     "{line:?} ({} chars)",

@@ -2,7 +2,7 @@
 
 use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
-use super::text::{ADVANCE, GLYPH, Part, Texts};
+use super::text::{self, Part, Texts};
 use crate::lane::{Judder, Lane};
 use crate::rope::{Integrator, Rope};
 use timestep_loop::{Mode, Pacer, Pacing, TimingConfig, millis};
@@ -210,6 +210,26 @@ pub fn tick_words(lane: &Lane) -> (String, bool) {
         }
         _ => (format!("tick {tick}"), false),
     }
+}
+
+/// The hint for lanes whose loops cannot be told apart at this frame time, `None` where
+/// they can: two or more lanes step on a tick (not variable) and every such tick is at most an
+/// eighth of `frame_ns`, so each frame runs many ticks and what they show differs by under a
+/// tick (at 1 ms, under a millimetre of motion). It says where the difference shows.
+pub fn alike_tip<'a>(lanes: impl IntoIterator<Item = &'a Lane>, frame_ns: u64) -> Option<String> {
+    let ticks: Vec<u64> = lanes
+        .into_iter()
+        .map(Lane::policy)
+        .filter(|p| p.mode != Mode::Variable)
+        .map(|p| p.timing.tick_ns())
+        .collect();
+    let longest = ticks.iter().copied().max()?;
+    (ticks.len() >= 2 && longest.saturating_mul(8) <= frame_ns).then(|| {
+        format!(
+            "{} ticks look alike at this frame rate: try Tick 20 Hz (F2) or the lessons (L)",
+            tick_text(longest)
+        )
+    })
 }
 
 /// What follows the tick in [`tick_summary`] and [`tick_words`]: ` smooth`, ` rk4`, and
@@ -592,7 +612,7 @@ const LAYOUT_COLUMNS: u32 = 30;
 /// pixels (margin, padding and [`LAYOUT_COLUMNS`] glyphs at the HUD's text scale).
 pub fn hud_column_width(height: u32) -> u32 {
     let s = text_scale(height);
-    (6 + LAYOUT_COLUMNS * GLYPH + 2 * 6) * s
+    LAYOUT_COLUMNS * text::advance(s) + (6 + 2 * 6) * s
 }
 
 /// The text scale of the split view's HUD bar: the usual one where a 1280-wide line fits.
@@ -616,7 +636,7 @@ fn thousands(n: u64) -> String {
 /// The pixels the split view's HUD bar takes at the top, its margin included.
 pub fn hud_bar_height(width: u32, height: u32) -> u32 {
     let s = bar_scale(width, height);
-    2 * (GLYPH + 2) * s + 2 * 4 * s + 6 * s
+    2 * (text::line_height(s) + 2 * s) + 2 * 4 * s + 6 * s
 }
 
 impl Row {
@@ -643,8 +663,7 @@ pub(super) fn draw_hud(canvas: &mut Canvas, texts: &mut Texts, hud: &HudInfo, sc
         return;
     }
     let rows = hud.rows();
-    let s = i64::from(scale);
-    let (g, a) = (i64::from(GLYPH) * s, i64::from(ADVANCE) * s);
+    let (s, (g, a)) = (i64::from(scale), text::cell(scale));
     let line = g + 2 * s;
     let pad = 6 * s;
     let chars = rows
@@ -673,8 +692,8 @@ pub(super) fn draw_hud(canvas: &mut Canvas, texts: &mut Texts, hud: &HudInfo, sc
 fn draw_bar(canvas: &mut Canvas, texts: &mut Texts, hud: &HudInfo) -> i64 {
     let (w, h) = (canvas.width() as u32, canvas.height() as u32);
     let scale = bar_scale(w, h);
-    let s = i64::from(scale);
-    let (g, line, pad) = (i64::from(ADVANCE) * s, (i64::from(GLYPH) + 2) * s, 4 * s);
+    let (s, (glyph, g)) = (i64::from(scale), text::cell(scale));
+    let (line, pad) = (glyph + 2 * s, 4 * s);
     let margin = 6 * s;
     let height = i64::from(hud_bar_height(w, h)) - margin;
     canvas.panel(
@@ -706,6 +725,44 @@ fn draw_bar(canvas: &mut Canvas, texts: &mut Texts, hud: &HudInfo) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loops_whose_ticks_are_far_inside_a_frame_are_named_alike_and_no_others() {
+        let lanes = |names: &str| {
+            crate::lane::parse_lanes(names)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .into_iter()
+                .map(|spec| {
+                    // The window's 1 ms tick.
+                    let timing = TimingConfig::textbook(1_000_000, 250_000_000, None);
+                    let env = timestep_loop::PolicyEnv::textbook(timing.expect("a loop"));
+                    let rope = crate::rope::RopeParams::default();
+                    Lane::new(spec, &rope, &env).unwrap_or_else(|e| panic!("{e}"))
+                })
+                .collect::<Vec<_>>()
+        };
+        let frame_60 = 16_666_667;
+        // The split view's four modes at the 1 ms tick: three tick-based loops, alike.
+        let modes = lanes("variable,semi-fixed,fixed,interpolated");
+        let tip = alike_tip(&modes, frame_60);
+        assert!(
+            tip.as_deref()
+                .is_some_and(|t| t.starts_with("1ms ticks look alike")),
+            "{tip:?}"
+        );
+        // The plain launch: Unity's 100 ms tick differs from interpolation's at any rate.
+        assert_eq!(
+            alike_tip(&lanes("interpolated,unity+tick=100ms,variable"), frame_60),
+            None
+        );
+        // One tick-based lane has nothing to be alike with; a 60 Hz tick (Godot's) shows
+        // its own.
+        assert_eq!(alike_tip(&lanes("variable,interpolated"), frame_60), None);
+        assert_eq!(alike_tip(&lanes("godot,interpolated"), frame_60), None);
+        // At 1 ms, alike up to 125 fps (a frame of 8 ticks); above that, not named so.
+        assert!(alike_tip(&modes, 8_000_000).is_some());
+        assert_eq!(alike_tip(&modes, 7_999_999), None);
+    }
 
     #[test]
     fn a_tick_reads_to_the_microsecond_without_trailing_zeros() {

@@ -3,7 +3,7 @@
 //! above the strip.
 
 use super::pane::LABEL_TYPICAL_CHARS;
-use super::text::ADVANCE;
+use super::text::{advance, line_height};
 use super::view::{margin_px, panes_bottom};
 use super::{View, text_scale};
 use crate::rope::RopeParams;
@@ -126,8 +126,8 @@ impl Layout {
         let inset = Vec2::splat(margin_px(width, height) * 0.5);
         // The labels stack down the pane's left: the rope keeps beside them where that leaves
         // it most of the pane's width, else below them.
-        let s = text_scale(height) as f32;
-        let labels_w = (LABEL_TYPICAL_CHARS * ADVANCE) as f32 * s + 8.0 * s;
+        let s = text_scale(height);
+        let labels_w = (LABEL_TYPICAL_CHARS * advance(s) + 8 * s) as f32;
         let labels_h = (lanes as u32 * label_height(height)) as f32;
         let clear = if area.w as f32 - labels_w >= 0.45 * area.w as f32 {
             Vec2::new(labels_w, 0.0)
@@ -241,7 +241,7 @@ pub fn room_for_track(bottom: f32, height: u32) -> bool {
 /// The height of a pane's label (three lines of text and padding), pixels.
 pub fn label_height(height: u32) -> u32 {
     let s = text_scale(height);
-    3 * 8 * s + 12 * s
+    3 * line_height(s) + 12 * s
 }
 
 #[cfg(test)]
@@ -257,8 +257,8 @@ mod tests {
             let params = RopeParams::default();
             let l = Layout::overlay(&params, w, h, 3, hud_bar_height(w, h), 0);
             let area = l.areas[0];
-            let s = text_scale(h) as f32;
-            let labels_right = area.x as f32 + (LABEL_TYPICAL_CHARS * ADVANCE) as f32 * s;
+            let labels_right =
+                area.x as f32 + (LABEL_TYPICAL_CHARS * advance(text_scale(h))) as f32;
             let labels_bottom = area.y as f32 + 3.0 * label_height(h) as f32;
             let (min, max) = super::super::view::rope_box(&params);
             let (a, b) = (l.views[0].to_screen(min), l.views[0].to_screen(max));

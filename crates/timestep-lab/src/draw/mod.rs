@@ -40,15 +40,15 @@ mod wall;
 
 pub use glossary::{LEGEND, tip};
 pub use hud::{
-    CaptureCaption, HudCell, HudInfo, LaneRow, clamp_text, max_steps_text, pacing_summary,
-    stability_warning, stable_with, text_scale, vsync_summary,
+    CaptureCaption, HudCell, HudInfo, LaneRow, alike_tip, clamp_text, max_steps_text,
+    pacing_summary, stability_warning, stable_with, text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Layout, MAX_PANES, label_height};
 pub use pane::{Marker, Pane, PaneLabel, Run};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
-pub use text::{ADVANCE, Align, GLYPH, Part, TextLine, Texts};
+pub use text::{Align, Part, TextLine, Texts, advance, cell, line_height};
 pub use view::{DEFAULT_SIZE, View, default_px_per_m, judge_as_drawn};
 
 use hud::{hud_bar_height, hud_column_width};
@@ -183,8 +183,9 @@ impl Renderer {
         // Labels over every rope: an overlaid rope must not cross another lane's label.
         for p in scene.panes {
             if let (Some(label), Some(mut canvas)) = (&p.label, Canvas::new(frame, width, height)) {
-                let scale = text_scale(height);
-                pane::draw_label(&mut canvas, &mut self.texts, p.area, label, scale);
+                let alone = scene.panes.iter().filter(|q| q.area == p.area).count() == 1;
+                let size = (text_scale(height), alone);
+                pane::draw_label(&mut canvas, &mut self.texts, p.area, label, size);
             }
         }
         if let Some(mut canvas) = Canvas::new(frame, width, height) {

@@ -4,7 +4,7 @@
 
 use super::canvas::{Canvas, PanelStyle};
 use super::palette;
-use super::text::{self, ADVANCE, Align, GLYPH, Part, TextLine, Texts};
+use super::text::{self, Align, Part, TextLine, Texts};
 
 /// Where a help line's key ends and its description begins: at the first run of two or more
 /// spaces, else (a key that filled or overflowed its padded column) at the first space from
@@ -46,15 +46,14 @@ pub(super) fn draw_help(
     let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
     // Smaller where the lines would not fit the room left of the panel.
     let mut scale = scale.max(1);
-    while scale > 1 && cols * i64::from(ADVANCE * scale) + 20 * i64::from(scale) > i64::from(room) {
+    while scale > 1 && cols * text::cell(scale).1 + 20 * i64::from(scale) > i64::from(room) {
         scale -= 1;
     }
-    let s = i64::from(scale);
-    let g = i64::from(GLYPH) * s;
+    let (s, (g, a)) = (i64::from(scale), text::cell(scale));
     let line_h = g + 4 * s;
     let pad = 10 * s;
     let (w, h) = (
-        cols * i64::from(ADVANCE) * s + 2 * pad,
+        cols * a + 2 * pad,
         lines.len() as i64 * line_h - 4 * s + 2 * pad,
     );
     let x = ((i64::from(room) - w) / 2).max(0);
@@ -110,7 +109,7 @@ pub(super) fn draw_hint(
     if tw + 16 > i64::from(w) {
         return 0;
     }
-    let g = i64::from(GLYPH) * s;
+    let g = text::cell(scale).0;
     let y = panes_bottom(full_w, h, above_strip) - g - 3 * s;
     texts.push(TextLine {
         x: i64::from(w) - 8 * s,
@@ -150,8 +149,13 @@ fn caption_fit(w: u32, h: u32, lines: &[String]) -> (Vec<String>, i64) {
 
 /// How many characters a caption's line holds at `scale` in `w` pixels (1 at least).
 fn caption_chars(w: u32, scale: i64) -> usize {
-    let chars = (i64::from(w) - 24) / (i64::from(ADVANCE) * scale.max(1));
+    let chars = (i64::from(w) - 24) / text::cell(scale_u32(scale)).1;
     usize::try_from(chars).unwrap_or(0).max(1)
+}
+
+/// A text scale held as `i64` for layout arithmetic, back as the `u32` text takes (1 at least).
+fn scale_u32(scale: i64) -> u32 {
+    u32::try_from(scale.max(1)).unwrap_or(1)
 }
 
 /// `lines` wrapped at spaces to `chars` characters at most; a word longer than that is cut.
@@ -181,15 +185,15 @@ fn wrap(lines: &[String], chars: usize) -> Vec<String> {
 
 /// The height of a caption's panel of `lines` lines at text scale `scale`.
 fn panel_height_at(lines: usize, scale: i64) -> i64 {
-    let line_h = i64::from(GLYPH) * scale + 4 * scale;
+    let line_h = text::cell(scale_u32(scale)).0 + 4 * scale;
     lines as i64 * line_h - 4 * scale + 2 * 6 * scale
 }
 
 /// The band a caption's panel of `lines` lines at `scale` takes with the key hint under it
 /// and the gap above.
 fn band_at(h: u32, lines: usize, scale: i64) -> i64 {
-    let s = i64::from(super::text_scale(h));
-    let hint = i64::from(GLYPH) * s + 4 * s;
+    let s = super::text_scale(h);
+    let hint = text::cell(s).0 + 4 * i64::from(s);
     panel_height_at(lines, scale) + hint + 8
 }
 
@@ -225,8 +229,8 @@ pub(super) fn draw_caption(
     let lines = wrapped;
     let chars = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0);
     let chars = chars.max(1) as i64;
-    let (g, s) = (i64::from(GLYPH) * scale, scale as u32);
-    let advance = i64::from(ADVANCE) * scale;
+    let s = scale_u32(scale);
+    let (g, advance) = text::cell(s);
     let line_h = g + 4 * scale;
     let pad = 6 * scale;
     let panel_h = panel_height_at(lines.len(), scale);
@@ -259,10 +263,10 @@ pub(super) fn draw_banner(
     );
     let chars = message.chars().count().max(1) as i64;
     let mut scale: i64 = if h >= 480 { 4 } else { 2 };
-    while scale > 1 && chars * i64::from(ADVANCE) * scale > w - 16 {
+    while scale > 1 && chars * text::cell(scale_u32(scale)).1 > w - 16 {
         scale -= 1;
     }
-    let g = i64::from(GLYPH) * scale;
+    let g = text::cell(scale_u32(scale)).0;
     let band_h = g + 8 * scale;
     let y = (h - band_h) / 2;
     let (edge, colour) = if exploded {
@@ -283,7 +287,7 @@ pub(super) fn draw_banner(
         x: w / 2,
         y: y + 4 * scale,
         align: Align::Centre,
-        scale: scale as u32,
+        scale: scale_u32(scale),
         parts: vec![part],
         shadow: true,
         clip: None,

@@ -4,7 +4,7 @@
 use super::canvas::Canvas;
 use super::layout::Area;
 use super::palette;
-use super::text::{self, GLYPH, Part, Texts};
+use super::text::{self, Part, Texts};
 use super::{RopeLook, View};
 
 /// The label length the pane's text size is chosen for, characters.
@@ -125,13 +125,15 @@ pub(super) fn draw_grid(canvas: &mut Canvas, area: Area, xs: &[(i64, u8)], ys: &
 
 /// The pane's border, clipped to its area, and its label's panel, whose text goes to `texts`
 /// (clipped to the pane too): the lane's colour on the title, red when its rope has exploded,
-/// an accent border on the focused lane.
+/// an accent border on the focused lane. The pane's only label (`alone`, as in the split view)
+/// wraps its lines to the pane's width where they are longer; the overlay's stacked labels
+/// keep three lines each, clipped.
 pub(super) fn draw_label(
     canvas: &mut Canvas,
     texts: &mut Texts,
     area: Area,
     label: &PaneLabel,
-    scale: u32,
+    (scale, alone): (u32, bool),
 ) {
     let (x, y, w, h) = rect(area);
     canvas.clip_to(x, y, w, h);
@@ -150,31 +152,37 @@ pub(super) fn draw_label(
     }
     // The usual text size where a label of LABEL_CHARS fits the pane (the same for every
     // pane), else the smallest.
-    let fits =
-        |scale: u32| LABEL_CHARS * i64::from(text::ADVANCE * scale) + 10 * i64::from(scale) <= w;
+    let fits = |scale: u32| LABEL_CHARS * text::cell(scale).1 + 10 * i64::from(scale) <= w;
     let scale = if fits(scale) { scale } else { 1 };
     let detail = if label.exploded {
         palette::BAD
     } else {
         palette::TEXT
     };
-    let lines = [
+    let (s, (g, a)) = (i64::from(scale), text::cell(scale));
+    let pad = 4 * s;
+    let cols = match alone {
+        true => usize::try_from((w - 2 - 2 * pad) / a).unwrap_or(0).max(1),
+        false => usize::MAX,
+    };
+    let lines: Vec<(Vec<Run>, _)> = [
         (&label.title, palette::lane(label.colour)),
         (&label.detail, detail),
         (&label.policy, palette::LABEL),
-    ];
+    ]
+    .into_iter()
+    .flat_map(|(runs, colour)| wrap_runs(runs, cols).into_iter().map(move |l| (l, colour)))
+    .collect();
     let chars = lines
         .iter()
         .map(|(runs, _)| runs.iter().map(|(t, _)| t.chars().count()).sum::<usize>())
         .max()
         .unwrap_or(0) as i64;
-    let s = i64::from(scale);
-    let pad = 4 * s;
-    let line = i64::from(GLYPH) * s + 2 * s;
-    let panel_w = (chars * i64::from(text::ADVANCE) * s + 2 * pad).min(w - 2);
-    let panel_h = 3 * line + 2 * pad - 2 * s;
-    // The overlay's labels stack down the pane, one per lane.
-    let top = y + i64::from(label.row) * (panel_h + 2 * s);
+    let line = g + 2 * s;
+    let panel_w = (chars * a + 2 * pad).min(w - 2);
+    let panel_h = lines.len() as i64 * line + 2 * pad - 2 * s;
+    // The overlay's labels stack down the pane, one per lane (three lines each).
+    let top = y + i64::from(label.row) * (3 * line + 2 * pad);
     canvas.blend_rect(x + 1, top + 1, panel_w, panel_h, palette::PANEL, 190);
     for (i, (runs, colour)) in lines.into_iter().enumerate() {
         let parts = runs
@@ -190,6 +198,65 @@ pub(super) fn draw_label(
             ..text::TextLine::default()
         });
     }
+}
+
+/// A label line's runs wrapped to `cols` characters a line: broken between runs (a gap run
+/// at a break is dropped), and within a run longer than a line at its spaces (a word longer
+/// still is one piece, clipped). One line at least.
+fn wrap_runs(runs: &[Run], cols: usize) -> Vec<Vec<Run>> {
+    let mut lines: Vec<Vec<Run>> = vec![Vec::new()];
+    let mut used = 0;
+    for (text, term) in runs.iter().flat_map(|run| split_run(run, cols)) {
+        let blank = text.trim().is_empty();
+        if used > 0 && used + text.chars().count() > cols {
+            if blank {
+                continue;
+            }
+            lines.push(Vec::new());
+            used = 0;
+        }
+        let text = if used == 0 {
+            text.trim_start().to_string()
+        } else {
+            text
+        };
+        if text.is_empty() {
+            continue;
+        }
+        used += text.chars().count();
+        if let Some(last) = lines.last_mut() {
+            last.push((text, term));
+        }
+    }
+    // A gap that ended up at a line's end goes too.
+    for line in &mut lines {
+        while line.last().is_some_and(|(t, _)| t.trim().is_empty()) {
+            line.pop();
+        }
+    }
+    lines
+}
+
+/// `run` in pieces of at most `cols` characters, cut at its spaces (each piece after the
+/// first starts with its space); the whole run where it fits.
+fn split_run((text, term): &Run, cols: usize) -> Vec<Run> {
+    if text.chars().count() <= cols {
+        return vec![(text.clone(), term)];
+    }
+    let mut pieces: Vec<Run> = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ') {
+        let len = current.chars().count() + 1 + word.chars().count();
+        if !current.trim().is_empty() && len > cols {
+            pieces.push((std::mem::take(&mut current), term));
+        }
+        if !current.is_empty() || !pieces.is_empty() {
+            current.push(' ');
+        }
+        current.push_str(word);
+    }
+    pieces.push((current, term));
+    pieces
 }
 
 /// The pane's marker (see [`Marker`]), clipped to the pane: a faint track, then the marker's
@@ -233,4 +300,65 @@ fn rect(a: Area) -> (i64, i64, i64, i64) {
         i64::from(a.w),
         i64::from(a.h),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn runs(parts: &[(&str, &'static str)]) -> Vec<Run> {
+        parts
+            .iter()
+            .map(|&(t, term)| (t.to_string(), term))
+            .collect()
+    }
+
+    fn texts(lines: &[Vec<Run>]) -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| l.iter().map(|(t, _)| t.as_str()).collect())
+            .collect()
+    }
+
+    #[test]
+    fn a_label_line_wraps_between_its_figures_and_keeps_each_ones_meaning() {
+        let line = runs(&[
+            ("alpha 0.164", "alpha"),
+            ("  ", ""),
+            ("judder 0.21 px", "judder"),
+        ]);
+        // Wide enough: one line, as it was.
+        assert_eq!(
+            texts(&wrap_runs(&line, 40)),
+            ["alpha 0.164  judder 0.21 px"]
+        );
+        // A 15-character pane: each figure on a line of its own, the gap dropped.
+        let narrow = wrap_runs(&line, 15);
+        assert_eq!(texts(&narrow), ["alpha 0.164", "judder 0.21 px"]);
+        assert_eq!(narrow[1][0].1, "judder");
+        // A figure longer than the line breaks at its spaces; a word longer still is one
+        // piece (the pane clips it).
+        let exploded = runs(&[("EXPLODED - reset in 2.3 s", "countdown")]);
+        assert_eq!(
+            texts(&wrap_runs(&exploded, 15)),
+            ["EXPLODED -", "reset in 2.3 s"]
+        );
+        assert!(
+            wrap_runs(&exploded, 15)
+                .iter()
+                .flatten()
+                .all(|r| r.1 == "countdown")
+        );
+        assert_eq!(
+            texts(&wrap_runs(&exploded, 3)),
+            ["EXPLODED", "-", "reset", "in", "2.3", "s"]
+        );
+        // Nothing is lost: the words in order, whatever the width.
+        for cols in 1..40 {
+            let joined = texts(&wrap_runs(&line, cols)).join(" ");
+            let words: Vec<&str> = joined.split_whitespace().collect();
+            assert_eq!(words, ["alpha", "0.164", "judder", "0.21", "px"], "{cols}");
+        }
+        assert_eq!(wrap_runs(&[], 10), [Vec::<Run>::new()]);
+    }
 }

@@ -165,7 +165,9 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 pane::draw_grid(&mut canvas, pane.area, &grid_x, &grid_y);
                 pane::draw_marker(&mut canvas, pane);
                 if let Some(label) = &pane.label {
-                    pane::draw_label(&mut canvas, &mut texts, pane.area, label, text_scale(h));
+                    let alone = panes.iter().filter(|q| q.area == pane.area).count() == 1;
+                    let size = (text_scale(h), alone);
+                    pane::draw_label(&mut canvas, &mut texts, pane.area, label, size);
                 }
             }
             if let Some(mut canvas) = Canvas::new(&mut buf, w, h) {

@@ -8,7 +8,7 @@
 use super::canvas::{self, Canvas, Rgb};
 use super::hud::text_scale;
 use super::palette as pal;
-use super::text::{self, ADVANCE, Align, GLYPH, Part, TextLine, Texts};
+use super::text::{self, Align, Part, TextLine, Texts};
 use super::wall::StepTimes;
 use super::wall::WALL_WINDOW_NS;
 use std::collections::VecDeque;
@@ -263,8 +263,7 @@ struct Geometry {
 impl Geometry {
     fn new(width: u32, height: u32, lanes: usize) -> Geometry {
         let l = Layout::new(width, height);
-        let s = i64::from(l.scale);
-        let (g, a) = (i64::from(GLYPH) * s, i64::from(ADVANCE) * s);
+        let (s, (g, a)) = (i64::from(l.scale), text::cell(l.scale));
         let header_y = l.y + l.pad;
         let gx = l.x + l.pad + 4 * a + 2 * s;
         let gy = header_y + g + 3 * s;

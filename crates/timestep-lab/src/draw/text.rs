@@ -3,22 +3,47 @@
 //! the window paints the lines with egui, in a real font at any scale, and gives each figure
 //! its tooltip. The library draws no glyphs itself.
 //!
-//! Sizes are in cells: a line is [`GLYPH`] pixels tall per text-scale unit, and a character
-//! advances [`ADVANCE`] pixels per unit (a monospace font's, about 0.6 of its size), so widths
-//! are known before the text is painted.
+//! Sizes are in cells: at text scale `n` a line is [`line_height`] pixels tall and a character
+//! advances [`advance`] pixels (a monospace font's advance, about 0.6 of its size), so widths
+//! are known before the text is painted. The smallest scale is still readable: 12 px lines of
+//! 7 px characters (a font of about 11.7 px); from scale 2 up, 8 and 5 px per unit.
 
 use super::canvas::{Rect, Rgb};
 use super::glossary;
 
-/// A line's height in pixels per text-scale unit.
-pub const GLYPH: u32 = 8;
-/// A character's advance in pixels per text-scale unit: the window sizes its monospace font so
-/// that each character takes exactly this.
-pub const ADVANCE: u32 = 5;
+/// A line's height in pixels per text-scale unit, from scale 2 up.
+const GLYPH: u32 = 8;
+/// A character's advance in pixels per text-scale unit, from scale 2 up.
+const ADVANCE: u32 = 5;
+/// The smallest scale's line height and advance, pixels: readable, where 8 and 5 are not.
+const SMALLEST: (u32, u32) = (12, 7);
+
+/// A line's height in pixels at text `scale` (0 reads as 1).
+pub fn line_height(scale: u32) -> u32 {
+    match scale {
+        0 | 1 => SMALLEST.0,
+        n => GLYPH.saturating_mul(n),
+    }
+}
+
+/// A character's advance in pixels at text `scale` (0 reads as 1): the window sizes its
+/// monospace font so that each character takes exactly this.
+pub fn advance(scale: u32) -> u32 {
+    match scale {
+        0 | 1 => SMALLEST.1,
+        n => ADVANCE.saturating_mul(n),
+    }
+}
+
+/// A line's height and a character's advance in pixels at text `scale`, as `i64` for layout
+/// arithmetic.
+pub fn cell(scale: u32) -> (i64, i64) {
+    (i64::from(line_height(scale)), i64::from(advance(scale)))
+}
 
 /// Width in pixels of `text` at `scale`.
 pub fn text_width(text: &str, scale: u32) -> u32 {
-    (text.chars().count() as u32).saturating_mul(ADVANCE * scale.max(1))
+    (text.chars().count() as u32).saturating_mul(advance(scale))
 }
 
 /// One run of a line's text in one colour; a figure's run carries what it means.
@@ -73,8 +98,8 @@ pub struct TextLine {
     pub y: i64,
     /// Which point of the line `x` is.
     pub align: Align,
-    /// The text scale: the line is `GLYPH × scale` pixels tall, each character `ADVANCE ×
-    /// scale` wide.
+    /// The text scale: the line is [`line_height`] pixels tall, each character [`advance`]
+    /// wide.
     pub scale: u32,
     /// Its runs, left to right.
     pub parts: Vec<Part>,
@@ -101,7 +126,7 @@ impl TextLine {
             Align::Centre => self.x - w / 2,
             Align::Right => self.x - w,
         };
-        (left, self.y, w, i64::from(GLYPH * self.scale.max(1)))
+        (left, self.y, w, i64::from(line_height(self.scale)))
     }
 
     /// Its text, every run joined.
@@ -184,9 +209,24 @@ mod tests {
             ],
         );
         assert_eq!(end, 10 + 4 * 10);
+        let small = Texts::default().put(0, 0, 1, vec![Part::plain("abc", [0; 3])]);
+        assert_eq!(small, 3 * 7);
         assert_eq!(t.lines()[0].text(), "ab\u{00b5}s");
         assert_eq!(t.plain(0, 0, 1, "", [0; 3]), 0);
         assert_eq!(t.lines().len(), 1, "an empty line is left out");
+    }
+
+    #[test]
+    fn the_smallest_scale_is_readable_and_larger_ones_grow_in_steps() {
+        // A font of about 11.7 px at the smallest, where 8 px lines of 5 px characters (the
+        // old scale 1, a font near 8 px) could not be read.
+        assert_eq!((line_height(0), advance(0)), (12, 7));
+        assert_eq!((line_height(1), advance(1)), (12, 7));
+        assert_eq!(cell(2), (16, 10));
+        assert_eq!(cell(4), (32, 20));
+        for s in 1..8 {
+            assert!(line_height(s + 1) > line_height(s) && advance(s + 1) > advance(s));
+        }
     }
 
     #[test]

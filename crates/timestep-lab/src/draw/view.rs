@@ -383,13 +383,24 @@ mod hud_layout_tests {
                     "{pin:?}: {p} drawn at x = {x}, under the HUD (< {hud})"
                 );
             }
-            // Hidden HUD: the whole width, so the rope is drawn larger.
+            // Hidden HUD: the whole width, so the rope is drawn no smaller, and larger where
+            // the width is what bounds it.
             let full = View::for_rope_without_hud(&params, w, h);
             assert!(
-                full.scale > view.scale,
+                full.scale >= view.scale,
                 "{pin:?}: {} vs {}",
                 full.scale,
                 view.scale
+            );
+            let (beside, whole) = (
+                View::for_rope(&params, 1000, h),
+                View::for_rope_without_hud(&params, 1000, h),
+            );
+            assert!(
+                whole.scale > beside.scale,
+                "{pin:?} at 1000 px: {} vs {}",
+                whole.scale,
+                beside.scale
             );
         }
     }
