@@ -14,7 +14,8 @@ use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
 use timestep_lab::draw::{
-    Arrangement, Screen, default_px_per_m, judge_as_drawn, pacing_summary, stability_warning,
+    Arrangement, Screen, alike_tip, default_px_per_m, judge_as_drawn, pacing_summary,
+    stability_warning,
 };
 use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::frame_csv::FrameRecord;
@@ -131,10 +132,11 @@ fn build_lanes(
 }
 
 /// Whether the control panel is shown at launch in a window `width` pixels wide: where it
-/// leaves the panes at least 1.5 times its own width (narrower, it would cover half the rope
-/// or all of it; it starts hidden and the key hint names `F2`, which shows it).
+/// leaves the panes at least twice its own width (narrower, the split view's four panes are
+/// too narrow for their labels and a lesson's panes shrink under its caption; it starts hidden
+/// and the key hint names `F2`, which shows it).
 fn panel_starts_shown(width: u32) -> bool {
-    width as f32 >= 2.5 * super::panel::PANEL_WIDTH
+    width as f32 >= 3.0 * super::panel::PANEL_WIDTH
 }
 
 impl Session {
@@ -292,10 +294,20 @@ impl Session {
             Some(_) => {
                 "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys  F2: panel".into()
             }
-            None => {
+            None => self.alike_tip().unwrap_or_else(|| {
                 "F1: keys  F2: panel  L: lessons  V: split  O: overlay  P: pause  Esc: quit".into()
-            }
+            }),
         }
+    }
+
+    /// The hint when the lanes on screen tick far faster than the frames come, so their loops
+    /// look alike (see `alike_tip`), once the frame rate has settled.
+    fn alike_tip(&self) -> Option<String> {
+        let fps = self.meter.fps.settled_fps().filter(|f| *f > 0.0)?;
+        let shown = self.view.shown(self.lanes.len());
+        let lanes = shown.iter().filter_map(|&i| self.lanes.get(i));
+        let tip = alike_tip(lanes, (1e9 / fps) as u64)?;
+        Some(format!("{tip}  F1: keys"))
     }
 
     /// D: the next drive for every rope (sway, circle, off).
