@@ -226,8 +226,9 @@ pub fn alike_tip<'a>(lanes: impl IntoIterator<Item = &'a Lane>, frame_ns: u64) -
     let longest = ticks.iter().copied().max()?;
     (ticks.len() >= 2 && longest.saturating_mul(8) <= frame_ns).then(|| {
         format!(
-            "{} ticks look alike at this frame rate: try Tick 20 Hz (F2) or the lessons (L)",
-            tick_text(longest)
+            "{} ticks look alike at {:.0} fps: try Tick 20 Hz (F2) or lessons (L)",
+            tick_text(longest),
+            1e9 / frame_ns as f64
         )
     })
 }
