@@ -61,24 +61,25 @@ fn a_timed_run_exits_cleanly_and_its_screenshot_shows_the_rope() {
         "only {bright_total} bright pixels over background {background}"
     );
 
-    // The rope hangs from its pin, which the view puts at the world origin: around it, within
-    // a couple of segments, the pin and the rope's first segments must show.
-    let params = timestep_lab::RopeParams::default();
-    let view = timestep_lab::draw::View::for_rope(&params, w, h);
-    let pin = view.to_screen(glam::Vec2::ZERO);
-    let radius = (2.0 * params.rest_length_m * view.scale).max(12.0);
-    let mut near_pin = 0;
-    for y in 0..h {
-        for x in 0..w {
-            let d = glam::Vec2::new(x as f32, y as f32).distance(pin);
-            if d <= radius && bright(luma(x, y)) {
-                near_pin += 1;
-            }
-        }
-    }
+    // The rope hangs still from its pin (no drive): its beads, in their own colour, make a
+    // column taller than it is wide, wherever the layout (HUD, panel, strip) put it.
+    let bead = timestep_lab::draw::BEAD;
+    let is_bead = |x: u32, y: u32| {
+        let p = image.pixel(x, y).expect("in range").demultiply();
+        let rgb = [p.red(), p.green(), p.blue()];
+        rgb.iter().zip(bead).all(|(&a, b)| a.abs_diff(b) <= 12)
+    };
+    let beads: Vec<(u32, u32)> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| is_bead(x, y))
+        .collect();
+    let (xs, ys): (Vec<u32>, Vec<u32>) = beads.iter().copied().unzip();
+    let span = |v: &[u32]| v.iter().max().zip(v.iter().min()).map_or(0, |(a, b)| a - b);
+    let (wide, tall) = (span(&xs), span(&ys));
     assert!(
-        near_pin >= 30,
-        "only {near_pin} bright pixels within {radius} px of the pin at {pin}"
+        beads.len() >= 100 && tall >= 100 && tall > wide,
+        "{} bead pixels spanning {wide}x{tall} px: no hanging rope in the screenshot",
+        beads.len()
     );
 }
 

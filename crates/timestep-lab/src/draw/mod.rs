@@ -26,6 +26,9 @@ mod lanes;
 mod layout;
 mod overlay;
 mod palette;
+
+/// A rope bead's fill colour, RGB: what a screenshot of a rope shows most of.
+pub const BEAD: canvas::Rgb = palette::BEAD;
 mod pane;
 #[cfg(test)]
 mod preview;
