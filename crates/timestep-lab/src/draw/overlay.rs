@@ -262,7 +262,8 @@ pub(super) fn draw_banner(
         i64::from(canvas.height()),
     );
     let chars = message.chars().count().max(1) as i64;
-    let mut scale: i64 = if h >= 480 { 4 } else { 2 };
+    // Twice the usual text size.
+    let mut scale = 2 * i64::from(super::text_scale(u32::try_from(h).unwrap_or(0)));
     while scale > 1 && chars * text::cell(scale_u32(scale)).1 > w - 16 {
         scale -= 1;
     }

@@ -151,9 +151,9 @@ pub(super) fn draw_label(
         canvas.blend_rect(bx, by, bw, bh, border, 220);
     }
     // The usual text size where a label of LABEL_CHARS fits the pane (the same for every
-    // pane), else the smallest.
+    // pane), else the largest that fits, down to the smallest.
     let fits = |scale: u32| LABEL_CHARS * text::cell(scale).1 + 10 * i64::from(scale) <= w;
-    let scale = if fits(scale) { scale } else { 1 };
+    let scale = (1..=scale.max(1)).rev().find(|&s| fits(s)).unwrap_or(1);
     let detail = if label.exploded {
         palette::BAD
     } else {
