@@ -634,3 +634,34 @@ fn a_sweep_never_counts_or_ranks_double_updates_where_a_vblank_holds_many_ticks(
         assert_ne!(godot[end]["display_hz"], 25.0, "25 Hz is n/a: {godot}");
     }
 }
+
+#[test]
+fn the_rates_a_lane_did_not_hold_at_are_in_its_did_not_hold_column() {
+    // The default width: `unstable step at 37 rates (30-66 Hz)` does not fit beside the
+    // stutter, and once wrapped back to the line's start it read as a line of its own, under
+    // a blank column.
+    let args = [
+        "sweep",
+        "--display-hz",
+        "30..70",
+        "--lanes",
+        "variable,fixed",
+    ];
+    let out = run(&[&args[..], &["--seconds", "2"]].concat());
+    let table = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = table.lines().collect();
+    let column = lines.iter().find_map(|l| l.find("did not hold")).unwrap();
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with("variable"))
+        .unwrap();
+    assert_eq!(
+        lines[row].find("unstable step at 37 rates"),
+        Some(column),
+        "{table}"
+    );
+    // The cell goes on under its heading, not under the lane's name.
+    assert!(lines[row + 1][..column].trim().is_empty(), "{table}");
+    assert_eq!(lines[row + 1].trim(), "(30-66 Hz)", "{table}");
+    assert!(lines[row + 2].starts_with("fixed"), "{table}");
+}
