@@ -3,7 +3,7 @@
 //! began.
 
 use super::{Judder, Latency, Metrics, Vblanks};
-use timestep_loop::{Loop, Step};
+use timestep_loop::{Loop, Mode, Step};
 
 /// Where a presented frame landed: the vblank it was shown at and the display's period, when
 /// presents wait for vblanks.
@@ -28,6 +28,19 @@ impl Vblank {
             period_ns,
             cycles_ns: None,
         }
+    }
+}
+
+/// The steps a frame should run by `mode`'s own step rule when its time is `ticks` ticks
+/// long: `variable` one (the frame is its step), `semi-fixed` the steps of at most a tick that
+/// cover it (`ticks` rounded up: 16.67 → 17), an accumulator `ticks` itself (on average, its
+/// frames run the whole ticks either side). Within 10⁻⁶ of a whole number counts as that
+/// number, as [`Vblanks::record`] rounds.
+fn due_steps(mode: Mode, ticks: f64) -> f64 {
+    match mode {
+        Mode::Variable => 1.0,
+        Mode::SemiFixed => (ticks - 1e-6).ceil().max(1.0),
+        Mode::Fixed | Mode::Interpolated => ticks,
     }
 }
 
@@ -97,7 +110,7 @@ impl Record {
             }
             None => (None, 1, last.measured_ns as f64 / tick),
         };
-        self.vblanks.due(expected, span);
+        self.vblanks.due(due_steps(looped.mode(), expected), span);
         // A loop that steps the frame time itself (variable, semi-fixed) has no tick to fall
         // out of rhythm with; a variable refresh has no beat.
         let expected = if looped.mode().accumulates() {

@@ -31,8 +31,8 @@ pub struct Vblanks {
     /// The refresh cycles seen between presents (the first present's excluded: nothing came
     /// before it).
     cycles: Option<Cycles>,
-    /// The ticks the counted frames' vblanks should have held (their time ÷ the tick), summed,
-    /// and those vblanks: their ratio is [`Vblanks::ticks_per_vblank`].
+    /// The steps the counted frames should have run by the lane's own rule, summed, and the
+    /// vblanks they spanned: their ratio is [`Vblanks::ticks_per_vblank`].
     due_ticks: f64,
     spanned_vblanks: u64,
 }
@@ -103,8 +103,8 @@ impl Vblanks {
         })
     }
 
-    /// The frame about to be recorded spans `vblanks` vblanks that should hold `due` ticks
-    /// (their time ÷ the lane's tick, whatever its mode); frame 0 is not counted.
+    /// The frame about to be recorded spans `vblanks` vblanks and should run `due` steps by the
+    /// lane's own rule (an accumulator: their time ÷ its tick); frame 0 is not counted.
     pub fn due(&mut self, due: f64, vblanks: u64) {
         if self.frames > 0 {
             self.due_ticks += due;
@@ -112,9 +112,10 @@ impl Vblanks {
         }
     }
 
-    /// The ticks one vblank should hold, on average over the counted frames: refresh period ÷
-    /// tick (the mean refresh cycle on a VRR panel, the mean frame time where presents have no
-    /// vblank); `None` before a frame is counted.
+    /// The steps (ticks) one vblank should hold by the lane's own rule, on average over the
+    /// counted frames: for an accumulator refresh period ÷ tick (the mean refresh cycle on a
+    /// VRR panel, the mean frame time where presents have no vblank), for `semi-fixed` that
+    /// rounded up, for `variable` one a frame; `None` before a frame is counted.
     pub fn ticks_per_vblank(&self) -> Option<f64> {
         (self.spanned_vblanks > 0).then(|| self.due_ticks / self.spanned_vblanks as f64)
     }
