@@ -42,18 +42,26 @@ pub struct Summary {
     names: Vec<String>,
     kept: Vec<Vec<Kept>>,
     axis: Axis,
+    /// Each configuration's simulated length, s.
+    run_s: f64,
 }
 
 impl Summary {
     /// A summary of lanes `names` over rates that are `axis`'s.
     pub fn new(names: Vec<String>, axis: Axis) -> Summary {
         let kept = vec![Vec::new(); names.len()];
-        Summary { names, kept, axis }
+        Summary {
+            names,
+            kept,
+            axis,
+            run_s: 0.0,
+        }
     }
 
     /// Keeps `row`'s figures; `minutes` is each configuration's simulated length.
     pub fn add(&mut self, row: &Row, minutes: f64) {
         let r = &row.report;
+        self.run_s = minutes * 60.0;
         self.kept[row.lane].push(Kept {
             point: SweepPoint {
                 hz: row.rate,
@@ -154,7 +162,8 @@ impl Summary {
         writeln!(
             out,
             "\nbeat period, s: the time between frames that run a tick more or less than the \
-             rest, predicted from the refresh and tick rates / measured (- : none)"
+             rest, predicted from the refresh and tick rates / measured (-: none; > run: \
+             longer than the run)"
         )?;
         write!(out, "{:<22}", "lane")?;
         for hz in &covered {
@@ -165,14 +174,22 @@ impl Summary {
             write!(out, "{:<22}", self.names[i])?;
             for hz in &covered {
                 let k = self.kept[i].iter().find(|k| same(k.point.hz, *hz));
-                let cell = k.map_or("".into(), |k| {
-                    format!("{}/{}", secs(k.beat_predicted_s), secs(k.beat_measured_s))
-                });
+                let cell = k.map_or("".into(), |k| self.beat_cell(k));
                 write!(out, " {cell:>15}")?;
             }
             writeln!(out)?;
         }
         Ok(())
+    }
+
+    /// A rate's beat, predicted / measured: `-` for none, and a measured `> run` where the
+    /// prediction is longer than the run (no two off-beat frames can fall in it).
+    fn beat_cell(&self, k: &Kept) -> String {
+        let measured = match (k.beat_measured_s, k.beat_predicted_s) {
+            (None, Some(p)) if p > self.run_s => "> run".into(),
+            (m, _) => secs(m),
+        };
+        format!("{}/{measured}", secs(k.beat_predicted_s))
     }
 
     /// The summary as JSON: per lane, the same figures as the table.
