@@ -364,3 +364,17 @@ fn a_1_ms_tick_at_60_hz_has_no_double_updates_to_count_and_a_60_hz_tick_has() {
     let json: serde_json::Value = serde_json::from_str(&simulate(&tick, true)).unwrap();
     assert!(json["lanes"][0]["double_updates"].is_u64(), "{json}");
 }
+
+#[test]
+fn ticks_per_vblank_are_the_steps_each_lane_should_run_a_vblank() {
+    // Variable steps once a frame (not 16.67 "ticks" beside a max of 1); semi-fixed covers
+    // 16.67 ms in 16 ticks and a sliver, 17 steps; fixed runs 16 or 17 whole ticks.
+    let text = crate::support::run_text(&["simulate", "--seconds", "2"]);
+    for (lane, want) in [
+        ("variable", ["1.00", "0", "0", "0", "0", "1"]),
+        ("semi-fixed", ["17.00", "n/a", "n/a", "0", "0", "17"]),
+        ("fixed", ["16.67", "n/a", "n/a", "0", "0", "17"]),
+    ] {
+        assert_eq!(vblank_row(&text, lane)[1..7], want, "{text}");
+    }
+}

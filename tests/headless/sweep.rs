@@ -634,3 +634,66 @@ fn a_sweep_never_counts_or_ranks_double_updates_where_a_vblank_holds_many_ticks(
         assert_ne!(godot[end]["display_hz"], 25.0, "25 Hz is n/a: {godot}");
     }
 }
+
+#[test]
+fn the_rates_a_lane_did_not_hold_at_are_in_its_did_not_hold_column() {
+    // The default width: `unstable step at 37 rates (30-66 Hz)` does not fit beside the
+    // stutter, and once wrapped back to the line's start it read as a line of its own, under
+    // a blank column.
+    let args = [
+        "sweep",
+        "--display-hz",
+        "30..70",
+        "--lanes",
+        "variable,fixed",
+    ];
+    let out = run(&[&args[..], &["--seconds", "2"]].concat());
+    let table = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<&str> = table.lines().collect();
+    let column = lines.iter().find_map(|l| l.find("did not hold")).unwrap();
+    let row = lines
+        .iter()
+        .position(|l| l.starts_with("variable"))
+        .unwrap();
+    assert_eq!(
+        lines[row].find("unstable step at 37 rates"),
+        Some(column),
+        "{table}"
+    );
+    // The cell goes on under its heading, not under the lane's name.
+    assert!(lines[row + 1][..column].trim().is_empty(), "{table}");
+    assert_eq!(lines[row + 1].trim(), "(30-66 Hz)", "{table}");
+    assert!(lines[row + 2].starts_with("fixed"), "{table}");
+}
+
+#[test]
+fn the_beat_table_says_what_the_run_can_and_cannot_show() {
+    let args = ["sweep", "--display-hz", "59.94,60,119.88"];
+    let lanes = [
+        "--lanes",
+        "godot,monogame,game-loop,glaiel",
+        "--seconds",
+        "60",
+    ];
+    let table = crate::support::run_text(&[&args[..], &lanes[..]].concat());
+    let beats = table.split("beat period, s").nth(1).expect("a beat table");
+    let cells = |lane: &str| -> Vec<String> {
+        let row = beats.lines().find(|l| l.starts_with(&format!("{lane} ")));
+        let row = row.unwrap_or_else(|| panic!("{lane}: {table}"));
+        row.split_whitespace().skip(1).map(String::from).collect()
+    };
+    // 59.94 Hz, 60 Hz, 119.88 Hz. MonoGame's tick (166,667 × 100 ns) beats at 60 Hz every
+    // 8,333 s: none in a minute, said so (once "8333.3/-"); it waits for its tick, so at
+    // 119.88 Hz no frame runs one more or less (once "0.017/-"); three extra ticks 16.7 s
+    // apart measure 16.7 s (once the run over three, 30.0 or 20.0).
+    assert_eq!(
+        cells("monogame"),
+        ["16.7/16.7", "8333.3/>", "run", "-/-"],
+        "{table}"
+    );
+    assert_eq!(cells("game-loop")[0], "16.7/16.7", "{table}");
+    // A lone off-beat frame at the start is no beat (once "-/60.0"); Glaiel's snap takes
+    // 59.94 Hz for 1/60 s, so its 60 Hz tick has no beat there (once "16.7/60.0").
+    assert_eq!(cells("godot")[1], "-/-", "{table}");
+    assert_eq!(cells("glaiel")[..2], ["-/-", "-/-"], "{table}");
+}

@@ -3,7 +3,7 @@
 //! began.
 
 use super::{Judder, Latency, Metrics, Vblanks};
-use timestep_loop::{Loop, Step};
+use timestep_loop::{Loop, Mode, Policy, Step, TimerKind};
 
 /// Where a presented frame landed: the vblank it was shown at and the display's period, when
 /// presents wait for vblanks.
@@ -29,6 +29,34 @@ impl Vblank {
             cycles_ns: None,
         }
     }
+}
+
+/// The steps a frame should run by `mode`'s own step rule when its time is `ticks` ticks
+/// long: `variable` one (the frame is its step), `semi-fixed` the steps of at most a tick that
+/// cover it (`ticks` rounded up: 16.67 → 17), an accumulator `ticks` itself (on average, its
+/// frames run the whole ticks either side). Within 10⁻⁶ of a whole number counts as that
+/// number, as [`Vblanks::record`] rounds.
+fn due_steps(mode: Mode, ticks: f64) -> f64 {
+    match mode {
+        Mode::Variable => 1.0,
+        Mode::SemiFixed => (ticks - 1e-6).ceil().max(1.0),
+        Mode::Fixed | Mode::Interpolated => ticks,
+    }
+}
+
+/// The beat the rates predict for an accumulating loop of `policy` on a display refreshing
+/// every `period_ns` ([`super::vblanks::beat_s`]), with r the ticks each vblank hands it: the
+/// period ÷ its real tick (MonoGame's is 166,667 × 100 ns, not 1/60 s), or, for a snapping
+/// timer, the refresh rounded to whole hertz ÷ tick, as the OS reports it and it snaps to
+/// (`VsyncDetector::snap_period_ns`: at 59.94 Hz a 60 Hz tick fits, and its game runs 0.1%
+/// slow instead of beating).
+fn predicted_beat_s(policy: &Policy, period_ns: f64) -> Option<f64> {
+    let fed_ns = match policy.timer {
+        TimerKind::Snap => (1e9 / (1e9 / period_ns).round()).trunc(),
+        _ => period_ns,
+    };
+    let r = fed_ns / policy.timing.tick_ns() as f64;
+    super::vblanks::beat_s(period_ns, r, policy.timing.waits_for_tick())
 }
 
 /// A lane's books of what it showed.
@@ -97,12 +125,13 @@ impl Record {
             }
             None => (None, 1, last.measured_ns as f64 / tick),
         };
-        self.vblanks.due(expected, span);
+        self.vblanks.due(due_steps(looped.mode(), expected), span);
         // A loop that steps the frame time itself (variable, semi-fixed) has no tick to fall
         // out of rhythm with; a variable refresh has no beat.
         let expected = if looped.mode().accumulates() {
             if let Some(v) = vblank.filter(|v| v.cycles_ns.is_none()) {
-                self.vblanks.set_beat(v.period_ns, tick);
+                let beat = predicted_beat_s(looped.policy(), v.period_ns);
+                self.vblanks.set_beat(v.period_ns, beat);
             }
             expected
         } else {
@@ -170,5 +199,48 @@ impl Record {
     /// When each of the last frame's steps began, where kept, ns.
     pub fn step_starts(&self) -> &[u64] {
         &self.step_starts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use timestep_loop::{LoopSpec, PolicyEnv};
+
+    fn policy(spec: &str) -> Policy {
+        let spec = LoopSpec::parse(spec).unwrap();
+        spec.policy(&PolicyEnv::default()).unwrap()
+    }
+
+    /// The beat the rates predict for `spec` at `hz`, s.
+    fn predicted(spec: &str, hz: f64) -> Option<f64> {
+        predicted_beat_s(&policy(spec), 1e9 / hz)
+    }
+
+    #[test]
+    fn the_beat_is_predicted_from_the_time_the_loop_is_handed_and_its_real_tick() {
+        // A plain 60 Hz tick (the default env) at 59.94 Hz: 1.001 ticks a vblank, a tick more every 16.7 s.
+        let at = |s: Option<f64>| s.map(|s| (s * 10.0).round() / 10.0);
+        assert_eq!(at(predicted("fixed", 59.94)), Some(16.7));
+        // MonoGame's tick is 166,667 × 100 ns, not 1/60 s: at 60 Hz a tick less every
+        // 8,333 s, true and longer than any default run.
+        assert_eq!(at(predicted("monogame", 60.0)), Some(8333.3));
+        // It waits for a whole tick: with a tick longer than the refresh (119.88 Hz) every
+        // frame runs one, so no frame runs a tick more or less.
+        assert_eq!(predicted("monogame", 119.88), None);
+        assert_eq!(at(predicted("monogame", 59.94)), Some(16.7));
+        // Glaiel's timer snaps 59.94 Hz to 1/60 s: its tick fits, and its game runs slow.
+        assert_eq!(predicted("glaiel", 59.94), None);
+        assert_eq!(predicted("fixed+snap", 59.94), None);
+        assert_eq!(predicted("glaiel", 60.0), None);
+    }
+
+    #[test]
+    fn a_frame_is_due_the_steps_of_its_lanes_own_rule() {
+        assert_eq!(due_steps(Mode::Variable, 16.67), 1.0);
+        assert_eq!(due_steps(Mode::SemiFixed, 50.0 / 3.0), 17.0);
+        assert_eq!(due_steps(Mode::SemiFixed, 2.000_000_1), 2.0);
+        assert_eq!(due_steps(Mode::SemiFixed, 0.5), 1.0);
+        assert_eq!(due_steps(Mode::Fixed, 0.5), 0.5);
     }
 }

@@ -203,8 +203,9 @@ pub struct VsyncReport {
 /// MonitorSim's counters (see `lane::Vblanks`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VblankReport {
-    /// The ticks one vblank should hold, on average: refresh period ÷ tick (null: no frame
-    /// counted).
+    /// The steps (ticks) one vblank should hold by the lane's own rule, on average: refresh
+    /// period ÷ tick for an accumulator, that rounded up for semi-fixed, one a frame for
+    /// variable (null: no frame counted).
     pub ticks_per_vblank: Option<f64>,
     /// Frames that ran 2 ticks or more, and frames whose ticks fell outside floor/ceil of
     /// those due; null (n/a) where a vblank should hold 2 ticks or more

@@ -23,16 +23,18 @@ pub struct Vblanks {
     /// Ticks per vblank, the last [`PATTERN_VBLANKS`] of them (0 for a vblank without a new
     /// frame).
     pattern: std::collections::VecDeque<u32>,
-    first: Option<u64>,
     /// Frames whose tick count is not the nearest whole number to the ticks they should hold.
     off_beat_frames: u64,
-    /// The refresh period and the tick, ns, of a fixed-tick loop on a vsynced display.
-    beat: Option<(f64, f64)>,
+    /// The vblanks of the first and the last off-beat frame shown at one, and how many were.
+    off_beats: Option<(u64, u64, u64)>,
+    /// The refresh period, ns, of a fixed-tick loop on a vsynced display, and the beat its
+    /// rates predict, s.
+    beat: Option<(f64, Option<f64>)>,
     /// The refresh cycles seen between presents (the first present's excluded: nothing came
     /// before it).
     cycles: Option<Cycles>,
-    /// The ticks the counted frames' vblanks should have held (their time ÷ the tick), summed,
-    /// and those vblanks: their ratio is [`Vblanks::ticks_per_vblank`].
+    /// The steps the counted frames should have run by the lane's own rule, summed, and the
+    /// vblanks they spanned: their ratio is [`Vblanks::ticks_per_vblank`].
     due_ticks: f64,
     spanned_vblanks: u64,
 }
@@ -41,6 +43,27 @@ pub struct Vblanks {
 /// frames) to mean something: at 2 or more, every frame runs 2 ticks or more by design, so
 /// each would be a "double update" (docs/REFERENCE.md, "Per-vblank counters", defends it).
 pub const TICK_COUNTERS_BELOW: f64 = 2.0;
+
+/// The beat period the rates predict, s: how often a frame runs a tick more or less than the
+/// nearest whole number to those due, for a loop handed r ticks a vblank of `period_ns`, one
+/// frame a vblank: one frame in 1 / |r − round(r)| (59.94 Hz and a 60 Hz tick: every
+/// 16.7 s). A loop that `waits` for a whole tick (MonoGame) shows no frame with r below 1:
+/// each then runs one tick and spans a = floor(1/r) vblanks or, a share q = 1/r − a of them,
+/// a + 1; the off-beat ones are those spans whose a·r or (a + 1)·r does not round to 1
+/// (119.88 Hz and a 60 Hz tick: none). `None` when no frame is off beat (to 10⁻⁶: a tick that
+/// divides the period).
+pub fn beat_s(period_ns: f64, r: f64, waits: bool) -> Option<f64> {
+    let (frame_ns, off_share) = if waits && r < 1.0 {
+        let x = 1.0 / r;
+        let (a, q) = (x.floor(), x - x.floor());
+        let off = |k: f64| (k * r).round() != 1.0;
+        let share = f64::from(u8::from(off(a))) * (1.0 - q) + f64::from(u8::from(off(a + 1.0))) * q;
+        (x * period_ns, share)
+    } else {
+        (period_ns, (r - r.round()).abs())
+    };
+    (off_share > 1e-6).then(|| seconds_f(frame_ns / off_share))
+}
 
 /// Refresh cycles: the shortest, the longest, and their count and sum.
 #[derive(Clone, Copy, Debug)]
@@ -103,8 +126,8 @@ impl Vblanks {
         })
     }
 
-    /// The frame about to be recorded spans `vblanks` vblanks that should hold `due` ticks
-    /// (their time ÷ the lane's tick, whatever its mode); frame 0 is not counted.
+    /// The frame about to be recorded spans `vblanks` vblanks and should run `due` steps by the
+    /// lane's own rule (an accumulator: their time ÷ its tick); frame 0 is not counted.
     pub fn due(&mut self, due: f64, vblanks: u64) {
         if self.frames > 0 {
             self.due_ticks += due;
@@ -112,9 +135,10 @@ impl Vblanks {
         }
     }
 
-    /// The ticks one vblank should hold, on average over the counted frames: refresh period ÷
-    /// tick (the mean refresh cycle on a VRR panel, the mean frame time where presents have no
-    /// vblank); `None` before a frame is counted.
+    /// The steps (ticks) one vblank should hold by the lane's own rule, on average over the
+    /// counted frames: for an accumulator refresh period ÷ tick (the mean refresh cycle on a
+    /// VRR panel, the mean frame time where presents have no vblank), for `semi-fixed` that
+    /// rounded up, for `variable` one a frame; `None` before a frame is counted.
     pub fn ticks_per_vblank(&self) -> Option<f64> {
         (self.spanned_vblanks > 0).then(|| self.due_ticks / self.spanned_vblanks as f64)
     }
@@ -145,38 +169,48 @@ impl Vblanks {
                 expected
             };
             self.irregular_frames += u64::from(t < expected.floor() || t > expected.ceil());
-            self.off_beat_frames += u64::from(t != expected.round());
+            if t != expected.round() {
+                self.off_beat(index);
+            }
             self.max_steps_per_vblank = self.max_steps_per_vblank.max(ticks);
             self.push(ticks);
         }
         self.frames += 1;
-        self.first = self.first.or(index);
         self.last = index.or(self.last);
     }
 
-    /// A fixed-tick loop on a vsynced display: its refresh period and tick, for the beat.
-    pub fn set_beat(&mut self, period_ns: f64, tick_ns: f64) {
-        self.beat = Some((period_ns, tick_ns));
+    /// A fixed-tick loop on a vsynced display: its refresh period, ns, and the beat its rates
+    /// predict ([`beat_s`]), s.
+    pub fn set_beat(&mut self, period_ns: f64, predicted_s: Option<f64>) {
+        self.beat = Some((period_ns, predicted_s));
     }
 
-    /// The beat period predicted from the refresh and tick rates alone, s: with r = period ÷
-    /// tick, one frame in 1 / |r − round(r)| holds a tick more or less than the rest (59.94 Hz
-    /// and a 60 Hz tick: every 16.7 s). `None` without a fixed tick and vsync, or when the
-    /// tick divides the period exactly (no beat).
+    /// The beat period predicted from the refresh and tick rates alone ([`beat_s`]), s; `None`
+    /// without a fixed tick and vsync, or where they predict none. It may be longer than the
+    /// run.
     pub fn predicted_beat_s(&self) -> Option<f64> {
-        let (period, tick) = self.beat?;
-        let r = period / tick;
-        let off = (r - r.round()).abs();
-        (off > 1e-6).then(|| seconds_f(period / off))
+        self.beat?.1
     }
 
-    /// The beat period measured: the vblanks run over, in seconds, per frame whose tick count
-    /// was off the nearest whole number (`None` when none was, or without vsync).
+    /// The beat period measured: the mean time between successive off-beat frames (the
+    /// vblanks from the first to the last, over the gaps between them), s. `None` with fewer
+    /// than two (a lone one, such as a loop's first frames, is no rhythm), or without vsync.
     pub fn measured_beat_s(&self) -> Option<f64> {
         let (period, _) = self.beat?;
-        let span = self.last? - self.first?;
-        (self.off_beat_frames > 0)
-            .then(|| seconds_f(span as f64 * period / self.off_beat_frames as f64))
+        let (first, last, count) = self.off_beats?;
+        (count >= 2)
+            .then(|| seconds_f(last.saturating_sub(first) as f64 * period / (count - 1) as f64))
+    }
+
+    /// A frame whose tick count was off the nearest whole number, shown at vblank `index`.
+    fn off_beat(&mut self, index: Option<u64>) {
+        self.off_beat_frames += 1;
+        if let Some(i) = index {
+            self.off_beats = Some(match self.off_beats {
+                None => (i, i, 1),
+                Some((first, _, count)) => (first, i, count.saturating_add(1)),
+            });
+        }
     }
 
     /// Frames whose tick count was off the nearest whole number to the ticks they should hold.
@@ -315,7 +349,7 @@ mod tests {
     fn the_beat_is_predicted_from_the_rates_and_measured_from_the_off_beat_frames() {
         // A tick of 10 ms on a 12 ms refresh: 1.2 ticks a vblank, so one frame in five holds 2.
         let mut v = Vblanks::default();
-        v.set_beat(12e6, 10e6);
+        v.set_beat(12e6, beat_s(12e6, 1.2, false));
         for i in 0..=500 {
             v.record(Some(i), if i % 5 == 4 { 2 } else { 1 }, 1.2);
         }
@@ -325,8 +359,31 @@ mod tests {
         let measured = v.measured_beat_s().unwrap();
         assert!((measured - 0.060).abs() < 1e-12, "{measured}");
         // A tick that divides the period has no beat; without vsync there is none to measure.
-        v.set_beat(20e6, 10e6);
-        assert_eq!(v.predicted_beat_s(), None);
+        assert_eq!(beat_s(20e6, 2.0, false), None);
         assert_eq!(Vblanks::default().measured_beat_s(), None);
+    }
+
+    #[test]
+    fn the_beat_measured_is_the_time_between_off_beat_frames_and_needs_two() {
+        // A 60 Hz tick at 59.94 Hz: a frame of 2 ticks every 1,000 vblanks; 3,600 in a run.
+        let period = 1e9 / 59.94;
+        let beat = |off_beat: &[u64]| {
+            let mut v = Vblanks::default();
+            v.set_beat(period, beat_s(period, 1.001, false));
+            for i in 0..3_600 {
+                let ticks = if off_beat.contains(&i) { 2 } else { 1 };
+                v.record(Some(i), ticks, 1.001);
+            }
+            v.measured_beat_s()
+        };
+        // Three in the run are 1,000 vblanks apart (not the run over three: 20 s).
+        let measured = beat(&[1_000, 2_000, 3_000]).unwrap();
+        assert!(
+            (measured - 1_000.0 * period * 1e-9).abs() < 1e-9,
+            "{measured}"
+        );
+        // One is no rhythm (a loop's first frames, or a beat longer than the run), nor none.
+        assert_eq!(beat(&[2]), None);
+        assert_eq!(beat(&[]), None);
     }
 }

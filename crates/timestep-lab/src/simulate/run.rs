@@ -159,3 +159,65 @@ impl Running {
         self.last_start_ns - self.first_start_ns.unwrap_or(self.last_start_ns)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::RopeParams;
+    use crate::lane::parse_spec;
+    use crate::simulate::DisplayConfig;
+    use timestep_loop::TimingConfig;
+
+    /// `lanes` on a 60 Hz display for 2 s, a 1 ms tick, no rope.
+    fn reports(lanes: &str) -> Vec<LaneReport> {
+        let cfg = SimConfig {
+            timing: TimingConfig::textbook(1_000_000, 250_000_000, None).unwrap_or_default(),
+            rope: RopeParams::default(),
+            display: DisplayConfig {
+                display_hz: 60.0,
+                duration_ns: 2_000_000_000,
+                ..Default::default()
+            },
+            lanes: lanes.split(',').map(|l| parse_spec(l).unwrap()).collect(),
+            max_substep: Default::default(),
+            draw: None,
+            physics: false,
+        };
+        let outcome = run_with(&cfg, Controls::default(), |_| {});
+        outcome
+            .unwrap()
+            .lanes
+            .into_iter()
+            .map(|l| l.report)
+            .collect()
+    }
+
+    #[test]
+    fn ticks_per_vblank_are_the_steps_a_vblank_should_hold_by_the_lanes_own_rule() {
+        // Variable steps once a frame; semi-fixed in 16 ticks and a sliver of 0.67 ms; an
+        // accumulator in 16 or 17 whole ticks, 16.67 on average. Not 16.67 for all three.
+        let lanes = reports("variable,semi-fixed,fixed");
+        let due: Vec<f64> = lanes
+            .iter()
+            .map(|l| l.vblanks.ticks_per_vblank.unwrap())
+            .collect();
+        assert_eq!(due[..2], [1.0, 17.0]);
+        assert!((due[2] - 50.0 / 3.0).abs() < 1e-6, "{due:?}");
+        // One thing for every lane: what each frame (one a vblank) ran, on average.
+        for l in &lanes {
+            let v = &l.vblanks;
+            assert_eq!(v.skipped_vblanks, 0);
+            let ran = &l.shown.steps_per_frame;
+            let counted = (ran.mean * 120.0 - f64::from(ran.min)) / 119.0; // frame 0 is not
+            assert!(
+                (counted - v.ticks_per_vblank.unwrap()).abs() < 0.01,
+                "{}",
+                l.lane
+            );
+            assert!(f64::from(v.max_steps_per_vblank) >= v.ticks_per_vblank.unwrap());
+        }
+        // A frame of one step never runs two: variable's tick counters apply, and are 0.
+        assert_eq!(lanes[0].vblanks.double_updates, Some(0));
+        assert_eq!(lanes[1].vblanks.double_updates, None);
+    }
+}

@@ -42,18 +42,26 @@ pub struct Summary {
     names: Vec<String>,
     kept: Vec<Vec<Kept>>,
     axis: Axis,
+    /// Each configuration's simulated length, s.
+    run_s: f64,
 }
 
 impl Summary {
     /// A summary of lanes `names` over rates that are `axis`'s.
     pub fn new(names: Vec<String>, axis: Axis) -> Summary {
         let kept = vec![Vec::new(); names.len()];
-        Summary { names, kept, axis }
+        Summary {
+            names,
+            kept,
+            axis,
+            run_s: 0.0,
+        }
     }
 
     /// Keeps `row`'s figures; `minutes` is each configuration's simulated length.
     pub fn add(&mut self, row: &Row, minutes: f64) {
         let r = &row.report;
+        self.run_s = minutes * 60.0;
         self.kept[row.lane].push(Kept {
             point: SweepPoint {
                 hz: row.rate,
@@ -104,10 +112,15 @@ impl Summary {
                     line += &extremes_cells(doubles.as_ref(), [16, 16, 10], 1, none);
                 }
             }
+            let mut cell = vec![String::new()];
             if !kept.is_empty() {
-                line += &format!("   {}", failures(kept));
+                line += "   ";
+                cell = did_not_hold_cell(&failures(kept), line.chars().count(), wide);
             }
-            writeln!(out, "{}", line.trim_end())?;
+            writeln!(out, "{}", format!("{line}{}", cell[0]).trim_end())?;
+            for more in &cell[1..] {
+                writeln!(out, "{:width$}{more}", "", width = line.chars().count())?;
+            }
         }
         writeln!(
             out,
@@ -149,7 +162,8 @@ impl Summary {
         writeln!(
             out,
             "\nbeat period, s: the time between frames that run a tick more or less than the \
-             rest, predicted from the refresh and tick rates / measured (- : none)"
+             rest, predicted from the refresh and tick rates / measured (-: none; > run: \
+             longer than the run)"
         )?;
         write!(out, "{:<22}", "lane")?;
         for hz in &covered {
@@ -160,14 +174,22 @@ impl Summary {
             write!(out, "{:<22}", self.names[i])?;
             for hz in &covered {
                 let k = self.kept[i].iter().find(|k| same(k.point.hz, *hz));
-                let cell = k.map_or("".into(), |k| {
-                    format!("{}/{}", secs(k.beat_predicted_s), secs(k.beat_measured_s))
-                });
+                let cell = k.map_or("".into(), |k| self.beat_cell(k));
                 write!(out, " {cell:>15}")?;
             }
             writeln!(out)?;
         }
         Ok(())
+    }
+
+    /// A rate's beat, predicted / measured: `-` for none, and a measured `> run` where the
+    /// prediction is longer than the run (no two off-beat frames can fall in it).
+    fn beat_cell(&self, k: &Kept) -> String {
+        let measured = match (k.beat_measured_s, k.beat_predicted_s) {
+            (None, Some(p)) if p > self.run_s => "> run".into(),
+            (m, _) => secs(m),
+        };
+        format!("{}/{measured}", secs(k.beat_predicted_s))
     }
 
     /// The summary as JSON: per lane, the same figures as the table.
@@ -254,8 +276,9 @@ impl Extremes {
     }
 }
 
-/// Where a lane did not hold, e.g. "exploded 37 rates (30-66 Hz)"; empty where it always did.
-fn failures(kept: &[Kept]) -> String {
+/// Where a lane did not hold, a part a state, e.g. "exploded at 37 rates (30-66 Hz)"; none
+/// where it always did.
+fn failures(kept: &[Kept]) -> Vec<String> {
     let states = [
         LaneState::Exploded,
         LaneState::UnstableStep,
@@ -273,7 +296,26 @@ fn failures(kept: &[Kept]) -> String {
             [lo, .., hi] => Some(format!("{state} at {} rates ({lo}-{hi} Hz)", rates.len())),
         }
     });
-    parts.collect::<Vec<_>>().join(", ")
+    parts.collect()
+}
+
+/// The `did not hold` cell of `parts`, starting at character `column` of its line: one line
+/// when `wide`, else a line a part, each cut to end within [`crate::fit::COLUMNS`], the lines
+/// after the first meant to be printed under it, in the same column (not wrapped back to the
+/// line's start, where they would read as a line of their own).
+fn did_not_hold_cell(parts: &[String], column: usize, wide: bool) -> Vec<String> {
+    if wide || parts.is_empty() {
+        return vec![parts.join(", ")];
+    }
+    let room = crate::fit::COLUMNS.saturating_sub(column).max(20);
+    let last = parts.len() - 1;
+    let with_commas = parts.iter().enumerate().map(|(i, p)| match i < last {
+        true => format!("{p},"),
+        false => p.clone(),
+    });
+    with_commas
+        .flat_map(|p| crate::fit::wrap(&p, room))
+        .collect()
 }
 
 fn at((hz, value): (f64, f64), decimals: usize) -> String {
@@ -290,4 +332,83 @@ fn secs(s: Option<f64>) -> String {
 
 fn same(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-6
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A lane at `rates`, each in `state`, with no beat.
+    fn kept(rates: impl IntoIterator<Item = f64>, state: LaneState) -> Vec<Kept> {
+        let at = |hz| Kept {
+            point: SweepPoint {
+                hz,
+                stutter_rms_ms: 0.0,
+                double_updates_per_min: None,
+                drift_ms: 0.0,
+            },
+            beat_predicted_s: None,
+            beat_measured_s: None,
+            state,
+        };
+        rates.into_iter().map(at).collect()
+    }
+
+    fn table(summary: &Summary, wide: bool) -> String {
+        let mut out = Vec::new();
+        summary.write_table(&mut out, wide).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn where_a_lane_did_not_hold_stays_in_its_column_within_the_width() {
+        let mut summary = Summary::new(vec!["variable".into(), "fixed".into()], Axis::DisplayHz);
+        let mut rates: Vec<f64> = (30..=66).map(f64::from).chain([59.94]).collect();
+        rates.sort_by(f64::total_cmp);
+        summary.kept[0] = kept(rates, LaneState::UnstableStep);
+        summary.kept[0].extend(kept([240.0], LaneState::FallenBehind));
+        summary.kept[1] = kept([30.0, 240.0], LaneState::Ok);
+        let text = table(&summary, false);
+        let column = text
+            .lines()
+            .find_map(|l| l.find("did not hold"))
+            .unwrap_or(0);
+        let lines: Vec<&str> = text.lines().collect();
+        let row = lines
+            .iter()
+            .position(|l| l.starts_with("variable"))
+            .unwrap();
+        assert!(
+            lines
+                .iter()
+                .all(|l| l.chars().count() <= crate::fit::COLUMNS),
+            "{text}"
+        );
+        // The cell starts on the lane's line, under its heading, and goes on in that column.
+        assert_eq!(
+            lines[row].find("unstable step at 38 rates"),
+            Some(column),
+            "{text}"
+        );
+        let cell: String = lines[row..]
+            .iter()
+            .take_while(|l| !l.starts_with("fixed"))
+            .map(|l| format!("{} ", l.get(column..).unwrap_or("").trim()))
+            .collect();
+        let want = "unstable step at 38 rates (30-66 Hz), fallen behind at 240 Hz";
+        assert_eq!(cell.trim(), want, "{text}");
+        assert!(
+            lines[row + 1..]
+                .iter()
+                .take(2)
+                .all(|l| l[..column].trim().is_empty())
+        );
+        // With --wide it is one line.
+        let wide = table(&summary, true);
+        assert!(
+            wide.lines()
+                .any(|l| l.starts_with("variable") && l.ends_with(want)),
+            "{wide}"
+        );
+    }
 }
