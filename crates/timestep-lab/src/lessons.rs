@@ -142,6 +142,10 @@ const VARIABLE: LaneSpec = lane(LoopSpec::mode(Mode::Variable));
 const FIXED: LaneSpec = lane(LoopSpec::mode(Mode::Fixed));
 const INTERPOLATED: LaneSpec = lane(LoopSpec::mode(Mode::Interpolated));
 
+/// The lesson (1-based) where fixed and interpolated part: a tick coarse enough that a frame
+/// shows one or two of them.
+pub const COARSE_TICK: usize = 2;
+
 /// Every lesson, in order (`--lesson 1` is the first).
 pub const LESSONS: [Lesson; 7] = [
     Lesson {
@@ -176,7 +180,7 @@ pub const LESSONS: [Lesson; 7] = [
         drive: Drive::sway(),
         step_cost_ns: 0,
         trail: true,
-        needs_cap: None,
+        needs_cap: Some("a tick shows for one frame or none, so fixed's trail cannot bunch."),
     },
     Lesson {
         title: "The spiral of death, and the clamp",
@@ -464,6 +468,13 @@ mod tests {
     }
 
     #[test]
+    fn the_coarse_tick_lesson_runs_fixed_and_interpolated_at_a_tick_a_frame_can_show() {
+        let l = &LESSONS[COARSE_TICK - 1];
+        assert_eq!(l.lanes_text(), "fixed,interpolated");
+        assert!(l.dt.tick().ns() >= 20_000_000, "{}", l.dt);
+    }
+
+    #[test]
     fn lesson_2s_caption_says_how_many_frames_each_tick_shows_at_its_cap() {
         // 20 Hz ticks (50 ms) at a 30 fps cap: 1.5 frames a tick, so 1 or 2.
         let two = &LESSONS[1];
@@ -511,10 +522,10 @@ mod tests {
     }
 
     #[test]
-    fn lessons_4_and_5_say_when_the_frame_rate_is_too_low_for_their_point() {
+    fn lessons_2_4_and_5_say_when_the_frame_rate_is_too_low_for_their_point() {
         let (four, five) = (&LESSONS[3], &LESSONS[4]);
         // Xvfb's 24 fps: too slow for either; the notice names the rate and the need.
-        for l in [four, five] {
+        for l in [&LESSONS[COARSE_TICK - 1], four, five] {
             let notice = l
                 .notice(24.0, false)
                 .unwrap_or_else(|| panic!("{}", l.title));
@@ -532,7 +543,7 @@ mod tests {
         for (i, l) in LESSONS
             .iter()
             .enumerate()
-            .filter(|(i, _)| ![3, 4].contains(i))
+            .filter(|(i, _)| ![1, 3, 4].contains(i))
         {
             assert_eq!(l.notice(5.0, false), None, "lesson {}", i + 1);
         }

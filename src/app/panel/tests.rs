@@ -231,6 +231,38 @@ fn an_unstable_tick_is_said_beside_it_and_add_substeps_fixes_it() {
     assert!(!run.session.focused().rope().is_some_and(|r| r.exploded()));
 }
 
+/// The split view focuses its variable lane, which has no tick; moved to 20 Hz, the other
+/// three explode: the panel says so and its fix reaches them.
+#[test]
+fn an_unstable_tick_is_said_with_a_variable_lane_in_focus() {
+    let cfg = config(LaneSpec::every_mode(), RopeParams::default());
+    let mut run = Run::new(Mode::Fixed);
+    run.session = Session::new(&cfg, 1280, 800).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(run.session.focused().mode(), Mode::Variable);
+    let mut h = harness(run);
+    h.run();
+    // 1 ms, 120, 60, 30, 20 Hz (the slider is found again each time: the warning that
+    // appears at 60 Hz moves it).
+    for _ in 0..4 {
+        h.get_by_role_and_label(Role::Slider, "Tick").focus();
+        h.run();
+        h.key_press(egui::Key::ArrowRight);
+        h.run();
+    }
+    h.get_by_label_contains("tick 50.00 ms is above this rope's stable step");
+    h.get_by_label("Add substeps").click();
+    h.run();
+    let run = h.state_mut();
+    assert_eq!(run.session.tick_warning(), None);
+    let substeps: Vec<u64> = run
+        .session
+        .lanes()
+        .iter()
+        .map(|l| l.policy().substeps_per_tick())
+        .collect();
+    assert!(substeps[1..].iter().all(|&n| n > 1), "{substeps:?}");
+}
+
 #[test]
 fn switch_to_rk4_is_offered_only_where_rk4_is_stable_at_the_tick() {
     let mut h = harness(Run::new(Mode::Fixed));

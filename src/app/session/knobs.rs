@@ -278,8 +278,10 @@ impl Session {
             shown: self.view.show_panel,
             knobs: self.knobs(),
             warning: self.tick_warning(),
-            rk4_helps: self.knob_lane().integrator() != Some(Integrator::Rk4)
-                && timestep_lab::draw::stable_with(self.knob_lane(), Integrator::Rk4) == Some(true),
+            rk4_helps: self.unstable_lane().is_some_and(|lane| {
+                lane.integrator() != Some(Integrator::Rk4)
+                    && timestep_lab::draw::stable_with(lane, Integrator::Rk4) == Some(true)
+            }),
         }
     }
 
@@ -643,16 +645,26 @@ impl Session {
         Ok(())
     }
 
-    /// What to say of the focused lane's step, if it is above the rope's stable step.
+    /// What to say of an unstable lane's step (see `unstable_lane`), if one is.
     pub fn tick_warning(&self) -> Option<String> {
-        stability_warning(self.knob_lane())
+        self.unstable_lane().and_then(stability_warning)
+    }
+
+    /// The lane whose step is above its rope's stable step: the focused lane if it is, else
+    /// the first such lane (a variable lane in focus has no tick, but the split view's other
+    /// lanes may explode at it).
+    fn unstable_lane(&self) -> Option<&Lane> {
+        std::iter::once(self.knob_lane())
+            .chain(&self.lanes)
+            .find(|lane| stability_warning(lane).is_some())
     }
 
     /// The panel's fix for an unstable step (see [`Fix`]), by the reset rule.
     pub fn fix_stability(&mut self, fix: Fix) -> Result<(), Refused> {
         match fix {
             Fix::Substeps => {
-                let integrator = self.knob_lane().integrator().unwrap_or(Integrator::Euler);
+                let lane = self.unstable_lane().unwrap_or(self.knob_lane());
+                let integrator = lane.integrator().unwrap_or(Integrator::Euler);
                 let limit_ns = self.rope.stability_limit_for(integrator) * 1e9;
                 let half = limit_ns / 2.0;
                 let ns = if half.is_finite() {

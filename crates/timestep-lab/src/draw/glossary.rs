@@ -67,7 +67,7 @@ pub const TIPS: [(&str, &str); 40] = [
     ),
     (
         "substeps",
-        "The tick cut into substeps the rope is integrated over one after another: each substep is short enough for the rope's stiff springs (below its stable step), so a long tick holds where one step of the same length would explode.",
+        "The tick (a variable lane's: the frame's step) cut into substeps the rope is integrated over one after another: each substep is short enough for the rope's stiff springs (below its stable step), so a long step holds where one step of the same length would explode.",
     ),
     (
         "x17",

@@ -181,7 +181,7 @@ pub fn tick_text(ns: u64) -> String {
 pub fn tick_summary(lane: &Lane) -> String {
     let p = lane.policy();
     if p.mode == Mode::Variable {
-        return format!("1 step/frame{}", loop_suffix(lane));
+        return format!("{}{}", variable_words(p), loop_suffix(lane));
     }
     let tick = tick_text(p.timing.tick_ns());
     let substeps = p.substeps_per_tick();
@@ -199,7 +199,7 @@ pub fn tick_summary(lane: &Lane) -> String {
 pub fn tick_words(lane: &Lane) -> (String, bool) {
     let p = lane.policy();
     if p.mode == Mode::Variable {
-        return ("1 step/frame".into(), false);
+        return (variable_words(p), p.max_substep_ns.is_some());
     }
     let tick_ns = p.timing.tick_ns();
     let tick = tick_text(tick_ns);
@@ -215,7 +215,8 @@ pub fn tick_words(lane: &Lane) -> (String, bool) {
 /// The hint for lanes whose loops cannot be told apart at this frame time, `None` where
 /// they can: two or more lanes step on a tick (not variable) and every such tick is at most an
 /// eighth of `frame_ns`, so each frame runs many ticks and what they show differs by under a
-/// tick (at 1 ms, under a millimetre of motion). It says where the difference shows.
+/// tick (at 1 ms, under a millimetre of motion). It names the lesson where they part (a
+/// coarser tick alone would explode the rope without substeps).
 pub fn alike_tip<'a>(lanes: impl IntoIterator<Item = &'a Lane>, frame_ns: u64) -> Option<String> {
     let ticks: Vec<u64> = lanes
         .into_iter()
@@ -226,11 +227,21 @@ pub fn alike_tip<'a>(lanes: impl IntoIterator<Item = &'a Lane>, frame_ns: u64) -
     let longest = ticks.iter().copied().max()?;
     (ticks.len() >= 2 && longest.saturating_mul(8) <= frame_ns).then(|| {
         format!(
-            "{} ticks look alike at {:.0} fps: try Tick 20 Hz (F2) or lessons (L)",
+            "{} ticks look alike at {:.0} fps: lesson {} shows them part (L)",
             tick_text(longest),
-            1e9 / frame_ns as f64
+            1e9 / frame_ns as f64,
+            crate::lessons::COARSE_TICK
         )
     })
+}
+
+/// A variable lane's step in words: `1 step/frame`, or with substeps (which keep a long
+/// frame's step within the stable step) `1 step/frame in substeps of at most 7.5ms`.
+fn variable_words(p: &timestep_loop::Policy) -> String {
+    match p.max_substep_ns {
+        Some(ns) => format!("1 step/frame in substeps of at most {}", tick_text(ns)),
+        None => "1 step/frame".into(),
+    }
 }
 
 /// What follows the tick in [`tick_summary`] and [`tick_words`]: ` smooth`, ` rk4`, and

@@ -313,4 +313,20 @@ mod tests {
         assert_eq!(plain[0].1, "loop", "{plain:?}");
         assert!(plain[0].0.starts_with("tick ") && !plain[0].0.contains("substeps"));
     }
+
+    #[test]
+    fn a_variable_lane_in_substeps_says_so_where_it_said_one_step_a_frame() {
+        let env = PolicyEnv::default().with_max_substep(MaxSubstep::Set(7_500_000));
+        let spec = parse_spec("variable").unwrap_or_else(|e| panic!("{e}"));
+        let lane = Lane::new(spec, &RopeParams::default(), &env).unwrap_or_else(|e| panic!("{e}"));
+        let policy = label(&lane, 0, false).policy;
+        assert_eq!(
+            policy[0],
+            (
+                "1 step/frame in substeps of at most 7.5ms".to_string(),
+                "substeps"
+            )
+        );
+        assert_eq!(label_of("variable").policy[0].0, "1 step/frame");
+    }
 }
