@@ -138,7 +138,7 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
     if let Some(e) = &state.error {
         ui.colored_label(WARN, e);
     }
-    ui.add(egui::Label::new(RichText::new(RESET_RULE).small().weak()).wrap());
+    ui.add(egui::Label::new(RichText::new(RESET_RULE).color(KEY)).wrap());
     // Each term over its meaning, wrapped at the panel's width (a grid would not wrap).
     egui::CollapsingHeader::new("Legend").show(ui, |ui| {
         for term in LEGEND {

@@ -19,8 +19,9 @@ use timestep_loop::{MaxSubstep, Mode, Pacing, PolicyEnv, TimerKind};
 
 /// The reset rule, as the panel states it.
 pub const RESET_RULE: &str = "A change applies at the next frame. Tick, substeps, clamp and max \
-steps start every lane afresh (rope at its starting line, books from zero); every other knob \
-keeps the rope and the books running, as its key does.";
+steps start every lane afresh: the rope back at its starting line, its counts (steps, drift, \
+dropped time, judder) from zero. Every other knob keeps the rope and its counts running, as its \
+key does.";
 
 /// The tick slider's stops, Hz (1000 Hz is the 1 ms tick).
 pub const TICK_STOPS_HZ: [u32; 6] = [1000, 120, 60, 30, 20, 10];

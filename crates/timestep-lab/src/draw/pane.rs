@@ -151,9 +151,15 @@ pub(super) fn draw_label(
         canvas.blend_rect(bx, by, bw, bh, border, 220);
     }
     // The usual text size where a label of LABEL_CHARS fits the pane (the same for every
-    // pane), else the largest that fits, down to the smallest.
+    // pane), else one size smaller: no smaller, so a buffer of twice the pixel density keeps
+    // its labels readable (a longer line wraps, or is clipped in the overlay).
     let fits = |scale: u32| LABEL_CHARS * text::cell(scale).1 + 10 * i64::from(scale) <= w;
-    let scale = (1..=scale.max(1)).rev().find(|&s| fits(s)).unwrap_or(1);
+    let scale = scale.max(1);
+    let scale = if fits(scale) {
+        scale
+    } else {
+        (scale - 1).max(1)
+    };
     let detail = if label.exploded {
         palette::BAD
     } else {
@@ -360,5 +366,46 @@ mod tests {
             assert_eq!(words, ["alpha", "0.164", "judder", "0.21", "px"], "{cols}");
         }
         assert_eq!(wrap_runs(&[], 10), [Vec::<Run>::new()]);
+    }
+
+    /// The scales a split pane `w` pixels wide draws its label at, the usual scale `scale`.
+    fn label_scales(w: u32, scale: u32) -> Vec<u32> {
+        let (bw, bh) = (w + 20, 600);
+        let mut buf = vec![0u8; (bw * bh * 4) as usize];
+        let mut canvas = Canvas::new(&mut buf, bw, bh).expect("a buffer");
+        let mut texts = Texts::default();
+        let label = PaneLabel {
+            title: runs(&[("1 fixed", "lane"), ("  ", ""), ("1 step", "steps")]),
+            detail: runs(&[
+                ("alpha 0.248", "alpha"),
+                ("  ", ""),
+                ("judder 0.93 px", "judder"),
+            ]),
+            policy: runs(&[("tick 33.333ms in 34 substeps of 0.98ms", "substeps")]),
+            ..PaneLabel::default()
+        };
+        let area = Area {
+            x: 10,
+            y: 10,
+            w,
+            h: 400,
+        };
+        draw_label(&mut canvas, &mut texts, area, &label, (scale, true));
+        texts.lines().iter().map(|l| l.scale).collect()
+    }
+
+    #[test]
+    fn a_narrow_panes_label_is_one_size_smaller_at_most_and_wraps() {
+        // 1280x800 (scale 2): a 465 px pane holds 32 characters of the usual size.
+        assert!(label_scales(465, 2).iter().all(|&s| s == 2));
+        // The same window at twice the density (2560x1600, scale 4, a 465 px pane): one size
+        // smaller (24 px lines, the 12 points of the smallest at 1x), its lines wrapped;
+        // not the smallest, 12 px lines, 6 points.
+        let dense = label_scales(465, 4);
+        assert!(
+            dense.len() > 3 && dense.iter().all(|&s| s == 3),
+            "{dense:?}"
+        );
+        assert!(label_scales(100, 2).iter().all(|&s| s == 1));
     }
 }
