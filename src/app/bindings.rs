@@ -30,6 +30,9 @@ pub enum Action {
     Stall,
     CapDown,
     CapUp,
+    /// The tick one stop along the panel's slider: shorter (toward 1 ms), longer (to 10 Hz).
+    TickShorter,
+    TickLonger,
     /// The pacing: vsync → adaptive → late → vsync.
     CyclePacing,
     /// The focused lane's integrator: Euler ↔ RK4 (the rope keeps its state).
@@ -52,7 +55,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 26] = [
+    pub const ALL: [Action; 28] = [
         Action::CycleMode,
         Action::Pick(0),
         Action::Pick(1),
@@ -68,6 +71,8 @@ impl Action {
         Action::Stall,
         Action::CapDown,
         Action::CapUp,
+        Action::TickShorter,
+        Action::TickLonger,
         Action::CyclePacing,
         Action::ToggleIntegrator,
         Action::CycleDrive,
@@ -96,6 +101,8 @@ impl Action {
             Action::Stall => "inject a 300 ms stall".into(),
             Action::CapDown => "fps cap down".into(),
             Action::CapUp => "fps cap up".into(),
+            Action::TickShorter => "tick one stop shorter (to 1 ms)".into(),
+            Action::TickLonger => "tick one stop longer (to 10 Hz)".into(),
             Action::CyclePacing => "pacing: vsync, adaptive, late".into(),
             Action::ToggleIntegrator => "integrator: euler / rk4".into(),
             Action::CycleDrive => "drive the pin: sway, circle, off".into(),
@@ -144,6 +151,10 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::KeyS), Action::Stall),
     (Trigger::Key(KeyCode::BracketLeft), Action::CapDown),
     (Trigger::Key(KeyCode::BracketRight), Action::CapUp),
+    (Trigger::Key(KeyCode::Minus), Action::TickShorter),
+    (Trigger::Key(KeyCode::NumpadSubtract), Action::TickShorter),
+    (Trigger::Key(KeyCode::Equal), Action::TickLonger),
+    (Trigger::Key(KeyCode::NumpadAdd), Action::TickLonger),
     (Trigger::Key(KeyCode::KeyC), Action::CyclePacing),
     (Trigger::Key(KeyCode::KeyI), Action::ToggleIntegrator),
     (Trigger::Key(KeyCode::KeyD), Action::CycleDrive),
@@ -163,18 +174,20 @@ pub const BINDINGS: &[(Trigger, Action)] = &[
 /// is held, `text` what the key types on the current layout.
 pub fn lookup(code: Option<KeyCode>, shift: bool, text: Option<&str>) -> Option<Action> {
     let find = |want: Trigger| BINDINGS.iter().find(|(t, _)| *t == want).map(|&(_, a)| a);
-    let by_code = code.and_then(|c| {
-        shift
-            .then(|| find(Trigger::Shifted(c)))
-            .flatten()
-            .or_else(|| find(Trigger::Key(c)))
+    // A key that types a bound text ('?') does that, wherever the layout puts it (on some,
+    // Shift with the key where '-' is).
+    let by_text = text.and_then(|t| {
+        BINDINGS
+            .iter()
+            .find(|(trigger, _)| matches!(trigger, Trigger::Text(s) if *s == t))
+            .map(|&(_, a)| a)
     });
-    by_code.or_else(|| {
-        text.and_then(|t| {
-            BINDINGS
-                .iter()
-                .find(|(trigger, _)| matches!(trigger, Trigger::Text(s) if *s == t))
-                .map(|&(_, a)| a)
+    by_text.or_else(|| {
+        code.and_then(|c| {
+            shift
+                .then(|| find(Trigger::Shifted(c)))
+                .flatten()
+                .or_else(|| find(Trigger::Key(c)))
         })
     })
 }

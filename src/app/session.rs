@@ -415,6 +415,8 @@ impl Session {
             Action::Stall => self.requests.stall = true,
             Action::CapDown => self.set_pacing(capped(cap_down(self.fps_cap()))),
             Action::CapUp => self.set_pacing(capped(cap_up(self.fps_cap()))),
+            Action::TickShorter => self.step_tick(false)?,
+            Action::TickLonger => self.step_tick(true)?,
             Action::CyclePacing => self.set_pacing(next_pacing(self.pacing())),
             Action::ToggleIntegrator => {
                 let lane = &mut self.lanes[focus];

@@ -400,7 +400,7 @@ impl Session {
             knob(
                 KnobId::Tick,
                 "Tick",
-                "",
+                "- =",
                 {
                     let (o, c) = tick_options(timing.tick_ns());
                     (labels(o), c)
@@ -644,6 +644,20 @@ impl Session {
         self.lanes = lanes;
         self.hand.drop_held();
         Ok(())
+    }
+
+    /// `-` and `=`: the tick one stop shorter or longer along the panel's slider (the ends
+    /// stay where they are), by the reset rule, as the slider does.
+    pub fn step_tick(&mut self, longer: bool) -> Result<(), Refused> {
+        let (options, current) = tick_options(self.knob_env().timing.tick_ns());
+        let next = match longer {
+            true => (current + 1).min(options.len().saturating_sub(1)),
+            false => current.saturating_sub(1),
+        };
+        if next == current {
+            return Ok(());
+        }
+        self.set_knob(KnobId::Tick, next)
     }
 
     /// What to say of an unstable lane's step (see `unstable_lane`), if one is.

@@ -1838,3 +1838,31 @@ fn the_hint_says_when_the_lanes_on_screen_look_alike() {
         assert!(hint.contains("F1: keys"), "{hint}");
     }
 }
+
+/// Issue 26: the tick has keys, as every other knob: `=` and `-` move it one stop along the
+/// panel's slider (1 ms, 120, 60, 30, 20, 10 Hz), starting every lane afresh as the slider does.
+#[test]
+fn minus_and_equals_step_the_tick_along_the_sliders_stops() {
+    let mut s = session(Mode::Fixed);
+    let tick = |s: &Session| s.focused().policy().timing.tick_ns();
+    assert_eq!(tick(&s), 1_000_000);
+    s.handle_action(Action::TickShorter);
+    assert_eq!(tick(&s), 1_000_000, "1 ms is the shortest stop");
+    s.advance_to(500 * MS);
+    s.handle_action(Action::TickLonger);
+    assert_eq!(tick(&s), 8_333_333);
+    assert_eq!(s.rope().steps(), 0, "a new tick starts the lane afresh");
+    s.handle_action(Action::TickLonger);
+    assert_eq!(tick(&s), 16_666_667);
+    for _ in 0..10 {
+        s.handle_action(Action::TickLonger);
+    }
+    assert_eq!(tick(&s), 100_000_000, "10 Hz is the longest stop");
+    s.handle_action(Action::TickShorter);
+    assert_eq!(tick(&s), 50_000_000);
+    let keys = super::super::bindings::BINDINGS
+        .iter()
+        .filter(|(_, a)| matches!(a, Action::TickShorter | Action::TickLonger))
+        .count();
+    assert_eq!(keys, 4, "- and = on the main keys and the keypad");
+}

@@ -332,11 +332,16 @@ pub(super) fn draw_strip(canvas: &mut Canvas, texts: &mut Texts, strip: &FrameSt
 
 /// `part` right-aligned in the gutter left of the wells, its top at `y`.
 fn gutter(texts: &mut Texts, geo: &Geometry, y: i64, part: Part) {
+    gutter_at(texts, geo, y, part, geo.l.scale);
+}
+
+/// As [`gutter`], at text `scale`.
+fn gutter_at(texts: &mut Texts, geo: &Geometry, y: i64, part: Part, scale: u32) {
     texts.push(TextLine {
         x: geo.gx - 2 * geo.s,
         y,
         align: Align::Right,
-        scale: geo.l.scale,
+        scale,
         parts: vec![part],
         ..TextLine::default()
     });
@@ -472,13 +477,23 @@ fn draw_steps(canvas: &mut Canvas, texts: &mut Texts, strip: &FrameStrip, geo: &
                 }
             },
         );
-        let label = if lanes == 1 {
-            Part::figure(compact(steps_top), pal::STEPS, "steps range")
-        } else {
-            Part::figure((lane + 1).to_string(), bright, "lane row")
-        };
-        if row_h >= g {
-            gutter(texts, geo, base - row_h, label);
+        if lanes == 1 {
+            if row_h >= g {
+                let top = Part::figure(compact(steps_top), pal::STEPS, "steps range");
+                gutter(texts, geo, base - row_h, top);
+            }
+            continue;
+        }
+        // A lane's number, centred on its row: at the usual size where the row is as tall,
+        // else smaller, down to the smallest (which may overhang a row of 3/4 its height).
+        let fits = (1..=geo.l.scale)
+            .rev()
+            .find(|&sc| text::cell(sc).0 <= row_h);
+        let scale = fits.or((4 * row_h >= 3 * text::cell(1).0).then_some(1));
+        if let Some(scale) = scale {
+            let number = Part::figure((lane + 1).to_string(), bright, "lane row");
+            let y = base - row_h + (row_h - text::cell(scale).0) / 2;
+            gutter_at(texts, geo, y, number, scale);
         }
     }
 }
@@ -505,6 +520,33 @@ mod tests {
             draw_strip(&mut canvas, &mut Texts::default(), strip);
         }
         buf
+    }
+
+    #[test]
+    fn every_lane_row_is_numbered_in_the_split_views_strip() {
+        // (At 864x540 a row is under 9 px: too short for any number.)
+        for (w, h) in [(1280, 800), (1024, 700), (2560, 1600)] {
+            let mut strip = FrameStrip::new(300);
+            for _ in 0..300 {
+                strip.push(16.7, &[17, 17, 16, 16]);
+            }
+            let mut buf = vec![0u8; (w * h * 4) as usize];
+            let mut texts = Texts::default();
+            if let Some(mut canvas) = Canvas::new(&mut buf, w, h) {
+                draw_strip(&mut canvas, &mut texts, &strip);
+            }
+            let numbers: Vec<String> = texts
+                .lines()
+                .iter()
+                .filter(|l| {
+                    l.parts
+                        .iter()
+                        .any(|p| p.tip == super::super::glossary::tip("lane row"))
+                })
+                .map(TextLine::text)
+                .collect();
+            assert_eq!(numbers, ["1", "2", "3", "4"], "{w}x{h}");
+        }
     }
 
     #[test]
