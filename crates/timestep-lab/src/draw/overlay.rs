@@ -199,10 +199,11 @@ fn band_at(h: u32, lines: usize, scale: i64) -> i64 {
 
 /// The band along the bottom of the panes that a caption of `lines` takes in a `w × h`
 /// buffer, wrapped, with the key hint under it and the gap above: what the layout keeps the
-/// panes clear of (0 without a caption).
+/// panes clear of (without a caption, the hint's line alone, so no marker runs under it).
 pub fn caption_band(w: u32, h: u32, lines: &[String]) -> u32 {
     if lines.is_empty() {
-        return 0;
+        let s = super::text_scale(h);
+        return u32::try_from(text::cell(s).0 + 4 * i64::from(s)).unwrap_or(0);
     }
     let (wrapped, scale) = caption_fit(w, h, lines);
     let band = band_at(h, wrapped.len(), scale);

@@ -266,8 +266,13 @@ fn the_overlay_and_a_paused_frame_draw_at_every_size() {
 /// The top row a lesson's caption (and the hint under it) paints over a bare `w × h` frame
 /// with the strip shown, found by drawing it.
 fn caption_top(lines: &[String], w: u32, h: u32) -> u32 {
-    let strip = FrameStrip::new(300);
     let hint = "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys";
+    drawn_top(Some(lines), hint, w, h)
+}
+
+/// The top row `caption` (if any) and `hint` paint over a bare `w × h` frame with the strip.
+fn drawn_top(caption: Option<&[String]>, hint: &str, w: u32, h: u32) -> u32 {
+    let strip = FrameStrip::new(300);
     let draw = |caption: Option<&[String]>, hint: Option<&str>| {
         let scene = Scene {
             panes: &[],
@@ -280,7 +285,7 @@ fn caption_top(lines: &[String], w: u32, h: u32) -> u32 {
         Renderer::new().draw(&mut buf, w, h, &scene);
         buf
     };
-    let (bare, with) = (draw(None, None), draw(Some(lines), Some(hint)));
+    let (bare, with) = (draw(None, None), draw(caption, Some(hint)));
     let row = (w * 4) as usize;
     (0..h)
         .find(|&y| {
@@ -323,6 +328,43 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
                 "lesson {} at {w}x{h}: panes reach row {bottom}, the caption starts at {top} (reserve {reserve}, strip {})",
                 i + 1,
                 strip_height(w, h)
+            );
+        }
+    }
+}
+
+/// Without a caption the key hint still has a band of its own: no pane, rope or marker
+/// track runs under it (the trial saw the marker's newest square on the hint's words).
+#[test]
+fn the_key_hint_covers_no_pane() {
+    let params = RopeParams::default();
+    let hint = "F1: keys  F2: panel  L: lessons  V: split  O: overlay  P: pause  Esc: quit";
+    for (w, h) in [
+        (1280, 800),
+        (1920, 1080),
+        (1024, 768),
+        (800, 600),
+        (930, 800),
+    ] {
+        // The hint is text only (egui paints it): its line's top, as laid out.
+        let strip = FrameStrip::new(300);
+        let scene = Scene {
+            strip: Some(&strip),
+            hint: Some(hint),
+            ..Scene::default()
+        };
+        let mut buf = vec![0u8; (w * h * 4) as usize];
+        let mut renderer = Renderer::new();
+        let texts = renderer.draw(&mut buf, w, h, &scene);
+        let line = texts.lines().iter().find(|l| l.text() == hint);
+        let top = line.map_or(0, |l| l.rect().1) as u32;
+        let reserve = overlay::caption_band(w, h, &[]);
+        let split = Layout::split(&params, w, h, 4, hud_bar_height(w, h), reserve);
+        let single = Layout::single(&params, w, h, true, reserve);
+        for a in split.areas.iter().chain(&single.tracks) {
+            assert!(
+                a.y + a.h <= top,
+                "{w}x{h}: {a:?} runs under the hint at row {top}"
             );
         }
     }
