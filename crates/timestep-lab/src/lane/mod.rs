@@ -383,6 +383,25 @@ mod tests {
     }
 
     #[test]
+    fn what_the_accumulator_holds_at_the_end_is_not_slow_motion() {
+        // Bevy's 64 Hz ticks on 11 ms frames: the accumulator ends holding 6.25 ms, part of a
+        // tick, dropping nothing, so the game kept time; only dropped time is slow motion.
+        let spec = parse_spec("bevy").unwrap_or_else(|e| panic!("{e}"));
+        let mut l =
+            Lane::timing_only(spec, &PolicyEnv::default()).unwrap_or_else(|e| panic!("{e}"));
+        for i in 1..=100 {
+            l.advance(11 * MS, i * 11 * MS);
+        }
+        let report = LaneReport::new(
+            &l,
+            &timestep_loop::Pacer::new(timestep_loop::Pacing::Vsync, None),
+        );
+        assert_eq!(report.books.dropped_ns, 0);
+        assert_eq!(report.books.remainder_ns, 6_250_000, "{:?}", report.books);
+        assert_eq!(report.shown.game_speed, 1.0, "{:?}", report.books);
+    }
+
+    #[test]
     fn i_toggles_the_integrator_live_keeping_the_ropes_state_and_clock() {
         let mut l = lane(Mode::Variable);
         let mut now = 0;

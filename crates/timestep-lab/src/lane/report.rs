@@ -161,8 +161,8 @@ pub struct ShownReport {
     pub steps_per_frame: StepsPerFrame,
     /// Frames per number of steps taken, e.g. {"16": 310, "17": 290}.
     pub steps_histogram: std::collections::BTreeMap<String, u64>,
-    /// Simulation time over measured time: 1 keeps time, below 1 is slow motion (the clamp,
-    /// the cap, a resync or a slow fuzzy window dropped time).
+    /// Game time kept over measured time ([`Books::game_speed`]): 1 keeps time, below 1 is
+    /// slow motion (the clamp, the cap, a resync or a slow fuzzy window dropped time).
     pub game_speed: f64,
 }
 
@@ -291,12 +291,13 @@ impl LaneReport {
     /// Everything `lane` recorded, with its loop's `pacer` (a run that draws off screen adds
     /// what drawing cost, [`LaneReport::drawing`]).
     pub fn new(lane: &Lane, pacer: &Pacer) -> Self {
+        let books = Books::new(lane.looped());
         LaneReport {
             lane: lane.name(),
             mode: lane.mode().name().to_string(),
             state: LaneState::of(lane),
-            shown: ShownReport::new(lane),
-            books: Books::new(lane.looped()),
+            shown: ShownReport::new(lane, &books),
+            books,
             policy: PolicyReport::new(lane.policy()),
             vsync: VsyncReport::new(lane.vsync()),
             vblanks: VblankReport::new(lane.record().vblanks()),
@@ -311,7 +312,7 @@ impl LaneReport {
 }
 
 impl ShownReport {
-    fn new(lane: &Lane) -> Self {
+    fn new(lane: &Lane, books: &Books) -> Self {
         let (stepper, metrics) = (lane.stepper(), lane.record().metrics());
         ShownReport {
             frames: metrics.frames(),
@@ -335,7 +336,7 @@ impl ShownReport {
                 .iter()
                 .map(|(k, v)| (k.to_string(), *v))
                 .collect(),
-            game_speed: stepper.consumed_ns() as f64 / lane.looped().measured_ns().max(1) as f64,
+            game_speed: books.game_speed(),
         }
     }
 }
@@ -360,6 +361,19 @@ impl Books {
             invented_ns,
             remainder_ns: remainder.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64,
         }
+    }
+
+    /// The game time kept over the time measured: (measured + invented − dropped) ÷ measured,
+    /// which is (consumed + remainder) ÷ measured. What the accumulator holds at the end (less
+    /// than a tick, not yet due) is kept, not lost: only dropped time slows the game, and only
+    /// invented time speeds it up. 1 when nothing was measured.
+    pub fn game_speed(&self) -> f64 {
+        if self.measured_ns == 0 {
+            return 1.0;
+        }
+        let kept = i128::from(self.measured_ns) + i128::from(self.invented_ns)
+            - i128::from(self.dropped_ns);
+        kept as f64 / self.measured_ns as f64
     }
 }
 
