@@ -181,7 +181,7 @@ impl Lane {
         let f = self.looped.last_frame();
         // Falling behind is the clamp or the cap dropping time the loop could not run; what a
         // timer discards by its own rule (a snap's rounding, a resync) is in the books, not here.
-        self.record.advanced(f.dropped_ns);
+        self.record.advanced(f.steps, f.dropped_ns);
         self.looped.last_frame()
     }
 

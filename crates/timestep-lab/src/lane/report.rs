@@ -157,10 +157,14 @@ pub struct ShownReport {
     /// With a drive: how far the driven end is shown from where steady motion would put it,
     /// pixels at the window's default scale (rms and max); null without a drive.
     pub judder_px: Option<JudderStats>,
-    /// Least, mean and most steps per presented frame.
+    /// Least, mean and most steps per presented frame (a frame never shown hands its steps on
+    /// to the next one shown).
     pub steps_per_frame: StepsPerFrame,
-    /// Frames per number of steps taken, e.g. {"16": 310, "17": 290}.
+    /// Presented frames per number of steps they show, e.g. {"16": 310, "17": 290}.
     pub steps_histogram: std::collections::BTreeMap<String, u64>,
+    /// Steps taken after the last presented frame, in frames never shown: with the
+    /// histogram's, every step (`steps`).
+    pub steps_after_last_shown: u64,
     /// Game time kept over measured time ([`Books::game_speed`]): 1 keeps time, below 1 is
     /// slow motion (the clamp, the cap, a resync or a slow fuzzy window dropped time).
     pub game_speed: f64,
@@ -311,6 +315,20 @@ impl LaneReport {
     }
 }
 
+impl LaneReport {
+    /// `held_ns` of measured time the host held for this lane at the end, unhanded, since its
+    /// loop waits for a whole tick (MonoGame sat the last frames out): that loop keeps such
+    /// time in its accumulator while it waits, so it is measured and left over in its books.
+    pub fn held(&mut self, held_ns: u64) {
+        let books = &mut self.books;
+        books.measured_ns = books.measured_ns.saturating_add(held_ns);
+        let held = i64::try_from(held_ns).unwrap_or(i64::MAX);
+        books.remainder_ns = books.remainder_ns.saturating_add(held);
+        self.shown.wall_time_s = seconds(books.measured_ns);
+        self.shown.game_speed = books.game_speed();
+    }
+}
+
 impl ShownReport {
     fn new(lane: &Lane, books: &Books) -> Self {
         let (stepper, metrics) = (lane.stepper(), lane.record().metrics());
@@ -336,6 +354,7 @@ impl ShownReport {
                 .iter()
                 .map(|(k, v)| (k.to_string(), *v))
                 .collect(),
+            steps_after_last_shown: lane.record().unshown_steps(),
             game_speed: books.game_speed(),
         }
     }
