@@ -129,6 +129,9 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
     (&["--max-substep", "1"], "--max-substep"),
     (&["simulate", "--drive", "sway:6"], "--drive"),
     (&["--exit-after", "2"], "--exit-after"),
+    // A required argument left out is named, on the one line.
+    (&["replay"], "not provided: <CAPTURE>"),
+    (&["completions"], "not provided: <SHELL>"),
     // Pacing.
     (&["simulate", "--pacing", "cap:0"], "--pacing"),
     (&["simulate", "--pacing", "sometimes"], "--pacing"),
