@@ -28,7 +28,7 @@ SCENARIOS = [
     ("50 Hz", ["--display-hz", "50", "--jitter", "300us", "--render-cost", "5ms"]),
     ("no vsync", ["--vsync", "off", "--jitter", "300us", "--render-cost", "2ms..12ms"]),
     ("59.94 Hz + stall", ["--display-hz", "59.94", "--jitter", "300us", "--render-cost", "5ms",
-                          "--stall", "20:400ms"]),
+                          "--stall", "20s:400ms"]),
     ("VRR 48-144 Hz", ["--vrr", "48..144", "--jitter", "300us", "--render-cost", "4ms..14ms"]),
 ]
 
