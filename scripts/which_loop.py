@@ -28,7 +28,7 @@ SCENARIOS = [
     ("50 Hz", ["--display-hz", "50", "--jitter", "300us", "--render-cost", "5ms"]),
     ("no vsync", ["--vsync", "off", "--jitter", "300us", "--render-cost", "2ms..12ms"]),
     ("59.94 Hz + stall", ["--display-hz", "59.94", "--jitter", "300us", "--render-cost", "5ms",
-                          "--stall", "20:400ms"]),
+                          "--stall", "20s:400ms"]),
     ("VRR 48-144 Hz", ["--vrr", "48..144", "--jitter", "300us", "--render-cost", "4ms..14ms"]),
 ]
 
@@ -98,7 +98,7 @@ MEASURES = [
     ("ticks in any 12 consecutive vblanks, fewest-most (the last 240 vblanks): the rhythm; "
      "**!** marks a spread wider than 12 refresh periods / tick allows", rhythm),
     ("frames that ran no tick, per minute", lambda l, _: str(l["zero_step_frames"])),
-    ("game speed (simulated / measured time, dropped time included)",
+    ("game speed (game time kept / measured time: dropped time slows it, invented time speeds it)",
      lambda l, _: f"{l['game_speed']:.4f}"),
     ("dropped ms, per minute", lambda l, _: f"{l['dropped_ms']:.0f}"),
     ("vsync detected (after s)",

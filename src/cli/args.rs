@@ -13,7 +13,7 @@ use timestep_lab::simulate::vrr::Lfc;
 use timestep_lab::simulate::{Phase, RenderCost, Stall};
 use timestep_loop::MaxSubstep;
 use timestep_loop::{
-    ConfigError, Mode, Named, Pacing, Tick, TimingConfig, parse_duration, parse_tick,
+    ConfigError, Mode, Named, Pacing, Tick, TimingConfig, parse_duration_with_unit, parse_tick,
 };
 
 /// `--pacing`'s choices, as the window's and `simulate`'s help name them.
@@ -283,7 +283,7 @@ pub struct DisplayArgs {
     #[arg(help_heading = "Machine and pacing", long, value_name = names::<Sleep>(), default_value = "spin", value_parser = named::<Sleep>())]
     pub sleep: Sleep,
     /// Timer noise: each clock reading is off by a uniform amount in ±D
-    #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration_with_unit, allow_hyphen_values = true)]
     pub jitter: u64,
     /// Simulated render time per frame: D, MIN..MAX (uniform, seeded) or ramp:A..B[..C]
     /// (linear through the points over the run)
@@ -292,7 +292,7 @@ pub struct DisplayArgs {
     #[arg(help_heading = "Machine and pacing", long, value_name = PACING_VALUES, help = pacing_help!(), default_value = "vsync", value_parser = parse_pacing)]
     pub pacing: Pacing,
     /// Simulated CPU time per tick: above the tick, the spiral of death is real
-    #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration, allow_hyphen_values = true)]
+    #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration_with_unit, allow_hyphen_values = true)]
     pub step_cost: u64,
     /// Where the loop starts between two vblanks: a duration after vblank 0, or random (seeded)
     #[arg(help_heading = "Display", long, value_name = "D|random", default_value = "0", value_parser = parse_phase, allow_hyphen_values = true)]

@@ -146,15 +146,31 @@ fn clap_failure(e: clap::Error) -> Result<String, Failure> {
             &e.render().to_string(),
             timestep_lab::fit::COLUMNS,
         )),
-        _ => {
-            let text = e.render().to_string();
-            let line = text
-                .lines()
-                .find(|l| !l.trim().is_empty())
-                .unwrap_or("error");
-            let line = line.trim();
-            Err(Failure::usage(line.strip_prefix("error: ").unwrap_or(line)))
+        kind => {
+            let missing = kind == ErrorKind::MissingRequiredArgument;
+            Err(Failure::usage(one_line(&e.render().to_string(), missing)))
         }
+    }
+}
+
+/// clap's error text as one line: its first paragraph, whose later lines (the arguments not
+/// provided) join the first; with `usage`, the usage line too. The tips after it are left out.
+fn one_line(text: &str, usage: bool) -> String {
+    let mut paragraph = text
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty());
+    let first = paragraph.next().unwrap_or("error");
+    let mut line = first.strip_prefix("error: ").unwrap_or(first).to_string();
+    let rest: Vec<&str> = paragraph.collect();
+    if !rest.is_empty() {
+        line = format!("{line} {}", rest.join(", "));
+    }
+    let usage_line = text.lines().find_map(|l| l.trim().strip_prefix("Usage: "));
+    match usage_line {
+        Some(u) if usage => format!("{line} (usage: {u})"),
+        _ => line,
     }
 }
 

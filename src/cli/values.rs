@@ -15,7 +15,7 @@ use timestep_lab::sweep::RatesError;
 use timestep_loop::MaxSubstep;
 use timestep_loop::{
     DurationError, Mode, Named, Pacing, PacingError, UnknownName, format_duration, is_named,
-    parse_duration,
+    parse_duration_with_unit,
 };
 
 /// What is wrong with one flag's value: one line quoting it (clap adds the flag's name).
@@ -110,7 +110,7 @@ pub(super) fn positive_duration(s: &str) -> Result<u64, BadValue> {
     };
     Ok(bounded(
         format_args!("'{s}'"),
-        parse_duration(s)?,
+        parse_duration_with_unit(s)?,
         &above_zero,
     )?)
 }
@@ -262,16 +262,16 @@ pub(super) fn parse_render_cost(s: &str) -> Result<RenderCost, BadValue> {
     if let Some(rest) = s.trim().strip_prefix("ramp:") {
         let points = rest
             .split("..")
-            .map(parse_duration)
+            .map(parse_duration_with_unit)
             .collect::<Result<Vec<u64>, _>>()?;
         return Ramp::new(&points)
             .map(RenderCost::Ramp)
             .ok_or_else(|| BadValue::NotRamp(s.into()));
     }
     let Some((lo, hi)) = s.trim().split_once("..") else {
-        return Ok(RenderCost::Fixed(parse_duration(s)?));
+        return Ok(RenderCost::Fixed(parse_duration_with_unit(s)?));
     };
-    let (lo, hi) = (parse_duration(lo)?, parse_duration(hi)?);
+    let (lo, hi) = (parse_duration_with_unit(lo)?, parse_duration_with_unit(hi)?);
     if lo > hi {
         return Err(BadValue::CostReversed(s.into(), lo, hi));
     }
@@ -287,14 +287,14 @@ pub(super) fn parse_phase(s: &str) -> Result<Phase, DurationError> {
     if is_named("random", s) {
         return Ok(Phase::Random);
     }
-    parse_duration(s).map(Phase::At)
+    parse_duration_with_unit(s).map(Phase::At)
 }
 
 pub(super) fn parse_stall(s: &str) -> Result<Stall, BadValue> {
     let (at, dur) = s
         .split_once(':')
         .ok_or_else(|| BadValue::NotStall(s.into()))?;
-    let at_ns = parse_duration(at).map_err(|e| BadValue::StallAt(s.into(), e))?;
+    let at_ns = parse_duration_with_unit(at).map_err(|e| BadValue::StallAt(s.into(), e))?;
     let duration_ns =
         positive_duration(dur).map_err(|e| BadValue::StallDuration(s.into(), Box::new(e)))?;
     Ok(Stall { at_ns, duration_ns })

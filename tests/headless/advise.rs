@@ -191,6 +191,28 @@ fn on_gold_capture_5_its_figures_are_replays() {
     assert!(compared >= 8, "only {compared} lanes in common");
 }
 
+/// A loop that drops no time keeps the game's time, whatever its accumulator holds at the end:
+/// advise's game speed is the books' kept time, so it cannot call a loop slow that replay shows
+/// dropping nothing (capture 5: monogame and game-loop end holding half a 60 Hz tick, 8 ms).
+#[test]
+fn on_gold_capture_5_a_loop_that_drops_nothing_runs_the_game_at_speed_1() {
+    let v = advise(&[CAPTURE]);
+    let replay = json(&["replay", CAPTURE, "--json", "--max-substep", "1ms"]);
+    let ranking = list(&v["ranking"]);
+    for lane in list(&replay["lanes"]) {
+        let ns = |k: &str| lane[k].as_f64().unwrap_or_else(|| panic!("{k} in {lane}"));
+        let kept = ns("measured_ns") + ns("invented_ns") - ns("dropped_ns");
+        let speed = lane["game_speed"].as_f64().unwrap_or(f64::NAN);
+        assert!((speed - kept / ns("measured_ns")).abs() < 1e-12, "{lane}");
+    }
+    for loop_name in ["monogame", "game-loop"] {
+        let r = ranking.iter().find(|r| r["lane"] == loop_name);
+        let r = r.unwrap_or_else(|| panic!("{loop_name} ranked"));
+        assert_eq!(r["game_speed"].as_f64(), Some(1.0), "{r}");
+        assert!(!r["costs"].to_string().contains("slow"), "{r}");
+    }
+}
+
 #[test]
 fn every_line_fits_100_columns() {
     let situations: [&[&str]; 6] = [

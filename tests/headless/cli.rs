@@ -113,6 +113,25 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
     (&["simulate", "--render-cost", "25ms..5ms"], "--render-cost"),
     (&["simulate", "--render-cost", "ramp:5ms"], "--render-cost"),
     (&["simulate", "--render-cost", "5ms..slow"], "--render-cost"),
+    // A bare number other than 0 has no unit (2 ms? 2 s?): every duration flag but --dt.
+    (&["simulate", "--jitter", "2"], "--jitter"),
+    (&["simulate", "--step-cost", "1"], "--step-cost"),
+    (&["simulate", "--render-cost", "5"], "--render-cost"),
+    (&["simulate", "--render-cost", "5ms..25"], "--render-cost"),
+    (
+        &["simulate", "--render-cost", "ramp:5..25ms"],
+        "--render-cost",
+    ),
+    (&["simulate", "--phase", "2"], "--phase"),
+    (&["simulate", "--stall", "2:300ms"], "--stall"),
+    (&["simulate", "--stall", "2s:0.3"], "--stall"),
+    (&["simulate", "--clamp", "0.25"], "--clamp"),
+    (&["--max-substep", "1"], "--max-substep"),
+    (&["simulate", "--drive", "sway:6"], "--drive"),
+    (&["--exit-after", "2"], "--exit-after"),
+    // A required argument left out is named, on the one line.
+    (&["replay"], "not provided: <CAPTURE>"),
+    (&["completions"], "not provided: <SHELL>"),
     // Pacing.
     (&["simulate", "--pacing", "cap:0"], "--pacing"),
     (&["simulate", "--pacing", "sometimes"], "--pacing"),
@@ -350,6 +369,26 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
         "--pacing",
     ),
 ];
+
+/// A bare number for a duration says what to add; `--dt` alone keeps bare seconds, which its
+/// help promises (`0.001 (seconds)`), and 0 is zero in any unit.
+#[test]
+fn a_bare_number_for_a_duration_asks_for_a_unit() {
+    let out = run(&["simulate", "--jitter", "2"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("'--jitter <D>': '2' has no unit: give one, e.g. 2ms or 2s"),
+        "{stderr}"
+    );
+    for ok in [
+        &["simulate", "--dt", "0.001", "--seconds", "0.1"][..],
+        &["simulate", "--jitter", "0", "--seconds", "0.1"],
+    ] {
+        let out = run(ok);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{ok:?}: {stderr}");
+    }
+}
 
 #[test]
 fn every_bad_value_exits_2_with_one_line_naming_it_and_starts_nothing() {

@@ -175,6 +175,11 @@ impl Frames {
         self.ran.get(i).copied().unwrap_or(false)
     }
 
+    /// The time of the frames lane `i` sat out since it last ran, not yet handed to it, ns.
+    pub fn pending_ns(&self, i: usize) -> u64 {
+        self.pending_ns.get(i).copied().unwrap_or(0)
+    }
+
     /// Runs one frame of `lanes` on `host`. A present that fails ends the frame there, with
     /// the host's error: the lanes have stepped, but nothing is recorded as shown and the
     /// pacing's sleep is not taken.

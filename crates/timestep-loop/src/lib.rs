@@ -37,6 +37,7 @@ pub use tick::{MAX_TICK_DEN, Tick};
 pub use timer::{Filtered, SNAP_FRAMES, Timer, TimerBooks, TimerKind};
 pub use units::{
     DurationError, MAX_DURATION_NS, NS_PER_MS, NS_PER_S, format_duration, hz_of_period, millis,
-    ns_from_seconds, parse_duration, parse_period, parse_tick, period_ns, seconds,
+    ns_from_seconds, parse_duration, parse_duration_with_unit, parse_period, parse_tick, period_ns,
+    seconds,
 };
 pub use vsync::VsyncDetector;

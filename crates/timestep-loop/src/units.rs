@@ -71,6 +71,9 @@ pub enum DurationError {
     TooFast(String),
     /// A rate with more digits than one needs.
     TooManyDigits(String),
+    /// A number other than zero without a unit, where one is required
+    /// ([`parse_duration_with_unit`]).
+    NoUnit(String),
 }
 
 impl fmt::Display for DurationError {
@@ -78,7 +81,7 @@ impl fmt::Display for DurationError {
         match self {
             DurationError::NotADuration(t) => write!(
                 f,
-                "'{t}' is not a duration (use e.g. 1ms, 0.5ms, 250ms, 0.25s, 500us or 0.001)"
+                "'{t}' is not a duration (use e.g. 1ms, 0.5ms, 250ms, 0.25s or 500us)"
             ),
             DurationError::NotARate(t) => {
                 write!(f, "'{t}' is not a rate (use e.g. 60hz or 59.94hz)")
@@ -90,6 +93,10 @@ impl fmt::Display for DurationError {
             DurationError::TooFast(t) => write!(f, "'{t}' is too fast: a period under 1 ns"),
             DurationError::TooManyDigits(t) => {
                 write!(f, "'{t}' has more digits than a rate needs")
+            }
+            DurationError::NoUnit(t) => {
+                let t = t.trim();
+                write!(f, "'{t}' has no unit: give one, e.g. {t}ms or {t}s")
             }
         }
     }
@@ -154,6 +161,27 @@ pub fn parse_duration(text: &str) -> Result<u64, DurationError> {
     let ns = whole_ns.checked_add(frac_ns).ok_or_else(too_long)?;
     if ns > MAX_DURATION_NS {
         return Err(too_long());
+    }
+    Ok(ns)
+}
+
+/// Parses a duration as a command-line flag takes it: as [`parse_duration`], but a number
+/// other than zero must carry its unit. A bare `2` is 2 ms to one reader and 2 s to another, so
+/// it is refused rather than read as seconds; `0` is zero in any unit.
+///
+/// ```
+/// use timestep_loop::{DurationError, parse_duration_with_unit};
+/// assert_eq!(parse_duration_with_unit("2ms"), Ok(2_000_000));
+/// assert_eq!(parse_duration_with_unit("0"), Ok(0));
+/// assert_eq!(parse_duration_with_unit("2"), Err(DurationError::NoUnit("2".into())));
+/// ```
+pub fn parse_duration_with_unit(text: &str) -> Result<u64, DurationError> {
+    let ns = parse_duration(text)?;
+    let bare = text
+        .trim()
+        .ends_with(|c: char| c.is_ascii_digit() || c == '.');
+    if bare && ns != 0 {
+        return Err(DurationError::NoUnit(text.to_string()));
     }
     Ok(ns)
 }
@@ -254,6 +282,31 @@ pub fn format_duration(ns: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_flags_duration_needs_its_unit_unless_it_is_zero() {
+        for bare in ["2", "2.5", " 2 ", "0.001", ".5", "+3"] {
+            let got = parse_duration_with_unit(bare);
+            assert_eq!(got, Err(DurationError::NoUnit(bare.into())), "{bare}");
+        }
+        let said = parse_duration_with_unit("2").map_err(|e| e.to_string());
+        assert_eq!(
+            said,
+            Err("'2' has no unit: give one, e.g. 2ms or 2s".into())
+        );
+        for (text, ns) in [
+            ("0", 0),
+            ("0.0", 0),
+            ("2ms", 2_000_000),
+            ("2 s", 2_000_000_000),
+        ] {
+            assert_eq!(parse_duration_with_unit(text), Ok(ns), "{text}");
+        }
+        assert!(matches!(
+            parse_duration_with_unit("-2"),
+            Err(DurationError::Negative(_))
+        ));
+    }
 
     #[test]
     fn a_rate_is_one_period_to_the_nearest_nanosecond() {

@@ -3,7 +3,8 @@
 
 use std::collections::BTreeMap;
 
-/// Steps per presented frame: least, mean and most.
+/// Steps per presented frame (its own, and those of frames never shown before it): least, mean
+/// and most.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct StepsPerFrame {
     /// The fewest steps any presented frame took.
@@ -53,7 +54,8 @@ impl Default for Metrics {
 const SMALL: usize = 64;
 
 impl Metrics {
-    /// Adds a frame presented at `present_ns` showing simulation time `shown_ns`.
+    /// Adds a frame presented at `present_ns` showing simulation time `shown_ns`, `steps` steps
+    /// on from the frame presented before it.
     ///
     /// The very first frame has no frame time (there is no frame before it), so smoothness and
     /// drift are measured from the second frame on.

@@ -181,7 +181,7 @@ impl Lane {
         let f = self.looped.last_frame();
         // Falling behind is the clamp or the cap dropping time the loop could not run; what a
         // timer discards by its own rule (a snap's rounding, a resync) is in the books, not here.
-        self.record.advanced(f.dropped_ns);
+        self.record.advanced(f.steps, f.dropped_ns);
         self.looped.last_frame()
     }
 
@@ -380,6 +380,25 @@ mod tests {
         }
         assert!(without.rope().is_none() && with.rope().is_some());
         assert_eq!(with.stepper().sim_ns(), without.stepper().sim_ns());
+    }
+
+    #[test]
+    fn what_the_accumulator_holds_at_the_end_is_not_slow_motion() {
+        // Bevy's 64 Hz ticks on 11 ms frames: the accumulator ends holding 6.25 ms, part of a
+        // tick, dropping nothing, so the game kept time; only dropped time is slow motion.
+        let spec = parse_spec("bevy").unwrap_or_else(|e| panic!("{e}"));
+        let mut l =
+            Lane::timing_only(spec, &PolicyEnv::default()).unwrap_or_else(|e| panic!("{e}"));
+        for i in 1..=100 {
+            l.advance(11 * MS, i * 11 * MS);
+        }
+        let report = LaneReport::new(
+            &l,
+            &timestep_loop::Pacer::new(timestep_loop::Pacing::Vsync, None),
+        );
+        assert_eq!(report.books.dropped_ns, 0);
+        assert_eq!(report.books.remainder_ns, 6_250_000, "{:?}", report.books);
+        assert_eq!(report.shown.game_speed, 1.0, "{:?}", report.books);
     }
 
     #[test]

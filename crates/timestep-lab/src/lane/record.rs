@@ -80,6 +80,9 @@ pub struct Record {
     /// fuzzy window), whether shown or not.
     advanced_frames: u64,
     dropping_frames: u64,
+    /// Steps taken since the last presented frame: a frame never shown hands its steps on to
+    /// the next one shown, whose picture jumps by all of them.
+    unshown_steps: u64,
 }
 
 impl Default for Record {
@@ -97,6 +100,7 @@ impl Default for Record {
             unstable_substeps: 0,
             advanced_frames: 0,
             dropping_frames: 0,
+            unshown_steps: 0,
         }
     }
 }
@@ -112,7 +116,9 @@ impl Record {
         input_ns: u64,
     ) {
         let last = looped.last_frame();
-        self.metrics.push(present_ns, last.shown_ns, last.steps);
+        // The steps this picture shows: its frame's and those of frames never shown before it.
+        let steps = u32::try_from(std::mem::take(&mut self.unshown_steps)).unwrap_or(u32::MAX);
+        self.metrics.push(present_ns, last.shown_ns, steps);
         self.judder.frame(last.shown_ns, present_ns);
         let behind = looped.stepper().sim_ns().saturating_sub(last.shown_ns);
         self.latency.frame(input_ns, last.steps, present_ns, behind);
@@ -135,9 +141,9 @@ impl Record {
             }
             expected
         } else {
-            f64::from(last.steps)
+            f64::from(steps)
         };
-        self.vblanks.record(index, last.steps, expected);
+        self.vblanks.record(index, steps, expected);
     }
 
     /// `count` steps the loop handed out in a row: their substep may be the longest yet, and
@@ -166,9 +172,10 @@ impl Record {
     pub fn unstable_substeps(&self) -> u64 {
         self.unstable_substeps
     }
-    /// A frame the loop finished, `dropped_ns` of whose time was dropped.
-    pub(super) fn advanced(&mut self, dropped_ns: u64) {
+    /// A frame the loop finished in `steps` steps, `dropped_ns` of whose time was dropped.
+    pub(super) fn advanced(&mut self, steps: u32, dropped_ns: u64) {
         self.advanced_frames += 1;
+        self.unshown_steps = self.unshown_steps.saturating_add(u64::from(steps));
         self.dropping_frames += u64::from(dropped_ns > 0);
     }
     /// Frames the loop advanced (shown or not).
@@ -178,6 +185,11 @@ impl Record {
     /// Frames advanced that dropped time.
     pub fn dropping_frames(&self) -> u64 {
         self.dropping_frames
+    }
+    /// Steps taken since the last presented frame, in frames not shown (yet): with the steps
+    /// the presented frames showed ([`Metrics::histogram`]), every step taken.
+    pub fn unshown_steps(&self) -> u64 {
+        self.unshown_steps
     }
 
     /// Steps, stutter and drift of the presented frames.

@@ -157,12 +157,16 @@ pub struct ShownReport {
     /// With a drive: how far the driven end is shown from where steady motion would put it,
     /// pixels at the window's default scale (rms and max); null without a drive.
     pub judder_px: Option<JudderStats>,
-    /// Least, mean and most steps per presented frame.
+    /// Least, mean and most steps per presented frame (a frame never shown hands its steps on
+    /// to the next one shown).
     pub steps_per_frame: StepsPerFrame,
-    /// Frames per number of steps taken, e.g. {"16": 310, "17": 290}.
+    /// Presented frames per number of steps they show, e.g. {"16": 310, "17": 290}.
     pub steps_histogram: std::collections::BTreeMap<String, u64>,
-    /// Simulation time over measured time: 1 keeps time, below 1 is slow motion (the clamp,
-    /// the cap, a resync or a slow fuzzy window dropped time).
+    /// Steps taken after the last presented frame, in frames never shown: with the
+    /// histogram's, every step (`steps`).
+    pub steps_after_last_shown: u64,
+    /// Game time kept over measured time ([`Books::game_speed`]): 1 keeps time, below 1 is
+    /// slow motion (the clamp, the cap, a resync or a slow fuzzy window dropped time).
     pub game_speed: f64,
 }
 
@@ -291,12 +295,13 @@ impl LaneReport {
     /// Everything `lane` recorded, with its loop's `pacer` (a run that draws off screen adds
     /// what drawing cost, [`LaneReport::drawing`]).
     pub fn new(lane: &Lane, pacer: &Pacer) -> Self {
+        let books = Books::new(lane.looped());
         LaneReport {
             lane: lane.name(),
             mode: lane.mode().name().to_string(),
             state: LaneState::of(lane),
-            shown: ShownReport::new(lane),
-            books: Books::new(lane.looped()),
+            shown: ShownReport::new(lane, &books),
+            books,
             policy: PolicyReport::new(lane.policy()),
             vsync: VsyncReport::new(lane.vsync()),
             vblanks: VblankReport::new(lane.record().vblanks()),
@@ -310,8 +315,22 @@ impl LaneReport {
     }
 }
 
+impl LaneReport {
+    /// `held_ns` of measured time the host held for this lane at the end, unhanded, since its
+    /// loop waits for a whole tick (MonoGame sat the last frames out): that loop keeps such
+    /// time in its accumulator while it waits, so it is measured and left over in its books.
+    pub fn held(&mut self, held_ns: u64) {
+        let books = &mut self.books;
+        books.measured_ns = books.measured_ns.saturating_add(held_ns);
+        let held = i64::try_from(held_ns).unwrap_or(i64::MAX);
+        books.remainder_ns = books.remainder_ns.saturating_add(held);
+        self.shown.wall_time_s = seconds(books.measured_ns);
+        self.shown.game_speed = books.game_speed();
+    }
+}
+
 impl ShownReport {
-    fn new(lane: &Lane) -> Self {
+    fn new(lane: &Lane, books: &Books) -> Self {
         let (stepper, metrics) = (lane.stepper(), lane.record().metrics());
         ShownReport {
             frames: metrics.frames(),
@@ -335,7 +354,8 @@ impl ShownReport {
                 .iter()
                 .map(|(k, v)| (k.to_string(), *v))
                 .collect(),
-            game_speed: stepper.consumed_ns() as f64 / lane.looped().measured_ns().max(1) as f64,
+            steps_after_last_shown: lane.record().unshown_steps(),
+            game_speed: books.game_speed(),
         }
     }
 }
@@ -360,6 +380,19 @@ impl Books {
             invented_ns,
             remainder_ns: remainder.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64,
         }
+    }
+
+    /// The game time kept over the time measured: (measured + invented − dropped) ÷ measured,
+    /// which is (consumed + remainder) ÷ measured. What the accumulator holds at the end (less
+    /// than a tick, not yet due) is kept, not lost: only dropped time slows the game, and only
+    /// invented time speeds it up. 1 when nothing was measured.
+    pub fn game_speed(&self) -> f64 {
+        if self.measured_ns == 0 {
+            return 1.0;
+        }
+        let kept = i128::from(self.measured_ns) + i128::from(self.invented_ns)
+            - i128::from(self.dropped_ns);
+        kept as f64 / self.measured_ns as f64
     }
 }
 

@@ -176,11 +176,13 @@ fn replay_batch(
     }
     let outcomes = lanes
         .iter()
-        .map(|lane| {
+        .enumerate()
+        .map(|(i, lane)| {
             let mut outcome = LaneOutcome::of(lane, frames.pacer(), controls);
             if lane.policy().timing.waits_for_tick() {
                 outcome.report.open_loop = Some(WAITS_OPEN_LOOP);
             }
+            outcome.report.held(frames.pending_ns(i));
             outcome
         })
         .collect();

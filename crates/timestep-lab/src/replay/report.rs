@@ -88,7 +88,9 @@ pub fn write_table(
     }
     write_rope_bounds(out, &cfg.timing, &r.config.rope, &r.lanes)?;
     writeln!(out)?;
-    write_lane_tables(out, &r.lanes, wide)?;
+    write_lane_tables(out, &r.lanes, wide, HISTOGRAM_HEADING)?;
+    writeln!(out)?;
+    write_books(out, r)?;
     if r.interrupted {
         write!(
             out,
@@ -102,6 +104,50 @@ pub fn write_table(
         writeln!(out)?;
     }
     Ok(())
+}
+
+/// The histogram's heading on a capture, whose frames may never be displayed.
+const HISTOGRAM_HEADING: &str = "steps per frame (steps x frames), a frame never displayed counted with the next one displayed:";
+
+/// The time replayed and where each lane's went: simulated, dropped, left in its accumulator
+/// (and invented by its timer), in ms to the ns, balancing to the time replayed.
+fn write_books(out: &mut impl Write, r: &ReplayReport) -> io::Result<()> {
+    let name_w = r
+        .lanes
+        .iter()
+        .map(|l| l.lane.len())
+        .max()
+        .unwrap_or(0)
+        .max(12)
+        + 1;
+    let ms = |ns: i128| format!("{:.6}", ns as f64 / 1e6);
+    writeln!(
+        out,
+        "time replayed: {} ms, the first frame's start to the last's; where each lane's went, ms:",
+        ms((r.replayed_s * 1e9).round() as i128)
+    )?;
+    writeln!(
+        out,
+        "{:<name_w$}{:>14}{:>13}{:>13}{:>13}",
+        "lane", "simulated", "dropped", "left over", "invented"
+    )?;
+    for l in &r.lanes {
+        let b = &l.books;
+        writeln!(
+            out,
+            "{:<name_w$}{:>14}{:>13}{:>13}{:>13}",
+            l.lane,
+            ms(i128::from(b.consumed_ns)),
+            ms(i128::from(b.dropped_ns)),
+            ms(i128::from(b.remainder_ns)),
+            ms(i128::from(b.invented_ns))
+        )?;
+    }
+    writeln!(
+        out,
+        "simulated + dropped + left over = replayed + invented; left over is what the accumulator \
+         and the timer hold (negative: a deficit carried)"
+    )
 }
 
 /// The capture in a few lines.

@@ -14,7 +14,7 @@
 use glam::Vec2;
 use std::f64::consts::TAU;
 use std::fmt;
-use timestep_loop::{Named, format_duration, parse_duration, parse_keyword};
+use timestep_loop::{Named, format_duration, parse_duration_with_unit, parse_keyword};
 
 /// How far `sway` moves the pin either side of its place, m.
 pub const SWAY_M: f64 = 1.2;
@@ -116,7 +116,8 @@ impl Drive {
             parse_keyword::<Keyword>(&s).ok_or_else(|| DriveError::Unknown(s.clone()))?;
         let period_ns = |default: u64| -> Result<u64, DriveError> {
             let Some(p) = period else { return Ok(default) };
-            let ns = parse_duration(p).map_err(|e| DriveError::BadPeriod(s.clone(), e))?;
+            let ns =
+                parse_duration_with_unit(p).map_err(|e| DriveError::BadPeriod(s.clone(), e))?;
             if !(MIN_PERIOD_NS..=MAX_PERIOD_NS).contains(&ns) {
                 return Err(DriveError::PeriodOutOfRange(s.clone()));
             }

@@ -80,6 +80,7 @@ struct Cells<'a> {
     steps_max: u32,
     /// Frames per number of steps, `16x40 17x79`.
     steps_histogram: String,
+    steps_after_last_shown: u64,
     game_speed: Num,
     measured_ns: u64,
     consumed_ns: u64,
@@ -201,6 +202,7 @@ impl<'a> Cells<'a> {
             steps_mean: Num(shown.steps_per_frame.mean),
             steps_max: shown.steps_per_frame.max,
             steps_histogram: histogram.collect::<Vec<_>>().join(" "),
+            steps_after_last_shown: shown.steps_after_last_shown,
             game_speed: Num(shown.game_speed),
             measured_ns: books.measured_ns,
             consumed_ns: books.consumed_ns,

@@ -27,19 +27,24 @@ pub fn write_table(
     write_vrr(out, report, cfg)?;
     write_drawing(out, report, cfg)?;
     writeln!(out)?;
-    write_histograms(out, &report.lanes)
+    write_histograms(out, &report.lanes, "steps per frame (steps x frames):")
 }
 
 /// The lanes' tables, as `simulate` and `replay` print them: one row per lane, each lane's
-/// loop, its per-vblank counters and its histogram; `wide`: every column.
-pub fn write_lane_tables(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Result<()> {
+/// loop, its per-vblank counters and its histogram (under `heading`); `wide`: every column.
+pub fn write_lane_tables(
+    out: &mut impl Write,
+    lanes: &[LaneReport],
+    wide: bool,
+    heading: &str,
+) -> io::Result<()> {
     write_lanes(out, lanes, wide)?;
     writeln!(out)?;
     write_loops(out, lanes)?;
     writeln!(out)?;
     write_vblanks(out, lanes, wide)?;
     writeln!(out)?;
-    write_histograms(out, lanes)
+    write_histograms(out, lanes, heading)
 }
 
 /// The line on off-screen drawing's cost, when the run drew (`--draw`).
@@ -465,10 +470,11 @@ fn write_lanes(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Re
     Ok(())
 }
 
-/// How many frames took each number of steps, per lane (the first dozen counts).
-fn write_histograms(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+/// How many frames took each number of steps, per lane (the first dozen counts), under
+/// `heading`, and the steps taken after the last frame shown, if any.
+fn write_histograms(out: &mut impl Write, lanes: &[LaneReport], heading: &str) -> io::Result<()> {
     let name_w = name_width(lanes);
-    writeln!(out, "steps per frame (steps x frames):")?;
+    writeln!(out, "{heading}")?;
     for l in lanes {
         let mut hist: Vec<String> = l
             .shown
@@ -480,6 +486,10 @@ fn write_histograms(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()
             let more = hist.len() - 12;
             hist.truncate(12);
             hist.push(format!("... {more} more"));
+        }
+        let after = l.shown.steps_after_last_shown;
+        if after > 0 {
+            hist.push(format!("(+{after} after the last frame shown)"));
         }
         writeln!(out, "  {:<name_w$}{}", l.lane, hist.join("  "))?;
     }
