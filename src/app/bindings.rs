@@ -212,6 +212,10 @@ fn key_name(code: KeyCode) -> String {
         KeyCode::Slash => "/".into(),
         KeyCode::Comma => ",".into(),
         KeyCode::Period => ".".into(),
+        KeyCode::Minus => "-".into(),
+        KeyCode::Equal => "=".into(),
+        KeyCode::NumpadSubtract => "Num-".into(),
+        KeyCode::NumpadAdd => "Num+".into(),
         _ => {
             for prefix in ["Key", "Digit"] {
                 if let Some(rest) = debug.strip_prefix(prefix) {

@@ -235,7 +235,9 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             self.screen.push_step_starts(frame.start_ns, &starts);
         }
         let shown_lanes: Vec<&Lane> = shown.iter().map(|&i| &lanes[i]).collect();
-        let hud = self.view.show_hud.then(|| {
+        // The key help hides the HUD: the help is read over everything, the HUD's bar or
+        // column would cover its top.
+        let hud = (self.view.show_hud && !self.view.show_help).then(|| {
             let pacing = std::mem::take(&mut self.pacing);
             let mode = self.presenter.present_mode();
             HudInfo {

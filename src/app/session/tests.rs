@@ -1831,7 +1831,7 @@ fn the_hint_says_when_the_lanes_on_screen_look_alike() {
         }
         let hint = s.hint();
         assert_eq!(
-            hint.contains("1ms ticks look alike at 60 fps: lesson 2"),
+            hint.contains("1ms ticks look alike at 60 fps: lesson 2 shows them part (L twice)"),
             alike,
             "{hint}"
         );

@@ -44,18 +44,27 @@ pub(super) fn draw_help(
     room: u32,
 ) {
     let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
-    // Smaller where the lines would not fit the room left of the panel.
+    // Smaller where the lines would not fit the room left of the panel, or the height.
+    let rows = lines.len() as i64;
+    let height = i64::from(canvas.height());
+    let tall = |s: u32, gap: i64| rows * (text::cell(s).0 + gap) - gap + 20 * i64::from(s);
     let mut scale = scale.max(1);
-    while scale > 1 && cols * text::cell(scale).1 + 20 * i64::from(scale) > i64::from(room) {
+    while scale > 1
+        && (cols * text::cell(scale).1 + 20 * i64::from(scale) > i64::from(room)
+            || tall(scale, 4 * i64::from(scale)) > height)
+    {
         scale -= 1;
     }
     let (s, (g, a)) = (i64::from(scale), text::cell(scale));
-    let line_h = g + 4 * s;
+    // The lines closer together where the smallest size is still too tall with the usual gap.
+    let gap = if tall(scale, 4 * s) > height {
+        s
+    } else {
+        4 * s
+    };
+    let line_h = g + gap;
     let pad = 10 * s;
-    let (w, h) = (
-        cols * a + 2 * pad,
-        lines.len() as i64 * line_h - 4 * s + 2 * pad,
-    );
+    let (w, h) = (cols * a + 2 * pad, tall(scale, gap));
     let x = ((i64::from(room) - w) / 2).max(0);
     let y = ((i64::from(canvas.height()) - h) / 2).max(0);
     let style = PanelStyle {

@@ -405,3 +405,30 @@ fn lesson_captions_wrap_at_the_usual_scale_left_of_the_panel() {
         }
     }
 }
+
+/// The key help fits the height as well as the width: at 864x540 (a 1024x600 screen's
+/// window) its 37 lines were cut off at both ends; it steps down a size instead.
+#[test]
+fn the_key_help_fits_the_frame_at_small_sizes() {
+    let lines: Vec<String> = (0..37)
+        .map(|i| format!("Key{i:<10} what key {i} does, in a line of usual length"))
+        .collect();
+    for (w, h) in [(864, 540), (1280, 800), (1105, 691)] {
+        let scene = Scene {
+            help: Some(&lines),
+            ..Scene::default()
+        };
+        let mut buf = vec![0u8; (w * h * 4) as usize];
+        let mut renderer = Renderer::new();
+        let texts = renderer.draw(&mut buf, w, h, &scene);
+        assert_eq!(texts.lines().len(), 37, "{w}x{h}: every line drawn");
+        for line in texts.lines() {
+            let (_, y, _, lh) = line.rect();
+            assert!(
+                y >= 0 && y + lh <= i64::from(h),
+                "{w}x{h}: {:?} at {y}",
+                line.text()
+            );
+        }
+    }
+}
