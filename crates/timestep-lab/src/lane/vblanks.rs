@@ -180,12 +180,12 @@ impl Vblanks {
     }
 
     /// A fixed-tick loop on a vsynced display: its refresh period, ns, and the beat its rates
-    /// predict ([`beat_s`]), s.
+    /// predict (`beat_s`), s.
     pub fn set_beat(&mut self, period_ns: f64, predicted_s: Option<f64>) {
         self.beat = Some((period_ns, predicted_s));
     }
 
-    /// The beat period predicted from the refresh and tick rates alone ([`beat_s`]), s; `None`
+    /// The beat period predicted from the refresh and tick rates alone (`beat_s`), s; `None`
     /// without a fixed tick and vsync, or where they predict none. It may be longer than the
     /// run.
     pub fn predicted_beat_s(&self) -> Option<f64> {
