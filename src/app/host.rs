@@ -5,7 +5,9 @@
 
 use super::pacing::FpsMeter;
 use std::collections::VecDeque;
-use timestep_lab::draw::{CaptureCaption, HudInfo, Overlay, Screen, Texts, explosion_banner};
+use timestep_lab::draw::{
+    CaptureCaption, FrameStrip, HudInfo, Overlay, Screen, Texts, explosion_banner,
+};
 use timestep_lab::fast::millis_f;
 use timestep_lab::frame::{FrameDone, Host, Shown, VblankCounter, Wall};
 use timestep_lab::lane::Lane;
@@ -142,6 +144,19 @@ pub fn hud_info(
     hud
 }
 
+/// Paused, the HUD's frame rate and last frame time are those of the frames the strip holds
+/// (their mean rate, the newest's time), as the strip and the pane labels hold them; the live
+/// meter would keep changing under a frozen picture. `None` with no frame kept.
+fn held_rate(strip: &FrameStrip) -> Option<(f64, f64)> {
+    let (mut sum, mut n, mut last) = (0.0f64, 0u32, None);
+    for (ms, _) in strip.iter().filter(|(ms, _)| ms.is_finite() && *ms > 0.0) {
+        sum += f64::from(ms);
+        n += 1;
+        last = Some(f64::from(ms));
+    }
+    last.map(|last| (1e3 * f64::from(n) / sum, last))
+}
+
 /// The most real time a lesson's step cost spends in one frame: 500 ms. A frame of more ticks
 /// (a capture's gap frame runs up to 65,536) costs this and runs the rest free, instead of
 /// freezing the window for minutes. The spiral lesson peaks at 25 ticks × 12 ms = 300 ms,
@@ -240,8 +255,16 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
         let hud = (self.view.show_hud && !self.view.show_help).then(|| {
             let pacing = std::mem::take(&mut self.pacing);
             let mode = self.presenter.present_mode();
+            let held = frame
+                .paused
+                .then(|| held_rate(self.screen.strip()))
+                .flatten();
+            let (fps, frame_ms) =
+                held.unwrap_or((self.meter.fps.fps(), millis(self.meter.last_frame_ns)));
             HudInfo {
                 capture: self.wall.caption(),
+                fps,
+                frame_ms,
                 ..hud_info(
                     &shown_lanes,
                     self.meter,

@@ -34,6 +34,8 @@ impl WindowWall for Scripted {}
 struct Buffer {
     frame: Vec<u8>,
     size: (u32, u32),
+    /// The HUD's figures of the last frame, as the window's egui HUD would get them.
+    hud: Option<timestep_lab::draw::HudInfo>,
 }
 
 impl Buffer {
@@ -41,6 +43,7 @@ impl Buffer {
         Buffer {
             frame: vec![0; width as usize * height as usize * 4],
             size: (width, height),
+            hud: None,
         }
     }
 }
@@ -58,6 +61,10 @@ impl Present for Buffer {
         self.frame.resize(w as usize * h as usize * 4, 0);
         draw(&mut self.frame, w, h);
         Ok(true)
+    }
+    fn hud_text(&mut self, hud: Option<&timestep_lab::draw::HudInfo>) -> bool {
+        self.hud = hud.cloned();
+        false
     }
 }
 
@@ -1865,4 +1872,31 @@ fn minus_and_equals_step_the_tick_along_the_sliders_stops() {
         .filter(|(_, a)| matches!(a, Action::TickShorter | Action::TickLonger))
         .count();
     assert_eq!(keys, 4, "- and = on the main keys and the keypad");
+}
+
+/// The second trial: paused, the HUD's frame ms and fps kept changing (the live meter) while
+/// the picture, the strip and the labels held. They hold the frames kept now.
+#[test]
+fn paused_the_huds_frame_time_holds_with_the_picture() {
+    let mut s = session(Mode::Fixed);
+    let mut buffer = Buffer::new(320, 200);
+    let mut now = 0;
+    for _ in 0..30 {
+        now += 20 * MS;
+        s.frame_into(now, &mut buffer);
+    }
+    s.handle_action(Action::Pause);
+    let mut seen = Vec::new();
+    for frame_ms in [7, 45, 13] {
+        now += frame_ms * MS;
+        s.frame_into(now, &mut buffer);
+        let hud = buffer.hud.as_ref().expect("the HUD is shown");
+        assert!(hud.paused);
+        seen.push((hud.frame_ms, hud.fps));
+    }
+    assert!(seen.iter().all(|&x| x == seen[0]), "{seen:?}");
+    assert!(
+        (seen[0].0 - 20.0).abs() < 1e-6 && (seen[0].1 - 50.0).abs() < 1e-6,
+        "{seen:?}"
+    );
 }
