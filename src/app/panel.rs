@@ -8,7 +8,7 @@
 //! harness.
 
 use super::bindings::Action;
-use super::session::knobs::{Change, Fix, Knob, PanelView, RESET_RULE, Widget};
+use super::session::knobs::{Change, Fix, Knob, KnobId, PanelView, RESET_RULE, Widget};
 use egui::{Align2, Color32, RichText, Ui};
 use timestep_lab::draw::{HudCell, HudInfo, LEGEND, tip};
 
@@ -118,9 +118,6 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
         ))
         .color(KEY),
     );
-    if let Some(warning) = &view.warning {
-        stability(ui, warning, view.rk4_helps, changes);
-    }
     egui::Grid::new("knobs")
         .num_columns(2)
         .striped(true)
@@ -132,6 +129,12 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
                     changes.push(Change::Knob(knob.id, choice));
                 }
                 ui.end_row();
+                // Under the tick, so the slider stays where it is when the warning appears.
+                if let (KnobId::Tick, Some(warning)) = (knob.id, &view.warning) {
+                    ui.label("");
+                    ui.vertical(|ui| stability(ui, warning, view.rk4_helps, changes));
+                    ui.end_row();
+                }
             }
         });
     actions(ui, changes);

@@ -241,8 +241,8 @@ fn an_unstable_tick_is_said_with_a_variable_lane_in_focus() {
     assert_eq!(run.session.focused().mode(), Mode::Variable);
     let mut h = harness(run);
     h.run();
-    // 1 ms, 120, 60, 30, 20 Hz (the slider is found again each time: the warning that
-    // appears at 60 Hz moves it).
+    // 1 ms, 120, 60, 30, 20 Hz (focused again each time: the warning that appears at 60 Hz
+    // rebuilds the grid under it).
     for _ in 0..4 {
         h.get_by_role_and_label(Role::Slider, "Tick").focus();
         h.run();
@@ -261,6 +261,28 @@ fn an_unstable_tick_is_said_with_a_variable_lane_in_focus() {
         .map(|l| l.policy().substeps_per_tick())
         .collect();
     assert!(substeps[1..].iter().all(|&n| n > 1), "{substeps:?}");
+}
+
+/// The second trial: the warning appeared above the knobs and pushed the tick slider down,
+/// so a second click where it had been missed it. It appears under the tick now.
+#[test]
+fn the_warning_leaves_the_tick_slider_where_it_was() {
+    let mut h = harness(Run::new(Mode::Fixed));
+    h.run();
+    let before = h.get_by_role_and_label(Role::Slider, "Tick").rect();
+    h.get_by_role_and_label(Role::Slider, "Tick").focus();
+    h.run();
+    h.key_press(egui::Key::ArrowRight);
+    h.key_press(egui::Key::ArrowRight);
+    h.run();
+    h.run();
+    assert!(
+        h.state().session.tick_warning().is_some(),
+        "60 Hz is above Euler's bound"
+    );
+    h.get_by_label_contains("above this rope's stable step");
+    let after = h.get_by_role_and_label(Role::Slider, "Tick").rect();
+    assert_eq!(before.top(), after.top(), "{before:?} -> {after:?}");
 }
 
 #[test]
