@@ -63,7 +63,7 @@ pub const TIPS: [(&str, &str); 40] = [
     ),
     (
         "vsync",
-        "The display rate the frame times show, Hz, or not paced, or deciding.",
+        "The display rate the frame times show, Hz; 'no vsync seen' where they show none (a frame cap is pacing of our own, not the display's); 'deciding' until they tell.",
     ),
     (
         "substeps",

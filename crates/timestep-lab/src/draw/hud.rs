@@ -69,7 +69,7 @@ pub struct LaneRow {
     pub exploded: bool,
     /// The loop in short: its tick (and substeps) and its timer, e.g. "16.667ms x17 smooth".
     pub tick: String,
-    /// What the frame times say of vsync: "59.94 Hz", "not paced" or "deciding".
+    /// What the frame times say of vsync: "59.94 Hz", "no vsync seen" or "deciding".
     pub vsync: String,
     /// The driven end's judder over the last second or so: "1.02 px rms", "-" until known,
     /// "no drive".
@@ -267,13 +267,14 @@ fn integrator_suffix(lane: &Lane) -> String {
     }
 }
 
-/// What the frame times say of vsync, in short.
+/// What the frame times say of vsync, in short: the display's rate, or "no vsync seen" (not
+/// the program's own pacing, which may cap the frames all the same), or "deciding".
 pub fn vsync_summary(lane: &Lane) -> String {
     let v = lane.vsync();
     match (v.vsynced(), v.refresh_hz(), v.assumed_period_ns()) {
         (true, Some(hz), _) => format!("{hz:.2} Hz"),
         (false, _, None) if v.detected_after_ns().is_some() || v.hint_ns().is_none() => {
-            "not paced".into()
+            "no vsync seen".into()
         }
         _ => "deciding".into(),
     }

@@ -328,5 +328,9 @@ mod tests {
             )
         );
         assert_eq!(label_of("variable").policy[0].0, "1 step/frame");
+        // Before any frame says otherwise, no vsync is seen: worded apart from the pacing (a
+        // frame cap), which the trial read "not paced" as contradicting.
+        let vsync = label_of("variable").policy.last().cloned();
+        assert_eq!(vsync, Some(("no vsync seen".to_string(), "vsync")));
     }
 }
