@@ -116,18 +116,22 @@ impl ViewState {
     }
 }
 
-/// The HUD's numbers, all measured: the lanes shown, and what the window measured itself.
+/// The HUD's numbers, all measured: the lanes shown, and what the window measured itself
+/// (paused, what the strip holds: see [`held_rate`]).
 pub fn hud_info(
     shown: &[&Lane],
     meter: &Meter,
+    strip: &FrameStrip,
     view: ViewState,
     paused: bool,
     pacing: String,
     present_mode: String,
 ) -> HudInfo {
+    let live = (meter.fps.fps(), millis(meter.last_frame_ns));
+    let (fps, frame_ms) = paused.then(|| held_rate(strip)).flatten().unwrap_or(live);
     let mut hud = HudInfo {
-        fps: meter.fps.fps(),
-        frame_ms: millis(meter.last_frame_ns),
+        fps,
+        frame_ms,
         paused,
         overlay: view.overlay,
         rewound: if paused { view.rewind } else { 0 },
@@ -255,19 +259,12 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
         let hud = (self.view.show_hud && !self.view.show_help).then(|| {
             let pacing = std::mem::take(&mut self.pacing);
             let mode = self.presenter.present_mode();
-            let held = frame
-                .paused
-                .then(|| held_rate(self.screen.strip()))
-                .flatten();
-            let (fps, frame_ms) =
-                held.unwrap_or((self.meter.fps.fps(), millis(self.meter.last_frame_ns)));
             HudInfo {
                 capture: self.wall.caption(),
-                fps,
-                frame_ms,
                 ..hud_info(
                     &shown_lanes,
                     self.meter,
+                    self.screen.strip(),
                     self.view,
                     frame.paused,
                     pacing,

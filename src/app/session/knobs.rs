@@ -671,7 +671,10 @@ impl Session {
     fn unstable_lane(&self) -> Option<&Lane> {
         std::iter::once(self.knob_lane())
             .chain(&self.lanes)
-            .find(|lane| stability_warning(lane).is_some())
+            .find(|lane| {
+                let integrator = lane.integrator();
+                integrator.and_then(|i| timestep_lab::draw::stable_with(lane, i)) == Some(false)
+            })
     }
 
     /// The panel's fix for an unstable step (see [`Fix`]), by the reset rule.

@@ -164,6 +164,7 @@ impl Session {
         hud_info(
             &shown,
             &self.meter,
+            self.screen.strip(),
             self.view,
             self.frames.paused(),
             pacing,

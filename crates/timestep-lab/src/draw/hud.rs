@@ -225,13 +225,14 @@ pub fn alike_tip<'a>(lanes: impl IntoIterator<Item = &'a Lane>, frame_ns: u64) -
         .map(|p| p.timing.tick_ns())
         .collect();
     let longest = ticks.iter().copied().max()?;
-    // From the plain view, L opens lesson 1; the lesson is that many presses away.
-    let (n, keys) = match crate::lessons::COARSE_TICK {
-        1 => (1, "L".to_string()),
-        2 => (2, "L twice".to_string()),
-        n => (n, format!("L {n} times")),
-    };
     (ticks.len() >= 2 && longest.saturating_mul(8) <= frame_ns).then(|| {
+        // From the plain view, L opens lesson 1; the lesson is that many presses away.
+        let n = crate::lessons::COARSE_TICK;
+        let keys = match n {
+            1 => "L".to_string(),
+            2 => "L twice".to_string(),
+            n => format!("L {n} times"),
+        };
         format!(
             "{} ticks look alike at {:.0} fps: lesson {n} shows them part ({keys})",
             tick_text(longest),

@@ -266,13 +266,8 @@ fn the_overlay_and_a_paused_frame_draw_at_every_size() {
 /// The top row a lesson's caption (and the hint under it) paints over a bare `w × h` frame
 /// with the strip shown, found by drawing it.
 fn caption_top(lines: &[String], w: u32, h: u32) -> u32 {
-    let hint = "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys";
-    drawn_top(Some(lines), hint, w, h)
-}
-
-/// The top row `caption` (if any) and `hint` paint over a bare `w × h` frame with the strip.
-fn drawn_top(caption: Option<&[String]>, hint: &str, w: u32, h: u32) -> u32 {
     let strip = FrameStrip::new(300);
+    let hint = "L: next lesson  Shift+L: back  Esc: leave the lesson  F1: keys";
     let draw = |caption: Option<&[String]>, hint: Option<&str>| {
         let scene = Scene {
             panes: &[],
@@ -285,7 +280,7 @@ fn drawn_top(caption: Option<&[String]>, hint: &str, w: u32, h: u32) -> u32 {
         Renderer::new().draw(&mut buf, w, h, &scene);
         buf
     };
-    let (bare, with) = (draw(None, None), draw(caption, Some(hint)));
+    let (bare, with) = (draw(None, None), draw(Some(lines), Some(hint)));
     let row = (w * 4) as usize;
     (0..h)
         .find(|&y| {
