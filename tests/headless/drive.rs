@@ -120,3 +120,81 @@ fn a_coarse_tick_judders_by_pixels_when_shown_latest_and_not_when_blended() {
     let r = timestep_lab::simulate::run(&still, |_| {}).unwrap();
     assert_eq!(r[0].0.shown.judder_px, None);
 }
+
+/// A rope of `params` hanging still under its pin, stepped with the drive at 1 ms ticks from
+/// simulated time `from_ms` for `ms` milliseconds; returns the pin's positions, one a tick,
+/// and whether the rope exploded.
+fn drive_ticks(rope: &mut timestep_lab::Rope, from_ms: u32, ms: u32) -> Vec<glam::Vec2> {
+    use timestep_lab::rope::Previous;
+    (from_ms + 1..=from_ms + ms)
+        .map(|tick| {
+            rope.drive_to(f64::from(tick) * 1e6);
+            rope.step(0.001, Previous::Keep);
+            rope.position(0)
+        })
+        .collect()
+}
+
+/// The fastest the pin moved between ticks of 1 ms, m/s.
+fn fastest(pins: &[glam::Vec2]) -> f32 {
+    pins.windows(2)
+        .map(|w| w[0].distance(w[1]) / 0.001)
+        .fold(0.0, f32::max)
+}
+
+#[test]
+fn a_new_drive_takes_the_pin_over_from_where_it_is_and_the_rope_holds() {
+    use timestep_lab::rope::HANDOVER_NS;
+    // The 3 s each drive runs below holds its whole handover.
+    const { assert!(HANDOVER_NS < 3e9) };
+    let mut rope = timestep_lab::Rope::new(driven());
+    // 4.5 s of sway: the pin swings at its far side, 1.2 m from its place.
+    let before = drive_ticks(&mut rope, 0, 4_500);
+    let at = *before.last().unwrap();
+    assert!(at.x.abs() > 1.0, "{at}");
+    // D: the circle, which starts at the pin's place. Before the handover the pin jumped
+    // there in one tick (1.2 m: the first spring six times its rest length) and the rope
+    // exploded.
+    for drive in [
+        Drive::Circle {
+            period_ns: 3_000_000_000,
+        },
+        Drive::Off,
+        Drive::sway(),
+    ] {
+        rope.set_drive(drive);
+        let from = rope.position(0);
+        let pins = drive_ticks(&mut rope, 4_500, 3_000);
+        assert!(
+            pins[0].distance(from) < 0.01,
+            "{drive}: jumped to {}",
+            pins[0]
+        );
+        // Its own speed (about 1 m/s) and the handover's, under 2 m/s.
+        assert!(fastest(&pins) < 3.2, "{drive}: {} m/s", fastest(&pins));
+        assert!(!rope.exploded(), "{drive}");
+        // After the handover, on the drive's own path.
+        let t = 7_500.0e6;
+        let on_path = drive.at(t).0;
+        if drive.is_on() {
+            let end = *pins.last().unwrap();
+            assert!(end.distance(on_path) < 1e-4, "{drive}: {end} vs {on_path}");
+        }
+        rope.reset();
+        drive_ticks(&mut rope, 0, 0);
+    }
+}
+
+#[test]
+fn a_rope_reset_under_a_moving_drive_is_not_torn_at_its_pin() {
+    let mut rope = timestep_lab::Rope::new(driven());
+    drive_ticks(&mut rope, 0, 4_500);
+    // R (or the reset after an explosion): the rope back in its starting line, its pin at its
+    // place, while the drive's path is 1.2 m to the side.
+    rope.reset();
+    assert_eq!(rope.position(0), glam::Vec2::ZERO);
+    let pins = drive_ticks(&mut rope, 4_500, 3_000);
+    assert!(pins[0].length() < 0.01, "jumped to {}", pins[0]);
+    assert!(!rope.exploded());
+    assert!(fastest(&pins) < 3.2, "{} m/s", fastest(&pins));
+}

@@ -386,3 +386,74 @@ fn rk4_drains_an_undamped_ropes_energy_steadily_where_euler_keeps_it_in_a_band()
         "Euler's energy wanders both ways: {euler:?}"
     );
 }
+
+#[test]
+fn a_held_particle_follows_at_a_bounded_speed_and_no_farther_than_its_springs_allow() {
+    use timestep_lab::rope::{HELD_SPEED_M_PER_S, HELD_STRETCH};
+    let p = RopeParams::default();
+    // The particle next to the pin, held at a point 3 m away: before, it was put there in one
+    // step, its spring 15 times its rest length, and the rope exploded.
+    let mut rope = Rope::new(p);
+    let far = Vec2::new(0.0, -3.0);
+    let mut last = rope.position(1);
+    for step in 0..2_000 {
+        rope.set_grab(Some(Grab {
+            index: 1,
+            target: far,
+            velocity: Vec2::ZERO,
+        }));
+        rope.step(DT, Previous::Keep);
+        let now = rope.position(1);
+        assert!(
+            now.distance(last) <= HELD_SPEED_M_PER_S * DT + 1e-5,
+            "step {step}: {last} -> {now}"
+        );
+        last = now;
+    }
+    assert!(!rope.exploded());
+    let reach = HELD_STRETCH * p.rest_length_m;
+    assert!(
+        (rope.position(1).length() - reach).abs() < 1e-4,
+        "{}",
+        rope.position(1)
+    );
+    // Let go: flung no faster than it was held, and the rope holds.
+    rope.set_grab(Some(Grab {
+        index: 1,
+        target: rope.position(1),
+        velocity: Vec2::new(40.0, 0.0),
+    }));
+    rope.set_grab(None);
+    assert!(rope.velocity(1).length() <= HELD_SPEED_M_PER_S + 1e-4);
+    for _ in 0..3_000 {
+        rope.step(DT, Previous::Keep);
+    }
+    assert!(!rope.exploded());
+}
+
+#[test]
+fn a_hand_shaking_the_rope_for_a_minute_never_pulls_a_spring_near_exploding() {
+    use timestep_lab::rope::EXPLODE_STRETCH;
+    // Particle 8 held and swept 3 m side to side at 2 Hz, near the hanging rope's swings,
+    // its target moved once a 60 Hz frame, the rope stepped at the default 1 ms tick.
+    let mut rope = Rope::new(RopeParams::default());
+    let mut worst = 0.0f32;
+    for frame in 0..3_600u32 {
+        let t = f64::from(frame) / 60.0;
+        let x = 1.5 * (std::f64::consts::TAU * 2.0 * t).sin();
+        rope.set_grab(Some(Grab {
+            index: 8,
+            target: Vec2::new(x as f32, -1.6),
+            velocity: Vec2::ZERO,
+        }));
+        for _ in 0..17 {
+            rope.step(DT, Previous::Keep);
+        }
+        worst = worst.max(rope.max_stretch());
+    }
+    assert!(!rope.exploded());
+    assert!(
+        worst < 0.8 * EXPLODE_STRETCH,
+        "a spring reached {worst} rest lengths"
+    );
+}

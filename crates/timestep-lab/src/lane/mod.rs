@@ -98,6 +98,9 @@ impl Lane {
         self.looped.respec(spec.looped)?;
         if let Some(world) = &mut self.world {
             world.set_integrator(spec.integrator);
+            // The stability bound is the integrator's: steps past it are counted against it.
+            let rope = world.rope();
+            self.record.stable_below_s = rope.params().stability_limit_for(rope.integrator());
         }
         self.spec = spec;
         Ok(())

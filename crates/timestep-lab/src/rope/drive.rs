@@ -213,6 +213,51 @@ fn sway(period: f64, t: f64) -> (f64, f64) {
     (ease * x, 0.5 * k * (k * t).sin() * x + ease * dx)
 }
 
+/// How long a new drive takes to take the pin over from where it was, ns of simulated time.
+///
+/// A drive changed (the window's `D`) or a rope reset under a moving drive would otherwise put
+/// the pin on the new path at once: a jump of up to twice [`SWAY_M`] in one step, which
+/// stretches the first spring many times its rest length and explodes a rope whose tick is
+/// stable. Over this handover the pin eases from where it was into the new path.
+pub const HANDOVER_NS: f64 = 2e9;
+
+/// A drive taking the pin over from an offset `from` (m from its place), eased with a
+/// smoothstep over [`HANDOVER_NS`] from the first time it is asked (the first step after the
+/// change): the pin's offset is `from + (path(t) − from) · s(u)`, `u` the share of the
+/// handover gone, so it starts where it was, at the speed of neither path's jump, and ends on
+/// the path. Its extra speed is at most 1.5 · distance / handover: under 2 m/s for the
+/// farthest two drives' paths are apart.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Handover {
+    from: Vec2,
+    start_ns: Option<f64>,
+}
+
+impl Handover {
+    /// A handover from the pin's offset `from`, m.
+    pub(crate) fn from(from: Vec2) -> Handover {
+        Handover {
+            from,
+            start_ns: None,
+        }
+    }
+
+    /// The pin's offset and velocity at simulated time `t_ns` as `drive` takes over, m and
+    /// m/s; `None` once the handover is over (the drive's own path from then on).
+    pub(crate) fn at(&mut self, drive: Drive, t_ns: f64) -> Option<(Vec2, Vec2)> {
+        let start = *self.start_ns.get_or_insert(t_ns);
+        let u = (t_ns - start) / HANDOVER_NS;
+        if !(0.0..1.0).contains(&u) {
+            return None;
+        }
+        let (path, path_velocity) = drive.at(t_ns);
+        let s = (u * u * (3.0 - 2.0 * u)) as f32;
+        let ds = (6.0 * u * (1.0 - u) / (HANDOVER_NS * 1e-9)) as f32;
+        let gap = path - self.from;
+        Some((self.from + gap * s, path_velocity * s + gap * ds))
+    }
+}
+
 /// A drive's text (`--drive`) that is not a drive, quoting it (lower-cased).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum DriveError {

@@ -15,7 +15,8 @@ mod params;
 mod rk4;
 mod stability;
 
-pub use drive::{Drive, DriveError};
+use drive::Handover;
+pub use drive::{Drive, DriveError, HANDOVER_NS};
 pub use integrator::Integrator;
 pub use params::{
     BYTES_PER_PARTICLE, BadParams, EXPLODE_STRETCH, MAX_PARTICLES, Pin, REST_FRACTION, RopeParams,
@@ -41,8 +42,10 @@ impl Previous {
     }
 }
 
-/// A particle held by the mouse: it follows `target` and carries `velocity` (the drag's), so
-/// releasing it flings the rope.
+/// A particle held by the mouse: it is drawn towards `target` and carries `velocity` (the
+/// drag's), so releasing it flings the rope. It moves at most [`HELD_SPEED_M_PER_S`], and no
+/// farther from a pin than [`HELD_STRETCH`] rest lengths per spring between them, so no hand
+/// stretches a spring further than a stable step can hold.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Grab {
     /// The particle held.
@@ -52,6 +55,27 @@ pub struct Grab {
     /// The drag's velocity, m/s, which the particle carries while held.
     pub velocity: Vec2,
 }
+
+/// The fastest a held particle moves towards the cursor (and the fastest it is flung), m/s:
+/// about 800 px/s at the window's default scale, so it keeps up with a drag, while the tension
+/// wave that pulls the rest of the default rope after it (13 m/s: a rest length times
+/// `√(k/m)`) stretches its springs by well under one rest length. A cursor that jumps (a quick
+/// drag, several of whose events arrive between two frames) used to put the particle there in
+/// one step: a spring 14 times its rest length, and an exploded rope at a stable tick.
+pub const HELD_SPEED_M_PER_S: f32 = 8.0;
+
+/// The farthest a held particle is pulled from a pin, in rest lengths per spring between
+/// them: half of [`EXPLODE_STRETCH`]. Dragging the particle next to the pin across the window
+/// used to stretch that one spring past it.
+pub const HELD_STRETCH: f32 = 2.0;
+
+/// How much energy a hand may give a rope beyond what it started with, in the energy of one
+/// of its springs stretched by this many rest lengths (17.6 J for the default rope). Past it
+/// the hand holds still (a still hand does no work) and lets go without a fling, until the
+/// rope's damping has taken the excess away: however it is shaken, no spring can be pulled
+/// near [`EXPLODE_STRETCH`] by energy the hand put in. Fast drags back and forth pumped a rope
+/// at 1 ms steps from 10 J to a spring five times its rest length.
+pub const HAND_ENERGY_STRETCH: f32 = 2.0;
 
 /// Two component arrays of one vector quantity for `n` particles, padded with zeros to the
 /// step's [`euler::padded_len`].
@@ -133,7 +157,16 @@ pub struct Rope {
     anchors: Vec<(usize, Vec2, Vec2)>,
     /// Where particle 0 is pinned when the drive is at its start.
     home: Vec2,
+    /// A new drive taking the pin over from where it was (see [`HANDOVER_NS`]).
+    handover: Option<Handover>,
     grab: Option<Grab>,
+    /// Where the held particle is, and how fast it moves: it goes towards the grab's target
+    /// at most [`HELD_SPEED_M_PER_S`].
+    held: (Vec2, Vec2),
+    /// The rope's energy when it was made, J, and whether the hand may still add to it (see
+    /// [`HAND_ENERGY_STRETCH`]).
+    start_energy_j: f64,
+    hand_works: bool,
     exploded: bool,
     max_stretch: f32,
     steps: u64,
@@ -205,7 +238,7 @@ impl Rope {
         }
         let home = pos[0];
         let pos = Xy::from_points(pos);
-        Rope {
+        let mut rope = Rope {
             params,
             prev: pos.clone(),
             vel: vel.map_or_else(|| Xy::zeros(n), Xy::from_points),
@@ -215,16 +248,26 @@ impl Rope {
             rk4: None,
             anchors,
             home,
+            handover: None,
             grab: None,
+            held: (Vec2::ZERO, Vec2::ZERO),
+            start_energy_j: 0.0,
+            hand_works: true,
             exploded: false,
             max_stretch: 1.0,
             steps: 0,
-        }
+        };
+        rope.start_energy_j = rope.energy();
+        rope
     }
 
-    /// Back to the starting line, at rest.
+    /// Back to the starting line, at rest; a moving drive takes the pin over from its place
+    /// (see [`HANDOVER_NS`]) rather than jerking it onto its path.
     pub fn reset(&mut self) {
         *self = Rope::new(self.params);
+        if self.params.drive.is_on() {
+            self.handover = Some(Handover::from(Vec2::ZERO));
+        }
     }
 
     /// The rope's parameters.
@@ -285,9 +328,26 @@ impl Rope {
         self.grab
     }
 
-    /// Holds a particle at a point (or lets go with `None`). Pinned particles cannot be grabbed.
+    /// Holds a particle, drawn towards a point (or lets go with `None`, and the particle
+    /// keeps the velocity it was held with: a fling). Pinned particles cannot be grabbed. A
+    /// particle newly held stays where it is until the steps move it towards the point (see
+    /// [`Grab`]); one already there takes the grab's velocity, at most
+    /// [`HELD_SPEED_M_PER_S`].
     pub fn set_grab(&mut self, grab: Option<Grab>) {
-        self.grab = grab.filter(|g| g.index < self.len() && !self.is_pinned(g.index));
+        let grab = grab.filter(|g| g.index < self.len() && !self.is_pinned(g.index));
+        if let Some(g) = grab {
+            if self.grab.map(|held| held.index) != Some(g.index) {
+                let i = g.index;
+                self.held = (self.pos.get(i), self.vel.get(i));
+            }
+            self.hand_works = self.energy() <= self.start_energy_j + self.hand_energy_j();
+            if !self.hand_works {
+                self.held.1 = Vec2::ZERO;
+            } else if self.held.0 == self.reachable(g) {
+                self.held.1 = g.velocity.clamp_length_max(HELD_SPEED_M_PER_S);
+            }
+        }
+        self.grab = grab;
         self.hold();
     }
 
@@ -298,9 +358,50 @@ impl Rope {
             self.vel.set(i, velocity);
         }
         if let Some(g) = self.grab {
-            self.pos.set(g.index, g.target);
-            self.vel.set(g.index, g.velocity);
+            self.pos.set(g.index, self.held.0);
+            self.vel.set(g.index, self.held.1);
         }
+    }
+
+    /// Moves the held particle towards its grab's target for a step of `dt` seconds: at most
+    /// [`HELD_SPEED_M_PER_S`], to a target kept within reach of the pins; there, it moves
+    /// with the drag.
+    fn approach(&mut self, dt: f32) {
+        let Some(g) = self.grab.filter(|_| self.hand_works) else {
+            return;
+        };
+        let target = self.reachable(g);
+        let (at, _) = self.held;
+        let most = HELD_SPEED_M_PER_S * dt;
+        let to = target - at;
+        self.held = if to.length() <= most {
+            (target, g.velocity.clamp_length_max(HELD_SPEED_M_PER_S))
+        } else {
+            let step = to * (most / to.length());
+            (at + step, step / dt)
+        };
+    }
+
+    /// The most energy a hand may add to this rope, J (see [`HAND_ENERGY_STRETCH`]).
+    fn hand_energy_j(&self) -> f64 {
+        let p = &self.params;
+        let stretch = f64::from(HAND_ENERGY_STRETCH * p.rest_length_m);
+        0.5 * f64::from(p.stiffness_n_per_m) * stretch * stretch
+    }
+
+    /// `g`'s target moved, if it must be, to within [`HELD_STRETCH`] rest lengths per spring
+    /// of every pin.
+    fn reachable(&self, g: Grab) -> Vec2 {
+        let mut target = g.target;
+        for &(pin, at, _) in &self.anchors {
+            let springs = pin.abs_diff(g.index) as f32;
+            let reach = springs * self.params.rest_length_m * HELD_STRETCH;
+            let from = target - at;
+            if from.length() > reach {
+                target = at + from.normalize_or_zero() * reach;
+            }
+        }
+        target
     }
 
     /// The free particle nearest to `point` within `radius`, if any.
@@ -336,14 +437,22 @@ impl Rope {
         if !drive.is_on() || self.exploded {
             return;
         }
-        let (offset, velocity) = drive.at(t_ns);
+        let handed = self.handover.as_mut().and_then(|h| h.at(drive, t_ns));
+        if handed.is_none() {
+            self.handover = None;
+        }
+        let (offset, velocity) = handed.unwrap_or_else(|| drive.at(t_ns));
         self.anchors[0].1 = self.home + offset;
         self.anchors[0].2 = velocity;
         self.hold();
     }
 
-    /// Drives particle 0 with `drive` from now on (from where `drive` has it at the next step).
+    /// Drives particle 0 with `drive` from now on: from where the pin is, easing into the
+    /// drive's path over [`HANDOVER_NS`] of steps; `Off` leaves it where it is.
     pub fn set_drive(&mut self, drive: Drive) {
+        if drive != self.params.drive {
+            self.handover = Some(Handover::from(self.anchors[0].1 - self.home));
+        }
         self.params.drive = drive;
         if !drive.is_on() {
             self.anchors[0].2 = Vec2::ZERO;
@@ -360,6 +469,8 @@ impl Rope {
         if previous == Previous::Save {
             self.save_previous();
         }
+        self.approach(dt);
+        self.hold();
         if self.coefficients.0 != dt {
             self.coefficients = (dt, euler::Coefficients::new(&self.params, dt));
         }
@@ -381,7 +492,7 @@ impl Rope {
                     .get_or_insert_with(|| Box::new(rk4::Scratch::new(padded)));
                 let hold = rk4::Constraints {
                     pins: &self.anchors,
-                    held: self.grab.map(|g| (g.index, g.target, g.velocity)),
+                    held: self.grab.map(|g| (g.index, self.held.0, self.held.1)),
                 };
                 rk4::step(&self.coefficients.1, state, scratch, &hold)
             }
