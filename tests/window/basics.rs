@@ -395,7 +395,8 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
     // and under the HUD's bar, about 64) holds a rope: bright pixels well inside it, away
     // from its label.
     let params = timestep_lab::RopeParams::default();
-    let layout = timestep_lab::draw::Layout::split(&params, w - 356, h, 4, 64, 0);
+    let room = timestep_lab::draw::LabelRoom::default();
+    let layout = timestep_lab::draw::Layout::split(&params, (w - 356, h), 4, (64, 0), room);
     for (i, a) in layout.areas.iter().enumerate() {
         let label = timestep_lab::draw::text_scale(h) * 26;
         let bright = (a.y + label..a.y + a.h - 2)

@@ -4,10 +4,72 @@
 
 use super::pane::LABEL_TYPICAL_CHARS;
 use super::text::{advance, line_height};
-use super::view::{margin_px, panes_bottom};
+use super::view::{margin_px, panes_bottom, rope_box};
 use super::{View, text_scale};
-use crate::rope::RopeParams;
+use crate::rope::{Pin, RopeParams};
 use glam::Vec2;
+
+/// The room a layout keeps clear for its pane labels, pixels: the widest label's box, and the
+/// height of a pane's labels (the split view's one label; the overlay's stack of them), each
+/// measured from the pane's top-left corner. `Default`: the usual label's, at the size.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LabelRoom {
+    /// Width, px.
+    pub w: u32,
+    /// Height, px.
+    pub h: u32,
+}
+
+impl LabelRoom {
+    /// The larger of the two in each direction.
+    pub fn max(self, other: LabelRoom) -> LabelRoom {
+        LabelRoom {
+            w: self.w.max(other.w),
+            h: self.h.max(other.h),
+        }
+    }
+
+    /// Whether this holds `other`.
+    pub fn holds(self, other: LabelRoom) -> bool {
+        self.w >= other.w && self.h >= other.h
+    }
+}
+
+/// How far apart the overlay hangs its ropes, as a share of a rope's length: sideways for a
+/// rope pinned at one end, downwards for one pinned at both (a sag under the one before).
+/// Overlaid exactly, the interpolated rope hid under Unity's at launch, which lags it by at
+/// most a tick: apart, every rope shows, and a lag or a jerk shows against its neighbour.
+pub const OVERLAY_SPREAD: f32 = 0.4;
+
+/// How far lane `i` of `lanes` is drawn from where its rope is, m: the overlay's spread,
+/// centred on the rope's place.
+fn spread_offset(params: &RopeParams, i: usize, lanes: usize) -> Vec2 {
+    let length = params.particles.saturating_sub(1) as f32 * params.rest_length_m;
+    let step = match params.pin {
+        Pin::One => Vec2::new(OVERLAY_SPREAD * length, 0.0),
+        Pin::Both => Vec2::new(0.0, -OVERLAY_SPREAD * length),
+    };
+    let step = if step.is_finite() { step } else { Vec2::ZERO };
+    step * (i as f32 - (lanes as f32 - 1.0) / 2.0)
+}
+
+/// A view of the rope of `params` fitted inside the pixel rectangle `[area_min, area_max]`,
+/// its whole drawing included (a pin's support symbol, the beads: see `rope::reach_px`), and
+/// the world box widened by `widen` (m, each side).
+fn drawn_view(params: &RopeParams, (area_min, area_max): (Vec2, Vec2), widen: Vec2) -> View {
+    let (min, max) = rope_box(params);
+    let (min, max) = (min - widen, max + widen);
+    let fit = |lo: Vec2, hi: Vec2| {
+        let hi = hi.max(lo + Vec2::ONE);
+        View::fit_in(min, max, lo, hi, 0, 0)
+    };
+    // The reach grows with the scale: that of the fit without it is the most it can be.
+    let (above, around) = super::rope::reach_px(fit(area_min, area_max).scale);
+    fit(
+        area_min + Vec2::new(around, above),
+        area_max - Vec2::splat(around),
+    )
+}
 
 /// A rectangle of the buffer, pixels.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,47 +160,57 @@ impl Layout {
         }
     }
 
-    /// `lanes` ropes (1 to [`MAX_PANES`]) drawn over each other in one pane, each in its
-    /// colour, with a label and a marker track each, stacked; placed as the split view's
-    /// single pane would be.
+    /// `lanes` ropes (1 to [`MAX_PANES`]) in one pane, each in its colour, hung a little
+    /// apart (see [`OVERLAY_SPREAD`]) on one grid, with a label and a marker track each,
+    /// stacked; placed as the split view's single pane would be. The ropes keep clear of the
+    /// labels (`labels`: their stack, see [`LabelRoom`]): beside them where that leaves the
+    /// ropes most of the pane's width, else below them.
     pub fn overlay(
         params: &RopeParams,
-        width: u32,
-        height: u32,
+        (width, height): (u32, u32),
         lanes: usize,
-        hud_bar: u32,
-        reserve: u32,
+        (hud_bar, reserve): (u32, u32),
+        labels: LabelRoom,
     ) -> Layout {
         let lanes = lanes.clamp(1, MAX_PANES);
-        let mut layout = Layout::split(params, width, height, 1, hud_bar, reserve);
-        let (area, one) = (layout.areas[0], layout.tracks[0]);
-        // The tracks stack upwards from the one pane's track; the rope keeps clear of them.
-        let stack = (one.h * lanes as u32).min(area.h / 3);
+        let labels = labels.max(overlay_labels(height, lanes));
+        let one = LabelRoom::default();
+        let mut layout = Layout::split(params, (width, height), 1, (hud_bar, reserve), one);
+        let (area, track) = (layout.areas[0], layout.tracks[0]);
+        // The tracks stack upwards from the one pane's track; the ropes keep clear of them.
+        let stack = (track.h * lanes as u32).min(area.h / 3);
         let row = stack / lanes as u32;
-        let top = (one.y + one.h).saturating_sub(row * lanes as u32);
+        let top = (track.y + track.h).saturating_sub(row * lanes as u32);
         layout.tracks = (0..lanes as u32)
             .map(|i| Area {
                 y: top + i * row,
                 h: row,
-                ..one
+                ..track
             })
             .collect();
         let inset = Vec2::splat(margin_px(width, height) * 0.5);
-        // The labels stack down the pane's left: the rope keeps beside them where that leaves
-        // it most of the pane's width, else below them.
-        let s = text_scale(height);
-        let labels_w = (LABEL_TYPICAL_CHARS * advance(s) + 8 * s) as f32;
-        let labels_h = (lanes as u32 * label_height(height)) as f32;
+        let (labels_w, labels_h) = (labels.w as f32, labels.h as f32);
         let clear = if area.w as f32 - labels_w >= 0.45 * area.w as f32 {
             Vec2::new(labels_w, 0.0)
         } else {
             Vec2::new(0.0, labels_h)
         };
         let rope_min = area.min() + inset + clear;
-        let rope_max = Vec2::new(area.max().x - inset.x, top as f32).max(rope_min + Vec2::ONE);
-        let view = View::for_rope_in(params, rope_min, rope_max, width, height);
+        let rope_max = Vec2::new(area.max().x - inset.x, top as f32);
+        let widen = spread_offset(params, lanes - 1, lanes).abs();
+        let view = drawn_view(params, (rope_min, rope_max), widen);
         layout.areas = vec![area; lanes];
-        layout.views = vec![view; lanes];
+        layout.views = (0..lanes)
+            .map(|i| {
+                let shift = spread_offset(params, i, lanes) * Vec2::new(1.0, -1.0) * view.scale;
+                View {
+                    origin_px: view.origin_px + shift,
+                    width,
+                    height,
+                    ..view
+                }
+            })
+            .collect();
         layout
     }
 
@@ -148,11 +220,10 @@ impl Layout {
     /// (0: no bar; see `hud_bar_height`).
     pub fn split(
         params: &RopeParams,
-        width: u32,
-        height: u32,
+        (width, height): (u32, u32),
         panes: usize,
-        hud_bar: u32,
-        reserve: u32,
+        (hud_bar, reserve): (u32, u32),
+        labels: LabelRoom,
     ) -> Layout {
         let panes = panes.clamp(1, MAX_PANES);
         let (w, h) = (width as f32, height as f32);
@@ -164,7 +235,8 @@ impl Layout {
         let top = if hud_bar > 0 { bar } else { margin };
         let left = margin;
         let gap = margin * 0.5;
-        let label_px = label_height(height) as f32;
+        // The label's box starts a pixel in from the pane's corner.
+        let label_px = label_height(height).max(labels.h) as f32;
         let cell_of = |(cols, rows): (usize, usize)| {
             Vec2::new(
                 ((w - margin - left - gap * (cols - 1) as f32) / cols as f32).max(1.0),
@@ -213,9 +285,12 @@ impl Layout {
                 h: th as u32,
             });
             layout.areas.push(area);
-            layout
-                .views
-                .push(View::for_rope_in(params, rope_min, rope_max, width, height));
+            let view = drawn_view(params, (rope_min, rope_max), Vec2::ZERO);
+            layout.views.push(View {
+                width,
+                height,
+                ..view
+            });
         }
         layout
     }
@@ -244,6 +319,16 @@ pub fn label_height(height: u32) -> u32 {
     3 * line_height(s) + 12 * s
 }
 
+/// The room the overlay's `lanes` labels usually take: each of typical width, three lines,
+/// stacked as drawn (see `pane::LabelBox::row_top`).
+fn overlay_labels(height: u32, lanes: usize) -> LabelRoom {
+    let s = text_scale(height);
+    LabelRoom {
+        w: LABEL_TYPICAL_CHARS * advance(s) + 8 * s + 1,
+        h: lanes as u32 * (3 * (line_height(s) + 2 * s) + 8 * s) + 1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::hud_bar_height;
@@ -255,7 +340,13 @@ mod tests {
         for w in [924, 1280] {
             let h = 800;
             let params = RopeParams::default();
-            let l = Layout::overlay(&params, w, h, 3, hud_bar_height(w, h), 0);
+            let l = Layout::overlay(
+                &params,
+                (w, h),
+                3,
+                (hud_bar_height(w, h), 0),
+                LabelRoom::default(),
+            );
             let area = l.areas[0];
             let labels_right =
                 area.x as f32 + (LABEL_TYPICAL_CHARS * advance(text_scale(h))) as f32;
@@ -274,7 +365,13 @@ mod tests {
     #[test]
     fn four_panes_make_a_two_by_two_grid_that_does_not_overlap_the_hud_or_strip() {
         let (w, h) = (1280, 800);
-        let l = Layout::split(&RopeParams::default(), w, h, 4, hud_bar_height(w, h), 0);
+        let l = Layout::split(
+            &RopeParams::default(),
+            (w, h),
+            4,
+            (hud_bar_height(w, h), 0),
+            LabelRoom::default(),
+        );
         assert_eq!(l.areas.len(), 4);
         let strip_top = h - super::super::strip_height(w, h);
         for (i, a) in l.areas.iter().enumerate() {
@@ -298,7 +395,13 @@ mod tests {
 
     #[test]
     fn two_panes_sit_side_by_side() {
-        let l = Layout::split(&RopeParams::default(), 1280, 720, 2, 0, 0);
+        let l = Layout::split(
+            &RopeParams::default(),
+            (1280, 720),
+            2,
+            (0, 0),
+            LabelRoom::default(),
+        );
         assert_eq!(l.areas.len(), 2);
         assert_eq!(l.areas[0].y, l.areas[1].y);
         assert!(l.areas[0].h > l.areas[0].w / 2);

@@ -29,6 +29,8 @@ mod palette;
 
 /// A rope bead's fill colour, RGB: what a screenshot of a rope shows most of.
 pub const BEAD: canvas::Rgb = palette::BEAD;
+#[cfg(test)]
+mod label_tests;
 mod pane;
 #[cfg(test)]
 mod preview;
@@ -47,7 +49,7 @@ pub use hud::{
     pacing_summary, stability_warning, stable_with, text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
-pub use layout::{Area, Layout, MAX_PANES, label_height};
+pub use layout::{Area, LabelRoom, Layout, MAX_PANES, OVERLAY_SPREAD, label_height};
 pub use pane::{Marker, Pane, PaneLabel, Run};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
@@ -158,6 +160,8 @@ pub struct Renderer {
     masks: Vec<Option<PaneMask>>,
     /// The last frame's text.
     texts: Texts,
+    /// Where the last frame drew its pane labels' boxes.
+    labels: Vec<Area>,
 }
 
 impl Renderer {
@@ -171,6 +175,7 @@ impl Renderer {
     /// buffer is empty or its length does not match: the text is then empty too.
     pub fn draw(&mut self, frame: &mut [u8], width: u32, height: u32, scene: &Scene) -> &Texts {
         self.texts.clear();
+        self.labels.clear();
         let Some(mut canvas) = Canvas::new(frame, width, height) else {
             return &self.texts;
         };
@@ -186,15 +191,20 @@ impl Renderer {
         // Labels over every rope: an overlaid rope must not cross another lane's label.
         for p in scene.panes {
             if let (Some(label), Some(mut canvas)) = (&p.label, Canvas::new(frame, width, height)) {
-                let alone = scene.panes.iter().filter(|q| q.area == p.area).count() == 1;
-                let size = (text_scale(height), alone);
-                pane::draw_label(&mut canvas, &mut self.texts, p.area, label, size);
+                let rows = scene.panes.iter().filter(|q| q.area == p.area).count() as u32;
+                let drawn = pane::draw_label(&mut canvas, &mut self.texts, p.area, label, rows);
+                self.labels.push(drawn);
             }
         }
         if let Some(mut canvas) = Canvas::new(frame, width, height) {
             draw_overlays(&mut canvas, &mut self.texts, scene);
         }
         &self.texts
+    }
+
+    /// Where the last frame drew its pane labels' boxes (their text inside them), pixels.
+    pub fn label_boxes(&self) -> &[Area] {
+        &self.labels
     }
 
     /// One pane: grid (unless `overlaid` on the pane before, in the same area), marker
@@ -515,7 +525,13 @@ mod tests {
     fn split_frame(first: &[Vec2], exploded: bool) -> (Vec<u8>, Layout) {
         let (w, h) = (1280, 720);
         let params = RopeParams::default();
-        let layout = Layout::split(&params, w, h, 4, hud_bar_height(w, h), 0);
+        let layout = Layout::split(
+            &params,
+            (w, h),
+            4,
+            (hud_bar_height(w, h), 0),
+            LabelRoom::default(),
+        );
         let hanging: Vec<Vec2> = Rope::new(params).positions().collect();
         let label = |i: usize| PaneLabel {
             title: vec![(format!("{} lane", i + 1), "lane")],

@@ -123,38 +123,53 @@ pub(super) fn draw_grid(canvas: &mut Canvas, area: Area, xs: &[(i64, u8)], ys: &
     }
 }
 
-/// The pane's border, clipped to its area, and its label's panel, whose text goes to `texts`
-/// (clipped to the pane too): the lane's colour on the title, red when its rope has exploded,
-/// an accent border on the focused lane. The pane's only label (`alone`, as in the split view)
-/// wraps its lines to the pane's width where they are longer; the overlay's stacked labels
-/// keep three lines each, clipped.
-pub(super) fn draw_label(
-    canvas: &mut Canvas,
-    texts: &mut Texts,
-    area: Area,
-    label: &PaneLabel,
-    (scale, alone): (u32, bool),
-) {
-    let (x, y, w, h) = rect(area);
-    canvas.clip_to(x, y, w, h);
-    let border = if label.focused {
-        palette::ACCENT
-    } else {
-        palette::PANEL_BORDER
-    };
-    for (bx, by, bw, bh) in [
-        (x, y, w, 1),
-        (x, y + h - 1, w, 1),
-        (x, y, 1, h),
-        (x + w - 1, y, 1, h),
-    ] {
-        canvas.blend_rect(bx, by, bw, bh, border, 220);
+/// A label as drawn: its text scale, its lines (each its runs and colour), and its box.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct LabelBox {
+    /// The text scale its lines are drawn at.
+    pub scale: u32,
+    /// Each line's runs and colour, top to bottom.
+    pub lines: Vec<(Vec<Run>, super::canvas::Rgb)>,
+    /// The box's width and height, px.
+    pub w: i64,
+    pub h: i64,
+    /// One line's height, and the padding inside the box, px.
+    line: i64,
+    pad: i64,
+    /// The lines each of the overlay's stacked labels keeps (three, or fewer in a short pane).
+    row_lines: i64,
+}
+
+impl LabelBox {
+    /// How far down its pane the overlay's `row`-th label starts, px: each label (clipped,
+    /// not wrapped) stacks under the one before.
+    pub fn row_top(&self, row: u32) -> i64 {
+        i64::from(row) * (self.row_lines * self.line + 2 * self.pad)
     }
-    // The usual text size where a label of LABEL_CHARS fits the pane (the same for every
-    // pane), else one size smaller: no smaller, so a buffer of twice the pixel density keeps
-    // its labels readable (a longer line wraps, or is clipped in the overlay).
+
+    /// The stack of `rows` overlaid labels, px from the pane's top to the last one's bottom.
+    pub fn stack_height(&self, rows: u32) -> i64 {
+        self.row_top(rows.saturating_sub(1)) + self.h + 1
+    }
+}
+
+/// The share of a pane's height its label may take, and the share the overlay's stacked
+/// labels may take together: the rest is the rope's. A label that would take more keeps its
+/// first lines (the lane's name first); one whose first line does not fit is not drawn.
+const LABEL_SHARE: f32 = 0.4;
+const STACK_SHARE: f32 = 0.6;
+
+/// `label` laid out in `pane`, one of `rows` labels stacked in it (the overlay's; 1: the
+/// split view's), at the text scale of a buffer `height` pixels tall: the usual scale where
+/// a label of [`LABEL_CHARS`] fits the pane (the same for every pane), else one size smaller,
+/// no smaller (a buffer of twice the pixel density keeps its labels readable). A pane's only
+/// label wraps its lines to the pane's width; stacked labels keep three lines each
+/// (clipped). Either keeps to its share of the pane's height ([`LABEL_SHARE`],
+/// [`STACK_SHARE`]). What the layout leaves room for and what is drawn both come from here.
+pub(super) fn label_box(label: &PaneLabel, pane: Area, height: u32, rows: u32) -> LabelBox {
+    let (w, alone) = (i64::from(pane.w), rows <= 1);
     let fits = |scale: u32| LABEL_CHARS * text::cell(scale).1 + 10 * i64::from(scale) <= w;
-    let scale = scale.max(1);
+    let scale = super::text_scale(height).max(1);
     let scale = if fits(scale) {
         scale
     } else {
@@ -171,7 +186,7 @@ pub(super) fn draw_label(
         true => usize::try_from((w - 2 - 2 * pad) / a).unwrap_or(0).max(1),
         false => usize::MAX,
     };
-    let lines: Vec<(Vec<Run>, _)> = [
+    let mut lines: Vec<(Vec<Run>, _)> = [
         (&label.title, palette::lane(label.colour)),
         (&label.detail, detail),
         (&label.policy, palette::LABEL),
@@ -179,31 +194,87 @@ pub(super) fn draw_label(
     .into_iter()
     .flat_map(|(runs, colour)| wrap_runs(runs, cols).into_iter().map(move |l| (l, colour)))
     .collect();
+    let line = g + 2 * s;
+    let room = match alone {
+        true => LABEL_SHARE * pane.h as f32,
+        false => STACK_SHARE * pane.h as f32 / rows as f32,
+    };
+    // k lines take k·line + 2·pad − 2·s.
+    let fit = ((room as i64 - 2 * pad + 2 * s) / line).max(0);
+    lines.truncate(usize::try_from(fit).unwrap_or(0));
     let chars = lines
         .iter()
         .map(|(runs, _)| runs.iter().map(|(t, _)| t.chars().count()).sum::<usize>())
         .max()
         .unwrap_or(0) as i64;
-    let line = g + 2 * s;
-    let panel_w = (chars * a + 2 * pad).min(w - 2);
-    let panel_h = lines.len() as i64 * line + 2 * pad - 2 * s;
-    // The overlay's labels stack down the pane, one per lane (three lines each).
-    let top = y + i64::from(label.row) * (3 * line + 2 * pad);
-    canvas.blend_rect(x + 1, top + 1, panel_w, panel_h, palette::PANEL, 190);
-    for (i, (runs, colour)) in lines.into_iter().enumerate() {
+    let (w, h) = match lines.len() {
+        0 => (0, 0),
+        n => (
+            (chars * a + 2 * pad).min(w - 2),
+            n as i64 * line + 2 * pad - 2 * s,
+        ),
+    };
+    LabelBox {
+        scale,
+        w,
+        h,
+        lines,
+        line,
+        pad,
+        row_lines: fit.min(3),
+    }
+}
+
+/// The pane's border, clipped to its area, and its label's box (see [`label_box`]), whose text
+/// goes to `texts` (clipped to the pane too): the lane's colour on the title, red when its rope
+/// has exploded, an accent border on the focused lane. Returns the box, as drawn.
+pub(super) fn draw_label(
+    canvas: &mut Canvas,
+    texts: &mut Texts,
+    area: Area,
+    label: &PaneLabel,
+    rows: u32,
+) -> Area {
+    let (x, y, w, h) = rect(area);
+    canvas.clip_to(x, y, w, h);
+    let border = if label.focused {
+        palette::ACCENT
+    } else {
+        palette::PANEL_BORDER
+    };
+    for (bx, by, bw, bh) in [
+        (x, y, w, 1),
+        (x, y + h - 1, w, 1),
+        (x, y, 1, h),
+        (x + w - 1, y, 1, h),
+    ] {
+        canvas.blend_rect(bx, by, bw, bh, border, 220);
+    }
+    let height = u32::try_from(canvas.height()).unwrap_or(0);
+    let b = label_box(label, area, height, rows);
+    let top = y + b.row_top(label.row);
+    canvas.blend_rect(x + 1, top + 1, b.w, b.h, palette::PANEL, 190);
+    let drawn = Area {
+        x: u32::try_from(x + 1).unwrap_or(0),
+        y: u32::try_from(top + 1).unwrap_or(0),
+        w: u32::try_from(b.w).unwrap_or(0),
+        h: u32::try_from(b.h).unwrap_or(0),
+    };
+    for (i, (runs, colour)) in b.lines.iter().enumerate() {
         let parts = runs
             .iter()
-            .map(|(t, term)| Part::figure(t.as_str(), colour, term))
+            .map(|(t, term)| Part::figure(t.as_str(), *colour, term))
             .collect();
         texts.push(text::TextLine {
-            x: x + pad,
-            y: top + pad + i as i64 * line,
-            scale,
+            x: x + b.pad,
+            y: top + b.pad + i as i64 * b.line,
+            scale: b.scale,
             parts,
             clip: Some((x, y, w, h)),
             ..text::TextLine::default()
         });
     }
+    drawn
 }
 
 /// A label line's runs wrapped to `cols` characters a line: broken between runs (a gap run
@@ -368,12 +439,9 @@ mod tests {
         assert_eq!(wrap_runs(&[], 10), [Vec::<Run>::new()]);
     }
 
-    /// The scales a split pane `w` pixels wide draws its label at, the usual scale `scale`.
+    /// The scale of each line a split pane `w` pixels wide draws its label at, in a buffer
+    /// whose usual text scale is `scale`.
     fn label_scales(w: u32, scale: u32) -> Vec<u32> {
-        let (bw, bh) = (w + 20, 600);
-        let mut buf = vec![0u8; (bw * bh * 4) as usize];
-        let mut canvas = Canvas::new(&mut buf, bw, bh).expect("a buffer");
-        let mut texts = Texts::default();
         let label = PaneLabel {
             title: runs(&[("1 fixed", "lane"), ("  ", ""), ("1 step", "steps")]),
             detail: runs(&[
@@ -384,14 +452,15 @@ mod tests {
             policy: runs(&[("tick 33.333ms in 34 substeps of 0.98ms", "substeps")]),
             ..PaneLabel::default()
         };
-        let area = Area {
-            x: 10,
-            y: 10,
+        // The buffer heights whose usual text scales are 1 to 4.
+        let height = [400, 800, 1200, 1600][scale.clamp(1, 4) as usize - 1];
+        let pane = Area {
             w,
             h: 400,
+            ..Area::default()
         };
-        draw_label(&mut canvas, &mut texts, area, &label, (scale, true));
-        texts.lines().iter().map(|l| l.scale).collect()
+        let b = label_box(&label, pane, height, 1);
+        vec![b.scale; b.lines.len()]
     }
 
     #[test]

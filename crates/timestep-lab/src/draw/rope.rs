@@ -156,6 +156,47 @@ fn screen_points(view: &View, positions: &[Vec2], points: &mut Vec<Vec2>, w: u32
 /// pixels.
 const REACH_PX: f32 = 48.0;
 
+/// The largest bead (or an overlaid rope's pin size) a rope of lines `line_w` pixels wide has.
+fn bead_radius(line_w: f32) -> f32 {
+    (line_w * 1.5).clamp(3.0, 9.0)
+}
+
+/// A pin drawn as the engineering symbol for a fixed support: a ring of radius `r` with a
+/// dot, hung from a bar `2·half` long `bar_dy` above it, hatched above the bar up to
+/// `hatch_dy`; its lines `thin` wide. Sized by the rope's bead `radius`.
+struct PinSymbol {
+    r: f32,
+    bar_dy: f32,
+    half: f32,
+    hatch_dy: f32,
+    thin: f32,
+}
+
+impl PinSymbol {
+    fn new(radius: f32, line_w: f32) -> PinSymbol {
+        let r = (radius.max(3.0) + 2.5).max(5.0);
+        PinSymbol {
+            r,
+            bar_dy: 2.3 * r,
+            half: 1.9 * r,
+            hatch_dy: 3.1 * r,
+            thin: (line_w * 0.8).clamp(1.5, 3.0),
+        }
+    }
+}
+
+/// How far a rope drawn at `scale` pixels per metre reaches past its particles, pixels: above
+/// a pin (its support symbol's hatching), and on every side (a bead with its rim, the pin's
+/// bar). A layout that keeps these clear of a label keeps the whole drawing clear of it.
+pub(super) fn reach_px(scale: f32) -> (f32, f32) {
+    let line_w = rope_width_px(scale);
+    let radius = bead_radius(line_w);
+    let pin = PinSymbol::new(radius, line_w);
+    let above = pin.hatch_dy + pin.thin;
+    let around = (pin.half + 0.35 * pin.r).max(radius + 1.25) + pin.thin;
+    (above, around)
+}
+
 /// Draws the rope into `frame`, only inside `clip` (a split-view pane: its area and its mask)
 /// if given. The mask, which slows tiny-skia down, is used only when the rope reaches out of
 /// the area (it has exploded, or a drag pulled it out).
@@ -170,13 +211,7 @@ pub(super) fn draw_rope(
     let Some(pixmap) = PixmapMut::from_bytes(frame, width, height) else {
         return;
     };
-    // Overlaid ropes narrow lane by lane, so one drawn over another leaves it showing.
-    let narrowing = if look.overlaid {
-        1.8 / (1.0 + 0.6 * look.colour.min(4) as f32)
-    } else {
-        1.0
-    };
-    let line_w = rope_width_px(view.scale) * narrowing;
+    let line_w = rope_width_px(view.scale);
     let total = screen_points(view, look.positions, &mut scratch.points, width, height);
     let mask = clip
         .filter(|(area, _)| !within(&scratch.points, *area, REACH_PX))
@@ -196,7 +231,7 @@ pub(super) fn draw_rope(
     painter.stroke_rope(&scratch.points, total, line_w, colour);
     // Overlaid ropes go without beads, which would hide one rope under another.
     let radius = if look.overlaid {
-        (line_w * 1.5).clamp(3.0, 9.0)
+        bead_radius(line_w)
     } else {
         painter.beads(look, view, line_w)
     };
@@ -308,7 +343,7 @@ impl Painter<'_, '_> {
         } else {
             0.0
         };
-        let radius = (line_w * 1.5).clamp(3.0, 9.0).min(0.42 * spacing);
+        let radius = bead_radius(line_w).min(0.42 * spacing);
         let bead_area = n as f32 * std::f32::consts::PI * (radius + 1.25).powi(2);
         let fits = bead_area <= BEAD_AREA_BUDGET * self.size.x * self.size.y;
         if n > MAX_BEADS || !fits || radius < 2.0 {
@@ -337,7 +372,8 @@ impl Painter<'_, '_> {
     /// Pins: a ring with a dot, hung from the engineering symbol for a fixed support (a bar
     /// with hatching above it).
     fn pins(&mut self, look: &RopeLook, view: &View, radius: f32, line_w: f32) {
-        let pin_r = (radius.max(3.0) + 2.5).max(5.0);
+        let pin = PinSymbol::new(radius, line_w);
+        let (pin_r, thin) = (pin.r, pin.thin);
         let pins: Vec<Vec2> = look
             .pinned
             .iter()
@@ -346,10 +382,9 @@ impl Painter<'_, '_> {
             .filter_map(|&p| screen(view, p))
             .filter(|&s| self.on_screen(s, 4.0 * pin_r))
             .collect();
-        let thin = (line_w * 0.8).clamp(1.5, 3.0);
         for s in &pins {
-            let bar_y = s.y - 2.3 * pin_r;
-            let half = 1.9 * pin_r;
+            let bar_y = s.y - pin.bar_dy;
+            let half = pin.half;
             self.pb.move_to(s.x, s.y - pin_r);
             self.pb.line_to(s.x, bar_y);
             self.pb.move_to(s.x - half, bar_y);
@@ -358,7 +393,7 @@ impl Painter<'_, '_> {
             for k in 0..hatches {
                 let hx = s.x - half + 2.0 * half * (k as f32 + 0.5) / hatches as f32;
                 self.pb.move_to(hx - 0.35 * pin_r, bar_y);
-                self.pb.line_to(hx + 0.35 * pin_r, bar_y - 0.8 * pin_r);
+                self.pb.line_to(hx + 0.35 * pin_r, s.y - pin.hatch_dy);
             }
             self.pb.push_circle(s.x, s.y, pin_r);
         }

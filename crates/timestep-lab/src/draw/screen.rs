@@ -2,8 +2,9 @@
 //! keeps between frames — the layout (one pane, or the split view), the renderer's scratch, the
 //! panes' shown positions, and the frame strip.
 
+use super::layout::LabelRoom;
 use super::overlay::caption_band;
-use super::{FrameStrip, HudInfo, LanePanes, Layout, Renderer, Replay, Scene, Texts};
+use super::{FrameStrip, HudInfo, LanePanes, Layout, Pane, Renderer, Replay, Scene, Texts};
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use glam::Vec2;
@@ -70,6 +71,9 @@ pub struct Screen {
     /// A lesson's caption (empty: none): the panes keep clear of the band it wraps into.
     caption: Vec<String>,
     layout: Layout,
+    /// The room the labels drawn in this arrangement have needed (it only grows until the
+    /// arrangement changes, so the ropes do not shrink and grow as a figure's digits do).
+    labels: LabelRoom,
     renderer: Renderer,
     panes: LanePanes,
     strip: FrameStrip,
@@ -80,7 +84,8 @@ impl Screen {
     pub fn new(params: &RopeParams, arrangement: Arrangement) -> Screen {
         Screen {
             params: *params,
-            layout: layout(params, arrangement, &[]),
+            layout: layout(params, arrangement, &[], LabelRoom::default()),
+            labels: LabelRoom::default(),
             arrangement,
             caption: Vec::new(),
             renderer: Renderer::new(),
@@ -102,7 +107,8 @@ impl Screen {
             self.panes.forget_frames();
         }
         self.arrangement = arrangement;
-        self.layout = layout(&self.params, arrangement, &self.caption);
+        self.labels = LabelRoom::default();
+        self.relayout();
     }
 
     /// Lays the panes out clear of a lesson's caption of `lines` from now on (none: empty).
@@ -111,13 +117,18 @@ impl Screen {
             return;
         }
         self.caption = lines.to_vec();
-        self.layout = layout(&self.params, self.arrangement, &self.caption);
+        self.relayout();
     }
 
     /// Lays ropes of `params` out from now on (a drive needs room to move the rope).
     pub fn set_params(&mut self, params: &RopeParams) {
         self.params = *params;
-        self.layout = layout(params, self.arrangement, &self.caption);
+        self.relayout();
+    }
+
+    /// The layout anew, for the arrangement, caption and labels as they are.
+    fn relayout(&mut self) {
+        self.layout = layout(&self.params, self.arrangement, &self.caption, self.labels);
     }
 
     /// How the lanes are arranged.
@@ -148,17 +159,30 @@ impl Screen {
         let colours = super::palette::lane_colours(&names);
         self.strip.set_colours(&colours);
         self.panes.set_colours(&colours);
-        let panes = self.panes.build(
-            lanes,
-            &self.layout,
-            overlay.grabbed,
-            overlay.focused,
-            overlay.trail,
-            Replay {
-                keep: overlay.keep,
-                rewind: overlay.rewind,
-            },
-        );
+        let replay = Replay {
+            keep: overlay.keep,
+            rewind: overlay.rewind,
+        };
+        let (w, h) = self.arrangement.size;
+        let (grab, focus, trail) = (overlay.grabbed, overlay.focused, overlay.trail);
+        let panes = self
+            .panes
+            .build(lanes, &self.layout, grab, focus, trail, replay);
+        // A label that needs more room than the layout leaves (a longer figure, a line
+        // wrapped): the panes are laid out again first, so no label covers a rope.
+        let need = label_room(&panes, h);
+        let panes = if self.labels.holds(need) {
+            panes
+        } else {
+            self.labels = self.labels.max(need);
+            self.layout = layout(&self.params, self.arrangement, &self.caption, self.labels);
+            let again = Replay {
+                keep: false,
+                ..replay
+            };
+            self.panes
+                .build(lanes, &self.layout, grab, focus, trail, again)
+        };
         let scene = Scene {
             panes: &panes,
             hud: overlay.hud,
@@ -169,13 +193,17 @@ impl Screen {
             hint: overlay.hint,
             panel: self.arrangement.panel,
         };
-        let (w, h) = self.arrangement.size;
         self.renderer.draw(frame, w, h, &scene)
     }
 
     /// The positions the last [`Screen::draw`] handed to the renderer for pane `i`.
     pub fn drawn(&self, i: usize) -> &[Vec2] {
         self.panes.shown(i)
+    }
+
+    /// Where the last frame drew its pane labels' boxes, pixels.
+    pub fn label_boxes(&self) -> &[super::Area] {
+        self.renderer.label_boxes()
     }
 
     /// The frame strip.
@@ -192,10 +220,33 @@ impl Screen {
     pub fn forget_frames(&mut self) {
         self.panes.forget_frames();
     }
+
+    /// New lanes: the frames kept and the strip start over.
+    pub fn start_over(&mut self) {
+        self.panes.forget_frames();
+        self.strip.clear();
+    }
 }
 
-/// The layout of `a`: its panes in the room left of the panel, clear of `caption`.
-fn layout(params: &RopeParams, a: Arrangement, caption: &[String]) -> Layout {
+/// The room `panes`' labels take in a buffer `height` pixels tall (see [`LabelRoom`]).
+fn label_room(panes: &[Pane], height: u32) -> LabelRoom {
+    let mut room = LabelRoom::default();
+    for p in panes {
+        let Some(label) = &p.label else { continue };
+        let rows = panes.iter().filter(|q| q.area == p.area).count() as u32;
+        let b = super::pane::label_box(label, p.area, height, rows);
+        let need = LabelRoom {
+            w: u32::try_from(b.w + 1).unwrap_or(0),
+            h: u32::try_from(b.stack_height(rows)).unwrap_or(0),
+        };
+        room = room.max(need);
+    }
+    room
+}
+
+/// The layout of `a`: its panes in the room left of the panel, clear of `caption`, and of
+/// labels that need `labels`.
+fn layout(params: &RopeParams, a: Arrangement, caption: &[String], labels: LabelRoom) -> Layout {
     let h = a.size.1;
     let w = super::room_width(a.size.0, a.panel);
     let reserve = caption_band(w, h, caption);
@@ -205,9 +256,9 @@ fn layout(params: &RopeParams, a: Arrangement, caption: &[String]) -> Layout {
         (true, bar) => bar,
     };
     if a.overlay && a.lanes > 1 {
-        Layout::overlay(params, w, h, a.lanes, bar, reserve)
+        Layout::overlay(params, (w, h), a.lanes, (bar, reserve), labels)
     } else if a.split && a.lanes > 1 {
-        Layout::split(params, w, h, a.lanes, bar, reserve)
+        Layout::split(params, (w, h), a.lanes, (bar, reserve), labels)
     } else {
         Layout::single(params, w, h, a.hud, reserve)
     }

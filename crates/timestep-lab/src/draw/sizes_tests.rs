@@ -96,9 +96,21 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
         let layout = if lanes == 1 {
             Layout::single(&params, w, h, overlays.hud, reserve)
         } else if overlays.overlay {
-            Layout::overlay(&params, w, h, lanes, bar_of(overlays.hud, w, h), reserve)
+            Layout::overlay(
+                &params,
+                (w, h),
+                lanes,
+                (bar_of(overlays.hud, w, h), reserve),
+                LabelRoom::default(),
+            )
         } else {
-            Layout::split(&params, w, h, lanes, bar_of(overlays.hud, w, h), reserve)
+            Layout::split(
+                &params,
+                (w, h),
+                lanes,
+                (bar_of(overlays.hud, w, h), reserve),
+                LabelRoom::default(),
+            )
         };
         let panes: Vec<Pane> = (0..lanes)
             .map(|i| Pane {
@@ -165,9 +177,8 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 pane::draw_grid(&mut canvas, pane.area, &grid_x, &grid_y);
                 pane::draw_marker(&mut canvas, pane);
                 if let Some(label) = &pane.label {
-                    let alone = panes.iter().filter(|q| q.area == pane.area).count() == 1;
-                    let size = (text_scale(h), alone);
-                    pane::draw_label(&mut canvas, &mut texts, pane.area, label, size);
+                    let rows = panes.iter().filter(|q| q.area == pane.area).count() as u32;
+                    pane::draw_label(&mut canvas, &mut texts, pane.area, label, rows);
                 }
             }
             if let Some(mut canvas) = Canvas::new(&mut buf, w, h) {
@@ -300,7 +311,13 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
             let top = caption_top(&lines, w, h);
             let reserve = overlay::caption_band(w, h, &lines);
             let bottom = if lanes > 1 {
-                let layout = Layout::split(&params, w, h, lanes, hud_bar_height(w, h), reserve);
+                let layout = Layout::split(
+                    &params,
+                    (w, h),
+                    lanes,
+                    (hud_bar_height(w, h), reserve),
+                    LabelRoom::default(),
+                );
                 let bar = hud_bar_height(w, h);
                 let under = layout.areas.iter().find(|a| a.y < bar);
                 assert!(
@@ -354,7 +371,13 @@ fn the_key_hint_covers_no_pane() {
         let line = texts.lines().iter().find(|l| l.text() == hint);
         let top = line.map_or(0, |l| l.rect().1) as u32;
         let reserve = overlay::caption_band(w, h, &[]);
-        let split = Layout::split(&params, w, h, 4, hud_bar_height(w, h), reserve);
+        let split = Layout::split(
+            &params,
+            (w, h),
+            4,
+            (hud_bar_height(w, h), reserve),
+            LabelRoom::default(),
+        );
         let single = Layout::single(&params, w, h, true, reserve);
         for a in split.areas.iter().chain(&single.tracks) {
             assert!(
