@@ -203,7 +203,7 @@ pub struct WindowArgs {
     #[arg(help_heading = "Output", long, value_name = "DURATION", value_parser = positive_duration, allow_hyphen_values = true)]
     pub exit_after: Option<u64>,
     /// Write the last presented frame to this PNG at exit
-    #[arg(help_heading = "Output", long, value_name = "FILE.png")]
+    #[arg(help_heading = "Output", long, value_name = "FILE.png", value_parser = png_path)]
     pub screenshot: Option<PathBuf>,
     /// Write one CSV row per frame and lane shown, in simulate --trace's layout: lane, frame,
     /// start and present time, frame ms, steps, alpha, drift, exploded, pacing, input latency,

@@ -23,6 +23,8 @@ use timestep_loop::{
 pub(super) enum BadValue {
     #[error("'{0}' is not WIDTHxHEIGHT (e.g. 1280x720)")]
     NotSize(String),
+    #[error("'{0}' does not end in .png: the screenshot is written as a PNG")]
+    NotPng(String),
     #[error("'{0}' must be between 1x1 and {MAX_DRAW_SIDE}x{MAX_DRAW_SIDE}")]
     SizeOutOfRange(String),
     #[error("'{0}' is not a number")]
@@ -309,6 +311,17 @@ pub(super) fn plot_path(s: &str) -> Result<std::path::PathBuf, BadValue> {
     let path = std::path::PathBuf::from(s);
     crate::plot::Format::of(&path)?;
     Ok(path)
+}
+
+/// `--screenshot`'s path: the screenshot is a PNG, so its name must end in `.png` (any case).
+/// `shot.jpg` used to receive PNG bytes under a name that promised JPEG.
+pub(super) fn png_path(s: &str) -> Result<std::path::PathBuf, BadValue> {
+    let path = std::path::PathBuf::from(s);
+    let ext = path.extension().and_then(|e| e.to_str());
+    match ext.is_some_and(|e| e.eq_ignore_ascii_case("png")) {
+        true => Ok(path),
+        false => Err(BadValue::NotPng(s.to_string())),
+    }
 }
 
 /// `--vrr MIN..MAX`: a variable-refresh range, Hz.

@@ -43,6 +43,7 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
         &["--screenshot", "/nonexistent-dir/shot.png"],
         "--screenshot",
     ),
+    (&["--screenshot", "shot.jpg"], "--screenshot"),
     (
         &["--frame-log", "/nonexistent-dir/frames.csv"],
         "--frame-log",
