@@ -11,10 +11,14 @@ use winit::keyboard::KeyCode;
 /// Everything the user can ask for from the keyboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
-    /// The next mode (one lane) or the next lane (several).
+    /// The focused lane's next mode, in every view.
     CycleMode,
     /// Key 1 to 4: that mode (one lane), or that lane alone (several).
     Pick(usize),
+    /// The focus on the next lane, and on the one before (the lane the keys and the panel
+    /// act on).
+    NextLane,
+    PreviousLane,
     /// The split view: every lane side by side (one lane becomes the four modes), and back.
     ToggleSplit,
     /// The focused lane's timer: raw → snap → smooth → raw.
@@ -55,8 +59,10 @@ pub enum Action {
 
 impl Action {
     /// Every action, in help order.
-    pub const ALL: [Action; 28] = [
+    pub const ALL: [Action; 30] = [
         Action::CycleMode,
+        Action::NextLane,
+        Action::PreviousLane,
         Action::Pick(0),
         Action::Pick(1),
         Action::Pick(2),
@@ -89,8 +95,10 @@ impl Action {
     /// What the action does, as the help overlay says it.
     pub fn describe(&self) -> String {
         match self {
-            Action::CycleMode => "next mode (next lane)".into(),
+            Action::CycleMode => "the focused lane's next mode".into(),
             Action::Pick(i) => format!("lane {} alone", i + 1),
+            Action::NextLane => "focus the next lane".into(),
+            Action::PreviousLane => "focus the lane before".into(),
             Action::ToggleSplit => "split view: lanes side by side".into(),
             Action::CycleTimer => "next timer: raw, snap, smooth".into(),
             Action::Reset => "reset the rope(s)".into(),
@@ -133,6 +141,8 @@ pub enum Trigger {
 pub const BINDINGS: &[(Trigger, Action)] = &[
     (Trigger::Key(KeyCode::KeyM), Action::CycleMode),
     (Trigger::Key(KeyCode::Space), Action::CycleMode),
+    (Trigger::Shifted(KeyCode::Tab), Action::PreviousLane),
+    (Trigger::Key(KeyCode::Tab), Action::NextLane),
     (Trigger::Key(KeyCode::Digit1), Action::Pick(0)),
     (Trigger::Key(KeyCode::Numpad1), Action::Pick(0)),
     (Trigger::Key(KeyCode::Digit2), Action::Pick(1)),
@@ -307,6 +317,11 @@ mod tests {
         let plain = |c| lookup(Some(c), false, None);
         assert_eq!(plain(KeyCode::KeyM), Some(Action::CycleMode));
         assert_eq!(plain(KeyCode::Space), Some(Action::CycleMode));
+        assert_eq!(plain(KeyCode::Tab), Some(Action::NextLane));
+        assert_eq!(
+            lookup(Some(KeyCode::Tab), true, None),
+            Some(Action::PreviousLane)
+        );
         assert_eq!(plain(KeyCode::Digit1), Some(Action::Pick(0)));
         assert_eq!(plain(KeyCode::Digit2), Some(Action::Pick(1)));
         assert_eq!(plain(KeyCode::Digit3), Some(Action::Pick(2)));

@@ -8,7 +8,8 @@
 //! harness.
 
 use super::bindings::Action;
-use super::session::knobs::{Change, Fix, Knob, KnobId, PanelView, RESET_RULE, Widget};
+use super::session::knobs::{Change, Knob, KnobId, PanelView, RESET_RULE, Widget};
+use super::session::stability::Fix;
 use egui::{Align2, Color32, RichText, Ui};
 use timestep_lab::draw::{HudCell, HudInfo, LEGEND, tip};
 
@@ -132,7 +133,7 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
                 // Under the tick, so the slider stays where it is when the warning appears.
                 if let (KnobId::Tick, Some(warning)) = (knob.id, &view.warning) {
                     ui.label("");
-                    ui.vertical(|ui| stability(ui, warning, view.rk4_helps, changes));
+                    ui.vertical(|ui| stability(ui, warning, &view.fixes, changes));
                     ui.end_row();
                 }
             }
@@ -261,25 +262,27 @@ fn clicked_stop(ui: &Ui, response: &egui::Response, track: f32, last: usize) -> 
     Some((at * last as f32).round() as usize)
 }
 
-/// The stability bound: the tick (or substep) is above the integrator's stable step; say so,
-/// and offer the fixes that work (RK4 only where `rk4_helps`: its stable step holds the step).
-fn stability(ui: &mut Ui, warning: &str, rk4_helps: bool, changes: &mut Vec<Change>) {
+/// The stability bound: a lane's tick (or substep) is above its integrator's stable step;
+/// say which lanes, and offer the fixes that make one of them stable (`fixes`).
+fn stability(ui: &mut Ui, warning: &str, fixes: &[Fix], changes: &mut Vec<Change>) {
     ui.colored_label(WARN, warning);
     ui.horizontal(|ui| {
-        let substeps = ui.button("Add substeps").on_hover_text(
-            "Integrate every step in substeps of half the stable step, at most 1 ms: each \
-             tick, and each variable lane's frame-long step too (so variable stops exploding \
-             as well). The ticks stay as they are.",
-        );
-        if substeps.clicked() {
-            changes.push(Change::Fix(Fix::Substeps));
-        }
-        if rk4_helps {
-            let rk4 = ui.button("Switch to RK4").on_hover_text(
-                "Every lane integrates with RK4, whose stable step on this rope holds this step.",
-            );
-            if rk4.clicked() {
-                changes.push(Change::Fix(Fix::Rk4));
+        for fix in fixes {
+            let (label, tip) = match fix {
+                Fix::Substeps => (
+                    "Add substeps",
+                    "Integrate every step in substeps of half the stable step, at most 1 ms: \
+                     each tick, and each variable lane's frame-long step too (so variable stops \
+                     exploding as well). The ticks stay as they are.",
+                ),
+                Fix::Rk4 => (
+                    "Switch to RK4",
+                    "The lanes named above that are on Euler integrate with RK4, whose stable \
+                     step on this rope holds their step; the others keep their integrator.",
+                ),
+            };
+            if ui.button(label).on_hover_text(tip).clicked() {
+                changes.push(Change::Fix(*fix));
             }
         }
     });
@@ -344,26 +347,52 @@ pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
         .corner_radius(4.0);
     let room = hud_room(ctx);
     let lines = hud.cells();
+    // Rows as the widest this HUD gets (paused, after input): it keeps its height.
+    let widest = hud.widest().cells();
     egui::Area::new(egui::Id::new(HUD_ID))
         .fixed_pos([HUD_AT, HUD_AT])
         .order(egui::Order::Background)
         .interactable(true)
         .show(ctx, |ui| {
-            let per_row = cells_per_row(ui, &lines, room);
+            let per_row = sticky_per_row(ui, cells_per_row(ui, &widest, room), room);
             frame.show(ui, |ui| {
                 egui::Grid::new("hud_grid")
                     .num_columns(2 * per_row)
                     .spacing(HUD_SPACING)
                     .show(ui, |ui| {
+                        let rows = |lines: &[Vec<HudCell>]| -> usize {
+                            lines.iter().map(|l| l.len().div_ceil(per_row)).sum()
+                        };
                         for row in lines.iter().flat_map(|line| line.chunks(per_row)) {
                             for cell in row {
                                 hud_cell(ui, cell, colour);
                             }
                             ui.end_row();
                         }
+                        // As many rows as the widest HUD has: an input row to come is kept.
+                        for _ in rows(&lines)..rows(&widest) {
+                            ui.monospace(" ");
+                            ui.end_row();
+                        }
                     });
             });
         });
+}
+
+/// `per_row`, or fewer where fewer were laid out before in this much `room`: while the room
+/// stays, the bar's rows only grow (a figure a digit longer, then shorter again, would
+/// otherwise move every pane under it down and up).
+fn sticky_per_row(ui: &Ui, per_row: usize, room: f32) -> usize {
+    let id = egui::Id::new((HUD_ID, "per row"));
+    ui.ctx().data_mut(|d| {
+        let kept = d.get_temp::<(f32, usize)>(id);
+        let per_row = match kept {
+            Some((r, n)) if r == room => n.min(per_row),
+            _ => per_row,
+        };
+        d.insert_temp(id, (room, per_row));
+        per_row
+    })
 }
 
 /// The width the HUD's grid may take, points: from its frame's inside to the panel's left

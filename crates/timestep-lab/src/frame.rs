@@ -144,6 +144,12 @@ impl Frames {
         self.last_read_ns = Some(read_ns);
     }
 
+    /// The next frame is measured from its own reading: what came before it is handed to no
+    /// lane (the host's own pause, not the loop's).
+    pub fn restart(&mut self) {
+        self.last_read_ns = None;
+    }
+
     /// The next frame is measured from this timer reading, unless a reading was taken already.
     pub fn anchor_once(&mut self, read_ns: u64) {
         self.last_read_ns.get_or_insert(read_ns);

@@ -121,9 +121,10 @@ fn choosing_60_hz_on_the_tick_slider_makes_the_lane_tick_60_times_a_simulated_se
     h.run();
     let run = h.state_mut();
     assert_eq!(run.session.focused().policy().timing.tick_ns(), 16_666_667);
-    // A second of 1/60 s frames from the lane's fresh start: one tick each (60 ticks are
-    // 20 ns longer than the second, so the last lands on the next frame).
+    // The new lane's first frame starts its clock; then a second of 1/60 s frames: one tick
+    // each (60 ticks are 20 ns longer than the second, so the last lands on the next frame).
     let frame_ns = 16_666_667;
+    assert_eq!(run.frames(1, frame_ns), 0);
     assert_eq!(run.frames(60, frame_ns), 60);
     assert_eq!(run.frames(600, frame_ns), 600);
 }
@@ -310,6 +311,51 @@ fn switch_to_rk4_is_offered_only_where_rk4_is_stable_at_the_tick() {
     h.get_by_label("Add substeps");
 }
 
+/// The trial: the focused lane on RK4, the others on Euler, at 60 Hz. The panel said Euler's
+/// warning and offered RK4 as if it were about the RK4 lane. Now it names the lanes it is
+/// about, and its RK4 button switches those, not the others.
+#[test]
+fn the_warning_names_its_lanes_and_a_fix_is_offered_only_where_it_changes_something() {
+    use crate::app::bindings::Action;
+    use timestep_lab::rope::Integrator;
+    let cfg = config(LaneSpec::every_mode(), RopeParams::default());
+    let mut run = Run::new(Mode::Fixed);
+    run.session = Session::new(&cfg, 1280, 800).unwrap_or_else(|e| panic!("{e}"));
+    // 60 Hz, then lane 2 (semi-fixed) focused and switched to RK4.
+    run.session.handle_action(Action::TickLonger);
+    run.session.handle_action(Action::TickLonger);
+    run.session.handle_action(Action::NextLane);
+    run.session.handle_action(Action::ToggleIntegrator);
+    let integrators = |run: &Run| -> Vec<Option<Integrator>> {
+        run.session.lanes().iter().map(|l| l.integrator()).collect()
+    };
+    let (euler, rk4) = (Some(Integrator::Euler), Some(Integrator::Rk4));
+    assert_eq!(integrators(&run), [euler, rk4, euler, euler]);
+    let mut h = harness(run);
+    h.run();
+    h.get_by_label_contains("Lanes 3 fixed, 4 interpolated: tick 16.67 ms");
+    assert!(h.query_by_label_contains("2 semi-fixed").is_none());
+    h.get_by_label("Switch to RK4").click();
+    h.run();
+    h.run();
+    // Only the lanes it was about changed; nothing is unstable now, so nothing is offered.
+    assert_eq!(integrators(h.state()), [euler, rk4, rk4, rk4]);
+    assert_eq!(h.state().session.tick_warning(), None);
+    assert!(h.query_by_label("Switch to RK4").is_none());
+    assert!(h.query_by_label("Add substeps").is_none());
+    // 20 Hz: above RK4's stable step too; RK4 changes nothing there and is not offered.
+    for _ in 0..2 {
+        h.state_mut().session.handle_action(Action::TickLonger);
+    }
+    h.run();
+    h.get_by_label_contains("with RK4");
+    assert!(h.query_by_label("Switch to RK4").is_none());
+    h.get_by_label("Add substeps").click();
+    h.run();
+    h.run();
+    assert_eq!(h.state().session.tick_warning(), None);
+}
+
 #[test]
 fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
     let mut h = harness(Run::new(Mode::Fixed));
@@ -472,6 +518,49 @@ fn with_every_lesson_the_panel_keeps_its_width_and_the_top_bar_stays_clear_of_it
             bar.right(),
             particles.right(),
             panel.left()
+        );
+    }
+}
+
+/// The trial: pausing added "PAUSED" to the bar, which wrapped to another row, and every pane
+/// jumped down; the first key press added the input row and did the same.
+#[test]
+fn the_huds_bar_keeps_its_height_paused_and_after_the_first_input() {
+    let session = crate::app::session::tests::plain_launch();
+    let lanes: Vec<&timestep_lab::lane::Lane> = session.lanes().iter().collect();
+    let live = timestep_lab::draw::HudInfo {
+        fps: 36.4,
+        frame_ms: 27.5,
+        pacing: "vsync".into(),
+        present_mode: "FifoRelaxed (vsync)".into(),
+        ..timestep_lab::draw::HudInfo::new(&lanes)
+    };
+    let paused = timestep_lab::draw::HudInfo {
+        paused: true,
+        rewound: 12,
+        ..live.clone()
+    };
+    let typed = timestep_lab::draw::HudInfo {
+        input: "31.2 ms, mean 30.8".into(),
+        ..live.clone()
+    };
+    // 864 points wide with the panel hidden, and 1280 beside the panel's 356.
+    for width in [864.0, 924.0] {
+        let height = |hud: &timestep_lab::draw::HudInfo| {
+            let hud = hud.clone();
+            let mut h = Harness::builder()
+                .with_size([width, 540.0])
+                .build_ui(move |ui| super::hud(ui.ctx(), &hud));
+            h.run();
+            h.run();
+            super::hud_height(&h.ctx, true)
+        };
+        let (a, b, c) = (height(&live), height(&paused), height(&typed));
+        assert!(a > 0);
+        assert_eq!(
+            (b, c),
+            (a, a),
+            "{width}: live {a}, paused {b}, after input {c}"
         );
     }
 }

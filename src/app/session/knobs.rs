@@ -9,9 +9,10 @@
 //! as its key does.
 
 use super::capped;
+use super::stability::Fix;
 use super::{Refused, Session};
 use crate::app::pacing::FPS_CAPS;
-use timestep_lab::draw::{clamp_text, max_steps_text, stability_warning};
+use timestep_lab::draw::{clamp_text, max_steps_text};
 use timestep_lab::lane::Lane;
 use timestep_lab::lessons::LESSONS;
 use timestep_lab::rope::{Drive, Integrator};
@@ -240,26 +241,17 @@ fn chosen<T: Copy>(options: Options<T>, i: usize) -> Result<T, Refused> {
     options.get(i).map(|&(_, v)| v).ok_or(Refused::NoOption(i))
 }
 
-/// How the stability warning is fixed from the panel.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Fix {
-    /// Substeps short enough for the rope: half its stable step with the integrator in use,
-    /// at most 1 ms.
-    Substeps,
-    /// Every lane switches to RK4 (its stable step is wider).
-    Rk4,
-}
-
 /// What the panel shows of the session, taken before a frame: the panel draws from this
 /// alone, and what the user changes comes back as [`Change`]s.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PanelView {
     pub shown: bool,
     pub knobs: Vec<Knob>,
-    /// The focused lane's stability warning, if its step is above the rope's stable step.
+    /// What to say of the lanes whose step is above their rope's stable step, if any (see
+    /// [`Session::tick_warning`]).
     pub warning: Option<String>,
-    /// Whether switching to RK4 would make that step stable (offered only then).
-    pub rk4_helps: bool,
+    /// The fixes that would make one of those lanes stable (offered only then).
+    pub fixes: Vec<Fix>,
 }
 
 /// What the user asked for in the panel; applied after the frame it was drawn in, so it
@@ -279,10 +271,7 @@ impl Session {
             shown: self.view.show_panel,
             knobs: self.knobs(),
             warning: self.tick_warning(),
-            rk4_helps: self.unstable_lane().is_some_and(|lane| {
-                lane.integrator() != Some(Integrator::Rk4)
-                    && timestep_lab::draw::stable_with(lane, Integrator::Rk4) == Some(true)
-            }),
+            fixes: self.fixes(),
         }
     }
 
@@ -295,6 +284,7 @@ impl Session {
             Change::Action(action) => self.act(action),
         };
         self.refused = outcome.err();
+        self.arrange();
     }
 
     /// Which of [`VIEWS`] is showing.
@@ -329,7 +319,7 @@ impl Session {
     }
 
     /// The loop's settings every lane was built with (the focused lane's).
-    fn knob_env(&self) -> PolicyEnv {
+    pub(super) fn knob_env(&self) -> PolicyEnv {
         *self.knob_lane().looped().env()
     }
 
@@ -353,7 +343,7 @@ impl Session {
             knobs.push(knob(
                 KnobId::Lane,
                 "Lane",
-                "1-4",
+                "Tab, 1-4",
                 (self.lanes.iter().map(Lane::name).collect(), self.view.focus),
                 Widget::Choice,
                 "The lane the keys and these knobs act on (and the one the single view shows).",
@@ -637,12 +627,11 @@ impl Session {
 
     /// Every lane afresh on `env` (the loop's timing changed), keeping each lane's spec, the
     /// rope's parameters and the window's clock; nothing changes if any lane cannot be built.
-    fn retime(&mut self, env: PolicyEnv) -> Result<(), Refused> {
+    pub(super) fn retime(&mut self, env: PolicyEnv) -> Result<(), Refused> {
         let env = env.with_refresh_hint(self.refresh_hz);
         let specs: Vec<_> = self.lanes.iter().map(Lane::spec).collect();
         let lanes = super::build_lanes(&specs, &self.rope, &env)?;
-        self.lanes = lanes;
-        self.hand.drop_held();
+        self.replace_lanes(lanes);
         Ok(())
     }
 
@@ -658,46 +647,6 @@ impl Session {
             return Ok(());
         }
         self.set_knob(KnobId::Tick, next)
-    }
-
-    /// What to say of an unstable lane's step (see `unstable_lane`), if one is.
-    pub fn tick_warning(&self) -> Option<String> {
-        self.unstable_lane().and_then(stability_warning)
-    }
-
-    /// The lane whose step is above its rope's stable step: the focused lane if it is, else
-    /// the first such lane (a variable lane in focus has no tick, but the split view's other
-    /// lanes may explode at it).
-    fn unstable_lane(&self) -> Option<&Lane> {
-        std::iter::once(self.knob_lane())
-            .chain(&self.lanes)
-            .find(|lane| {
-                let integrator = lane.integrator();
-                integrator.and_then(|i| timestep_lab::draw::stable_with(lane, i)) == Some(false)
-            })
-    }
-
-    /// The panel's fix for an unstable step (see [`Fix`]), by the reset rule.
-    pub fn fix_stability(&mut self, fix: Fix) -> Result<(), Refused> {
-        match fix {
-            Fix::Substeps => {
-                let lane = self.unstable_lane().unwrap_or(self.knob_lane());
-                let integrator = lane.integrator().unwrap_or(Integrator::Euler);
-                let limit_ns = self.rope.stability_limit_for(integrator) * 1e9;
-                let half = limit_ns / 2.0;
-                let ns = if half.is_finite() {
-                    half.clamp(1e3, 1e6)
-                } else {
-                    1e6
-                } as u64;
-                let env = self.knob_env();
-                self.retime(env.with_max_substep(MaxSubstep::Set(ns)))
-            }
-            Fix::Rk4 => Ok(self
-                .lanes
-                .iter_mut()
-                .try_for_each(|lane| lane.set_integrator(Integrator::Rk4))?),
-        }
     }
 }
 

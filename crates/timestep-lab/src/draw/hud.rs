@@ -379,6 +379,22 @@ impl HudInfo {
         }
     }
 
+    /// This HUD as wide as its cells get without a lane changing: paused and stepped back
+    /// as far as frames are kept, after an input. A HUD laid out for these keeps its height
+    /// when the user pauses or first presses a key (the panes under it stay put).
+    pub fn widest(&self) -> HudInfo {
+        let input = match self.input.is_empty() {
+            true => "16.7 ms, mean 16.7".to_string(),
+            false => self.input.clone(),
+        };
+        HudInfo {
+            paused: true,
+            rewound: super::lanes::KEPT_FRAMES,
+            input,
+            ..self.clone()
+        }
+    }
+
     /// The figures that come straight from the lanes (dt, clamp, cap, particles, and each
     /// lane's); the caller adds what it measured itself (fps, frame time, pause, cap, present
     /// mode).

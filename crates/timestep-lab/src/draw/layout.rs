@@ -39,7 +39,7 @@ impl LabelRoom {
 /// rope pinned at one end, downwards for one pinned at both (a sag under the one before).
 /// Overlaid exactly, the interpolated rope hid under Unity's at launch, which lags it by at
 /// most a tick: apart, every rope shows, and a lag or a jerk shows against its neighbour.
-pub const OVERLAY_SPREAD: f32 = 0.4;
+pub const OVERLAY_SPREAD: f32 = 0.5;
 
 /// How far lane `i` of `lanes` is drawn from where its rope is, m: the overlay's spread,
 /// centred on the rope's place.

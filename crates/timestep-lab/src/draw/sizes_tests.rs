@@ -350,7 +350,7 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
 #[test]
 fn the_key_hint_covers_no_pane() {
     let params = RopeParams::default();
-    let hint = "F1: keys  F2: panel  L: lessons  V: split  O: overlay  P: pause  Esc: quit";
+    let hint = "F1: keys  F2: panel  L: lessons  M: mode  Tab: lane  V: split  P: pause  Esc: quit";
     for (w, h) in [
         (1280, 800),
         (1920, 1080),
