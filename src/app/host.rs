@@ -28,6 +28,11 @@ pub trait WindowWall: Wall {
     fn caption(&self) -> Option<CaptureCaption> {
         None
     }
+    /// Whether its readings hold the program's own pauses (a live clock does; a replayed
+    /// capture's frame times are the capture's, and every one of them is a frame's).
+    fn live(&self) -> bool {
+        true
+    }
 }
 
 /// Where the window's frames are drawn and shown.

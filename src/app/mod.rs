@@ -88,14 +88,10 @@ pub struct WindowConfig {
 /// (a step over 15 ms).
 pub const DEFAULT_LANES: &str = "interpolated,unity+tick=10hz,variable";
 
-/// What the plain launch's caption says (a title, then what to watch and where), while its
-/// lanes are as launched and overlaid: each lane by the number its label starts with.
-pub const DEFAULT_CAPTION: [&str; 2] = [
-    "Three loops on the same frames",
-    "1 interpolated glides. 2 Unity's 10 Hz step, drawn without blending, jerks: along the \
-     bottom its dots bunch where 1's stay even, at any frame rate. 3 variable steps explode on \
-     any frame over 15 ms (S: a 300 ms stall). L: the lessons; M: another mode.",
-];
+/// The plain launch's caption, one line, while its lanes are as launched and overlaid: what to
+/// watch and where, each lane by the number its label starts with.
+pub const DEFAULT_CAPTION: [&str; 1] =
+    ["Three loops, same frames: the dots along the bottom run even for 1, bunched for 2"];
 
 /// A capture and which of its frames to replay.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -342,6 +338,12 @@ impl WindowWall for WindowClock {
         match self {
             WindowClock::Live(w) => w.caption(),
             WindowClock::Capture(c) => c.caption(),
+        }
+    }
+    fn live(&self) -> bool {
+        match self {
+            WindowClock::Live(w) => w.live(),
+            WindowClock::Capture(c) => c.live(),
         }
     }
 }

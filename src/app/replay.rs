@@ -162,4 +162,7 @@ impl<W: Wall> WindowWall for CaptureWall<W> {
             frames: self.total,
         })
     }
+    fn live(&self) -> bool {
+        false
+    }
 }

@@ -338,7 +338,8 @@ impl Session {
     ///
     /// Leaving the spiral lesson handed the next lesson's fresh lanes the 370 ms its last
     /// frame spent, and they counted 93.5 ms of it dropped; the first two frames at launch
-    /// measure the first presents (87 to 219 ms under llvmpipe here).
+    /// measure the first presents (87 to 219 ms under llvmpipe here). A replayed capture's
+    /// clock is left alone: its frame times are the capture's.
     pub fn start_clock_afresh(&mut self, frames: u8) {
         self.fresh_clock = self.fresh_clock.max(frames);
     }
@@ -758,6 +759,13 @@ impl Session {
                 lane.set_grab(Some(grab));
             }
         }
+        // A replayed capture's frame times are all frames': none is the program's pause.
+        if self.fresh_clock > 0 {
+            self.fresh_clock -= 1;
+            if wall.live() {
+                self.frames.restart();
+            }
+        }
         let hint = self.hint();
         let help = self.help();
         let mut host = WindowHost {
@@ -774,10 +782,7 @@ impl Session {
             caption: &self.caption,
             hint: &hint,
         };
-        if self.fresh_clock > 0 {
-            self.fresh_clock -= 1;
-            self.frames.restart();
-        }
+
         let frame = self.frames.run(&mut host, &mut self.lanes);
         if stepping {
             self.frames.set_paused(true);

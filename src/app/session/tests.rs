@@ -2072,3 +2072,46 @@ fn the_plain_launchs_ropes_hang_apart_and_differ_at_any_frame_rate() {
         );
     }
 }
+
+/// A scripted clock that says it is a replayed capture's.
+struct Replayed(Scripted);
+
+impl Wall for Replayed {
+    fn now_ns(&mut self) -> u64 {
+        self.0.now_ns()
+    }
+    fn sleep(&mut self, ns: u64) {
+        self.0.sleep(ns);
+    }
+}
+
+impl WindowWall for Replayed {
+    fn live(&self) -> bool {
+        false
+    }
+}
+
+#[test]
+fn the_first_frames_start_the_clock_afresh_unless_a_capture_is_their_clock() {
+    for live in [true, false] {
+        let mut s = session(Mode::Fixed);
+        s.opened(1280, 800);
+        s.restart_clock(0);
+        let mut buffer = Buffer::new(0, 0);
+        let mut times = Vec::new();
+        for now in [120 * MS, 240 * MS, 256 * MS] {
+            let wall = Scripted {
+                now_ns: now,
+                tick_ns: 0,
+            };
+            let r = match live {
+                true => s.frame(&mut { wall }, &mut buffer, None),
+                false => s.frame(&mut Replayed(wall), &mut buffer, None),
+            };
+            times.push(r.map(|r| r.frame.frame_ns / MS).unwrap_or(u64::MAX));
+        }
+        // Live: the first two frames' times were the GPU's set-up (87 to 219 ms here).
+        let want = if live { [0, 0, 16] } else { [120, 120, 16] };
+        assert_eq!(times, want, "live {live}");
+    }
+}

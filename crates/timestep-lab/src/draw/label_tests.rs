@@ -3,7 +3,6 @@
 //! tick cut into substeps and of every lesson, with the control panel open or closed. Each
 //! lane runs for a while on a 60 Hz clock first, so its labels hold the figures a window shows.
 
-use super::layout::LabelRoom;
 use super::rope::reach_px;
 use super::view::rope_box;
 use super::*;
@@ -65,6 +64,19 @@ fn cases() -> Vec<Case> {
             "variable,semi-fixed,fixed,interpolated",
             window_env(1_000_000, MaxSubstep::Default),
         ),
+        Case {
+            rope: RopeParams {
+                drive: Drive::Circle {
+                    period_ns: 3_000_000_000,
+                },
+                ..swaying
+            },
+            ..plain(
+                "the four modes, circling",
+                "variable,semi-fixed,fixed,interpolated",
+                window_env(1_000_000, MaxSubstep::Default),
+            )
+        },
     ];
     for (i, lesson) in LESSONS.iter().enumerate() {
         let specs = lesson.lane_specs();
@@ -100,15 +112,16 @@ fn run(case: &Case, frames: u64) -> Vec<Lane> {
     lanes
 }
 
-/// The box a rope drawn with `view` can reach, pixels (its world box, the pin's symbol and
-/// the beads past it), as `(left, top, right, bottom)`.
+/// The box a rope drawn with `view` can reach, pixels (its world box, with the beads past it
+/// and the pin's support symbol above its pin), as `(left, top, right, bottom)`.
 fn reach_of(params: &RopeParams, view: &View) -> (f32, f32, f32, f32) {
     let (min, max) = rope_box(params);
     let (a, b) = (view.to_screen(min), view.to_screen(max));
-    let (above, around) = reach_px(view.scale);
+    let (above, around) = reach_px(view.scale, params.pin == crate::rope::Pin::Both);
+    let pin = view.to_screen(Vec2::new(0.0, params.drive.rise_m()));
     (
         a.x.min(b.x) - around,
-        a.y.min(b.y) - above,
+        (a.y.min(b.y) - around).min(pin.y - above),
         a.x.max(b.x) + around,
         a.y.max(b.y) + around,
     )
@@ -210,16 +223,13 @@ fn no_label_covers_a_rope_or_its_pin_at_any_size_view_or_lesson() {
 fn a_label_that_wraps_pushes_the_ropes_down() {
     let params = RopeParams::default();
     let (w, h) = (1280, 800);
-    let usual = Layout::split(&params, (w, h), 4, (64, 0), LabelRoom::default());
-    let tall = LabelRoom { w: 300, h: 200 };
+    let usual = Layout::split(&params, (w, h), 4, (64, 0), 0);
+    let tall = 120;
     let pushed = Layout::split(&params, (w, h), 4, (64, 0), tall);
     assert_ne!(usual.views, pushed.views);
-    for (area, view) in pushed.areas.iter().zip(&pushed.views) {
+    for ((area, view), slot) in pushed.areas.iter().zip(&pushed.views).zip(&pushed.slots) {
         let (_, top, _, _) = reach_of(&params, view);
-        assert!(
-            top >= (area.y + tall.h) as f32,
-            "{top} vs {}",
-            area.y + tall.h
-        );
+        assert!(top >= (area.y + tall) as f32, "{top} vs {}", area.y + tall);
+        assert_eq!(slot.y + slot.h, area.y + tall);
     }
 }

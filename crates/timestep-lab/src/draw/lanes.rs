@@ -121,8 +121,8 @@ impl LanePanes {
                 },
                 view: layout.views[i],
                 area: layout.areas[i],
+                slot: layout.slots.get(i).copied().unwrap_or_default(),
                 label: layout.split.then(|| PaneLabel {
-                    row: if overlay { i as u32 } else { 0 },
                     focused: focused == i,
                     colour: self_colours.get(i).copied().unwrap_or(i),
                     ..labels
@@ -267,7 +267,6 @@ fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
         colour: index,
         exploded: lane.rope().is_some_and(Rope::exploded),
         focused,
-        row: 0,
     }
 }
 

@@ -1,39 +1,28 @@
-//! Where each lane is drawn: the whole frame for the single view, or a grid of panes for the
-//! split view (side by side for two lanes, 2×2 for three or four), under the HUD's bar and
-//! above the strip.
+//! Where each lane is drawn: the whole frame for the single view, a grid of panes for the
+//! split view (side by side for two lanes; for three or four a 2×2 grid or a row, whichever
+//! draws the ropes larger), or one pane for the overlay; under the HUD's bar and above the
+//! strip. Every pane label has a slot that its rope keeps clear of.
 
-use super::pane::LABEL_TYPICAL_CHARS;
+use super::pane::label_box_height;
 use super::text::{advance, line_height};
 use super::view::{margin_px, panes_bottom, rope_box};
 use super::{View, text_scale};
 use crate::rope::{Pin, RopeParams};
 use glam::Vec2;
 
-/// The room a layout keeps clear for its pane labels, pixels: the widest label's box, and the
-/// height of a pane's labels (the split view's one label; the overlay's stack of them), each
-/// measured from the pane's top-left corner. `Default`: the usual label's, at the size.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct LabelRoom {
-    /// Width, px.
-    pub w: u32,
-    /// Height, px.
-    pub h: u32,
-}
+/// The most share of a pane's height its label may take (the split view's; the rest is the
+/// rope's), and the most the overlay's labels may take together.
+const LABEL_SHARE: f32 = 0.4;
+const STACK_SHARE: f32 = 0.75;
+/// The lines each of the overlay's labels has room for (its three, a long loop line wrapped
+/// once).
+const STACK_LINES: u32 = 4;
+/// The characters the overlay's labels are wrapped at when they stack down the pane's left.
+const STACK_CHARS: u32 = 32;
 
-impl LabelRoom {
-    /// The larger of the two in each direction.
-    pub fn max(self, other: LabelRoom) -> LabelRoom {
-        LabelRoom {
-            w: self.w.max(other.w),
-            h: self.h.max(other.h),
-        }
-    }
-
-    /// Whether this holds `other`.
-    pub fn holds(self, other: LabelRoom) -> bool {
-        self.w >= other.w && self.h >= other.h
-    }
-}
+/// How much larger a row of panes must draw the ropes than a full 2×2 grid to be chosen over
+/// it: a grid's panes are wider, so their labels wrap less.
+const ROW_GAIN: f32 = 1.5;
 
 /// How far apart the overlay hangs its ropes, as a share of a rope's length: sideways for a
 /// rope pinned at one end, downwards for one pinned at both (a sag under the one before).
@@ -56,19 +45,28 @@ fn spread_offset(params: &RopeParams, i: usize, lanes: usize) -> Vec2 {
 /// A view of the rope of `params` fitted inside the pixel rectangle `[area_min, area_max]`,
 /// its whole drawing included (a pin's support symbol, the beads: see `rope::reach_px`), and
 /// the world box widened by `widen` (m, each side).
+///
+/// The box already holds some room above the pins (at their highest: a circling pin rises);
+/// the symbol takes only what it lacks. That is found in two fits: the first keeps the
+/// symbol's whole height clear (the most it can need), the second what the first's scale
+/// says is lacking, which is no more at the second's larger scale (the box's room grows with
+/// the scale faster than the symbol does).
 fn drawn_view(params: &RopeParams, (area_min, area_max): (Vec2, Vec2), widen: Vec2) -> View {
     let (min, max) = rope_box(params);
     let (min, max) = (min - widen, max + widen);
-    let fit = |lo: Vec2, hi: Vec2| {
-        let hi = hi.max(lo + Vec2::ONE);
+    let fit = |above: f32, around: f32| {
+        let lo = area_min + Vec2::new(around, above);
+        let hi = (area_max - Vec2::splat(around)).max(lo + Vec2::ONE);
         View::fit_in(min, max, lo, hi, 0, 0)
     };
+    let both = params.pin == Pin::Both;
     // The reach grows with the scale: that of the fit without it is the most it can be.
-    let (above, around) = super::rope::reach_px(fit(area_min, area_max).scale);
-    fit(
-        area_min + Vec2::new(around, above),
-        area_max - Vec2::splat(around),
-    )
+    let (above, around) = super::rope::reach_px(fit(0.0, 0.0).scale, both);
+    let first = fit(above, around);
+    // Above the highest pin (the overlay's spread raises one by `widen.y`).
+    let room_m = max.y - widen.y - params.drive.rise_m();
+    let lacking = (above - room_m * first.scale).max(0.0);
+    fit(lacking, around)
 }
 
 /// A rectangle of the buffer, pixels.
@@ -124,6 +122,9 @@ pub struct Layout {
     pub views: Vec<View>,
     /// Each pane's marker track (see [`super::Marker`]), along the bottom of its pane.
     pub tracks: Vec<Area>,
+    /// Where each pane's label goes: its box starts at the slot's corner, wraps to its
+    /// width and keeps to its height (empty: no label).
+    pub slots: Vec<Area>,
 }
 
 impl Layout {
@@ -157,25 +158,23 @@ impl Layout {
             areas: vec![Area::full(width, height)],
             views: vec![view],
             tracks: vec![track],
+            slots: vec![Area::default()],
         }
     }
 
     /// `lanes` ropes (1 to [`MAX_PANES`]) in one pane, each in its colour, hung a little
-    /// apart (see [`OVERLAY_SPREAD`]) on one grid, with a label and a marker track each,
-    /// stacked; placed as the split view's single pane would be. The ropes keep clear of the
-    /// labels (`labels`: their stack, see [`LabelRoom`]): beside them where that leaves the
-    /// ropes most of the pane's width, else below them.
+    /// apart (see [`OVERLAY_SPREAD`]) on one grid, with a label and a marker track each;
+    /// placed as the split view's single pane would be. The labels go in a row across the
+    /// pane's top (the ropes under them, in the same order) or in a column down its left (the
+    /// ropes beside them), wherever the ropes are drawn the larger.
     pub fn overlay(
         params: &RopeParams,
         (width, height): (u32, u32),
         lanes: usize,
-        (hud_bar, reserve): (u32, u32),
-        labels: LabelRoom,
+        bands: (u32, u32),
     ) -> Layout {
         let lanes = lanes.clamp(1, MAX_PANES);
-        let labels = labels.max(overlay_labels(height, lanes));
-        let one = LabelRoom::default();
-        let mut layout = Layout::split(params, (width, height), 1, (hud_bar, reserve), one);
+        let mut layout = Layout::split(params, (width, height), 1, bands, 0);
         let (area, track) = (layout.areas[0], layout.tracks[0]);
         // The tracks stack upwards from the one pane's track; the ropes keep clear of them.
         let stack = (track.h * lanes as u32).min(area.h / 3);
@@ -189,17 +188,26 @@ impl Layout {
             })
             .collect();
         let inset = Vec2::splat(margin_px(width, height) * 0.5);
-        let (labels_w, labels_h) = (labels.w as f32, labels.h as f32);
-        let clear = if area.w as f32 - labels_w >= 0.45 * area.w as f32 {
-            Vec2::new(labels_w, 0.0)
-        } else {
-            Vec2::new(0.0, labels_h)
-        };
-        let rope_min = area.min() + inset + clear;
         let rope_max = Vec2::new(area.max().x - inset.x, top as f32);
         let widen = spread_offset(params, lanes - 1, lanes).abs();
-        let view = drawn_view(params, (rope_min, rope_max), widen);
+        let place = |slots: Vec<Area>| {
+            // The ropes clear of every slot: below a row of them, beside a column.
+            let right = slots.iter().map(|a| a.x + a.w).max().unwrap_or(area.x);
+            let bottom = slots.iter().map(|a| a.y + a.h).max().unwrap_or(area.y);
+            let clear = match slots.len() > 1 && slots[0].y == slots[1].y {
+                true => Vec2::new(0.0, (bottom - area.y) as f32),
+                false => Vec2::new((right - area.x) as f32, 0.0),
+            };
+            let view = drawn_view(params, (area.min() + inset + clear, rope_max), widen);
+            (view, slots)
+        };
+        let (view, slots) = [true, false]
+            .map(|across| place(overlay_slots(area, height, lanes, across)))
+            .into_iter()
+            .max_by(|a, b| a.0.scale.total_cmp(&b.0.scale))
+            .unwrap_or_else(|| place(Vec::new()));
         layout.areas = vec![area; lanes];
+        layout.slots = slots;
         layout.views = (0..lanes)
             .map(|i| {
                 let shift = spread_offset(params, i, lanes) * Vec2::new(1.0, -1.0) * view.scale;
@@ -215,51 +223,63 @@ impl Layout {
     }
 
     /// `panes` ropes (1 to [`MAX_PANES`]) side by side or in a 2×2 grid, each in its own
-    /// labelled pane; the panes keep clear of the strip and the bottom `reserve` pixels above
-    /// it (a lesson's caption), and of the HUD's bar across the top, `hud_bar` pixels tall
-    /// (0: no bar; see `hud_bar_height`).
+    /// labelled pane: side by side where that draws the ropes [`ROW_GAIN`] times as large as
+    /// a full grid (any larger than a grid with an empty cell);
+    /// the panes keep clear of the strip and the bottom `reserve` pixels above it (a lesson's
+    /// caption), and of the HUD's bar across the top, `hud_bar` pixels tall (0: no bar; see
+    /// `hud_bar_height`), and each rope of its label, `label_px` tall where the labels drawn
+    /// need more than the usual three lines.
     pub fn split(
+        params: &RopeParams,
+        size: (u32, u32),
+        panes: usize,
+        bands: (u32, u32),
+        label_px: u32,
+    ) -> Layout {
+        let panes = panes.clamp(1, MAX_PANES);
+        let grid = (panes.min(2), panes.div_ceil(2));
+        let layout = |shape| Layout::grid(params, size, panes, bands, label_px, shape);
+        let (square, row) = (layout(grid), layout((panes, 1)));
+        // A grid with a cell left empty wastes it: a row is chosen wherever it is larger.
+        let gain = if panes % 2 == 1 { 1.0 } else { ROW_GAIN };
+        match row.views[0].scale > gain * square.views[0].scale {
+            true => row,
+            false => square,
+        }
+    }
+
+    /// `panes` ropes in `cols` × `rows` panes, as [`Layout::split`] lays them out.
+    pub(super) fn grid(
         params: &RopeParams,
         (width, height): (u32, u32),
         panes: usize,
         (hud_bar, reserve): (u32, u32),
-        labels: LabelRoom,
+        label_px: u32,
+        (cols, rows): (usize, usize),
     ) -> Layout {
-        let panes = panes.clamp(1, MAX_PANES);
-        let (w, h) = (width as f32, height as f32);
+        let w = width as f32;
         let margin = margin_px(width, height);
         let bottom = panes_bottom(width, height, reserve);
-        let bar = hud_bar as f32 + margin * 0.5;
         // Always clear of the HUD's bar, however tall it wraps (the egui HUD wraps to rows
         // left of the panel): panes under it would hide their labels and ropes.
-        let top = if hud_bar > 0 { bar } else { margin };
-        let left = margin;
-        let gap = margin * 0.5;
-        // The label's box starts a pixel in from the pane's corner.
-        let label_px = label_height(height).max(labels.h) as f32;
-        let cell_of = |(cols, rows): (usize, usize)| {
-            Vec2::new(
-                ((w - margin - left - gap * (cols - 1) as f32) / cols as f32).max(1.0),
-                ((bottom - margin - top - gap * (rows - 1) as f32) / rows as f32).max(1.0),
-            )
-        };
-        // Two columns; one row where the grid's panes leave their ropes under an eighth of the
-        // height (a short room under a tall bar) and a row leaves them more.
-        let rope_room = |c: Vec2| c.x.min(c.y - label_px);
-        let grid = (panes.min(2), panes.div_ceil(2));
-        let row = rope_room(cell_of((panes, 1)));
-        let cramped = rope_room(cell_of(grid)) < h / 8.0;
-        let (cols, rows) = if cramped && row > rope_room(cell_of(grid)) {
-            (panes, 1)
+        let top = if hud_bar > 0 {
+            hud_bar as f32 + margin * 0.5
         } else {
-            grid
+            margin
         };
-        let cell = cell_of((cols, rows));
+        let (left, gap) = (margin, margin * 0.5);
+        let cell = Vec2::new(
+            ((w - margin - left - gap * (cols - 1) as f32) / cols as f32).max(1.0),
+            ((bottom - margin - top - gap * (rows - 1) as f32) / rows as f32).max(1.0),
+        );
+        // The label's box starts a pixel in from the pane's corner, and keeps to its share.
+        let label_px = (label_height(height).max(label_px) as f32).min(LABEL_SHARE * cell.y);
         let mut layout = Layout {
             split: true,
             areas: Vec::with_capacity(panes),
             views: Vec::with_capacity(panes),
             tracks: Vec::with_capacity(panes),
+            slots: Vec::with_capacity(panes),
         };
         let th = track_height(height) as f32;
         for i in 0..panes {
@@ -273,7 +293,6 @@ impl Layout {
             };
             let inset = Vec2::splat(margin * 0.5);
             let rope_min = area.min() + inset + Vec2::new(0.0, label_px);
-            // The marker's track along the bottom, where the pane has room for it.
             // The marker's track: at most a quarter of the rope's room, and none under 8 px.
             let th = th.min((cell.y - label_px - 2.0 * inset.y) / 4.0);
             let th = if th >= 8.0 { th.floor() } else { 0.0 };
@@ -283,6 +302,12 @@ impl Layout {
                 y: rope_max.y.max(0.0) as u32,
                 w: (cell.x - 2.0 * inset.x).max(0.0) as u32,
                 h: th as u32,
+            });
+            layout.slots.push(Area {
+                x: area.x + 1,
+                y: area.y + 1,
+                w: area.w.saturating_sub(2),
+                h: (label_px as u32).saturating_sub(1),
             });
             layout.areas.push(area);
             let view = drawn_view(params, (rope_min, rope_max), Vec2::ZERO);
@@ -319,14 +344,38 @@ pub fn label_height(height: u32) -> u32 {
     3 * line_height(s) + 12 * s
 }
 
-/// The room the overlay's `lanes` labels usually take: each of typical width, three lines,
-/// stacked as drawn (see `pane::LabelBox::row_top`).
-fn overlay_labels(height: u32, lanes: usize) -> LabelRoom {
-    let s = text_scale(height);
-    LabelRoom {
-        w: LABEL_TYPICAL_CHARS * advance(s) + 8 * s + 1,
-        h: lanes as u32 * (3 * (line_height(s) + 2 * s) + 8 * s) + 1,
-    }
+/// The overlay's label slots in `area` (a buffer `height` pixels tall) for `lanes` labels:
+/// `across` the pane's top in lane order, else down its left; each [`STACK_LINES`] lines
+/// tall, together at most [`STACK_SHARE`] of the pane's height.
+fn overlay_slots(area: Area, height: u32, lanes: usize, across: bool) -> Vec<Area> {
+    let n = lanes as u32;
+    let full = label_box_height(STACK_LINES, height);
+    let gap = 2 * text_scale(height);
+    let room = (STACK_SHARE * area.h as f32) as u32;
+    let (w, h) = match across {
+        true => (area.w.saturating_sub(2) / n, full.min(room)),
+        false => {
+            let column = STACK_CHARS * advance(text_scale(height)) + 8 * text_scale(height);
+            let each = (room / n).saturating_sub(gap);
+            (column.min(area.w.saturating_sub(2)), full.min(each))
+        }
+    };
+    (0..n)
+        .map(|i| match across {
+            true => Area {
+                x: area.x + 1 + i * w,
+                y: area.y + 1,
+                w: w.saturating_sub(gap),
+                h,
+            },
+            false => Area {
+                x: area.x + 1,
+                y: area.y + 1 + i * (h + gap),
+                w,
+                h,
+            },
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -335,43 +384,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_overlays_rope_keeps_clear_of_its_stacked_labels() {
-        // The room a 1280x800 window leaves beside its panel, and with the panel hidden.
-        for w in [924, 1280] {
-            let h = 800;
+    fn the_overlays_ropes_keep_clear_of_its_label_slots() {
+        // The room a 1280x800 window leaves beside its panel, and with the panel hidden, and
+        // a short window's.
+        for (w, h) in [(924, 800), (1280, 800), (864, 540)] {
             let params = RopeParams::default();
-            let l = Layout::overlay(
-                &params,
-                (w, h),
-                3,
-                (hud_bar_height(w, h), 0),
-                LabelRoom::default(),
-            );
-            let area = l.areas[0];
-            let labels_right =
-                area.x as f32 + (LABEL_TYPICAL_CHARS * advance(text_scale(h))) as f32;
-            let labels_bottom = area.y as f32 + 3.0 * label_height(h) as f32;
+            let l = Layout::overlay(&params, (w, h), 3, (hud_bar_height(w, h), 0));
             let (min, max) = super::super::view::rope_box(&params);
-            let (a, b) = (l.views[0].to_screen(min), l.views[0].to_screen(max));
-            let (left, top) = (a.x.min(b.x), a.y.min(b.y));
-            assert!(
-                left >= labels_right || top >= labels_bottom,
-                "{w}x{h}: the rope's box starts at ({left}, {top}), the labels end at \
-                 ({labels_right}, {labels_bottom})"
-            );
+            for (i, view) in l.views.iter().enumerate() {
+                let (a, b) = (view.to_screen(min), view.to_screen(max));
+                let (left, top) = (a.x.min(b.x), a.y.min(b.y));
+                for slot in &l.slots {
+                    let right = (slot.x + slot.w) as f32;
+                    let bottom = (slot.y + slot.h) as f32;
+                    assert!(
+                        left >= right || top >= bottom,
+                        "{w}x{h}: rope {i}'s box starts at ({left}, {top}), a slot ends at \
+                         ({right}, {bottom})"
+                    );
+                }
+            }
         }
     }
 
     #[test]
     fn four_panes_make_a_two_by_two_grid_that_does_not_overlap_the_hud_or_strip() {
         let (w, h) = (1280, 800);
-        let l = Layout::split(
-            &RopeParams::default(),
-            (w, h),
-            4,
-            (hud_bar_height(w, h), 0),
-            LabelRoom::default(),
-        );
+        // The window's rope swings under its swaying pin.
+        let swaying = RopeParams {
+            drive: crate::rope::Drive::sway(),
+            ..RopeParams::default()
+        };
+        let l = Layout::split(&swaying, (w, h), 4, (hud_bar_height(w, h), 0), 0);
         assert_eq!(l.areas.len(), 4);
         let strip_top = h - super::super::strip_height(w, h);
         for (i, a) in l.areas.iter().enumerate() {
@@ -393,15 +437,28 @@ mod tests {
         }
     }
 
+    /// The plain launch's three lanes split (V): a 2×2 grid left a cell empty and drew the
+    /// ropes smaller than a row of three does.
+    #[test]
+    fn three_panes_go_in_a_row_where_that_draws_them_larger() {
+        let swaying = RopeParams {
+            drive: crate::rope::Drive::sway(),
+            ..RopeParams::default()
+        };
+        for (w, h) in [(924, 800), (1280, 800), (864, 540)] {
+            let l = Layout::split(&swaying, (w, h), 3, (hud_bar_height(w, h), 0), 0);
+            assert!(
+                l.areas.iter().all(|a| a.y == l.areas[0].y),
+                "{w}x{h}: {l:?}"
+            );
+            let grid = Layout::grid(&swaying, (w, h), 3, (hud_bar_height(w, h), 0), 0, (2, 2));
+            assert!(l.views[0].scale > grid.views[0].scale, "{w}x{h}");
+        }
+    }
+
     #[test]
     fn two_panes_sit_side_by_side() {
-        let l = Layout::split(
-            &RopeParams::default(),
-            (1280, 720),
-            2,
-            (0, 0),
-            LabelRoom::default(),
-        );
+        let l = Layout::split(&RopeParams::default(), (1280, 720), 2, (0, 0), 0);
         assert_eq!(l.areas.len(), 2);
         assert_eq!(l.areas[0].y, l.areas[1].y);
         assert!(l.areas[0].h > l.areas[0].w / 2);

@@ -49,7 +49,7 @@ pub use hud::{
     pacing_summary, stability_warning, stable_with, text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
-pub use layout::{Area, LabelRoom, Layout, MAX_PANES, OVERLAY_SPREAD, label_height};
+pub use layout::{Area, Layout, MAX_PANES, OVERLAY_SPREAD, label_height};
 pub use pane::{Marker, Pane, PaneLabel, Run};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
@@ -191,8 +191,8 @@ impl Renderer {
         // Labels over every rope: an overlaid rope must not cross another lane's label.
         for p in scene.panes {
             if let (Some(label), Some(mut canvas)) = (&p.label, Canvas::new(frame, width, height)) {
-                let rows = scene.panes.iter().filter(|q| q.area == p.area).count() as u32;
-                let drawn = pane::draw_label(&mut canvas, &mut self.texts, p.area, label, rows);
+                let at = (p.area, p.slot);
+                let drawn = pane::draw_label(&mut canvas, &mut self.texts, at, label);
                 self.labels.push(drawn);
             }
         }
@@ -280,6 +280,7 @@ mod tests {
             view: *view,
             area: Area::full(w, h),
             label: None,
+            slot: Area::default(),
             marker: Marker::default(),
         }
     }
@@ -525,13 +526,7 @@ mod tests {
     fn split_frame(first: &[Vec2], exploded: bool) -> (Vec<u8>, Layout) {
         let (w, h) = (1280, 720);
         let params = RopeParams::default();
-        let layout = Layout::split(
-            &params,
-            (w, h),
-            4,
-            (hud_bar_height(w, h), 0),
-            LabelRoom::default(),
-        );
+        let layout = Layout::split(&params, (w, h), 4, (hud_bar_height(w, h), 0), 0);
         let hanging: Vec<Vec2> = Rope::new(params).positions().collect();
         let label = |i: usize| PaneLabel {
             title: vec![(format!("{} lane", i + 1), "lane")],
@@ -540,7 +535,6 @@ mod tests {
             colour: i,
             exploded: false,
             focused: i == 0,
-            row: 0,
         };
         let panes: Vec<Pane> = (0..4)
             .map(|i| Pane {
@@ -552,6 +546,7 @@ mod tests {
                 view: layout.views[i],
                 area: layout.areas[i],
                 label: Some(label(i)),
+                slot: layout.slots[i],
                 marker: Marker::default(),
             })
             .collect();

@@ -7,12 +7,6 @@ use super::palette;
 use super::text::{self, Part, Texts};
 use super::{RopeLook, View};
 
-/// The label length the pane's text size is chosen for, characters.
-const LABEL_CHARS: i64 = 32;
-/// A typical label's width in characters (a lane's name, its steps and its judder): the
-/// overlay keeps its rope clear of a column of labels this wide.
-pub(super) const LABEL_TYPICAL_CHARS: u32 = 28;
-
 /// One run of a label's line: its text and the glossary term of the figure it shows ("":
 /// not a figure).
 pub type Run = (String, &'static str);
@@ -32,8 +26,6 @@ pub struct PaneLabel {
     pub exploded: bool,
     /// The lane the keys act on.
     pub focused: bool,
-    /// Which label of the pane this is: the overlay stacks one per lane, 0 at the top.
-    pub row: u32,
 }
 
 /// A marker that moves at a constant speed in the simulation time a lane shows, as Blur
@@ -65,8 +57,10 @@ pub struct Pane<'a> {
     pub view: View,
     /// The pane's rectangle; drawing is clipped to it.
     pub area: Area,
-    /// Split view only: the label and border.
+    /// Split view and overlay: the label and border.
     pub label: Option<PaneLabel>,
+    /// Where its label goes (see [`label_box`]).
+    pub slot: Area,
     /// The lane's marker and its track.
     pub marker: Marker<'a>,
 }
@@ -136,56 +130,50 @@ pub(super) struct LabelBox {
     /// One line's height, and the padding inside the box, px.
     line: i64,
     pad: i64,
-    /// The lines each of the overlay's stacked labels keeps (three, or fewer in a short pane).
-    row_lines: i64,
 }
 
-impl LabelBox {
-    /// How far down its pane the overlay's `row`-th label starts, px: each label (clipped,
-    /// not wrapped) stacks under the one before.
-    pub fn row_top(&self, row: u32) -> i64 {
-        i64::from(row) * (self.row_lines * self.line + 2 * self.pad)
-    }
+/// The fewest characters a label's slot holds at the usual text scale (a lane's name and its
+/// steps: `1 interpolated  58 steps`); a narrower slot draws its label one size smaller.
+const SLOT_CHARS: i64 = 24;
 
-    /// The stack of `rows` overlaid labels, px from the pane's top to the last one's bottom.
-    pub fn stack_height(&self, rows: u32) -> i64 {
-        self.row_top(rows.saturating_sub(1)) + self.h + 1
-    }
+/// The line height and padding of a label at text `scale`, px.
+fn label_metrics(scale: u32) -> (i64, i64) {
+    let s = i64::from(scale.max(1));
+    (text::cell(scale).0 + 2 * s, 4 * s)
 }
 
-/// The share of a pane's height its label may take, and the share the overlay's stacked
-/// labels may take together: the rest is the rope's. A label that would take more keeps its
-/// first lines (the lane's name first); one whose first line does not fit is not drawn.
-const LABEL_SHARE: f32 = 0.4;
-const STACK_SHARE: f32 = 0.6;
+/// The height of a label box of `lines` lines at the usual text scale of a buffer `height`
+/// pixels tall, px.
+pub(super) fn label_box_height(lines: u32, height: u32) -> u32 {
+    let scale = super::text_scale(height);
+    let (line, pad) = label_metrics(scale);
+    let h = i64::from(lines) * line + 2 * pad - 2 * i64::from(scale.max(1));
+    u32::try_from(h).unwrap_or(0)
+}
 
-/// `label` laid out in `pane`, one of `rows` labels stacked in it (the overlay's; 1: the
-/// split view's), at the text scale of a buffer `height` pixels tall: the usual scale where
-/// a label of [`LABEL_CHARS`] fits the pane (the same for every pane), else one size smaller,
-/// no smaller (a buffer of twice the pixel density keeps its labels readable). A pane's only
-/// label wraps its lines to the pane's width; stacked labels keep three lines each
-/// (clipped). Either keeps to its share of the pane's height ([`LABEL_SHARE`],
-/// [`STACK_SHARE`]). What the layout leaves room for and what is drawn both come from here.
-pub(super) fn label_box(label: &PaneLabel, pane: Area, height: u32, rows: u32) -> LabelBox {
-    let (w, alone) = (i64::from(pane.w), rows <= 1);
-    let fits = |scale: u32| LABEL_CHARS * text::cell(scale).1 + 10 * i64::from(scale) <= w;
-    let scale = super::text_scale(height).max(1);
-    let scale = if fits(scale) {
-        scale
+/// `label` laid out in `slot` (where the layout lets it go: its box starts at the slot's
+/// corner, wraps its lines to the slot's width and keeps its first lines that fit the slot's
+/// height, the lane's name first; none, if even that does not fit), at the text scale of a
+/// buffer `height` pixels tall: the usual scale where a slot holds [`SLOT_CHARS`], else one
+/// size smaller, no smaller (a buffer of twice the pixel density keeps its labels readable).
+/// What the layout leaves room for and what is drawn both come from here.
+pub(super) fn label_box(label: &PaneLabel, slot: Area, height: u32) -> LabelBox {
+    let w = i64::from(slot.w);
+    let usual = super::text_scale(height).max(1);
+    let fits = |scale: u32| SLOT_CHARS * text::cell(scale).1 + 10 * i64::from(scale) <= w;
+    let scale = if fits(usual) {
+        usual
     } else {
-        (scale - 1).max(1)
+        (usual - 1).max(1)
     };
     let detail = if label.exploded {
         palette::BAD
     } else {
         palette::TEXT
     };
-    let (s, (g, a)) = (i64::from(scale), text::cell(scale));
-    let pad = 4 * s;
-    let cols = match alone {
-        true => usize::try_from((w - 2 - 2 * pad) / a).unwrap_or(0).max(1),
-        false => usize::MAX,
-    };
+    let (s, a) = (i64::from(scale), text::cell(scale).1);
+    let (line, pad) = label_metrics(scale);
+    let cols = usize::try_from((w - 2 * pad) / a).unwrap_or(0).max(1);
     let mut lines: Vec<(Vec<Run>, _)> = [
         (&label.title, palette::lane(label.colour)),
         (&label.detail, detail),
@@ -194,13 +182,8 @@ pub(super) fn label_box(label: &PaneLabel, pane: Area, height: u32, rows: u32) -
     .into_iter()
     .flat_map(|(runs, colour)| wrap_runs(runs, cols).into_iter().map(move |l| (l, colour)))
     .collect();
-    let line = g + 2 * s;
-    let room = match alone {
-        true => LABEL_SHARE * pane.h as f32,
-        false => STACK_SHARE * pane.h as f32 / rows as f32,
-    };
     // k lines take k·line + 2·pad − 2·s.
-    let fit = ((room as i64 - 2 * pad + 2 * s) / line).max(0);
+    let fit = ((i64::from(slot.h) - 2 * pad + 2 * s) / line).max(0);
     lines.truncate(usize::try_from(fit).unwrap_or(0));
     let chars = lines
         .iter()
@@ -210,7 +193,7 @@ pub(super) fn label_box(label: &PaneLabel, pane: Area, height: u32, rows: u32) -
     let (w, h) = match lines.len() {
         0 => (0, 0),
         n => (
-            (chars * a + 2 * pad).min(w - 2),
+            (chars * a + 2 * pad).min(w),
             n as i64 * line + 2 * pad - 2 * s,
         ),
     };
@@ -221,19 +204,18 @@ pub(super) fn label_box(label: &PaneLabel, pane: Area, height: u32, rows: u32) -
         lines,
         line,
         pad,
-        row_lines: fit.min(3),
     }
 }
 
-/// The pane's border, clipped to its area, and its label's box (see [`label_box`]), whose text
-/// goes to `texts` (clipped to the pane too): the lane's colour on the title, red when its rope
-/// has exploded, an accent border on the focused lane. Returns the box, as drawn.
+/// The pane's border, clipped to its area, and its label's box (see [`label_box`]) in `slot`,
+/// whose text goes to `texts` (clipped to the pane too): the lane's colour on the title, red
+/// when its rope has exploded, an accent border on the focused lane. Returns the box, as
+/// drawn.
 pub(super) fn draw_label(
     canvas: &mut Canvas,
     texts: &mut Texts,
-    area: Area,
+    (area, slot): (Area, Area),
     label: &PaneLabel,
-    rows: u32,
 ) -> Area {
     let (x, y, w, h) = rect(area);
     canvas.clip_to(x, y, w, h);
@@ -251,30 +233,28 @@ pub(super) fn draw_label(
         canvas.blend_rect(bx, by, bw, bh, border, 220);
     }
     let height = u32::try_from(canvas.height()).unwrap_or(0);
-    let b = label_box(label, area, height, rows);
-    let top = y + b.row_top(label.row);
-    canvas.blend_rect(x + 1, top + 1, b.w, b.h, palette::PANEL, 190);
-    let drawn = Area {
-        x: u32::try_from(x + 1).unwrap_or(0),
-        y: u32::try_from(top + 1).unwrap_or(0),
-        w: u32::try_from(b.w).unwrap_or(0),
-        h: u32::try_from(b.h).unwrap_or(0),
-    };
+    let b = label_box(label, slot, height);
+    let (sx, sy, _, _) = rect(slot);
+    canvas.blend_rect(sx, sy, b.w, b.h, palette::PANEL, 190);
     for (i, (runs, colour)) in b.lines.iter().enumerate() {
         let parts = runs
             .iter()
             .map(|(t, term)| Part::figure(t.as_str(), *colour, term))
             .collect();
         texts.push(text::TextLine {
-            x: x + b.pad,
-            y: top + b.pad + i as i64 * b.line,
+            x: sx + b.pad - 1,
+            y: sy + b.pad - 1 + i as i64 * b.line,
             scale: b.scale,
             parts,
             clip: Some((x, y, w, h)),
             ..text::TextLine::default()
         });
     }
-    drawn
+    Area {
+        w: u32::try_from(b.w).unwrap_or(0),
+        h: u32::try_from(b.h).unwrap_or(0),
+        ..slot
+    }
 }
 
 /// A label line's runs wrapped to `cols` characters a line: broken between runs (a gap run
@@ -454,18 +434,18 @@ mod tests {
         };
         // The buffer heights whose usual text scales are 1 to 4.
         let height = [400, 800, 1200, 1600][scale.clamp(1, 4) as usize - 1];
-        let pane = Area {
+        let slot = Area {
             w,
             h: 400,
             ..Area::default()
         };
-        let b = label_box(&label, pane, height, 1);
+        let b = label_box(&label, slot, height);
         vec![b.scale; b.lines.len()]
     }
 
     #[test]
     fn a_narrow_panes_label_is_one_size_smaller_at_most_and_wraps() {
-        // 1280x800 (scale 2): a 465 px pane holds 32 characters of the usual size.
+        // 1280x800 (scale 2): a 465 px pane holds 24 characters of the usual size.
         assert!(label_scales(465, 2).iter().all(|&s| s == 2));
         // The same window at twice the density (2560x1600, scale 4, a 465 px pane): one size
         // smaller (24 px lines, the 12 points of the smallest at 1x), its lines wrapped;

@@ -112,6 +112,7 @@ fn frame(
         view,
         area: Area::full(w, h),
         label: None,
+        slot: Area::default(),
         marker: Marker::default(),
     }];
     let scene = Scene {
@@ -242,6 +243,7 @@ fn writes_a_scattered_rope_png() {
         view,
         area: Area::full(w, h),
         label: None,
+        slot: Area::default(),
         marker: Marker::default(),
     }];
     let scene = Scene {

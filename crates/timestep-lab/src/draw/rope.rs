@@ -186,14 +186,19 @@ impl PinSymbol {
 }
 
 /// How far a rope drawn at `scale` pixels per metre reaches past its particles, pixels: above
-/// a pin (its support symbol's hatching), and on every side (a bead with its rim, the pin's
-/// bar). A layout that keeps these clear of a label keeps the whole drawing clear of it.
-pub(super) fn reach_px(scale: f32) -> (f32, f32) {
+/// a pin (its support symbol's hatching), and on every side (a bead with its rim; with both
+/// ends pinned, the far pin's bar, which sits near the box's side). A layout that keeps these
+/// clear of a label keeps the whole drawing clear of it.
+pub(super) fn reach_px(scale: f32, both_pinned: bool) -> (f32, f32) {
     let line_w = rope_width_px(scale);
     let radius = bead_radius(line_w);
     let pin = PinSymbol::new(radius, line_w);
     let above = pin.hatch_dy + pin.thin;
-    let around = (pin.half + 0.35 * pin.r).max(radius + 1.25) + pin.thin;
+    let bead = radius + 1.25 + pin.thin;
+    let around = match both_pinned {
+        true => bead.max(pin.half + 0.35 * pin.r + pin.thin),
+        false => bead,
+    };
     (above, around)
 }
 

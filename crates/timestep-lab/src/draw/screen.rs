@@ -2,9 +2,8 @@
 //! keeps between frames — the layout (one pane, or the split view), the renderer's scratch, the
 //! panes' shown positions, and the frame strip.
 
-use super::layout::LabelRoom;
 use super::overlay::caption_band;
-use super::{FrameStrip, HudInfo, LanePanes, Layout, Pane, Renderer, Replay, Scene, Texts};
+use super::{Area, FrameStrip, HudInfo, LanePanes, Layout, Pane, Renderer, Replay, Scene, Texts};
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use glam::Vec2;
@@ -71,9 +70,10 @@ pub struct Screen {
     /// A lesson's caption (empty: none): the panes keep clear of the band it wraps into.
     caption: Vec<String>,
     layout: Layout,
-    /// The room the labels drawn in this arrangement have needed (it only grows until the
-    /// arrangement changes, so the ropes do not shrink and grow as a figure's digits do).
-    labels: LabelRoom,
+    /// The height the split view's labels drawn in this arrangement have needed, px (it only
+    /// grows until the arrangement changes, so the ropes do not shrink and grow as a figure's
+    /// digits do).
+    labels: u32,
     renderer: Renderer,
     panes: LanePanes,
     strip: FrameStrip,
@@ -84,8 +84,8 @@ impl Screen {
     pub fn new(params: &RopeParams, arrangement: Arrangement) -> Screen {
         Screen {
             params: *params,
-            layout: layout(params, arrangement, &[], LabelRoom::default()),
-            labels: LabelRoom::default(),
+            layout: layout(params, arrangement, &[], 0),
+            labels: 0,
             arrangement,
             caption: Vec::new(),
             renderer: Renderer::new(),
@@ -107,7 +107,7 @@ impl Screen {
             self.panes.forget_frames();
         }
         self.arrangement = arrangement;
-        self.labels = LabelRoom::default();
+        self.labels = 0;
         self.relayout();
     }
 
@@ -171,10 +171,10 @@ impl Screen {
         // A label that needs more room than the layout leaves (a longer figure, a line
         // wrapped): the panes are laid out again first, so no label covers a rope.
         let need = label_room(&panes, h);
-        let panes = if self.labels.holds(need) {
+        let panes = if self.labels >= need {
             panes
         } else {
-            self.labels = self.labels.max(need);
+            self.labels = need;
             self.layout = layout(&self.params, self.arrangement, &self.caption, self.labels);
             let again = Replay {
                 keep: false,
@@ -228,25 +228,31 @@ impl Screen {
     }
 }
 
-/// The room `panes`' labels take in a buffer `height` pixels tall (see [`LabelRoom`]).
-fn label_room(panes: &[Pane], height: u32) -> LabelRoom {
-    let mut room = LabelRoom::default();
-    for p in panes {
-        let Some(label) = &p.label else { continue };
-        let rows = panes.iter().filter(|q| q.area == p.area).count() as u32;
-        let b = super::pane::label_box(label, p.area, height, rows);
-        let need = LabelRoom {
-            w: u32::try_from(b.w + 1).unwrap_or(0),
-            h: u32::try_from(b.stack_height(rows)).unwrap_or(0),
+/// The height `panes`' labels take in a buffer `height` pixels tall, wrapped to their slots,
+/// px from the pane's top: the split view's (the overlay's labels have room for their lines
+/// whatever they say).
+fn label_room(panes: &[Pane], height: u32) -> u32 {
+    let alone = |p: &Pane| panes.iter().filter(|q| q.area == p.area).count() == 1;
+    let need = |p: &Pane| {
+        let label = p.label.as_ref()?;
+        let slot = Area {
+            h: u32::MAX,
+            ..p.slot
         };
-        room = room.max(need);
-    }
-    room
+        let b = super::pane::label_box(label, slot, height);
+        u32::try_from(b.h + 2).ok()
+    };
+    panes
+        .iter()
+        .filter(|p| alone(p))
+        .filter_map(need)
+        .max()
+        .unwrap_or(0)
 }
 
 /// The layout of `a`: its panes in the room left of the panel, clear of `caption`, and of
-/// labels that need `labels`.
-fn layout(params: &RopeParams, a: Arrangement, caption: &[String], labels: LabelRoom) -> Layout {
+/// split-view labels `labels` pixels tall.
+fn layout(params: &RopeParams, a: Arrangement, caption: &[String], labels: u32) -> Layout {
     let h = a.size.1;
     let w = super::room_width(a.size.0, a.panel);
     let reserve = caption_band(w, h, caption);
@@ -256,7 +262,7 @@ fn layout(params: &RopeParams, a: Arrangement, caption: &[String], labels: Label
         (true, bar) => bar,
     };
     if a.overlay && a.lanes > 1 {
-        Layout::overlay(params, (w, h), a.lanes, (bar, reserve), labels)
+        Layout::overlay(params, (w, h), a.lanes, (bar, reserve))
     } else if a.split && a.lanes > 1 {
         Layout::split(params, (w, h), a.lanes, (bar, reserve), labels)
     } else {

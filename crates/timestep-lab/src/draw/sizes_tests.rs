@@ -101,7 +101,6 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 (w, h),
                 lanes,
                 (bar_of(overlays.hud, w, h), reserve),
-                LabelRoom::default(),
             )
         } else {
             Layout::split(
@@ -109,7 +108,7 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 (w, h),
                 lanes,
                 (bar_of(overlays.hud, w, h), reserve),
-                LabelRoom::default(),
+                0,
             )
         };
         let panes: Vec<Pane> = (0..lanes)
@@ -138,8 +137,8 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                     colour: i,
                     exploded: i == 0,
                     focused: i == 0,
-                    row: if overlays.overlay { i as u32 } else { 0 },
                 }),
+                slot: layout.slots[i],
                 marker: Marker {
                     track: layout.tracks[i],
                     shown_ns: &shown_ns,
@@ -177,8 +176,7 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 pane::draw_grid(&mut canvas, pane.area, &grid_x, &grid_y);
                 pane::draw_marker(&mut canvas, pane);
                 if let Some(label) = &pane.label {
-                    let rows = panes.iter().filter(|q| q.area == pane.area).count() as u32;
-                    pane::draw_label(&mut canvas, &mut texts, pane.area, label, rows);
+                    pane::draw_label(&mut canvas, &mut texts, (pane.area, pane.slot), label);
                 }
             }
             if let Some(mut canvas) = Canvas::new(&mut buf, w, h) {
@@ -311,13 +309,8 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
             let top = caption_top(&lines, w, h);
             let reserve = overlay::caption_band(w, h, &lines);
             let bottom = if lanes > 1 {
-                let layout = Layout::split(
-                    &params,
-                    (w, h),
-                    lanes,
-                    (hud_bar_height(w, h), reserve),
-                    LabelRoom::default(),
-                );
+                let layout =
+                    Layout::split(&params, (w, h), lanes, (hud_bar_height(w, h), reserve), 0);
                 let bar = hud_bar_height(w, h);
                 let under = layout.areas.iter().find(|a| a.y < bar);
                 assert!(
@@ -371,13 +364,7 @@ fn the_key_hint_covers_no_pane() {
         let line = texts.lines().iter().find(|l| l.text() == hint);
         let top = line.map_or(0, |l| l.rect().1) as u32;
         let reserve = overlay::caption_band(w, h, &[]);
-        let split = Layout::split(
-            &params,
-            (w, h),
-            4,
-            (hud_bar_height(w, h), reserve),
-            LabelRoom::default(),
-        );
+        let split = Layout::split(&params, (w, h), 4, (hud_bar_height(w, h), reserve), 0);
         let single = Layout::single(&params, w, h, true, reserve);
         for a in split.areas.iter().chain(&single.tracks) {
             assert!(

@@ -99,6 +99,15 @@ impl Drive {
         (v(offset), v(speed))
     }
 
+    /// How far above its place the pin goes, m: a circle's radius (it rises and falls), none
+    /// for a sway.
+    pub fn rise_m(self) -> f32 {
+        match self {
+            Drive::Circle { .. } => CIRCLE_M as f32,
+            Drive::Off | Drive::Sway { .. } => 0.0,
+        }
+    }
+
     /// The farthest the pin goes from its place, m (how much room a view must leave).
     pub fn reach_m(self) -> f32 {
         match self {
