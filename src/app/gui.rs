@@ -31,6 +31,8 @@ pub struct Gui {
     panel_px: u32,
     /// The height the HUD's bar covers at the top, physical pixels (0: not a bar).
     bar_px: u32,
+    /// The physical pixels egui painted since [`Gui::take_painted`] last asked, if it painted.
+    painted: Option<u64>,
 }
 
 impl Gui {
@@ -66,6 +68,7 @@ impl Gui {
             changes: Vec::new(),
             panel_px: 0,
             bar_px: 0,
+            painted: None,
         }
     }
 
@@ -140,6 +143,12 @@ impl Gui {
         std::mem::take(&mut self.changes)
     }
 
+    /// The physical pixels egui painted since the last call (the whole surface each time it
+    /// painted), or `None` if it painted nothing.
+    pub fn take_painted(&mut self) -> Option<u64> {
+        self.painted.take()
+    }
+
     /// The outcome of applying the last change (its refusal, if it was refused).
     pub fn refused(&mut self, error: Option<String>) {
         self.panel.refused(error);
@@ -165,6 +174,10 @@ impl Gui {
     /// then lets go of the textures egui no longer needs.
     pub fn paint(&mut self, pass: &mut wgpu::RenderPass<'static>) {
         self.renderer.render(pass, &self.jobs, &self.screen);
+        if !self.jobs.is_empty() {
+            let [w, h] = self.screen.size_in_pixels;
+            *self.painted.get_or_insert(0) += u64::from(w) * u64::from(h);
+        }
         for id in std::mem::take(&mut self.textures.free) {
             self.renderer.free_texture(&id);
         }
