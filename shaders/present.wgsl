@@ -1,6 +1,10 @@
 // The last pass before the screen: pixels' scaling pass has drawn the frame into an
 // intermediate texture the size of the window; this samples it 1:1 onto the surface and
-// darkens the corners a little (a vignette), so the eye rests on the rope, not the HUD.
+// darkens the corners a little (a vignette), so the eye rests on the rope, not the HUD. Then
+// the UI (egui's panel, HUD and text, painted into a texture of the same size when it
+// changes) goes over it: premultiplied "over", as egui's own blending would have laid it on
+// the surface. Both textures are sRGB, so they are read as linear, and the sum is written
+// back through the surface's sRGB encoding, as egui's blending on an sRGB surface is done.
 
 struct Locals {
     // x, y: target size in pixels; z: vignette strength (0 = none, 1 = black corners);
@@ -11,6 +15,8 @@ struct Locals {
 @group(0) @binding(0) var r_frame: texture_2d<f32>;
 @group(0) @binding(1) var r_sampler: sampler;
 @group(0) @binding(2) var<uniform> r_locals: Locals;
+// The UI: premultiplied colour and coverage, transparent where there is none.
+@group(0) @binding(3) var r_ui: texture_2d<f32>;
 
 struct VertexOutput {
     @builtin(position) position: vec4<f32>,
@@ -37,5 +43,8 @@ fn fs_main(in: VertexOutput) -> @location(0) vec4<f32> {
     // whatever the window's aspect ratio.
     let d = length((in.uv - vec2<f32>(0.5)) * size) / (0.5 * length(size));
     let shade = 1.0 - r_locals.params.z * smoothstep(0.45, 1.0, d);
-    return vec4<f32>(color.rgb * shade, color.a);
+    // The UI texture is the target's size: the fragment's own pixel.
+    let ui = textureLoad(r_ui, vec2<i32>(in.position.xy), 0);
+    let under = 1.0 - ui.a;
+    return vec4<f32>(ui.rgb + color.rgb * shade * under, ui.a + color.a * under);
 }

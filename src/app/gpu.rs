@@ -1,7 +1,9 @@
 //! Presenting: a pixels buffer the size of the window, pixels' own scaling pass into an
-//! intermediate texture, then our pass (`shaders/present.wgsl`, a subtle vignette) onto the
-//! surface. Shaped like pixels' custom-shader example: `new / resize / render`, the target
-//! format from `pixels.render_texture_format()`.
+//! intermediate texture, then our pass (`shaders/present.wgsl`, a subtle vignette, with the
+//! UI laid over it) onto the surface. The UI (egui: the panel, the HUD, the frame's text) is
+//! painted into a texture of its own, only where it changed (`gui.rs`), so a frame whose UI
+//! did not change costs no egui triangle. Shaped like pixels' custom-shader example:
+//! `new / resize / render`, the target format from `pixels.render_texture_format()`.
 //!
 //! pixels is the vendored 0.17.2 with upstream's bounded surface retry (vendor/README.md): a
 //! surface that stays out of date after one reconfigure comes back as `Error::Surface`, and
@@ -9,7 +11,7 @@
 //! the surface to it, so the next frame acquires at the right size. Unpatched, a resize in
 //! between hung the window for good (parasyte/pixels#460).
 
-use super::gui::Gui;
+use super::gui::{Damage, Gui};
 use pixels::wgpu;
 use pixels::{Pixels, PixelsBuilder, SurfaceTexture};
 use std::sync::{Arc, Mutex};
@@ -298,9 +300,9 @@ impl Gpu {
     /// is skipped: the caller resizes to the window's current size before the next one. A
     /// timeout or an occluded window also skips. What comes back as an error is fatal: a wgpu
     /// validation error, or a device error reported through the callback.
-    /// `gui`, if given, is drawn over both passes.
+    /// `gui`, if given, is drawn over both passes (what changed of it painted first).
     pub fn render(&mut self, gui: Option<&mut Gui>) -> Result<Presented, GpuError> {
-        let fx = &self.fx;
+        let fx = &mut self.fx;
         self.window.pre_present_notify();
         let rendered = self.pixels.render_with(|encoder, target, context| {
             context.scaling_renderer.render(encoder, &fx.view);
@@ -412,9 +414,16 @@ impl Gpu {
     }
 }
 
-/// Our pass: samples the scaled frame onto the surface with a vignette.
+/// Our pass: samples the scaled frame onto the surface with a vignette, and lays the UI
+/// texture over it.
 struct PresentPass {
     view: wgpu::TextureView,
+    /// The UI texture: egui's picture, premultiplied, the surface's size and format.
+    ui: wgpu::TextureView,
+    /// The UI texture is new: it shows nothing until the whole UI is painted into it.
+    ui_blank: bool,
+    /// Clears the UI texture where the scissor lets it (where the UI is painted again).
+    clear: wgpu::RenderPipeline,
     sampler: wgpu::Sampler,
     uniforms: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
@@ -425,7 +434,8 @@ struct PresentPass {
 impl PresentPass {
     fn new(pixels: &Pixels, width: u32, height: u32) -> PresentPass {
         let device = pixels.device();
-        let view = create_target(pixels, width, height);
+        let view = create_target(pixels, width, height, "present_source");
+        let ui = create_target(pixels, width, height, "ui_texture");
         let sampler = create_sampler(device);
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("present_uniforms"),
@@ -435,40 +445,46 @@ impl PresentPass {
         });
         write_uniforms(pixels.queue(), &uniforms, width, height);
         let layout = create_layout(device);
-        let bind_group = create_bind_group(device, &layout, &view, &sampler, &uniforms);
-        let pipeline = create_pipeline(device, &layout, pixels.render_texture_format());
+        let bind_group = create_bind_group(device, &layout, [&view, &ui], &sampler, &uniforms);
+        let format = pixels.render_texture_format();
         PresentPass {
             view,
+            ui,
+            ui_blank: true,
+            clear: create_clear_pipeline(device, format),
+            pipeline: create_pipeline(device, &layout, format),
             sampler,
             uniforms,
             layout,
             bind_group,
-            pipeline,
         }
     }
 
     fn resize(&mut self, pixels: &Pixels, width: u32, height: u32) {
-        self.view = create_target(pixels, width, height);
+        self.view = create_target(pixels, width, height, "present_source");
+        self.ui = create_target(pixels, width, height, "ui_texture");
+        self.ui_blank = true;
         self.bind_group = create_bind_group(
             pixels.device(),
             &self.layout,
-            &self.view,
+            [&self.view, &self.ui],
             &self.sampler,
             &self.uniforms,
         );
         write_uniforms(pixels.queue(), &self.uniforms, width, height);
     }
 
-    /// Draws the frame onto `target` with the vignette, and `gui` over it in the same pass.
+    /// Paints what changed of `gui` into the UI texture, then draws the frame onto `target`
+    /// with the vignette and the UI texture over it, in one pass.
     fn render(
-        &self,
+        &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
-        mut gui: Option<&mut Gui>,
+        gui: Option<&mut Gui>,
         context: &pixels::PixelsContext,
     ) {
-        if let Some(gui) = gui.as_deref_mut() {
-            gui.upload(&context.device, &context.queue, encoder);
+        if let Some(gui) = gui {
+            self.paint_ui(encoder, gui, context);
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("present_pass"),
@@ -489,10 +505,59 @@ impl PresentPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind_group, &[]);
         pass.draw(0..3, 0..1);
-        if let Some(gui) = gui {
-            gui.paint(&mut pass.forget_lifetime());
-        }
     }
+
+    /// Paints into the UI texture what `gui` says changed (all of it when the texture is
+    /// new): a pass that clears the whole texture, or each changed rectangle, and paints the
+    /// UI's meshes there. Nothing changed, no pass.
+    fn paint_ui(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        gui: &mut Gui,
+        context: &pixels::PixelsContext,
+    ) {
+        if std::mem::take(&mut self.ui_blank) {
+            gui.repaint_whole();
+        }
+        let (load, rects) = match gui.damage_to_paint() {
+            Damage::None => return,
+            Damage::Whole => (wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), Vec::new()),
+            Damage::Rects(rects) => (wgpu::LoadOp::Load, rects.clone()),
+        };
+        gui.upload(&context.device, &context.queue, encoder);
+        let mut pass = begin_ui_pass(encoder, &self.ui, load);
+        pass.set_pipeline(&self.clear);
+        for r in &rects {
+            pass.set_scissor_rect(r.x, r.y, r.w, r.h);
+            pass.draw(0..3, 0..1);
+        }
+        gui.paint(&mut pass);
+    }
+}
+
+/// A pass over the UI texture (`ui`), loading it as `load` says.
+fn begin_ui_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    ui: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPass<'static> {
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("ui_pass"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: ui,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            },
+            depth_slice: None,
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    pass.forget_lifetime()
 }
 
 /// The pass's sampler: the intermediate texture is the surface's size, so nearest keeps text
@@ -515,7 +580,7 @@ fn create_sampler(device: &wgpu::Device) -> wgpu::Sampler {
     })
 }
 
-/// The pass's bindings: the frame texture, its sampler and the uniforms.
+/// The pass's bindings: the frame texture, its sampler, the uniforms and the UI texture.
 fn create_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("present_bind_group_layout"),
@@ -543,6 +608,16 @@ fn create_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
                     ty: wgpu::BufferBindingType::Uniform,
                     has_dynamic_offset: false,
                     min_binding_size: wgpu::BufferSize::new(16),
+                },
+                count: None,
+            },
+            wgpu::BindGroupLayoutEntry {
+                binding: 3,
+                visibility: wgpu::ShaderStages::FRAGMENT,
+                ty: wgpu::BindingType::Texture {
+                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
+                    multisampled: false,
+                    view_dimension: wgpu::TextureViewDimension::D2,
                 },
                 count: None,
             },
@@ -589,10 +664,50 @@ fn create_pipeline(
     })
 }
 
-/// The intermediate texture pixels' scaling pass draws into: the surface's size and format.
-fn create_target(pixels: &Pixels, width: u32, height: u32) -> wgpu::TextureView {
+/// The pipeline that clears the UI texture where the scissor lets it (`shaders/clear.wgsl`),
+/// drawing into the surface's `format`.
+fn create_clear_pipeline(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    let shader = device.create_shader_module(wgpu::include_wgsl!("../../shaders/clear.wgsl"));
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("ui_clear_pipeline_layout"),
+        bind_group_layouts: &[],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("ui_clear_pipeline"),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &shader,
+            entry_point: Some("vs_main"),
+            buffers: &[],
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &shader,
+            entry_point: Some("fs_main"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format,
+                blend: Some(wgpu::BlendState::REPLACE),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// A texture of the surface's size and format that a pass draws into and ours samples:
+/// the intermediate texture pixels' scaling pass draws into, or the UI texture.
+fn create_target(pixels: &Pixels, width: u32, height: u32, label: &str) -> wgpu::TextureView {
     let texture = pixels.device().create_texture(&wgpu::TextureDescriptor {
-        label: Some("present_source"),
+        label: Some(label),
         size: wgpu::Extent3d {
             width: width.max(1),
             height: height.max(1),
@@ -608,10 +723,11 @@ fn create_target(pixels: &Pixels, width: u32, height: u32) -> wgpu::TextureView 
     texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 
+/// The pass's bind group: `[frame, ui]` textures, the sampler and the uniforms.
 fn create_bind_group(
     device: &wgpu::Device,
     layout: &wgpu::BindGroupLayout,
-    view: &wgpu::TextureView,
+    [frame, ui]: [&wgpu::TextureView; 2],
     sampler: &wgpu::Sampler,
     uniforms: &wgpu::Buffer,
 ) -> wgpu::BindGroup {
@@ -621,7 +737,7 @@ fn create_bind_group(
         entries: &[
             wgpu::BindGroupEntry {
                 binding: 0,
-                resource: wgpu::BindingResource::TextureView(view),
+                resource: wgpu::BindingResource::TextureView(frame),
             },
             wgpu::BindGroupEntry {
                 binding: 1,
@@ -630,6 +746,10 @@ fn create_bind_group(
             wgpu::BindGroupEntry {
                 binding: 2,
                 resource: uniforms.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 3,
+                resource: wgpu::BindingResource::TextureView(ui),
             },
         ],
     })

@@ -39,7 +39,10 @@ fn a_running_window_paints_again_only_the_part_of_the_ui_that_changed() {
     // rest of the text do not, and are not painted again. Before, every frame painted the
     // whole window's worth of egui (a share of 1).
     let share = window["ui_painted_share"].as_f64().expect("a share");
-    assert!(share < 0.25, "egui painted {share} of the window a frame: {window}");
+    assert!(
+        share < 0.25,
+        "egui painted {share} of the window a frame: {window}"
+    );
 }
 
 #[test]
