@@ -1,9 +1,12 @@
-//! Presenting: a pixels buffer the size of the window, pixels' own scaling pass into an
-//! intermediate texture, then our pass (`shaders/present.wgsl`, a subtle vignette, with the
-//! UI laid over it) onto the surface. The UI (egui: the panel, the HUD, the frame's text) is
-//! painted into a texture of its own, only where it changed (`gui.rs`), so a frame whose UI
-//! did not change costs no egui triangle. Shaped like pixels' custom-shader example:
-//! `new / resize / render`, the target format from `pixels.render_texture_format()`.
+//! Presenting: a pixels buffer the size of the window, uploaded to pixels' texture, then our
+//! pass (`shaders/present.wgsl`, a subtle vignette, with the UI laid over it) onto the
+//! surface. The UI (egui: the panel, the HUD, the frame's text) is painted into a texture of
+//! its own, only where it changed (`gui.rs`), so a frame whose UI did not change costs no
+//! egui triangle. Shaped like pixels' custom-shader example: `new / resize / render`, the
+//! target format from `pixels.render_texture_format()`. Unlike it, our pass reads pixels'
+//! texture itself, without pixels' scaling pass: the buffer is always the window's size, so
+//! that pass only copied it 1:1 into another texture, a whole frame's read and write under
+//! a software rasterizer.
 //!
 //! pixels is the vendored 0.17.2 with upstream's bounded surface retry (vendor/README.md): a
 //! surface that stays out of date after one reconfigure comes back as `Error::Surface`, and
@@ -192,12 +195,6 @@ impl Gpu {
         let surface = SurfaceTexture::new(width, height, Arc::clone(&window));
         let pixels = PixelsBuilder::new(width, height, surface)
             .present_mode(requested)
-            .clear_color(wgpu::Color {
-                r: 0.006,
-                g: 0.007,
-                b: 0.010,
-                a: 1.0,
-            })
             .build()
             .map_err(|e| match e {
                 pixels::Error::AdapterNotFound => GpuError::NoAdapter {
@@ -305,7 +302,6 @@ impl Gpu {
         let fx = &mut self.fx;
         self.window.pre_present_notify();
         let rendered = self.pixels.render_with(|encoder, target, context| {
-            context.scaling_renderer.render(encoder, &fx.view);
             fx.render(encoder, target, gui, context);
             Ok(())
         });
@@ -317,8 +313,8 @@ impl Gpu {
         self.take_device_error().map_or(Ok(presented), Err)
     }
 
-    /// What the window shows, read back from the GPU as RGBA rows: the last frame through
-    /// both passes, with `gui` over them, drawn again into a texture of the surface's size.
+    /// What the window shows, read back from the GPU as RGBA rows: the last frame through our
+    /// pass, with `gui` over it, drawn again into a texture of the surface's size.
     pub fn capture(&mut self, gui: Option<&mut Gui>) -> Result<Vec<u8>, GpuError> {
         let (width, height) = (self.width, self.height);
         let format = self.pixels.render_texture_format();
@@ -348,7 +344,6 @@ impl Gpu {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("capture_encoder"),
         });
-        context.scaling_renderer.render(&mut encoder, &self.fx.view);
         self.fx.render(&mut encoder, &view, gui, context);
         // Rows are copied out padded to wgpu's alignment.
         let row = width * 4;
@@ -414,17 +409,15 @@ impl Gpu {
     }
 }
 
-/// Our pass: samples the scaled frame onto the surface with a vignette, and lays the UI
-/// texture over it.
+/// Our pass: reads the frame (pixels' texture) onto the surface with a vignette, and lays
+/// the UI texture over it.
 struct PresentPass {
-    view: wgpu::TextureView,
     /// The UI texture: egui's picture, premultiplied, the surface's size and format.
     ui: wgpu::TextureView,
     /// The UI texture is new: it shows nothing until the whole UI is painted into it.
     ui_blank: bool,
     /// Clears the UI texture where the scissor lets it (where the UI is painted again).
     clear: wgpu::RenderPipeline,
-    sampler: wgpu::Sampler,
     uniforms: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
     bind_group: wgpu::BindGroup,
@@ -434,9 +427,7 @@ struct PresentPass {
 impl PresentPass {
     fn new(pixels: &Pixels, width: u32, height: u32) -> PresentPass {
         let device = pixels.device();
-        let view = create_target(pixels, width, height, "present_source");
-        let ui = create_target(pixels, width, height, "ui_texture");
-        let sampler = create_sampler(device);
+        let ui = create_ui_texture(pixels, width, height);
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("present_uniforms"),
             size: 16,
@@ -445,32 +436,24 @@ impl PresentPass {
         });
         write_uniforms(pixels.queue(), &uniforms, width, height);
         let layout = create_layout(device);
-        let bind_group = create_bind_group(device, &layout, [&view, &ui], &sampler, &uniforms);
+        let bind_group = create_bind_group(pixels, &layout, &ui, &uniforms);
         let format = pixels.render_texture_format();
         PresentPass {
-            view,
             ui,
             ui_blank: true,
             clear: create_clear_pipeline(device, format),
             pipeline: create_pipeline(device, &layout, format),
-            sampler,
             uniforms,
             layout,
             bind_group,
         }
     }
 
+    /// Follows pixels' buffer (and so its texture) to `width × height`.
     fn resize(&mut self, pixels: &Pixels, width: u32, height: u32) {
-        self.view = create_target(pixels, width, height, "present_source");
-        self.ui = create_target(pixels, width, height, "ui_texture");
+        self.ui = create_ui_texture(pixels, width, height);
         self.ui_blank = true;
-        self.bind_group = create_bind_group(
-            pixels.device(),
-            &self.layout,
-            [&self.view, &self.ui],
-            &self.sampler,
-            &self.uniforms,
-        );
+        self.bind_group = create_bind_group(pixels, &self.layout, &self.ui, &self.uniforms);
         write_uniforms(pixels.queue(), &self.uniforms, width, height);
     }
 
@@ -560,49 +543,25 @@ fn begin_ui_pass(
     pass.forget_lifetime()
 }
 
-/// The pass's sampler: the intermediate texture is the surface's size, so nearest keeps text
-/// crisp.
-fn create_sampler(device: &wgpu::Device) -> wgpu::Sampler {
-    device.create_sampler(&wgpu::SamplerDescriptor {
-        label: Some("present_sampler"),
-        address_mode_u: wgpu::AddressMode::ClampToEdge,
-        address_mode_v: wgpu::AddressMode::ClampToEdge,
-        address_mode_w: wgpu::AddressMode::ClampToEdge,
-        // The intermediate texture is the surface's size: nearest keeps text crisp.
-        mag_filter: wgpu::FilterMode::Nearest,
-        min_filter: wgpu::FilterMode::Nearest,
-        mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-        lod_min_clamp: 0.0,
-        lod_max_clamp: 1.0,
-        compare: None,
-        anisotropy_clamp: 1,
-        border_color: None,
-    })
-}
-
-/// The pass's bindings: the frame texture, its sampler, the uniforms and the UI texture.
+/// The pass's bindings: the frame (pixels' texture), the uniforms and the UI texture. Both
+/// textures are the target's size and read texel for texel, so no sampler.
 fn create_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let texture = |binding| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            multisampled: false,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        },
+        count: None,
+    };
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("present_bind_group_layout"),
         entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    multisampled: false,
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                },
-                count: None,
-            },
+            texture(0),
             wgpu::BindGroupLayoutEntry {
                 binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
                 visibility: wgpu::ShaderStages::FRAGMENT,
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
@@ -611,16 +570,7 @@ fn create_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
                 },
                 count: None,
             },
-            wgpu::BindGroupLayoutEntry {
-                binding: 3,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    multisampled: false,
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                },
-                count: None,
-            },
+            texture(2),
         ],
     })
 }
@@ -703,11 +653,10 @@ fn create_clear_pipeline(
     })
 }
 
-/// A texture of the surface's size and format that a pass draws into and ours samples:
-/// the intermediate texture pixels' scaling pass draws into, or the UI texture.
-fn create_target(pixels: &Pixels, width: u32, height: u32, label: &str) -> wgpu::TextureView {
+/// The UI texture: the surface's size and format, painted by egui, read by our pass.
+fn create_ui_texture(pixels: &Pixels, width: u32, height: u32) -> wgpu::TextureView {
     let texture = pixels.device().create_texture(&wgpu::TextureDescriptor {
-        label: Some(label),
+        label: Some("ui_texture"),
         size: wgpu::Extent3d {
             width: width.max(1),
             height: height.max(1),
@@ -723,36 +672,37 @@ fn create_target(pixels: &Pixels, width: u32, height: u32, label: &str) -> wgpu:
     texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 
-/// The pass's bind group: `[frame, ui]` textures, the sampler and the uniforms.
+/// The pass's bind group: pixels' texture as it is now (a resized buffer has a new one), the
+/// uniforms and the UI texture `ui`.
 fn create_bind_group(
-    device: &wgpu::Device,
+    pixels: &Pixels,
     layout: &wgpu::BindGroupLayout,
-    [frame, ui]: [&wgpu::TextureView; 2],
-    sampler: &wgpu::Sampler,
+    ui: &wgpu::TextureView,
     uniforms: &wgpu::Buffer,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("present_bind_group"),
-        layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(frame),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::Sampler(sampler),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: uniforms.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 3,
-                resource: wgpu::BindingResource::TextureView(ui),
-            },
-        ],
-    })
+    let frame = pixels
+        .texture()
+        .create_view(&wgpu::TextureViewDescriptor::default());
+    pixels
+        .device()
+        .create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("present_bind_group"),
+            layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&frame),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(ui),
+                },
+            ],
+        })
 }
 
 fn write_uniforms(queue: &wgpu::Queue, buffer: &wgpu::Buffer, width: u32, height: u32) {
