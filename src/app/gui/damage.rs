@@ -4,7 +4,7 @@
 //! frame itself; the figures that change every frame (the HUD's frame time, a pane's blend
 //! factor) cover a few thousandths of it.
 
-use egui::epaint::ClippedShape;
+use egui::epaint::{ClippedShape, Shape};
 use egui::{Pos2, Rect};
 
 /// A rectangle of physical pixels: left, top, width, height.
@@ -77,47 +77,77 @@ impl Damage {
 /// every edge by one.
 const FEATHER_PX: f32 = 2.0;
 
-/// More rectangles than this are painted as their union.
-const MAX_RECTS: usize = 8;
+/// At most this many rectangles are painted (each costs a draw of its own, and a mesh for
+/// every shape it clips); more are merged, the two that waste the fewest pixels first.
+const MAX_RECTS: usize = 16;
+
+/// How far ahead [`changed`] looks for a shape that was added or taken away.
+const LOOKAHEAD: usize = 16;
 
 /// What painting `new` over a target showing `old` must paint again, on a `size` target at
-/// `ppp` pixels per point. Shapes that are the same at the same place in paint order (the
-/// frame's common beginning and end, and in between pair by pair when as many shapes changed
-/// as there were) are left; every other shape's rectangle, old and new, is painted again.
+/// `ppp` pixels per point: the rectangle of every shape, old and new, that [`changed`] finds
+/// changed; the whole target when that is half of it or more.
 pub fn between(old: &[ClippedShape], new: &[ClippedShape], ppp: f32, size: [u32; 2]) -> Damage {
-    let same = |(a, b): (&ClippedShape, &ClippedShape)| a == b;
-    let start = old.iter().zip(new).take_while(|&p| same(p)).count();
-    let (old, new) = (&old[start..], &new[start..]);
-    let end = old
-        .iter()
-        .rev()
-        .zip(new.iter().rev())
-        .take_while(|&p| same(p))
-        .count();
-    let (old, new) = (&old[..old.len() - end], &new[..new.len() - end]);
-    let changed: Vec<&ClippedShape> = if old.len() == new.len() {
-        let pairs = old.iter().zip(new).filter(|&p| !same(p));
-        pairs.flat_map(|(a, b)| [a, b]).collect()
-    } else {
-        old.iter().chain(new).collect()
-    };
-    let rects = changed.iter().filter_map(|s| pixels_of(s, ppp, size));
-    let rects = merged(rects);
+    let changed = changed(old, new);
+    let rects = merged(changed.iter().filter_map(|s| pixels_of(s, ppp, size)));
+    let rects = at_most(rects, MAX_RECTS);
     let area: u64 = rects.iter().map(PxRect::area).sum();
     if rects.is_empty() {
         Damage::None
-    } else if rects.len() > MAX_RECTS || 2 * area >= u64::from(size[0]) * u64::from(size[1]) {
+    } else if 2 * area >= u64::from(size[0]) * u64::from(size[1]) {
         Damage::Whole
     } else {
         Damage::Rects(rects)
     }
 }
 
+/// The shapes of `old` and of `new` that are not the same shape at the same place in paint
+/// order. The common end is left; the rest are walked together: a shape equal to its
+/// partner is left; one that is not is taken as added (or taken away) when its partner comes
+/// up among the next [`LOOKAHEAD`] shapes of the other, else as changed, with its partner.
+/// Shapes left keep their order, so wherever no changed shape paints, the same shapes paint
+/// in the same order.
+fn changed<'a>(old: &'a [ClippedShape], new: &'a [ClippedShape]) -> Vec<&'a ClippedShape> {
+    let end = old.iter().rev().zip(new.iter().rev());
+    let end = end.take_while(|(a, b)| a == b).count();
+    let (old, new) = (&old[..old.len() - end], &new[..new.len() - end]);
+    let found = |shape: &ClippedShape, within: &[ClippedShape]| {
+        within.iter().take(LOOKAHEAD).position(|s| s == shape)
+    };
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < old.len() && j < new.len() {
+        if old[i] == new[j] {
+            (i, j) = (i + 1, j + 1);
+        } else if let Some(k) = found(&old[i], &new[j + 1..]) {
+            out.extend(&new[j..=j + k]);
+            j += k + 1;
+        } else if let Some(k) = found(&new[j], &old[i + 1..]) {
+            out.extend(&old[i..=i + k]);
+            i += k + 1;
+        } else {
+            out.extend([&old[i], &new[j]]);
+            (i, j) = (i + 1, j + 1);
+        }
+    }
+    out.extend(old[i..].iter().chain(&new[j..]));
+    out
+}
+
+/// Where `shape` can paint, points: epaint's visual bounds, but nowhere for a text with no
+/// glyph (an empty label, a run of spaces), to which epaint gives infinite bounds.
+fn bounds(shape: &Shape) -> Rect {
+    match shape {
+        Shape::Text(text) if text.galley.num_vertices == 0 && text.underline.is_empty() => {
+            Rect::NOTHING
+        }
+        shape => shape.visual_bounding_rect(),
+    }
+}
+
 /// The pixels `shape` can paint on a `size` target at `ppp`, if any: its bounds within its
 /// clip, widened by [`FEATHER_PX`] and rounded out to whole pixels.
 fn pixels_of(shape: &ClippedShape, ppp: f32, size: [u32; 2]) -> Option<PxRect> {
-    let bounds = shape.shape.visual_bounding_rect();
-    let rect = bounds.intersect(shape.clip_rect);
+    let rect = bounds(&shape.shape).intersect(shape.clip_rect);
     if !rect.is_positive() {
         return None;
     }
@@ -147,6 +177,25 @@ fn merged(rects: impl IntoIterator<Item = PxRect>) -> Vec<PxRect> {
     out
 }
 
+/// `rects` (none touching) merged two by two until at most `n` are left, each time the two
+/// whose union holds the fewest pixels neither holds; none touch after.
+fn at_most(mut rects: Vec<PxRect>, n: usize) -> Vec<PxRect> {
+    while rects.len() > n.max(1) {
+        let waste = |(i, j): (usize, usize)| {
+            let (a, b) = (&rects[i], &rects[j]);
+            a.union(b).area() - a.area() - b.area()
+        };
+        let pairs = (0..rects.len()).flat_map(|i| (i + 1..rects.len()).map(move |j| (i, j)));
+        let Some((i, j)) = pairs.min_by_key(|&p| waste(p)) else {
+            break;
+        };
+        let b = rects.swap_remove(j);
+        let a = rects.swap_remove(i);
+        rects = merged(rects.into_iter().chain([a.union(&b)]));
+    }
+    rects
+}
+
 /// The shapes of `shapes` that paint in `rects`, each clipped to the rectangle it paints in,
 /// rectangle by rectangle (at `ppp` pixels per point): tessellated and painted on a target
 /// whose `rects` were cleared, they paint there what all of `shapes` would.
@@ -155,7 +204,7 @@ pub fn clipped_to(shapes: &[ClippedShape], rects: &[PxRect], ppp: f32) -> Vec<Cl
     for rect in rects.iter().map(|r| r.to_points(ppp)) {
         for shape in shapes {
             let clip = shape.clip_rect.intersect(rect);
-            let reach = shape.shape.visual_bounding_rect().expand(FEATHER_PX / ppp);
+            let reach = bounds(&shape.shape).expand(FEATHER_PX / ppp);
             if clip.is_positive() && reach.intersects(clip) {
                 out.push(ClippedShape {
                     clip_rect: clip,

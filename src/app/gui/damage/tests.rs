@@ -1,6 +1,6 @@
 use super::*;
 use egui::epaint::Shape;
-use egui::{Color32, CornerRadius};
+use egui::{Color32, CornerRadius, FontId};
 
 const SIZE: [u32; 2] = [1280, 720];
 
@@ -87,6 +87,76 @@ fn a_shape_added_or_taken_away_paints_only_its_rectangle() {
 }
 
 #[test]
+fn a_shape_added_while_figures_change_around_it_paints_only_those() {
+    let backdrop = rect(0.0, 0.0, 1000.0, 600.0, Color32::BLACK);
+    let figure = |x: f32, c| rect(x, 650.0, 40.0, 12.0, c);
+    let old = vec![
+        figure(20.0, Color32::WHITE),
+        backdrop.clone(),
+        figure(300.0, Color32::WHITE),
+    ];
+    let added = rect(500.0, 100.0, 100.0, 30.0, Color32::YELLOW);
+    let new = vec![
+        figure(20.0, Color32::RED),
+        backdrop,
+        added,
+        figure(300.0, Color32::RED),
+    ];
+    let Damage::Rects(mut rects) = between(&old, &new, 1.0, SIZE) else {
+        panic!("rectangles expected");
+    };
+    rects.sort_by_key(|r| r.x);
+    let xs: Vec<u32> = rects.iter().map(|r| r.x).collect();
+    assert_eq!(xs, [18, 298, 498], "{rects:?}");
+}
+
+/// `text` at (x, 300) points, laid out by egui in monospace, clipped to the screen.
+fn text(x: f32, text: &str) -> ClippedShape {
+    let ctx = egui::Context::default();
+    let mut shape = None;
+    let _ = ctx.run_ui(egui::RawInput::default(), |ui| {
+        let font = FontId::monospace(13.0);
+        let galley = ui
+            .painter()
+            .layout_no_wrap(text.to_owned(), font, Color32::WHITE);
+        shape = Some(Shape::galley(Pos2::new(x, 300.0), galley, Color32::WHITE));
+    });
+    ClippedShape {
+        clip_rect: Rect::from_min_size(Pos2::ZERO, egui::vec2(1280.0, 720.0)),
+        shape: shape.expect("a frame ran"),
+    }
+}
+
+#[test]
+fn a_text_with_no_glyph_paints_nothing_wherever_it_goes() {
+    // epaint's bounds of an empty text are infinite: taken as they are, every frame that
+    // moved one painted the whole window again.
+    for blank in ["", "  "] {
+        let (old, new) = ([text(100.0, blank)], [text(400.0, blank)]);
+        assert_eq!(between(&old, &new, 1.0, SIZE), Damage::None, "{blank:?}");
+        assert!(
+            clipped_to(
+                &new,
+                &[PxRect {
+                    x: 0,
+                    y: 0,
+                    w: 9,
+                    h: 9
+                }],
+                1.0
+            )
+            .is_empty()
+        );
+    }
+    let (old, new) = ([text(100.0, "12.5 ms")], [text(100.0, "12.6 ms")]);
+    let Damage::Rects(rects) = between(&old, &new, 1.0, SIZE) else {
+        panic!("rectangles expected");
+    };
+    assert_eq!(rects.len(), 1, "{rects:?}");
+    assert!(rects[0].x >= 98 && rects[0].w < 80, "{rects:?}");
+}
+
+#[test]
 fn rectangles_that_touch_are_painted_as_one() {
     let mut new = ui();
     new[2] = rect(20.0, 20.0, 40.0, 12.0, Color32::RED);
@@ -99,17 +169,44 @@ fn rectangles_that_touch_are_painted_as_one() {
 }
 
 #[test]
-fn a_change_over_half_the_window_or_in_many_places_paints_it_whole() {
+fn a_change_over_half_the_window_paints_it_whole() {
     let mut moved = ui();
     moved[0] = rect(0.0, 0.0, 1280.0, 720.0, Color32::DARK_GRAY);
     assert_eq!(between(&ui(), &moved, 1.0, SIZE), Damage::Whole);
-    let dots = |c: Color32| -> Vec<ClippedShape> {
-        (0..20)
+}
+
+#[test]
+fn changes_in_many_places_merge_the_closest_rectangles_first() {
+    let dots = |n: usize, c: Color32| -> Vec<ClippedShape> {
+        (0..n)
             .map(|i| rect(i as f32 * 50.0, 300.0, 4.0, 4.0, c))
             .collect()
     };
-    let (old, new) = (dots(Color32::RED), dots(Color32::BLUE));
-    assert_eq!(between(&old, &new, 1.0, SIZE), Damage::Whole);
+    let (old, new) = (dots(16, Color32::RED), dots(16, Color32::BLUE));
+    let Damage::Rects(rects) = between(&old, &new, 1.0, SIZE) else {
+        panic!("rectangles expected");
+    };
+    assert_eq!(rects.len(), 16);
+    // A 17th: the two whose union wastes the fewest pixels become one (the first two, whose
+    // gap is the narrowest, the first being cut at the window's edge).
+    let (old, new) = (dots(17, Color32::RED), dots(17, Color32::BLUE));
+    let Damage::Rects(rects) = between(&old, &new, 1.0, SIZE) else {
+        panic!("rectangles expected");
+    };
+    assert_eq!(rects.len(), 16, "{rects:?}");
+    let first_two = PxRect {
+        x: 0,
+        y: 298,
+        w: 56,
+        h: 8,
+    };
+    assert!(rects.contains(&first_two), "{rects:?}");
+    // Rectangles spread over the window merge as they must, not into one.
+    let (old, new) = (dots(25, Color32::RED), dots(25, Color32::BLUE));
+    let Damage::Rects(rects) = between(&old, &new, 1.0, SIZE) else {
+        panic!("rectangles expected");
+    };
+    assert_eq!(rects.len(), 16, "{rects:?}");
 }
 
 #[test]
