@@ -3,7 +3,7 @@
 //! (`panel.rs`) are run. Their picture is kept in a texture of the window's size (the UI
 //! texture, `gpu.rs`), which our present pass lays over the frame: egui (egui-wgpu, on the
 //! window's own wgpu device) paints into it only what changed since it was last painted
-//! (`damage.rs`), so a frame whose UI did not change paints no egui triangle, and one whose
+//! (`gui/damage.rs`), so a frame whose UI did not change paints no egui triangle, and one whose
 //! figures changed paints only theirs. Under a software rasterizer painting the whole UI
 //! costs about as much as the frame. What the user changed is kept for the session to apply
 //! after the frame. The glue follows the shape of pixels' `minimal-egui` example (event,

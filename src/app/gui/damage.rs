@@ -74,7 +74,8 @@ impl Damage {
 }
 
 /// How far past its bounds a shape may paint, physical pixels: egui's anti-aliasing feathers
-/// every edge by one.
+/// every edge by one (its bounds already hold a stroke's width and a shadow's blur); two, to
+/// be safe.
 const FEATHER_PX: f32 = 2.0;
 
 /// At most this many rectangles are painted (each costs a draw of its own, and a mesh for
