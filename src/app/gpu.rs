@@ -1,7 +1,12 @@
-//! Presenting: a pixels buffer the size of the window, pixels' own scaling pass into an
-//! intermediate texture, then our pass (`shaders/present.wgsl`, a subtle vignette) onto the
-//! surface. Shaped like pixels' custom-shader example: `new / resize / render`, the target
-//! format from `pixels.render_texture_format()`.
+//! Presenting: a pixels buffer the size of the window, uploaded to pixels' texture, then our
+//! pass (`shaders/present.wgsl`, a subtle vignette, with the UI laid over it) onto the
+//! surface. The UI (egui: the panel, the HUD, the frame's text) is painted into a texture of
+//! its own, only where it changed (`gui.rs`), so a frame whose UI did not change costs no
+//! egui triangle. Shaped like pixels' custom-shader example: `new / resize / render`, the
+//! target format from `pixels.render_texture_format()`. Unlike it, our pass reads pixels'
+//! texture itself, without pixels' scaling pass: the buffer is always the window's size, so
+//! that pass only copied it 1:1 into another texture, a whole frame's read and write under
+//! a software rasterizer.
 //!
 //! pixels is the vendored 0.17.2 with upstream's bounded surface retry (vendor/README.md): a
 //! surface that stays out of date after one reconfigure comes back as `Error::Surface`, and
@@ -9,7 +14,7 @@
 //! the surface to it, so the next frame acquires at the right size. Unpatched, a resize in
 //! between hung the window for good (parasyte/pixels#460).
 
-use super::gui::Gui;
+use super::gui::{Damage, Gui};
 use pixels::wgpu;
 use pixels::{Pixels, PixelsBuilder, SurfaceTexture};
 use std::sync::{Arc, Mutex};
@@ -190,12 +195,6 @@ impl Gpu {
         let surface = SurfaceTexture::new(width, height, Arc::clone(&window));
         let pixels = PixelsBuilder::new(width, height, surface)
             .present_mode(requested)
-            .clear_color(wgpu::Color {
-                r: 0.006,
-                g: 0.007,
-                b: 0.010,
-                a: 1.0,
-            })
             .build()
             .map_err(|e| match e {
                 pixels::Error::AdapterNotFound => GpuError::NoAdapter {
@@ -298,12 +297,11 @@ impl Gpu {
     /// is skipped: the caller resizes to the window's current size before the next one. A
     /// timeout or an occluded window also skips. What comes back as an error is fatal: a wgpu
     /// validation error, or a device error reported through the callback.
-    /// `gui`, if given, is drawn over both passes.
+    /// `gui`, if given, is drawn over both passes (what changed of it painted first).
     pub fn render(&mut self, gui: Option<&mut Gui>) -> Result<Presented, GpuError> {
-        let fx = &self.fx;
+        let fx = &mut self.fx;
         self.window.pre_present_notify();
         let rendered = self.pixels.render_with(|encoder, target, context| {
-            context.scaling_renderer.render(encoder, &fx.view);
             fx.render(encoder, target, gui, context);
             Ok(())
         });
@@ -315,8 +313,8 @@ impl Gpu {
         self.take_device_error().map_or(Ok(presented), Err)
     }
 
-    /// What the window shows, read back from the GPU as RGBA rows: the last frame through
-    /// both passes, with `gui` over them, drawn again into a texture of the surface's size.
+    /// What the window shows, read back from the GPU as RGBA rows: the last frame through our
+    /// pass, with `gui` over it, drawn again into a texture of the surface's size.
     pub fn capture(&mut self, gui: Option<&mut Gui>) -> Result<Vec<u8>, GpuError> {
         let (width, height) = (self.width, self.height);
         let format = self.pixels.render_texture_format();
@@ -346,7 +344,6 @@ impl Gpu {
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("capture_encoder"),
         });
-        context.scaling_renderer.render(&mut encoder, &self.fx.view);
         self.fx.render(&mut encoder, &view, gui, context);
         // Rows are copied out padded to wgpu's alignment.
         let row = width * 4;
@@ -412,10 +409,15 @@ impl Gpu {
     }
 }
 
-/// Our pass: samples the scaled frame onto the surface with a vignette.
+/// Our pass: reads the frame (pixels' texture) onto the surface with a vignette, and lays
+/// the UI texture over it.
 struct PresentPass {
-    view: wgpu::TextureView,
-    sampler: wgpu::Sampler,
+    /// The UI texture: egui's picture, premultiplied, the surface's size and format.
+    ui: wgpu::TextureView,
+    /// The UI texture is new: it shows nothing until the whole UI is painted into it.
+    ui_blank: bool,
+    /// Clears the UI texture where the scissor lets it (where the UI is painted again).
+    clear: wgpu::RenderPipeline,
     uniforms: wgpu::Buffer,
     layout: wgpu::BindGroupLayout,
     bind_group: wgpu::BindGroup,
@@ -425,8 +427,7 @@ struct PresentPass {
 impl PresentPass {
     fn new(pixels: &Pixels, width: u32, height: u32) -> PresentPass {
         let device = pixels.device();
-        let view = create_target(pixels, width, height);
-        let sampler = create_sampler(device);
+        let ui = create_ui_texture(pixels, width, height);
         let uniforms = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("present_uniforms"),
             size: 16,
@@ -435,40 +436,38 @@ impl PresentPass {
         });
         write_uniforms(pixels.queue(), &uniforms, width, height);
         let layout = create_layout(device);
-        let bind_group = create_bind_group(device, &layout, &view, &sampler, &uniforms);
-        let pipeline = create_pipeline(device, &layout, pixels.render_texture_format());
+        let bind_group = create_bind_group(pixels, &layout, &ui, &uniforms);
+        let format = pixels.render_texture_format();
         PresentPass {
-            view,
-            sampler,
+            ui,
+            ui_blank: true,
+            clear: create_clear_pipeline(device, format),
+            pipeline: create_pipeline(device, &layout, format),
             uniforms,
             layout,
             bind_group,
-            pipeline,
         }
     }
 
+    /// Follows pixels' buffer (and so its texture) to `width × height`.
     fn resize(&mut self, pixels: &Pixels, width: u32, height: u32) {
-        self.view = create_target(pixels, width, height);
-        self.bind_group = create_bind_group(
-            pixels.device(),
-            &self.layout,
-            &self.view,
-            &self.sampler,
-            &self.uniforms,
-        );
+        self.ui = create_ui_texture(pixels, width, height);
+        self.ui_blank = true;
+        self.bind_group = create_bind_group(pixels, &self.layout, &self.ui, &self.uniforms);
         write_uniforms(pixels.queue(), &self.uniforms, width, height);
     }
 
-    /// Draws the frame onto `target` with the vignette, and `gui` over it in the same pass.
+    /// Paints what changed of `gui` into the UI texture, then draws the frame onto `target`
+    /// with the vignette and the UI texture over it, in one pass.
     fn render(
-        &self,
+        &mut self,
         encoder: &mut wgpu::CommandEncoder,
         target: &wgpu::TextureView,
-        mut gui: Option<&mut Gui>,
+        gui: Option<&mut Gui>,
         context: &pixels::PixelsContext,
     ) {
-        if let Some(gui) = gui.as_deref_mut() {
-            gui.upload(&context.device, &context.queue, encoder);
+        if let Some(gui) = gui {
+            self.paint_ui(encoder, gui, context);
         }
         let mut pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
             label: Some("present_pass"),
@@ -489,55 +488,80 @@ impl PresentPass {
         pass.set_pipeline(&self.pipeline);
         pass.set_bind_group(0, &self.bind_group, &[]);
         pass.draw(0..3, 0..1);
-        if let Some(gui) = gui {
-            gui.paint(&mut pass.forget_lifetime());
+    }
+
+    /// Paints into the UI texture what `gui` says changed (all of it when the texture is
+    /// new): a pass that clears the whole texture, or each changed rectangle, and paints the
+    /// UI's meshes there. Nothing changed, no pass.
+    fn paint_ui(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        gui: &mut Gui,
+        context: &pixels::PixelsContext,
+    ) {
+        if std::mem::take(&mut self.ui_blank) {
+            gui.repaint_whole();
         }
+        let (load, rects) = match gui.damage_to_paint() {
+            Damage::None => return,
+            Damage::Whole => (wgpu::LoadOp::Clear(wgpu::Color::TRANSPARENT), Vec::new()),
+            Damage::Rects(rects) => (wgpu::LoadOp::Load, rects.clone()),
+        };
+        gui.upload(&context.device, &context.queue, encoder);
+        let mut pass = begin_ui_pass(encoder, &self.ui, load);
+        pass.set_pipeline(&self.clear);
+        for r in &rects {
+            pass.set_scissor_rect(r.x, r.y, r.w, r.h);
+            pass.draw(0..3, 0..1);
+        }
+        gui.paint(&mut pass);
     }
 }
 
-/// The pass's sampler: the intermediate texture is the surface's size, so nearest keeps text
-/// crisp.
-fn create_sampler(device: &wgpu::Device) -> wgpu::Sampler {
-    device.create_sampler(&wgpu::SamplerDescriptor {
-        label: Some("present_sampler"),
-        address_mode_u: wgpu::AddressMode::ClampToEdge,
-        address_mode_v: wgpu::AddressMode::ClampToEdge,
-        address_mode_w: wgpu::AddressMode::ClampToEdge,
-        // The intermediate texture is the surface's size: nearest keeps text crisp.
-        mag_filter: wgpu::FilterMode::Nearest,
-        min_filter: wgpu::FilterMode::Nearest,
-        mipmap_filter: wgpu::MipmapFilterMode::Nearest,
-        lod_min_clamp: 0.0,
-        lod_max_clamp: 1.0,
-        compare: None,
-        anisotropy_clamp: 1,
-        border_color: None,
-    })
+/// A pass over the UI texture (`ui`), loading it as `load` says.
+fn begin_ui_pass(
+    encoder: &mut wgpu::CommandEncoder,
+    ui: &wgpu::TextureView,
+    load: wgpu::LoadOp<wgpu::Color>,
+) -> wgpu::RenderPass<'static> {
+    let pass = encoder.begin_render_pass(&wgpu::RenderPassDescriptor {
+        label: Some("ui_pass"),
+        color_attachments: &[Some(wgpu::RenderPassColorAttachment {
+            view: ui,
+            resolve_target: None,
+            ops: wgpu::Operations {
+                load,
+                store: wgpu::StoreOp::Store,
+            },
+            depth_slice: None,
+        })],
+        depth_stencil_attachment: None,
+        timestamp_writes: None,
+        occlusion_query_set: None,
+        multiview_mask: None,
+    });
+    pass.forget_lifetime()
 }
 
-/// The pass's bindings: the frame texture, its sampler and the uniforms.
+/// The pass's bindings: the frame (pixels' texture), the uniforms and the UI texture. Both
+/// textures are the target's size and read texel for texel, so no sampler.
 fn create_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
+    let texture = |binding| wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::FRAGMENT,
+        ty: wgpu::BindingType::Texture {
+            sample_type: wgpu::TextureSampleType::Float { filterable: false },
+            multisampled: false,
+            view_dimension: wgpu::TextureViewDimension::D2,
+        },
+        count: None,
+    };
     device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
         label: Some("present_bind_group_layout"),
         entries: &[
-            wgpu::BindGroupLayoutEntry {
-                binding: 0,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Texture {
-                    sample_type: wgpu::TextureSampleType::Float { filterable: true },
-                    multisampled: false,
-                    view_dimension: wgpu::TextureViewDimension::D2,
-                },
-                count: None,
-            },
+            texture(0),
             wgpu::BindGroupLayoutEntry {
                 binding: 1,
-                visibility: wgpu::ShaderStages::FRAGMENT,
-                ty: wgpu::BindingType::Sampler(wgpu::SamplerBindingType::Filtering),
-                count: None,
-            },
-            wgpu::BindGroupLayoutEntry {
-                binding: 2,
                 visibility: wgpu::ShaderStages::FRAGMENT,
                 ty: wgpu::BindingType::Buffer {
                     ty: wgpu::BufferBindingType::Uniform,
@@ -546,6 +570,7 @@ fn create_layout(device: &wgpu::Device) -> wgpu::BindGroupLayout {
                 },
                 count: None,
             },
+            texture(2),
         ],
     })
 }
@@ -589,10 +614,49 @@ fn create_pipeline(
     })
 }
 
-/// The intermediate texture pixels' scaling pass draws into: the surface's size and format.
-fn create_target(pixels: &Pixels, width: u32, height: u32) -> wgpu::TextureView {
+/// The pipeline that clears the UI texture where the scissor lets it (`shaders/clear.wgsl`),
+/// drawing into the surface's `format`.
+fn create_clear_pipeline(
+    device: &wgpu::Device,
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    let shader = device.create_shader_module(wgpu::include_wgsl!("../../shaders/clear.wgsl"));
+    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some("ui_clear_pipeline_layout"),
+        bind_group_layouts: &[],
+        immediate_size: 0,
+    });
+    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
+        label: Some("ui_clear_pipeline"),
+        layout: Some(&layout),
+        vertex: wgpu::VertexState {
+            module: &shader,
+            entry_point: Some("vs_main"),
+            buffers: &[],
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+        },
+        primitive: wgpu::PrimitiveState::default(),
+        depth_stencil: None,
+        multisample: wgpu::MultisampleState::default(),
+        fragment: Some(wgpu::FragmentState {
+            module: &shader,
+            entry_point: Some("fs_main"),
+            compilation_options: wgpu::PipelineCompilationOptions::default(),
+            targets: &[Some(wgpu::ColorTargetState {
+                format,
+                blend: Some(wgpu::BlendState::REPLACE),
+                write_mask: wgpu::ColorWrites::ALL,
+            })],
+        }),
+        multiview_mask: None,
+        cache: None,
+    })
+}
+
+/// The UI texture: the surface's size and format, painted by egui, read by our pass.
+fn create_ui_texture(pixels: &Pixels, width: u32, height: u32) -> wgpu::TextureView {
     let texture = pixels.device().create_texture(&wgpu::TextureDescriptor {
-        label: Some("present_source"),
+        label: Some("ui_texture"),
         size: wgpu::Extent3d {
             width: width.max(1),
             height: height.max(1),
@@ -608,31 +672,37 @@ fn create_target(pixels: &Pixels, width: u32, height: u32) -> wgpu::TextureView 
     texture.create_view(&wgpu::TextureViewDescriptor::default())
 }
 
+/// The pass's bind group: pixels' texture as it is now (a resized buffer has a new one), the
+/// uniforms and the UI texture `ui`.
 fn create_bind_group(
-    device: &wgpu::Device,
+    pixels: &Pixels,
     layout: &wgpu::BindGroupLayout,
-    view: &wgpu::TextureView,
-    sampler: &wgpu::Sampler,
+    ui: &wgpu::TextureView,
     uniforms: &wgpu::Buffer,
 ) -> wgpu::BindGroup {
-    device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: Some("present_bind_group"),
-        layout,
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: wgpu::BindingResource::TextureView(view),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: wgpu::BindingResource::Sampler(sampler),
-            },
-            wgpu::BindGroupEntry {
-                binding: 2,
-                resource: uniforms.as_entire_binding(),
-            },
-        ],
-    })
+    let frame = pixels
+        .texture()
+        .create_view(&wgpu::TextureViewDescriptor::default());
+    pixels
+        .device()
+        .create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("present_bind_group"),
+            layout,
+            entries: &[
+                wgpu::BindGroupEntry {
+                    binding: 0,
+                    resource: wgpu::BindingResource::TextureView(&frame),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 1,
+                    resource: uniforms.as_entire_binding(),
+                },
+                wgpu::BindGroupEntry {
+                    binding: 2,
+                    resource: wgpu::BindingResource::TextureView(ui),
+                },
+            ],
+        })
 }
 
 fn write_uniforms(queue: &wgpu::Queue, buffer: &wgpu::Buffer, width: u32, height: u32) {

@@ -399,6 +399,11 @@ impl Present for GpuPresent<'_> {
         self.cost.draw_ns += ns(drawn - started);
         self.cost.ui_ns += ns(prepared - drawn);
         self.cost.render_ns += ns(prepared.elapsed());
+        self.cost.window_px += u64::from(w) * u64::from(h);
+        if let Some(px) = self.gui.as_deref_mut().and_then(Gui::take_painted) {
+            self.cost.ui_paints += 1;
+            self.cost.ui_painted_px += px;
+        }
         match rendered? {
             Presented::Yes => {
                 *self.presented = true;

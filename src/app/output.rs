@@ -197,17 +197,25 @@ impl ReportFile {
 
 /// What the window's own work costs a presented frame, CPU time measured with `Instant`:
 /// drawing the buffer, egui's pass (the panel and the HUD's text: input, layout,
-/// tessellation), and rendering (upload, our passes, egui's meshes, present).
+/// tessellation), and rendering (upload, our passes, egui's meshes, present); and how much
+/// of the window egui painted again (counted, not timed).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct FrameCost {
     pub frames: u64,
     pub draw_ns: u64,
     pub ui_ns: u64,
     pub render_ns: u64,
+    /// Frames in which egui's triangles were rasterised.
+    pub ui_paints: u64,
+    /// The physical pixels those paints covered, added up.
+    pub ui_painted_px: u64,
+    /// The window's physical pixels, added up over the frames.
+    pub window_px: u64,
 }
 
 impl FrameCost {
-    /// The report's `window` object: the means per frame, ms, and the UI's share of the rest.
+    /// The report's `window` object: the means per frame, ms, the UI's share of the rest, how
+    /// many frames egui painted, and the share of the window's pixels it painted.
     pub fn summary(&self) -> serde_json::Value {
         let mean = |ns: u64| (self.frames > 0).then(|| ns as f64 / self.frames as f64 / 1e6);
         let rest = self.draw_ns + self.render_ns;
@@ -217,6 +225,9 @@ impl FrameCost {
             "ui_ms_mean": mean(self.ui_ns),
             "render_ms_mean": mean(self.render_ns),
             "ui_to_draw_and_render": (rest > 0).then(|| self.ui_ns as f64 / rest as f64),
+            "ui_paints": self.ui_paints,
+            "ui_painted_share": (self.window_px > 0)
+                .then(|| self.ui_painted_px as f64 / self.window_px as f64),
         })
     }
 }

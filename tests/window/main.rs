@@ -7,6 +7,7 @@
 mod basics;
 mod faults;
 mod lessons;
+mod paint;
 mod panel;
 mod probe;
 mod replay;
