@@ -106,6 +106,32 @@ fn m_cycles_the_title_through_all_four_modes_2_picks_semi_fixed_and_t_its_timers
     app.escape_exits_0(&window);
 }
 
+/// The trial: at the plain launch M moved the focus and the title stayed the same through
+/// four presses. M changes the focused lane's mode in every view; Tab moves the focus.
+#[test]
+#[ignore = "needs a display"]
+fn at_the_plain_launch_m_changes_the_focused_lanes_mode_and_tab_the_focus() {
+    let mut app = Running::start("plain-m", &[]);
+    let window = find_window(&mut app);
+    let overlay =
+        |first: &str| format!("timestep-rope — overlay: {first} | unity+tick=100ms | variable");
+    wait_for_title(&window, &overlay("interpolated"));
+    let _focus = screen_lock();
+    for want in ["variable", "semi-fixed", "fixed", "interpolated"] {
+        press(&window, "m");
+        wait_for_title(&window, &overlay(want));
+    }
+    // Tab: the focus on lane 2 (Unity's fixed step), whose mode M now changes: to the next
+    // after fixed, interpolated.
+    press(&window, "Tab");
+    press(&window, "m");
+    wait_for_title(
+        &window,
+        "timestep-rope — overlay: interpolated | interpolated | variable",
+    );
+    app.escape_exits_0(&window);
+}
+
 #[test]
 #[ignore = "needs a display"]
 fn reset_pause_stall_and_cap_keys_keep_it_running_and_escape_quits_with_0() {

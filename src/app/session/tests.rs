@@ -2115,3 +2115,43 @@ fn the_first_frames_start_the_clock_afresh_unless_a_capture_is_their_clock() {
         assert_eq!(times, want, "live {live}");
     }
 }
+
+/// The trial: leaving the spiral lesson made a 370 ms frame that the next lesson's fresh lanes
+/// counted as dropped time (93.5 ms of it past the clamp), and the strip's "worst" kept it.
+#[test]
+fn leaving_the_spiral_hands_the_next_lessons_lanes_none_of_its_time() {
+    let mut s = session(Mode::Interpolated);
+    s.start_lesson(3).expect("the spiral lesson");
+    let mut wall = Scripted {
+        now_ns: 0,
+        tick_ns: 0,
+    };
+    s.restart_clock(0);
+    let mut presenter = Buffer::new(0, 0);
+    let mut last = 0;
+    for _ in 0..20 {
+        wall.now_ns += 16 * MS;
+        let r = s.frame(&mut wall, &mut presenter, None);
+        last = r.map(|r| r.frame.frame_ns).unwrap_or(0);
+    }
+    assert!(last >= 250 * MS, "the spiral reached the clamp: {last}");
+    // L: the next lesson. Its first frame measures from its own start.
+    s.handle_action(Action::NextLesson);
+    let mut frames = Vec::new();
+    for _ in 0..3 {
+        wall.now_ns += 16 * MS;
+        let r = s.frame(&mut wall, &mut presenter, None);
+        frames.push(r.map(|r| r.frame.frame_ns / MS).unwrap_or(u64::MAX));
+    }
+    assert_eq!(frames[0], 0, "{frames:?}");
+    for lane in s.lanes() {
+        assert_eq!(lane.stepper().dropped_ns(), 0, "{}", lane.name());
+    }
+    let worst = s
+        .screen
+        .strip()
+        .iter()
+        .map(|(ms, _)| ms)
+        .fold(0.0f32, f32::max);
+    assert!(worst < 250.0, "the strip kept the spiral's {worst} ms");
+}
