@@ -582,36 +582,7 @@ fn create_pipeline(
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
     let shader = device.create_shader_module(wgpu::include_wgsl!("../../shaders/present.wgsl"));
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("present_pipeline_layout"),
-        bind_group_layouts: &[Some(layout)],
-        immediate_size: 0,
-    });
-    device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("present_pipeline"),
-        layout: Some(&pipeline_layout),
-        vertex: wgpu::VertexState {
-            module: &shader,
-            entry_point: Some("vs_main"),
-            buffers: &[],
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-        },
-        primitive: wgpu::PrimitiveState::default(),
-        depth_stencil: None,
-        multisample: wgpu::MultisampleState::default(),
-        fragment: Some(wgpu::FragmentState {
-            module: &shader,
-            entry_point: Some("fs_main"),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-            targets: &[Some(wgpu::ColorTargetState {
-                format,
-                blend: Some(wgpu::BlendState::REPLACE),
-                write_mask: wgpu::ColorWrites::ALL,
-            })],
-        }),
-        multiview_mask: None,
-        cache: None,
-    })
+    full_screen_pipeline(device, "present", &shader, Some(layout), format)
 }
 
 /// The pipeline that clears the UI texture where the scissor lets it (`shaders/clear.wgsl`),
@@ -621,16 +592,32 @@ fn create_clear_pipeline(
     format: wgpu::TextureFormat,
 ) -> wgpu::RenderPipeline {
     let shader = device.create_shader_module(wgpu::include_wgsl!("../../shaders/clear.wgsl"));
-    let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some("ui_clear_pipeline_layout"),
-        bind_group_layouts: &[],
+    full_screen_pipeline(device, "ui_clear", &shader, None, format)
+}
+
+/// A pipeline of `shader`'s `vs_main` and `fs_main`, drawing one triangle over the whole
+/// target (no vertex buffer) into `format`, replacing what is there; bound to `layout` if it
+/// has one. `name` labels it.
+fn full_screen_pipeline(
+    device: &wgpu::Device,
+    name: &str,
+    shader: &wgpu::ShaderModule,
+    layout: Option<&wgpu::BindGroupLayout>,
+    format: wgpu::TextureFormat,
+) -> wgpu::RenderPipeline {
+    let layout_label = format!("{name}_pipeline_layout");
+    let one = [layout];
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(&layout_label),
+        bind_group_layouts: if layout.is_some() { &one } else { &[] },
         immediate_size: 0,
     });
+    let label = format!("{name}_pipeline");
     device.create_render_pipeline(&wgpu::RenderPipelineDescriptor {
-        label: Some("ui_clear_pipeline"),
-        layout: Some(&layout),
+        label: Some(&label),
+        layout: Some(&pipeline_layout),
         vertex: wgpu::VertexState {
-            module: &shader,
+            module: shader,
             entry_point: Some("vs_main"),
             buffers: &[],
             compilation_options: wgpu::PipelineCompilationOptions::default(),
@@ -639,7 +626,7 @@ fn create_clear_pipeline(
         depth_stencil: None,
         multisample: wgpu::MultisampleState::default(),
         fragment: Some(wgpu::FragmentState {
-            module: &shader,
+            module: shader,
             entry_point: Some("fs_main"),
             compilation_options: wgpu::PipelineCompilationOptions::default(),
             targets: &[Some(wgpu::ColorTargetState {

@@ -223,7 +223,7 @@ impl Layout {
     }
 
     /// `panes` ropes (1 to [`MAX_PANES`]) side by side or in a 2×2 grid, each in its own
-    /// labelled pane: side by side where that draws the ropes [`ROW_GAIN`] times as large as
+    /// labelled pane: side by side where that draws the ropes 1.5 times as large as
     /// a full grid (any larger than a grid with an empty cell);
     /// the panes keep clear of the strip and the bottom `reserve` pixels above it (a lesson's
     /// caption), and of the HUD's bar across the top, `hud_bar` pixels tall (0: no bar; see

@@ -59,7 +59,8 @@ pub struct Pane<'a> {
     pub area: Area,
     /// Split view and overlay: the label and border.
     pub label: Option<PaneLabel>,
-    /// Where its label goes (see [`label_box`]).
+    /// Where its label goes: its box starts at the slot's corner, wraps to its width and
+    /// keeps to its height.
     pub slot: Area,
     /// The lane's marker and its track.
     pub marker: Marker<'a>,

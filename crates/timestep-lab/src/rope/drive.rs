@@ -225,7 +225,7 @@ fn sway(period: f64, t: f64) -> (f64, f64) {
 /// How long a new drive takes to take the pin over from where it was, ns of simulated time.
 ///
 /// A drive changed (the window's `D`) or a rope reset under a moving drive would otherwise put
-/// the pin on the new path at once: a jump of up to twice [`SWAY_M`] in one step, which
+/// the pin on the new path at once: a jump of up to twice `SWAY_M` in one step, which
 /// stretches the first spring many times its rest length and explodes a rope whose tick is
 /// stable. Over this handover the pin eases from where it was into the new path.
 pub const HANDOVER_NS: f64 = 2e9;
