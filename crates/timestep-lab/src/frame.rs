@@ -120,9 +120,15 @@ pub struct Frames {
     pending_ns: Vec<u64>,
     ran: Vec<bool>,
     paused: bool,
-    /// Time spent paused, ns: the lanes' divergence watches are handed the time less this, so
-    /// a paused explosion's countdown holds.
-    paused_ns: u64,
+    /// The host's time handed to no lane, ns: paused frames', and the program's own pauses
+    /// before a [`Frames::restart`]. The lanes see the host's clock less this (an explosion's
+    /// countdown holds while paused; a present after a pause is no jump in what was shown).
+    excluded_ns: u64,
+    /// How much of it the lanes' last present had seen.
+    excluded_at_present: u64,
+    /// The reading before a [`Frames::restart`], until the next reading excludes what came
+    /// after it.
+    restarted_from: Option<u64>,
 }
 
 impl Frames {
@@ -135,7 +141,9 @@ impl Frames {
             pending_ns: Vec::new(),
             ran: Vec::new(),
             paused: false,
-            paused_ns: 0,
+            excluded_ns: 0,
+            excluded_at_present: 0,
+            restarted_from: None,
         }
     }
 
@@ -145,9 +153,9 @@ impl Frames {
     }
 
     /// The next frame is measured from its own reading: what came before it is handed to no
-    /// lane (the host's own pause, not the loop's).
+    /// lane (the host's own pause, not the loop's), and the lanes' clock leaves it out.
     pub fn restart(&mut self) {
-        self.last_read_ns = None;
+        self.restarted_from = self.last_read_ns.take().or(self.restarted_from);
     }
 
     /// The next frame is measured from this timer reading, unless a reading was taken already.
@@ -203,9 +211,9 @@ impl Frames {
         }
         let start_ns = host.now_ns();
         if self.paused {
-            self.paused_ns = self.paused_ns.saturating_add(frame_ns);
+            self.excluded_ns = self.excluded_ns.saturating_add(frame_ns);
         }
-        let live_ns = start_ns.saturating_sub(self.paused_ns);
+        let live_ns = start_ns.saturating_sub(self.excluded_ns);
         for (i, lane) in lanes.iter_mut().enumerate() {
             let handed = self.pending_ns[i].saturating_add(frame_ns);
             self.ran[i] = !self.paused && lane.due_in_ns(handed) == 0;
@@ -228,19 +236,39 @@ impl Frames {
         };
         done.shown = host.present(&done, lanes, &self.ran)?;
         if let Some(shown) = done.shown {
-            for (lane, _) in lanes.iter_mut().zip(&self.ran).filter(|(_, ran)| **ran) {
-                lane.presented(shown.at_ns, shown.vblank, start_ns);
-            }
+            self.presented(lanes, shown, start_ns);
         }
         let wait = self.pacer.end(host.now_ns());
         host.sleep(wait);
         Ok(done)
     }
 
-    /// The time since the last reading, ns.
+    /// The lanes that ran this frame record it, shown as `shown`, on their clock (the host's
+    /// less the time handed to none): after a pause or the program's own, the present is no
+    /// jump in what they showed, and their present-to-present measures start again.
+    fn presented(&mut self, lanes: &mut [Lane], shown: Shown, start_ns: u64) {
+        let gap = self.excluded_ns != self.excluded_at_present;
+        self.excluded_at_present = self.excluded_ns;
+        let live = |ns: u64| ns.saturating_sub(self.excluded_ns);
+        for (lane, _) in lanes.iter_mut().zip(&self.ran).filter(|(_, ran)| **ran) {
+            if gap {
+                lane.after_gap();
+            }
+            lane.presented(live(shown.at_ns), shown.vblank, live(start_ns));
+        }
+    }
+
+    /// The time since the last reading, ns (none after a restart: the time since the reading
+    /// before it is handed to no lane).
     fn read<H: Host>(&mut self, host: &mut H) -> u64 {
         let reading = host.read_ns();
-        let last = self.last_read_ns.replace(reading).unwrap_or(reading);
+        let Some(last) = self.last_read_ns.replace(reading) else {
+            if let Some(from) = self.restarted_from.take() {
+                let skipped = reading.saturating_sub(from);
+                self.excluded_ns = self.excluded_ns.saturating_add(skipped);
+            }
+            return 0;
+        };
         reading.saturating_sub(last)
     }
 

@@ -2155,3 +2155,42 @@ fn leaving_the_spiral_hands_the_next_lessons_lanes_none_of_its_time() {
         .fold(0.0f32, f32::max);
     assert!(worst < 250.0, "the strip kept the spiral's {worst} ms");
 }
+
+/// The trial: paused for a second and resumed, every lane's judder read 29 px for more than a
+/// second, and its stutter a second's jump: the pause was charged to the loops.
+#[test]
+fn a_pause_is_no_jump_in_what_the_lanes_showed() {
+    let mut s = plain_launch();
+    let period = 16_666_667;
+    let mut now = 0;
+    let mut run = |s: &mut Session, frames: u64| {
+        for _ in 0..frames {
+            now += period;
+            s.advance_to(now);
+        }
+    };
+    run(&mut s, 240);
+    let stutter = |s: &Session| -> Vec<u64> {
+        let lanes = s.lanes().iter();
+        lanes
+            .map(|l| l.record().metrics().stutter_max_ns())
+            .collect()
+    };
+    let before = stutter(&s);
+    s.handle_action(Action::Pause);
+    run(&mut s, 60);
+    s.handle_action(Action::Pause);
+    run(&mut s, 120);
+    let after = stutter(&s);
+    for (i, lane) in s.lanes().iter().take(2).enumerate() {
+        assert!(
+            after[i] < before[i] + 5 * MS,
+            "{}: stutter {} ms after the pause, {} before",
+            lane.name(),
+            after[i] / MS,
+            before[i] / MS
+        );
+        let judder = lane.record().judder().recent_rms().unwrap_or(0.0);
+        assert!(judder < 5.0, "{}: judder {judder:.1} px", lane.name());
+    }
+}

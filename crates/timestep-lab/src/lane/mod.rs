@@ -205,6 +205,12 @@ impl Lane {
         }
     }
 
+    /// The time since the lane's last present was its host's own (a pause, the program
+    /// setting up): the next present starts its vblank count afresh.
+    pub fn after_gap(&mut self) {
+        self.record.after_gap();
+    }
+
     /// The frame just advanced, whose input was sampled at `input_ns`, became visible at
     /// `present_ns` (at `vblank`, when presents wait for vblanks): record it.
     pub fn presented(&mut self, present_ns: u64, vblank: Option<Vblank>, input_ns: u64) {

@@ -146,6 +146,12 @@ impl Record {
         self.vblanks.record(index, steps, expected);
     }
 
+    /// The time since the last present was the host's own: the next present starts the
+    /// vblank count afresh (the vblanks in between were no frame's to show).
+    pub fn after_gap(&mut self) {
+        self.vblanks.forget_last();
+    }
+
     /// `count` steps the loop handed out in a row: their substep may be the longest yet, and
     /// longer than the stability bound.
     pub(super) fn stepped(&mut self, step: Step, count: u64) {

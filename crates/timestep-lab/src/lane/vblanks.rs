@@ -86,6 +86,11 @@ pub struct RefreshInterval {
 }
 
 impl Vblanks {
+    /// Counts from the next present as from a first (see [`Vblanks::span_to`]).
+    pub fn forget_last(&mut self) {
+        self.last = None;
+    }
+
     /// Vblanks from the last present to vblank `index` (1 for the first present).
     pub fn span_to(&self, index: u64) -> u64 {
         self.last
