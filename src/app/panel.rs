@@ -354,7 +354,9 @@ pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
         .order(egui::Order::Background)
         .interactable(true)
         .show(ctx, |ui| {
-            let per_row = sticky_per_row(ui, cells_per_row(ui, &widest, room), room);
+            let shape: Vec<usize> = widest.iter().map(Vec::len).collect();
+            let fit = cells_per_row(ui, &widest, room).max(third_of_a_line(&shape));
+            let per_row = sticky_per_row(ui, fit, (room, shape));
             frame.show(ui, |ui| {
                 egui::Grid::new("hud_grid")
                     .num_columns(2 * per_row)
@@ -379,18 +381,27 @@ pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
         });
 }
 
-/// `per_row`, or fewer where fewer were laid out before in this much `room`: while the room
-/// stays, the bar's rows only grow (a figure a digit longer, then shorter again, would
-/// otherwise move every pane under it down and up).
-fn sticky_per_row(ui: &Ui, per_row: usize, room: f32) -> usize {
+/// The fewest cells a row of the bar holds: a third of its longest line's, so each line
+/// takes three rows at most. In a narrow room (a 777 px window with the panel shown) the bar
+/// used to wrap to a column of nine rows and leave the panes a strip; where even three rows
+/// do not fit, its rightmost cells go under the panel instead.
+fn third_of_a_line(shape: &[usize]) -> usize {
+    shape.iter().max().map_or(1, |n| n.div_ceil(3)).max(1)
+}
+
+/// `per_row`, or fewer where fewer were laid out before for the same room and the same cells
+/// (`key`: the room, points, and each line's cell count): while those stay, the bar's rows
+/// only grow (a figure a digit longer, then shorter again, would otherwise move every pane
+/// under it down and up). Another view (one lane's column, the bar) starts afresh.
+fn sticky_per_row(ui: &Ui, per_row: usize, key: (f32, Vec<usize>)) -> usize {
     let id = egui::Id::new((HUD_ID, "per row"));
     ui.ctx().data_mut(|d| {
-        let kept = d.get_temp::<(f32, usize)>(id);
+        let kept = d.get_temp::<((f32, Vec<usize>), usize)>(id);
         let per_row = match kept {
-            Some((r, n)) if r == room => n.min(per_row),
+            Some((k, n)) if k == key => n.min(per_row),
             _ => per_row,
         };
-        d.insert_temp(id, (room, per_row));
+        d.insert_temp(id, (key, per_row));
         per_row
     })
 }

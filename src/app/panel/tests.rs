@@ -564,3 +564,32 @@ fn the_huds_bar_keeps_its_height_paused_and_after_the_first_input() {
         );
     }
 }
+
+/// The trial: after the one-lane view (a column of figures), the split view's bar stayed a
+/// column of nine rows; and in a narrow room (777 px with the panel shown) the bar wrapped
+/// to a column too. The bar takes three rows a line at most.
+#[test]
+fn the_bar_takes_three_rows_a_line_at_most_after_a_column_and_in_a_narrow_room() {
+    use timestep_lab::draw::HudInfo;
+    let session = crate::app::session::tests::plain_launch();
+    let lanes: Vec<&timestep_lab::lane::Lane> = session.lanes().iter().collect();
+    let (bar, column) = (HudInfo::new(&lanes), HudInfo::new(&lanes[..1]));
+    for width in [1280.0, 420.0] {
+        // (whether the bar is shown, the bar, the one lane's column)
+        let state = (false, bar.clone(), column.clone());
+        let mut h = Harness::builder().with_size([width, 540.0]).build_ui_state(
+            |ui, (bar_shown, bar, column): &mut (bool, HudInfo, HudInfo)| {
+                super::hud(ui.ctx(), if *bar_shown { bar } else { column });
+            },
+            state,
+        );
+        h.run();
+        h.state_mut().0 = true;
+        h.run();
+        h.run();
+        // The bar's two lines in five rows at most (about 19 points a row, and its frame's
+        // margins): not the column's nine or more.
+        let rows = f64::from(super::hud_height(&h.ctx, true)) / 19.0;
+        assert!(rows > 1.0 && rows < 7.0, "{width}: {rows:.1} rows");
+    }
+}

@@ -634,13 +634,15 @@ fn tone_colour(t: Tone) -> Rgb {
     }
 }
 
-/// Text scale for a buffer `height` pixels tall: 1 under 480, 2 up to 1,199, then one more
+/// Text scale for a buffer `height` pixels tall: 1 under 560, 2 up to 1,199, then one more
 /// for each 400 pixels, 4 at most. The text keeps its share of the window's height, and so
 /// its size in points on a display of twice the pixel density (a 1280x800 window is
-/// 2560x1600 pixels there: scale 4, 32 px lines, the 16 points of scale 2 at 1x).
+/// 2560x1600 pixels there: scale 4, 32 px lines, the 16 points of scale 2 at 1x). A window
+/// of 777x486 (what a 864x540 screen opens) drew scale 2 and left its ropes 30 px long
+/// under the text; scale 1 is 12 px lines.
 pub fn text_scale(height: u32) -> u32 {
     match height {
-        0..480 => 1,
+        0..560 => 1,
         h => (h / 400).clamp(2, 4),
     }
 }
@@ -769,10 +771,10 @@ mod tests {
 
     #[test]
     fn text_grows_with_the_buffer_so_a_2x_display_keeps_its_size_in_points() {
-        let scales: Vec<u32> = [300, 479, 480, 800, 1199, 1200, 1600, 2160, 10_000]
+        let scales: Vec<u32> = [300, 486, 559, 560, 800, 1199, 1200, 1600, 2160, 10_000]
             .map(text_scale)
             .to_vec();
-        assert_eq!(scales, [1, 1, 2, 2, 2, 3, 4, 4, 4]);
+        assert_eq!(scales, [1, 1, 1, 2, 2, 2, 3, 4, 4, 4]);
         // 1280x800 at 1x and at 2x (2560x1600): the same lines in points.
         let (one, two) = (text_scale(800), text_scale(1600));
         assert_eq!(text::line_height(two), 2 * text::line_height(one));
