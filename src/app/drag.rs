@@ -14,7 +14,7 @@ use timestep_lab::rope::{Grab, Rope};
 use timestep_loop::seconds;
 
 /// How close (in screen pixels) a press must be to a particle to grab it.
-pub const GRAB_RADIUS_PX: f32 = 20.0;
+pub const GRAB_RADIUS_PX: f32 = 28.0;
 
 /// A particle held by the mouse, and the view it was grabbed in (the cursor's pixels are read
 /// through it for as long as it is held, so every rope gets the same target in metres).

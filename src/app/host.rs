@@ -182,7 +182,7 @@ pub struct WindowHost<'a, W: WindowWall, P: Present> {
     pub vblanks: &'a mut VblankCounter,
     pub view: ViewState,
     /// The particle the mouse holds, in every rope.
-    pub grabbed: Option<usize>,
+    pub grabbed: Option<timestep_lab::draw::Grip>,
     pub help: &'a [String],
     /// The pacing line of the HUD.
     pub pacing: String,

@@ -88,10 +88,11 @@ pub struct WindowConfig {
 /// (a step over 15 ms).
 pub const DEFAULT_LANES: &str = "interpolated,unity+tick=10hz,variable";
 
-/// The plain launch's caption, one line, while its lanes are as launched and overlaid: what to
-/// watch and where, each lane by the number its label starts with.
+/// The plain launch's caption, one line, while its lanes are overlaid outside a lesson: how to
+/// read what it shows, true whatever mode a lane is put in (it stays as the keys change them,
+/// so the layout does not move).
 pub const DEFAULT_CAPTION: [&str; 1] =
-    ["Three loops, same frames: the dots along the bottom run even for 1, bunched for 2"];
+    ["Same frames, three loops: even dots along the bottom mean smooth motion; bunched, judder"];
 
 /// A capture and which of its frames to replay.
 #[derive(Clone, Debug, PartialEq, Eq)]

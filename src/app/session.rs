@@ -14,7 +14,7 @@ use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
 use timestep_lab::draw::{
-    Arrangement, Screen, alike_tip, default_px_per_m, judge_as_drawn, pacing_summary,
+    Arrangement, Grip, Screen, alike_tip, default_px_per_m, judge_as_drawn, pacing_summary,
 };
 use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::frame_csv::FrameRecord;
@@ -410,12 +410,10 @@ impl Session {
         self.arrange();
     }
 
-    /// The plain launch's caption (see [`super::DEFAULT_CAPTION`]) while its lanes are as
-    /// launched and overlaid, outside a lesson; else none.
+    /// The plain launch's caption (see [`super::DEFAULT_CAPTION`]) while its lanes are
+    /// overlaid, outside a lesson; else none.
     fn plain_caption(&self) -> Vec<String> {
-        let specs = self.lanes.iter().map(Lane::spec);
-        let as_launched = specs.eq(self.home.lanes.iter().copied());
-        match self.lesson.is_none() && self.home.overlay && self.view.overlay && as_launched {
+        match self.lesson.is_none() && self.home.overlay && self.view.overlay {
             true => super::DEFAULT_CAPTION.map(String::from).to_vec(),
             false => Vec::new(),
         }
@@ -752,13 +750,18 @@ impl Session {
         if stepping {
             self.frames.set_paused(false);
         }
+        let grab = self.hand.grab(wall.real_ns());
         if !self.frames.paused()
-            && let Some(grab) = self.hand.grab(wall.real_ns())
+            && let Some(grab) = grab
         {
             for lane in &mut self.lanes {
                 lane.set_grab(Some(grab));
             }
         }
+        let grabbed = self.hand.held().map(|index| Grip {
+            index,
+            pull: grab.map(|g| g.target),
+        });
         // A replayed capture's frame times are all frames': none is the program's pause.
         if self.fresh_clock > 0 {
             self.fresh_clock -= 1;
@@ -776,7 +779,7 @@ impl Session {
             meter: &mut self.meter,
             vblanks: &mut self.vblanks,
             view: self.view,
-            grabbed: self.hand.held(),
+            grabbed,
             help: &help,
             step_cost_ns: self.step_cost_ns,
             caption: &self.caption,

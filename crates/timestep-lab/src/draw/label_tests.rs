@@ -233,3 +233,44 @@ fn a_label_that_wraps_pushes_the_ropes_down() {
         assert_eq!(slot.y + slot.h, area.y + tall);
     }
 }
+
+/// The trial: in the overlay, Tab moved the focus and nothing on screen said so (the lanes
+/// share one pane border). The focused lane's label has a lit bar down its left.
+#[test]
+fn the_focused_lanes_label_is_lit_in_the_overlay() {
+    let case = &cases()[0];
+    let lanes = run(case, 10);
+    let shown: Vec<&Lane> = lanes.iter().collect();
+    let (w, h) = (1280, 800);
+    let arrangement = Arrangement {
+        size: (w, h),
+        lanes: shown.len(),
+        split: true,
+        hud: true,
+        overlay: true,
+        panel: 0,
+        bar: 64,
+    };
+    let mut buf = vec![0u8; (w * h * 4) as usize];
+    let lit = |focused: usize, buf: &mut Vec<u8>| -> Vec<bool> {
+        let mut screen = Screen::new(&case.rope, arrangement);
+        let frame = Overlay {
+            focused,
+            keep: true,
+            ..Overlay::default()
+        };
+        screen.draw(buf, &shown, &frame);
+        let accent = super::palette::ACCENT;
+        screen
+            .label_boxes()
+            .iter()
+            .map(|b| {
+                let i = ((b.y + b.h / 2) * w + b.x) as usize * 4;
+                let px = &buf[i..i + 3];
+                px.iter().zip(accent).all(|(&p, a)| p.abs_diff(a) < 40)
+            })
+            .collect()
+    };
+    assert_eq!(lit(1, &mut buf), [false, true, false]);
+    assert_eq!(lit(2, &mut buf), [false, false, true]);
+}

@@ -9,7 +9,7 @@ use crate::lane::Lane;
 use crate::rope::Rope;
 use crate::watch::Watch;
 use glam::Vec2;
-use timestep_loop::seconds;
+use timestep_loop::{millis, seconds};
 
 /// Points in a trail: the free end's last this-many shown positions.
 pub const TRAIL_POINTS: usize = 30;
@@ -63,7 +63,7 @@ impl LanePanes {
         &'a mut self,
         lanes: &[&Lane],
         layout: &Layout,
-        grabbed: Option<usize>,
+        grabbed: Option<super::Grip>,
         focused: usize,
         trail: bool,
         replay: Replay,
@@ -248,12 +248,22 @@ fn label(lane: &Lane, index: usize, focused: bool) -> PaneLabel {
         last.steps,
         if last.steps == 1 { "" } else { "s" }
     );
-    PaneLabel {
-        title: vec![
-            run(format!("{} {}", index + 1, lane.name()), "lane"),
+    let mut title = vec![
+        run(format!("{} {}", index + 1, lane.name()), "lane"),
+        gap(),
+        run(steps, "steps"),
+    ];
+    // Time the clamp or the step cap dropped (a stall, the spiral), where there is some:
+    // the split view and the overlay have no HUD row for it.
+    let dropped = lane.dropped_ns();
+    if dropped > 0 {
+        title.extend([
             gap(),
-            run(steps, "steps"),
-        ],
+            run(format!("dropped {:.0} ms", millis(dropped)), "dropped"),
+        ]);
+    }
+    PaneLabel {
+        title,
         detail,
         policy: vec![
             match tick_words(lane) {

@@ -63,6 +63,17 @@ use canvas::Canvas;
 use glam::Vec2;
 use tiny_skia::{FillRule, Mask, PathBuilder, Transform};
 
+/// A particle the mouse holds, in every rope: which, and where the hand pulls it, m (the
+/// rope's coordinates; `None`: where it is). A held particle follows at a bounded speed, no
+/// farther than its springs allow: a line to where it is pulled shows how far it lags.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Grip {
+    /// The particle held.
+    pub index: usize,
+    /// Where the hand pulls it, m.
+    pub pull: Option<Vec2>,
+}
+
 /// What to draw of one rope this frame (already blended where its mode blends).
 #[derive(Clone, Copy, Debug)]
 pub struct RopeLook<'a> {
@@ -71,7 +82,7 @@ pub struct RopeLook<'a> {
     /// Indices of pinned particles (drawn as pins).
     pub pinned: &'a [usize],
     /// The particle held by the mouse, if any.
-    pub grabbed: Option<usize>,
+    pub grabbed: Option<Grip>,
     /// Whether the rope has exploded (drawn in the explosion's colour).
     pub exploded: bool,
     /// The free end's last shown positions, oldest first (the `G` trail): drawn as fading
@@ -188,21 +199,27 @@ impl Renderer {
             last_area = Some(p.area);
             self.draw_pane(frame, (width, height), i, p, overlaid);
         }
-        // Labels over every rope: an overlaid rope must not cross another lane's label.
-        for p in scene.panes {
+        // Labels over every rope: an overlaid rope must not cross another lane's label. The
+        // focused lane's last, so its lit border is not drawn over where panes share one.
+        let lit = |i: &usize| scene.panes[*i].label.as_ref().is_some_and(|l| l.focused);
+        let (lit, rest): (Vec<usize>, Vec<usize>) = (0..scene.panes.len()).partition(lit);
+        let mut boxes = vec![None; scene.panes.len()];
+        for i in rest.into_iter().chain(lit) {
+            let p = &scene.panes[i];
             if let (Some(label), Some(mut canvas)) = (&p.label, Canvas::new(frame, width, height)) {
                 let at = (p.area, p.slot);
-                let drawn = pane::draw_label(&mut canvas, &mut self.texts, at, label);
-                self.labels.push(drawn);
+                boxes[i] = Some(pane::draw_label(&mut canvas, &mut self.texts, at, label));
             }
         }
+        self.labels.extend(boxes.into_iter().flatten());
         if let Some(mut canvas) = Canvas::new(frame, width, height) {
             draw_overlays(&mut canvas, &mut self.texts, scene);
         }
         &self.texts
     }
 
-    /// Where the last frame drew its pane labels' boxes (their text inside them), pixels.
+    /// Where the last frame drew its pane labels' boxes (their text inside them), pixels, in
+    /// pane order.
     pub fn label_boxes(&self) -> &[Area] {
         &self.labels
     }
@@ -330,6 +347,37 @@ mod tests {
         buf
     }
 
+    /// A held particle that lags its hand (at its speed or its reach) shows a line to where
+    /// the hand pulls it: the trial saw it stop hundreds of pixels from the cursor with
+    /// nothing linking the two.
+    #[test]
+    fn a_held_particle_that_lags_its_hand_shows_a_line_to_it() {
+        let rope = Rope::new(RopeParams::default());
+        let view = View::for_rope(rope.params(), W, H);
+        let (pinned, positions) = (rope.pinned_indices(), rope.positions().collect::<Vec<_>>());
+        let end = positions.len() - 1;
+        let pull = positions[end] + Vec2::new(0.0, -2.0);
+        let draw = |pull: Option<Vec2>| {
+            let grip = Grip { index: end, pull };
+            let look = RopeLook {
+                grabbed: Some(grip),
+                ..look(&positions, &pinned)
+            };
+            let panes = [single(look, &view, W, H)];
+            let mut buf = vec![0u8; (W * H * 4) as usize];
+            let scene = Scene {
+                panes: &panes,
+                ..Scene::default()
+            };
+            Renderer::new().draw(&mut buf, W, H, &scene);
+            buf
+        };
+        let (still, pulled) = (draw(None), draw(Some(pull)));
+        let mid = (view.to_screen(positions[end]) + view.to_screen(pull)) * 0.5;
+        assert_eq!(pixel(&still, W, mid), pixel(&background(&view), W, mid));
+        assert_ne!(pixel(&pulled, W, mid), pixel(&still, W, mid));
+    }
+
     #[test]
     fn a_default_rope_changes_pixels_along_it_and_leaves_a_far_corner_as_background() {
         let rope = Rope::new(RopeParams::default());
@@ -419,7 +467,10 @@ mod tests {
         for view in &views {
             let rope = RopeLook {
                 trail: &[],
-                grabbed: Some(3),
+                grabbed: Some(Grip {
+                    index: 3,
+                    pull: None,
+                }),
                 exploded: true,
                 ..look(&bad, &[0, 1, 4, 99])
             };
@@ -499,7 +550,10 @@ mod tests {
         let positions: Vec<Vec2> = rope.positions().collect();
         let rope_look = RopeLook {
             trail: &[],
-            grabbed: Some(5),
+            grabbed: Some(Grip {
+                index: 5,
+                pull: None,
+            }),
             ..look(&positions, &[0])
         };
         let panes = [single(rope_look, &view, W, H)];

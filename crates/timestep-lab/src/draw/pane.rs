@@ -237,6 +237,12 @@ pub(super) fn draw_label(
     let b = label_box(label, slot, height);
     let (sx, sy, _, _) = rect(slot);
     canvas.blend_rect(sx, sy, b.w, b.h, palette::PANEL, 190);
+    if label.focused && b.h > 0 {
+        // The lane the keys act on: a lit bar down its label's left (the overlay's panes
+        // share one border).
+        let bar = 2 * i64::from(b.scale.max(1));
+        canvas.blend_rect(sx, sy, bar, b.h, palette::ACCENT, 230);
+    }
     for (i, (runs, colour)) in b.lines.iter().enumerate() {
         let parts = runs
             .iter()

@@ -90,7 +90,7 @@ fn frame(
     rope: &Rope,
     w: u32,
     h: u32,
-    grabbed: Option<usize>,
+    grabbed: Option<Grip>,
     help: Option<&[String]>,
     banner: Option<&str>,
 ) -> Vec<u8> {
@@ -132,7 +132,11 @@ fn frame(
 #[ignore = "a look by eye: writes PNGs to /tmp, asserts nothing"]
 fn writes_preview_pngs() {
     let rope = swung(RopeParams::default(), 0.45);
-    let buf = frame(&rope, 1280, 720, Some(9), None, None);
+    let grip = Grip {
+        index: 9,
+        pull: Some(Vec2::new(1.0, -3.5)),
+    };
+    let buf = frame(&rope, 1280, 720, Some(grip), None, None);
     save_zoom("zoom", &buf, 1280, 720, 610, 10, 260, 180, 4);
     save_zoom("strip-zoom", &buf, 1280, 720, 0, 560, 640, 160, 2);
     save("swing", buf, 1280, 720);

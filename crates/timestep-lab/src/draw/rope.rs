@@ -363,7 +363,7 @@ impl Painter<'_, '_> {
             for (i, &p) in look.positions.iter().enumerate() {
                 if let Some(s) = screen(view, p)
                     && self.on_screen(s, r)
-                    && look.grabbed != Some(i)
+                    && look.grabbed.map(|g| g.index) != Some(i)
                     && !look.pinned.contains(&i)
                 {
                     self.pb.push_circle(s.x, s.y, r);
@@ -413,16 +413,22 @@ impl Painter<'_, '_> {
         self.fill(pal::ACCENT, 255);
     }
 
-    /// The grabbed particle: a soft halo, an orange bead and a white ring.
+    /// The grabbed particle: a soft halo, an orange bead and a white ring, and a thin line to
+    /// where the hand pulls it while it lags behind.
     fn grabbed(&mut self, look: &RopeLook, view: &View, radius: f32) {
-        let Some(s) = look
-            .grabbed
-            .and_then(|i| look.positions.get(i))
-            .and_then(|&p| screen(view, p))
-        else {
+        let Some(grip) = look.grabbed else { return };
+        let at = look.positions.get(grip.index);
+        let Some(s) = at.and_then(|&p| screen(view, p)) else {
             return;
         };
         let r = (radius * 1.4).max(5.0);
+        if let Some(to) = grip.pull.and_then(|p| screen(view, p))
+            && to.distance(s) > 2.6 * r
+        {
+            self.pb.move_to(s.x, s.y);
+            self.pb.line_to(to.x, to.y);
+            self.stroke(pal::GRAB, 150, 1.5);
+        }
         self.pb.push_circle(s.x, s.y, 2.6 * r);
         self.fill(pal::GRAB, 60);
         self.pb.push_circle(s.x, s.y, r);

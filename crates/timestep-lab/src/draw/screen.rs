@@ -45,7 +45,7 @@ pub struct Overlay<'a> {
     /// A large centred message, when there is one.
     pub banner: Option<&'a str>,
     /// The particle the mouse holds, in every rope.
-    pub grabbed: Option<usize>,
+    pub grabbed: Option<super::Grip>,
     /// The pane of the lane the keys act on.
     pub focused: usize,
     /// Whether each rope's free end leaves a trail (`G`).
@@ -77,6 +77,10 @@ pub struct Screen {
     renderer: Renderer,
     panes: LanePanes,
     strip: FrameStrip,
+    /// Each lane's colour, picked by its name when the lanes first show (see
+    /// [`super::palette::lane_colours`]) and kept while they run: a lane whose mode the keys
+    /// change keeps its colour, and recolours no other.
+    colours: Vec<usize>,
 }
 
 impl Screen {
@@ -91,6 +95,7 @@ impl Screen {
             renderer: Renderer::new(),
             panes: LanePanes::default(),
             strip: FrameStrip::new(STRIP_FRAMES),
+            colours: Vec::new(),
         }
     }
 
@@ -155,10 +160,12 @@ impl Screen {
     /// Draws `lanes` (one per pane) and `overlay` into `frame`, an RGBA8 buffer of the
     /// arrangement's size; returns the text to paint over it.
     pub fn draw(&mut self, frame: &mut [u8], lanes: &[&Lane], overlay: &Overlay) -> &Texts {
-        let names: Vec<String> = lanes.iter().map(|l| l.name()).collect();
-        let colours = super::palette::lane_colours(&names);
-        self.strip.set_colours(&colours);
-        self.panes.set_colours(&colours);
+        if self.colours.len() != lanes.len() {
+            let names: Vec<String> = lanes.iter().map(|l| l.name()).collect();
+            self.colours = super::palette::lane_colours(&names);
+        }
+        self.strip.set_colours(&self.colours);
+        self.panes.set_colours(&self.colours);
         let replay = Replay {
             keep: overlay.keep,
             rewind: overlay.rewind,
@@ -201,6 +208,11 @@ impl Screen {
         self.panes.shown(i)
     }
 
+    /// The colour (an index into the lanes' palette) of each lane drawn last.
+    pub fn lane_colours(&self) -> &[usize] {
+        &self.colours
+    }
+
     /// Where the last frame drew its pane labels' boxes, pixels.
     pub fn label_boxes(&self) -> &[super::Area] {
         self.renderer.label_boxes()
@@ -221,10 +233,11 @@ impl Screen {
         self.panes.forget_frames();
     }
 
-    /// New lanes: the frames kept and the strip start over.
+    /// New lanes: the frames kept, the strip and the lanes' colours start over.
     pub fn start_over(&mut self) {
         self.panes.forget_frames();
         self.strip.clear();
+        self.colours.clear();
     }
 }
 

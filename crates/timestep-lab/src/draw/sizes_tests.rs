@@ -116,7 +116,10 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
                 rope: RopeLook {
                     positions: &positions,
                     pinned: &[0],
-                    grabbed: Some(3),
+                    grabbed: Some(Grip {
+                        index: 3,
+                        pull: Some(Vec2::new(9.0, -9.0)),
+                    }),
                     exploded: i == 0,
                     trail: &positions,
                     colour: i,

@@ -50,6 +50,16 @@ impl Judder {
         }
     }
 
+    /// The loop changed (its mode, its timer): the lag and the recent frames are measured
+    /// afresh, so the HUD's figure is the new loop's, not a mix of both (a mode change read
+    /// 52 to 78 px for a second). The run's totals carry on.
+    pub fn restart_window(&mut self) {
+        self.lags.clear();
+        self.lag_sum = 0.0;
+        self.recent.clear();
+        self.recent_sum = 0.0;
+    }
+
     /// A frame showing simulation time `shown_ns`, presented at `present_ns`.
     pub fn frame(&mut self, shown_ns: u64, present_ns: u64) {
         if !self.drive.is_on() {

@@ -96,6 +96,7 @@ impl Lane {
     /// Nothing changes if the new loop cannot be built.
     fn respec(&mut self, spec: LaneSpec) -> Result<(), ConfigError> {
         self.looped.respec(spec.looped)?;
+        self.record.judder.restart_window();
         if let Some(world) = &mut self.world {
             world.set_integrator(spec.integrator);
             // The stability bound is the integrator's: steps past it are counted against it.
