@@ -268,7 +268,9 @@ impl Session {
     /// The panel's view of the session now.
     pub fn panel_view(&self) -> PanelView {
         PanelView {
-            shown: self.view.show_panel,
+            // The help is read over everything: the panel hides while it is open (beside
+            // it, a short window's help was cut by it), as the HUD does.
+            shown: self.view.show_panel && !self.view.show_help,
             knobs: self.knobs(),
             warning: self.tick_warning(),
             fixes: self.fixes(),

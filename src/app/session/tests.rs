@@ -2209,3 +2209,16 @@ fn a_lanes_colour_stays_when_the_keys_change_its_mode() {
         assert_eq!(s.screen.lane_colours(), before, "after {} M", k + 1);
     }
 }
+
+/// F1 in a short window with the panel shown: the help's lines went under the panel. The panel
+/// hides while the help is open, and shows again when it closes.
+#[test]
+fn the_help_hides_the_panel_while_it_is_open() {
+    let mut s = session(Mode::Fixed);
+    s.opened(1280, 800);
+    assert!(s.panel_view().shown);
+    s.handle_action(Action::ToggleHelp);
+    assert!(!s.panel_view().shown && s.help_shown());
+    s.handle_action(Action::ToggleHelp);
+    assert!(s.panel_view().shown);
+}

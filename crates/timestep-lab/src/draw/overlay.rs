@@ -43,6 +43,12 @@ pub(super) fn draw_help(
     scale: u32,
     room: u32,
 ) {
+    // Too wide for the room at the smallest size (a 777 px window beside the panel): the
+    // descriptions wrap under themselves, where their right ends went under the panel.
+    let fit = (i64::from(room) - 20) / text::cell(1).1;
+    let column = description_column(lines);
+    let wrapped = wrap_help(lines, usize::try_from(fit).unwrap_or(0), column);
+    let lines = wrapped.as_slice();
     let cols = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as i64;
     // Smaller where the lines would not fit the room left of the panel, or the height.
     let rows = lines.len() as i64;
@@ -74,7 +80,6 @@ pub(super) fn draw_help(
     };
     canvas.panel((x, y, w, h), style);
     texts.cover((x, y, w, h));
-    let column = description_column(lines);
     for (i, line) in lines.iter().enumerate() {
         let ty = y + pad + i as i64 * line_h;
         if ty > i64::from(canvas.height()) {
@@ -87,6 +92,36 @@ pub(super) fn draw_help(
         ];
         texts.put(x + pad, ty, scale, parts);
     }
+}
+
+/// `lines` each at most `fit` characters: a longer one is broken at its spaces, each piece
+/// after the first starting under its description (`column`); a line that fits, or with no
+/// room to wrap in, is kept whole.
+fn wrap_help(lines: &[String], fit: usize, column: Option<usize>) -> Vec<String> {
+    let indent = column.unwrap_or(0).min(fit / 2);
+    let mut out = Vec::with_capacity(lines.len());
+    for line in lines {
+        if line.chars().count() <= fit || fit <= indent + 8 {
+            out.push(line.clone());
+            continue;
+        }
+        let mut current = String::new();
+        for word in line.split(' ') {
+            let len = current.chars().count() + 1 + word.chars().count();
+            if len > fit && !current.trim().is_empty() {
+                out.push(std::mem::take(&mut current));
+                current = " ".repeat(indent);
+                current.push_str(word);
+            } else {
+                if !current.is_empty() || word.is_empty() {
+                    current.push(' ');
+                }
+                current.push_str(word);
+            }
+        }
+        out.push(current);
+    }
+    out
 }
 
 /// The bottom of the panes: the top of the strip when it is shown, else the buffer's bottom.

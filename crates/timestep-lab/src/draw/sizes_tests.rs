@@ -440,3 +440,42 @@ fn the_key_help_fits_the_frame_at_small_sizes() {
         }
     }
 }
+
+/// The help in a room narrower than its lines at the smallest size (a window 420 px wide; the
+/// trial saw "the last 10 s are kep" cut by the panel): its descriptions wrap to the room.
+#[test]
+fn the_key_help_wraps_to_a_narrow_room() {
+    let lines: Vec<String> = (0..20)
+        .map(|i| format!("Key{i:<10} paused: one frame back (the last 10 s are kept) {i}"))
+        .collect();
+    let (w, h, panel) = (420, 800, 0);
+    let scene = Scene {
+        help: Some(&lines),
+        panel,
+        ..Scene::default()
+    };
+    let mut buf = vec![0u8; (w * h * 4) as usize];
+    let mut renderer = Renderer::new();
+    let texts = renderer.draw(&mut buf, w, h, &scene);
+    let words = |t: &TextLine| {
+        t.text()
+            .split_whitespace()
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    let drawn: Vec<String> = texts.lines().iter().flat_map(words).collect();
+    let given: Vec<String> = lines
+        .iter()
+        .flat_map(|l| l.split_whitespace().map(String::from))
+        .collect();
+    assert_eq!(drawn, given, "every word, in order");
+    for line in texts.lines() {
+        let (x, _, lw, _) = line.rect();
+        assert!(
+            x + lw <= i64::from(w - panel),
+            "{:?} ends at {}",
+            line.text(),
+            x + lw
+        );
+    }
+}
