@@ -150,7 +150,7 @@ impl Gui {
         self.damage = self.changed();
         self.jobs = self.tessellate();
         self.panel_px = panel::covered_width(&self.ctx, view.shown);
-        let bar = hud.is_some_and(|h| h.lanes.len() > 1);
+        let bar = hud.is_some_and(|h| panel::hud_is_bar(&self.ctx, h));
         self.bar_px = panel::hud_height(&self.ctx, bar);
     }
 

@@ -193,6 +193,8 @@ pub struct WindowHost<'a, W: WindowWall, P: Present> {
     pub caption: &'a [String],
     /// The one-line key hint.
     pub hint: &'a str,
+    /// Every lane's colour, kept while the lanes run.
+    pub colours: &'a [usize],
 }
 
 impl<W: WindowWall, P: Present> WindowHost<'_, W, P> {
@@ -259,6 +261,11 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             self.screen.push_step_starts(frame.start_ns, &starts);
         }
         let shown_lanes: Vec<&Lane> = shown.iter().map(|&i| &lanes[i]).collect();
+        let colours: Vec<usize> = shown
+            .iter()
+            .filter_map(|&i| self.colours.get(i))
+            .copied()
+            .collect();
         // The key help hides the HUD: the help is read over everything, the HUD's bar or
         // column would cover its top.
         let hud = (self.view.show_hud && !self.view.show_help).then(|| {
@@ -297,6 +304,7 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             hint: Some(self.hint),
             rewind: if frame.paused { self.view.rewind } else { 0 },
             keep: !frame.paused,
+            colours: Some(&colours),
         };
         // `hold:HZ`: wait for the frame's present time (before drawing, which is quick).
         if let Some(at_ns) = frame.present_not_before_ns {

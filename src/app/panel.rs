@@ -334,10 +334,30 @@ const HUD_STROKE: f32 = 1.0;
 /// Where the HUD's frame starts, points from the window's top-left corner.
 const HUD_AT: f32 = 6.0;
 
-/// The HUD's text: one lane's figures in the top-left corner, or the split view's bar across
-/// the top, each with its tooltip; the panes, rope and strip stay in the pixel buffer. The bar
-/// keeps left of the panel (as it was drawn last frame): where its lines do not fit there,
-/// they wrap, so no figure is ever under the panel.
+/// Below this height, points, one lane's HUD is a bar across the top rather than a column down
+/// the left: in a 777x486 window its column of fourteen rows ran into a lesson's caption and
+/// over the rope.
+const SHORT_POINTS: f32 = 600.0;
+
+/// Whether `hud` is drawn as a bar across the top (several lanes, or a short window), which the
+/// panes are laid out under; else one lane's column, which the rope keeps beside.
+pub fn hud_is_bar(ctx: &egui::Context, hud: &HudInfo) -> bool {
+    hud.lanes.len() > 1 || ctx.content_rect().height() < SHORT_POINTS
+}
+
+/// `hud`'s cells as drawn: one lane's column flowed into one line where it is a bar.
+fn hud_lines(ctx: &egui::Context, hud: &HudInfo) -> Vec<Vec<HudCell>> {
+    let lines = hud.cells();
+    match hud.lanes.len() == 1 && hud_is_bar(ctx, hud) {
+        true => vec![lines.into_iter().flatten().collect()],
+        false => lines,
+    }
+}
+
+/// The HUD's text: one lane's figures in the top-left corner, or a bar across the top (the
+/// split view's, a short window's), each with its tooltip; the panes, rope and strip stay in
+/// the pixel buffer. The bar keeps left of the panel (as it was drawn last frame): where its
+/// lines do not fit there, they wrap (three rows a line at most).
 pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
     let colour = |c: [u8; 3]| Color32::from_rgb(c[0], c[1], c[2]);
     let frame = egui::Frame::new()
@@ -346,9 +366,9 @@ pub fn hud(ctx: &egui::Context, hud: &HudInfo) {
         .inner_margin(HUD_MARGIN)
         .corner_radius(4.0);
     let room = hud_room(ctx);
-    let lines = hud.cells();
+    let lines = hud_lines(ctx, hud);
     // Rows as the widest this HUD gets (paused, after input): it keeps its height.
-    let widest = hud.widest().cells();
+    let widest = hud_lines(ctx, &hud.widest());
     egui::Area::new(egui::Id::new(HUD_ID))
         .fixed_pos([HUD_AT, HUD_AT])
         .order(egui::Order::Background)

@@ -14,7 +14,8 @@ use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
 use timestep_lab::draw::{
-    Arrangement, Grip, Screen, alike_tip, default_px_per_m, judge_as_drawn, pacing_summary,
+    Arrangement, Grip, Screen, alike_tip, default_px_per_m, judge_as_drawn, lane_colours,
+    pacing_summary,
 };
 use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::frame_csv::FrameRecord;
@@ -103,6 +104,9 @@ pub struct Session {
     /// How many of the next frames start the loop's clock afresh (see
     /// [`Session::start_clock_afresh`]).
     fresh_clock: u8,
+    /// Each lane's colour, picked by the lanes' names when they are made and kept while
+    /// they run: a lane keeps it whatever mode the keys give it and whichever view shows it.
+    colours: Vec<usize>,
 }
 
 /// What the window was launched with: its lanes, loop, rope and pacing.
@@ -114,6 +118,12 @@ struct Home {
     pacing: Pacing,
     /// Whether its lanes were overlaid.
     overlay: bool,
+}
+
+/// Each of `lanes`' colours, by their names (see [`lane_colours`]).
+fn colours_of(lanes: &[Lane]) -> Vec<usize> {
+    let names: Vec<String> = lanes.iter().map(Lane::name).collect();
+    lane_colours(&names)
 }
 
 /// `specs`' lanes on ropes of `rope`, each keeping when its steps start (the strip shows it).
@@ -193,11 +203,13 @@ impl Session {
             },
             refused: None,
             fresh_clock: 0,
+            colours: Vec::new(),
         })
         .map(|mut session| {
             if let Some(n) = cfg.lesson {
                 session.refused = session.start_lesson(n).err();
             }
+            session.colours = colours_of(&session.lanes);
             session.arrange();
             session
         })
@@ -349,6 +361,7 @@ impl Session {
     /// [`Session::start_clock_afresh`]).
     fn replace_lanes(&mut self, lanes: Vec<Lane>) {
         self.lanes = lanes;
+        self.colours = colours_of(&self.lanes);
         self.view.focus = self.view.focus.min(self.lanes.len().saturating_sub(1));
         self.hand.drop_held();
         self.screen.start_over();
@@ -784,6 +797,7 @@ impl Session {
             step_cost_ns: self.step_cost_ns,
             caption: &self.caption,
             hint: &hint,
+            colours: &self.colours,
         };
 
         let frame = self.frames.run(&mut host, &mut self.lanes);

@@ -593,3 +593,28 @@ fn the_bar_takes_three_rows_a_line_at_most_after_a_column_and_in_a_narrow_room()
         assert!(rows > 1.0 && rows < 7.0, "{width}: {rows:.1} rows");
     }
 }
+
+/// The second trial: in a 777x486 window one lane's HUD, a column of fourteen rows, ran into
+/// a lesson's caption and over the rope. In a short window it is a bar across the top, which
+/// the single view lays its rope under.
+#[test]
+fn in_a_short_window_one_lanes_hud_is_a_bar_of_a_few_rows() {
+    let session = Run::new(Mode::Fixed).session;
+    let hud = timestep_lab::draw::HudInfo::new(&[session.focused()]);
+    for (size, bar) in [([777.0, 486.0], true), ([1280.0, 800.0], false)] {
+        let shown = hud.clone();
+        let mut h = Harness::builder()
+            .with_size(size)
+            .build_ui(move |ui| super::hud(ui.ctx(), &shown));
+        h.run();
+        h.run();
+        assert_eq!(super::hud_is_bar(&h.ctx, &hud), bar, "{size:?}");
+        let area = h.ctx.memory(|m| m.area_rect(egui::Id::new(HUD_ID)));
+        let height = area.map_or(0.0, |r| r.height());
+        match bar {
+            // Its fourteen figures in five rows or fewer (about 19 points a row).
+            true => assert!(height < 6.0 * 19.0, "{height}"),
+            false => assert!(height > 12.0 * 19.0, "{height}"),
+        }
+    }
+}

@@ -2208,6 +2208,15 @@ fn a_lanes_colour_stays_when_the_keys_change_its_mode() {
         s.advance_to((k as u64 + 2) * 16 * MS);
         assert_eq!(s.screen.lane_colours(), before, "after {} M", k + 1);
     }
+    // The second trial: M, then lane 1 alone, then the split view swapped lanes 1 and 3's
+    // colours (they were picked again from the names of the lanes shown).
+    s.handle_action(Action::CycleMode);
+    s.handle_action(Action::Pick(0));
+    s.advance_to(200 * MS);
+    assert_eq!(s.screen.lane_colours(), &before[..1], "lane 1 alone");
+    s.handle_action(Action::ToggleSplit);
+    s.advance_to(216 * MS);
+    assert_eq!(s.screen.lane_colours(), before, "the split view");
 }
 
 /// F1 in a short window with the panel shown: the help's lines went under the panel. The panel

@@ -138,6 +138,21 @@ fn overlaps(a: Area, (l, t, r, b): (f32, f32, f32, f32)) -> bool {
 /// drawn; `Err` says which.
 fn check(screen: &Screen, lanes: &[&Lane], params: &RopeParams) -> Result<(), String> {
     let layout = screen.layout();
+    // Nor a marker's track, which the plain launch's caption says to watch.
+    for (k, label) in screen.label_boxes().iter().enumerate() {
+        let track = layout.tracks.iter().filter(|t| t.h > 0).find(|t| {
+            let r = (
+                t.x as f32,
+                t.y as f32,
+                (t.x + t.w) as f32,
+                (t.y + t.h) as f32,
+            );
+            overlaps(*label, r)
+        });
+        if let Some(t) = track {
+            return Err(format!("label {k} {label:?} covers the marker track {t:?}"));
+        }
+    }
     for (i, lane) in lanes.iter().enumerate() {
         let view = layout.views[i];
         let reach = reach_of(params, &view);

@@ -10,6 +10,29 @@ use super::{View, text_scale};
 use crate::rope::{Pin, RopeParams};
 use glam::Vec2;
 
+/// What the panes keep clear of, pixels: the HUD's bar across the top (0: none), the band
+/// above the strip a lesson's caption and the key hint take, and the strip along the bottom,
+/// where it is shown (`H` hides it with the HUD). A `(bar, reserve)` pair has the strip.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bands {
+    /// The HUD bar's height (0: none).
+    pub bar: u32,
+    /// The caption's band above the strip.
+    pub reserve: u32,
+    /// Whether the frame-time strip is shown.
+    pub strip: bool,
+}
+
+impl From<(u32, u32)> for Bands {
+    fn from((bar, reserve): (u32, u32)) -> Bands {
+        Bands {
+            bar,
+            reserve,
+            strip: true,
+        }
+    }
+}
+
 /// The most share of a pane's height its label may take (the split view's; the rest is the
 /// rope's), and the most the overlay's labels may take together.
 const LABEL_SHARE: f32 = 0.4;
@@ -133,29 +156,41 @@ impl Layout {
     /// the strip (a lesson's caption); its marker track along the bottom.
     pub fn single(
         params: &RopeParams,
-        width: u32,
-        height: u32,
+        (width, height): (u32, u32),
         beside_hud: bool,
-        reserve: u32,
+        bands: impl Into<Bands>,
     ) -> Layout {
+        let bands = bands.into();
         let margin = margin_px(width, height);
-        let bottom = panes_bottom(width, height, reserve);
+        let bottom = panes_bottom(width, height, bands.reserve, bands.strip);
+        // Under the HUD's bar, where it is one (a short window's one lane).
+        let top = match bands.bar {
+            0 => margin,
+            bar => bar as f32 + margin * 0.5,
+        };
         let th = track_height(height) as f32;
         let rope_bottom = if room_for_track(bottom, height) {
             bottom - th
         } else {
             bottom
         };
-        let view = View::for_rope_above(params, width, height, beside_hud, rope_bottom);
+        let beside = beside_hud && bands.bar == 0;
+        let view = View::for_rope_between(params, width, height, beside, (top, rope_bottom));
         let track = Area {
             x: margin as u32,
             y: (rope_bottom - margin).max(0.0) as u32,
             w: (width as f32 - 2.0 * margin).max(0.0) as u32,
             h: th as u32,
         };
+        // The pane ends above the strip: an exploded rope is clipped to it, not drawn over
+        // the strip and the hint.
+        let area = Area {
+            h: (bottom as u32).min(height),
+            ..Area::full(width, height)
+        };
         Layout {
             split: false,
-            areas: vec![Area::full(width, height)],
+            areas: vec![area],
             views: vec![view],
             tracks: vec![track],
             slots: vec![Area::default()],
@@ -171,8 +206,9 @@ impl Layout {
         params: &RopeParams,
         (width, height): (u32, u32),
         lanes: usize,
-        bands: (u32, u32),
+        bands: impl Into<Bands>,
     ) -> Layout {
+        let bands = bands.into();
         let lanes = lanes.clamp(1, MAX_PANES);
         let mut layout = Layout::split(params, (width, height), 1, bands, 0);
         let (area, track) = (layout.areas[0], layout.tracks[0]);
@@ -201,8 +237,11 @@ impl Layout {
             let view = drawn_view(params, (area.min() + inset + clear, rope_max), widen);
             (view, slots)
         };
+        // The labels keep above the marker tracks (a label over lane 1's trail of dots hid
+        // what the caption says to watch).
+        let room = (STACK_SHARE * area.h as f32).min(top.saturating_sub(area.y + 2) as f32);
         let (view, slots) = [true, false]
-            .map(|across| place(overlay_slots(area, height, lanes, across)))
+            .map(|across| place(overlay_slots(area, (height, room as u32), lanes, across)))
             .into_iter()
             .max_by(|a, b| a.0.scale.total_cmp(&b.0.scale))
             .unwrap_or_else(|| place(Vec::new()));
@@ -233,9 +272,10 @@ impl Layout {
         params: &RopeParams,
         size: (u32, u32),
         panes: usize,
-        bands: (u32, u32),
+        bands: impl Into<Bands>,
         label_px: u32,
     ) -> Layout {
+        let bands = bands.into();
         let panes = panes.clamp(1, MAX_PANES);
         let grid = (panes.min(2), panes.div_ceil(2));
         let layout = |shape| Layout::grid(params, size, panes, bands, label_px, shape);
@@ -253,13 +293,18 @@ impl Layout {
         params: &RopeParams,
         (width, height): (u32, u32),
         panes: usize,
-        (hud_bar, reserve): (u32, u32),
+        bands: impl Into<Bands>,
         label_px: u32,
         (cols, rows): (usize, usize),
     ) -> Layout {
+        let Bands {
+            bar: hud_bar,
+            reserve,
+            strip,
+        } = bands.into();
         let w = width as f32;
         let margin = margin_px(width, height);
-        let bottom = panes_bottom(width, height, reserve);
+        let bottom = panes_bottom(width, height, reserve, strip);
         // Always clear of the HUD's bar, however tall it wraps (the egui HUD wraps to rows
         // left of the panel): panes under it would hide their labels and ropes.
         let top = if hud_bar > 0 {
@@ -346,12 +391,11 @@ pub fn label_height(height: u32) -> u32 {
 
 /// The overlay's label slots in `area` (a buffer `height` pixels tall) for `lanes` labels:
 /// `across` the pane's top in lane order, else down its left; each [`STACK_LINES`] lines
-/// tall, together at most [`STACK_SHARE`] of the pane's height.
-fn overlay_slots(area: Area, height: u32, lanes: usize, across: bool) -> Vec<Area> {
+/// tall, together at most `room` pixels from the pane's top.
+fn overlay_slots(area: Area, (height, room): (u32, u32), lanes: usize, across: bool) -> Vec<Area> {
     let n = lanes as u32;
     let full = label_box_height(STACK_LINES, height);
     let gap = 2 * text_scale(height);
-    let room = (STACK_SHARE * area.h as f32) as u32;
     let (w, h) = match across {
         true => (area.w.saturating_sub(2) / n, full.min(room)),
         false => {
@@ -453,6 +497,47 @@ mod tests {
             );
             let grid = Layout::grid(&swaying, (w, h), 3, (hud_bar_height(w, h), 0), 0, (2, 2));
             assert!(l.views[0].scale > grid.views[0].scale, "{w}x{h}");
+        }
+    }
+
+    /// One lane under a bar (a short window's HUD) and without the strip (`H`): the rope
+    /// keeps under the bar, and takes the strip's room.
+    #[test]
+    fn one_rope_keeps_under_a_bar_and_takes_the_strips_room_when_it_is_hidden() {
+        let params = RopeParams::default();
+        let (w, h) = (777, 486);
+        let (min, max) = super::super::view::rope_box(&params);
+        let top = |l: &Layout| l.views[0].to_screen(max).y.min(l.views[0].to_screen(min).y);
+        let bar = Bands {
+            bar: 110,
+            reserve: 0,
+            strip: true,
+        };
+        let under = Layout::single(&params, (w, h), true, bar);
+        assert!(top(&under) >= 110.0, "{}", top(&under));
+        let with = Layout::single(&params, (w, h), true, (0, 0));
+        let without = Layout::single(
+            &params,
+            (w, h),
+            true,
+            Bands {
+                strip: false,
+                ..bar
+            },
+        );
+        assert!(without.areas[0].h > with.areas[0].h);
+        let strip_top = h - super::super::strip_height(w, h);
+        assert!(with.areas[0].y + with.areas[0].h <= strip_top);
+        for panes in [3, 4] {
+            let shown = Layout::split(&params, (w, h), panes, (60, 0), 0);
+            let hidden = Bands {
+                bar: 0,
+                reserve: 0,
+                strip: false,
+            };
+            let taken = Layout::split(&params, (w, h), panes, hidden, 0);
+            let bottom = |l: &Layout| l.areas.iter().map(|a| a.y + a.h).max();
+            assert!(bottom(&taken) > bottom(&shown), "{panes} panes");
         }
     }
 

@@ -49,7 +49,8 @@ pub use hud::{
     pacing_summary, stability_warning, stable_with, text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
-pub use layout::{Area, Layout, MAX_PANES, OVERLAY_SPREAD, label_height};
+pub use layout::{Area, Bands, Layout, MAX_PANES, OVERLAY_SPREAD, label_height};
+pub use palette::lane_colours;
 pub use pane::{Marker, Pane, PaneLabel, Run};
 pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;

@@ -3,7 +3,9 @@
 //! panes' shown positions, and the frame strip.
 
 use super::overlay::caption_band;
-use super::{Area, FrameStrip, HudInfo, LanePanes, Layout, Pane, Renderer, Replay, Scene, Texts};
+use super::{
+    Area, Bands, FrameStrip, HudInfo, LanePanes, Layout, Pane, Renderer, Replay, Scene, Texts,
+};
 use crate::lane::Lane;
 use crate::rope::RopeParams;
 use glam::Vec2;
@@ -60,6 +62,10 @@ pub struct Overlay<'a> {
     /// Whether this frame's lanes are kept for stepping back to (a paused frame repeats the
     /// last one and is not).
     pub keep: bool,
+    /// Each lane's colour (see [`super::lane_colours`]), as its caller keeps it while its
+    /// lanes run, so a lane shown alone and then among the others keeps it; `None`: picked
+    /// by the lanes' names when they first show, and kept.
+    pub colours: Option<&'a [usize]>,
 }
 
 /// A screen's layout and what drawing keeps between frames.
@@ -160,9 +166,13 @@ impl Screen {
     /// Draws `lanes` (one per pane) and `overlay` into `frame`, an RGBA8 buffer of the
     /// arrangement's size; returns the text to paint over it.
     pub fn draw(&mut self, frame: &mut [u8], lanes: &[&Lane], overlay: &Overlay) -> &Texts {
-        if self.colours.len() != lanes.len() {
-            let names: Vec<String> = lanes.iter().map(|l| l.name()).collect();
-            self.colours = super::palette::lane_colours(&names);
+        match overlay.colours.filter(|c| c.len() == lanes.len()) {
+            Some(given) => self.colours = given.to_vec(),
+            None if self.colours.len() != lanes.len() => {
+                let names: Vec<String> = lanes.iter().map(|l| l.name()).collect();
+                self.colours = super::palette::lane_colours(&names);
+            }
+            None => {}
         }
         self.strip.set_colours(&self.colours);
         self.panes.set_colours(&self.colours);
@@ -274,12 +284,20 @@ fn layout(params: &RopeParams, a: Arrangement, caption: &[String], labels: u32) 
         (true, 0) => super::hud_bar_height(w, h),
         (true, bar) => bar,
     };
+    // The HUD hides the strip with it: the panes take its room.
+    let bands = |bar| Bands {
+        bar,
+        reserve,
+        strip: a.hud,
+    };
     if a.overlay && a.lanes > 1 {
-        Layout::overlay(params, (w, h), a.lanes, (bar, reserve))
+        Layout::overlay(params, (w, h), a.lanes, bands(bar))
     } else if a.split && a.lanes > 1 {
-        Layout::split(params, (w, h), a.lanes, (bar, reserve), labels)
+        Layout::split(params, (w, h), a.lanes, bands(bar), labels)
     } else {
-        Layout::single(params, w, h, a.hud, reserve)
+        // One lane: beside the HUD's column, or under its bar in a short window.
+        let bar = if a.hud { a.bar } else { 0 };
+        Layout::single(params, (w, h), a.hud, bands(bar))
     }
 }
 

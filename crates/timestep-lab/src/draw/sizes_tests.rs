@@ -94,7 +94,7 @@ fn sweep(lanes: usize, overlays: Overlays, ropes: bool, sizes: &[(u32, u32)]) {
             false => 0,
         };
         let layout = if lanes == 1 {
-            Layout::single(&params, w, h, overlays.hud, reserve)
+            Layout::single(&params, (w, h), overlays.hud, (0, reserve))
         } else if overlays.overlay {
             Layout::overlay(
                 &params,
@@ -325,7 +325,7 @@ fn no_lessons_caption_covers_a_pane_or_a_rope() {
                 layout.areas.iter().map(area).max().unwrap_or(0)
             } else {
                 // One lane fills the frame: its rope's box, and its marker's track.
-                let layout = Layout::single(&params, w, h, true, reserve);
+                let layout = Layout::single(&params, (w, h), true, (0, reserve));
                 let (min, _) = view::rope_box(&params);
                 let rope = layout.views[0].to_screen(min).y.ceil() as u32;
                 let track = layout.tracks[0];
@@ -368,7 +368,7 @@ fn the_key_hint_covers_no_pane() {
         let top = line.map_or(0, |l| l.rect().1) as u32;
         let reserve = overlay::caption_band(w, h, &[]);
         let split = Layout::split(&params, (w, h), 4, (hud_bar_height(w, h), reserve), 0);
-        let single = Layout::single(&params, w, h, true, reserve);
+        let single = Layout::single(&params, (w, h), true, (0, reserve));
         for a in split.areas.iter().chain(&single.tracks) {
             assert!(
                 a.y + a.h <= top,

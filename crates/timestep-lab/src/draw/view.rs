@@ -82,18 +82,19 @@ impl View {
     }
 
     fn rope_layout(params: &RopeParams, width: u32, height: u32, beside_hud: bool) -> View {
-        let bottom = panes_bottom(width, height, 0);
-        View::for_rope_above(params, width, height, beside_hud, bottom)
+        let bottom = panes_bottom(width, height, 0, true);
+        let top = margin_px(width, height);
+        View::for_rope_between(params, width, height, beside_hud, (top, bottom))
     }
 
     /// As [`View::for_rope`] (or [`View::for_rope_without_hud`] unless `beside_hud`), with
-    /// the rope kept above `bottom` pixels.
-    pub fn for_rope_above(
+    /// the rope kept between `top` and `bottom` pixels (margins included at the bottom).
+    pub fn for_rope_between(
         params: &RopeParams,
         width: u32,
         height: u32,
         beside_hud: bool,
-        bottom: f32,
+        (top, bottom): (f32, f32),
     ) -> View {
         let w = width as f32;
         let margin = margin_px(width, height);
@@ -103,7 +104,7 @@ impl View {
         } else {
             margin
         };
-        let area_min = Vec2::new(left, margin);
+        let area_min = Vec2::new(left, top);
         let area_max = Vec2::new(w - margin, bottom - margin).max(area_min + Vec2::ONE);
         View::for_rope_in(params, area_min, area_max, width, height)
     }
@@ -153,12 +154,15 @@ pub(super) fn margin_px(width: u32, height: u32) -> f32 {
     (0.03 * (width.min(height) as f32)).clamp(4.0, 24.0)
 }
 
-/// The bottom of the panes, pixels: above the strip (unless that would leave too little room),
-/// and `reserve` pixels higher still (a lesson's caption) where at least half the height is
-/// left.
-pub(super) fn panes_bottom(width: u32, height: u32, reserve: u32) -> f32 {
+/// The bottom of the panes, pixels: above the strip where it is shown (unless that would leave
+/// too little room), and `reserve` pixels higher still (a lesson's caption) where at least
+/// half the height is left.
+pub(super) fn panes_bottom(width: u32, height: u32, reserve: u32, strip: bool) -> f32 {
     let h = height as f32;
-    let strip = super::strip_height(width, height) as f32;
+    let strip = match strip {
+        true => super::strip_height(width, height) as f32,
+        false => 0.0,
+    };
     let bottom = if h - strip >= 0.6 * h { h - strip } else { h };
     let reserve = reserve as f32;
     if bottom - reserve >= 0.5 * h {
