@@ -42,7 +42,7 @@ pub const LANES: [Rgb; 4] = [
 ];
 
 /// The colour each of `names` (the lanes shown, in order) is drawn in, as indices into
-/// [`LANES`]: one lane, one colour, in every view. Each textbook mode (and Unity, the plain
+/// `LANES`: one lane, one colour, in every view. Each textbook mode (and Unity, the plain
 /// launch's other lane) has its own (interpolated orange, semi-fixed and unity yellow,
 /// variable green, fixed violet); a lane whose colour an earlier one took, or with none of
 /// its own, takes the first free one.
