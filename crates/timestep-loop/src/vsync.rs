@@ -32,6 +32,9 @@ const LEAVE: u32 = 4;
 const RETRY_AFTER: u32 = 256;
 /// Frames whose median gives the period when there is no hint.
 const LEARN: usize = 16;
+/// The longest frame time the ring counts, ns (about 73 years): room in an i64 for the error
+/// term and a frame's periods; a frame longer counts as this long.
+const LONGEST_FRAME_NS: u64 = i64::MAX as u64 / 4;
 /// Frames in the ring before good ones count towards detection: over fewer, a drift of random
 /// frame times has not had room to grow, and a short lucky run would look paced.
 const ENTER_AFTER: usize = 64;
@@ -193,12 +196,15 @@ impl VsyncDetector {
     /// Snaps one frame time to whole periods, updates the ring, and says whether the drift is
     /// still small.
     fn snap(&mut self, d_ns: u64, period: u64) -> bool {
-        let d = d_ns.min(i64::MAX as u64 / 4) as i64;
+        // One clamped frame time for everything the ring holds: its periods, its drift and
+        // its measured time alike, or a frame past the clamp would count its full length
+        // over the clamped length's periods and skew the measured rate.
+        let d = d_ns.min(LONGEST_FRAME_NS) as i64;
         let p = period as i64;
         let n = ((d + self.err_ns) as f64 / p as f64).round().max(0.0) as i64;
         let snapped = n * p;
         self.err_ns = self.err_ns / 2 + (d - snapped);
-        let slot = (snapped as u64, d_ns, n as u64);
+        let slot = (snapped as u64, d as u64, n as u64);
         if self.ring.len() < RING {
             self.ring.push(slot);
         } else {
@@ -208,8 +214,8 @@ impl VsyncDetector {
             self.periods -= old_n;
         }
         self.next = (self.next + 1) % RING;
-        self.drift_ns += i128::from(d_ns) - i128::from(slot.0);
-        self.measured_ns += u128::from(d_ns);
+        self.drift_ns += i128::from(slot.1) - i128::from(slot.0);
+        self.measured_ns += u128::from(slot.1);
         self.periods += slot.2;
         // The sample's drift alone is fooled by frame times of random length: its decaying
         // error term makes the snapped sum track any measured sum. A paced frame is also, on
@@ -331,6 +337,20 @@ mod tests {
         assert!(run(None, &steady).vsynced());
         // Paced 75 Hz against a 60 Hz hint is the same: not paced by what it was told of.
         assert!(!run(Some(60.0), &paced(75.0, 83_000, 2_000, 2)).vsynced());
+    }
+
+    #[test]
+    fn a_frame_past_the_longest_leaves_the_measured_rate_as_the_display_gave_it() {
+        // A capture's one display time between 2^61 and 2^62 ns: the ring once counted that
+        // frame's full length over its clamped length's periods, and a 60 Hz display read
+        // 46.117 Hz.
+        for huge in [(1u64 << 61) + (1 << 60), (1 << 62) - 1, u64::MAX] {
+            let mut frames = paced(60.0, 83_000, 300, 4);
+            frames.push(huge);
+            let v = run(Some(60.0), &frames);
+            let hz = v.refresh_hz().unwrap_or(0.0);
+            assert!((hz - 60.0).abs() < 0.01, "{huge}: {hz} Hz");
+        }
     }
 
     #[test]
