@@ -419,6 +419,9 @@ pub struct ReplayArgs {
     pub plot: Option<PathBuf>,
 }
 
+/// How long `advise` runs each loop on a simulated display when `--seconds` is not given, s.
+pub const ADVISE_SECONDS: f64 = 20.0;
+
 #[derive(Args, Debug, Clone)]
 pub struct AdviseArgs {
     /// A capture to advise on (PresentMon, CapFrameX, MangoHud, or this program's logs) instead
@@ -432,8 +435,9 @@ pub struct AdviseArgs {
     pub display_hz: Option<f64>,
     #[command(flatten)]
     pub display: DisplayArgs,
-    /// Simulated wall time each loop runs, seconds (at least 1e-9)
-    #[arg(help_heading = "Display", long, value_name = "S", default_value_t = 20.0, value_parser = seconds, allow_hyphen_values = true)]
+    /// Simulated wall time each loop runs, seconds (at least the time the display takes to
+    /// show 120 frames, and 1 s: a verdict wants that many)
+    #[arg(help_heading = "Display", long, value_name = "S", default_value_t = ADVISE_SECONDS, value_parser = seconds, allow_hyphen_values = true)]
     pub seconds: f64,
     /// The engine you ship on: the loops it can run are ranked, and its settings printed
     /// (custom: your own loop, with this project's timestep-loop crate) [default: every loop]

@@ -46,6 +46,19 @@ pub enum BadFlags {
         flag: &'static str,
         source: ConfigError,
     },
+    /// `advise` on a simulated display run too short to show enough frames for a verdict.
+    #[error(
+        "--seconds {seconds}: too short for a verdict: the display shows at most {frames:.0} \
+         frames in it, and a verdict wants at least {want} frames and {want_s} s: give --seconds \
+         {shortest} or more",
+        want = timestep_lab::advise::SHORT_CAPTURE_FRAMES,
+        want_s = timestep_lab::advise::SHORT_CAPTURE_S
+    )]
+    TooShortForAVerdict {
+        seconds: f64,
+        frames: f64,
+        shortest: f64,
+    },
     #[error(transparent)]
     Rope(#[from] BadParams),
     #[error(transparent)]

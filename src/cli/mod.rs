@@ -21,7 +21,7 @@ use timestep_lab::machine::Machine;
 use timestep_lab::replay::ReplayConfig;
 use timestep_lab::rope::Drive;
 use timestep_lab::simulate::vrr::Vrr;
-use timestep_lab::simulate::{DisplayConfig, SimConfig, SimOutput};
+use timestep_lab::simulate::{DisplayConfig, RenderCost, SimConfig, SimOutput};
 use timestep_lab::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig};
 use timestep_loop::Pacing;
 use timestep_loop::ns_from_seconds;
@@ -458,7 +458,7 @@ fn simulated_display(
              panel refreshes anywhere in its range)",
         ));
     }
-    display_config(args, hz.unwrap_or(60.0), seconds)
+    display_config(args, hz.unwrap_or(DEFAULT_DISPLAY_HZ), seconds)
 }
 
 /// The panel `--vrr` and `--lfc` describe, if any.
@@ -527,6 +527,7 @@ fn advise_config(
             if display.vrr.is_some() && display.render_cost.max_ns() == 0 {
                 return Err(BadFlags::Together(VRR_WITHOUT_RENDER));
             }
+            long_enough_for_a_verdict(args.seconds, display.display_hz, display.render_cost)?;
             let pacings = timestep_lab::advise::pacings(args.display.pacing, &display, args.engine);
             let sim = SimConfig {
                 timing: common.timing()?,
@@ -551,12 +552,35 @@ fn advise_config(
     })
 }
 
+/// `advise --seconds S` on a display refreshing at most `hz` times a second, each frame taking
+/// at least `render`: refused when the run cannot show the frames a verdict wants (a loop ranked
+/// on no frames is ranked on nothing).
+fn long_enough_for_a_verdict(seconds: f64, hz: f64, render: RenderCost) -> Result<(), BadFlags> {
+    let shortest = timestep_lab::advise::shortest_run_s(hz, render);
+    if seconds >= shortest {
+        return Ok(());
+    }
+    Err(BadFlags::TooShortForAVerdict {
+        seconds,
+        frames: (seconds * timestep_lab::advise::fastest_fps(hz, render)).floor(),
+        shortest: whole_ms_up(shortest),
+    })
+}
+
+/// `s` seconds rounded up to a whole millisecond, as a command line gives it.
+fn whole_ms_up(s: f64) -> f64 {
+    (s * 1e3).ceil() / 1e3
+}
+
 /// `advise --vrr` without a render time: a variable-refresh panel scans a frame out when it is
 /// ready, so every loop's latency and pacing turn on how long a frame renders, which only the
 /// user knows; a verdict on frames that take no time would be about no real game.
 const VRR_WITHOUT_RENDER: &str = "--render-cost: on a --vrr panel the verdict turns on how long \
                                   a frame renders; give your frame's render time (e.g. \
                                   --render-cost 5ms or 4ms..12ms)";
+
+/// The display's refresh rate when neither `--display-hz` nor `--vrr` gives it, Hz.
+const DEFAULT_DISPLAY_HZ: f64 = 60.0;
 
 /// `advise`'s substep when `--max-substep` is not given, ns: the rope's own stability is not the
 /// user's game's, so every loop is integrated finely enough to hold and is judged by its timing.
@@ -611,19 +635,51 @@ fn advise_line(matches: &clap::ArgMatches) -> String {
 }
 
 /// The words of an `advise` command line for what subcommand `name` was typed with: the
-/// capture, then every flag typed that `advise` takes too, in the order `advise` lists them
-/// (not the output flags; nor the lanes, but for `advise` itself, which chooses among them).
+/// capture, then every flag typed that `advise` takes too, in the order `advise` lists them (not
+/// the output flags; nor the lanes, but for `advise` itself, which chooses among them). The line
+/// runs as printed: a `sweep --vrr` gives the render time its first `--fps` rate sets, and a run
+/// too short for a verdict is lengthened to the shortest that is long enough.
 fn advise_words(name: &str, sub: &clap::ArgMatches) -> Vec<String> {
+    let mut flags = typed_advise_flags(name, sub);
+    if name == "sweep" && sub.value_source("vrr") == Some(clap::parser::ValueSource::CommandLine) {
+        let fps = raw_value(sub, "fps").unwrap_or_else(|| DEFAULT_RATES.to_string());
+        if let Some(hz) = timestep_lab::sweep::parse_rates(&fps)
+            .ok()
+            .and_then(|r| r.first().copied())
+        {
+            let cost = timestep_lab::sweep::render_cost_of_fps(hz).to_string();
+            flags.push(("render-cost".into(), cost));
+        }
+    }
+    let capture = sub
+        .try_get_raw("capture")
+        .ok()
+        .flatten()
+        .and_then(|mut v| v.next())
+        .map(|v| v.to_string_lossy().into_owned());
+    if capture.is_none() {
+        lengthen_to_a_verdict(&mut flags);
+    }
+    let flags = flags
+        .into_iter()
+        .flat_map(|(long, value)| [format!("--{long}"), shell_word(&value)]);
+    capture
+        .map(|c| shell_word(&not_a_flag(&c)))
+        .into_iter()
+        .chain(flags)
+        .collect()
+}
+
+/// The flags `name` was typed with that `advise` takes too, as (long name, value), in the
+/// order `advise` lists them.
+fn typed_advise_flags(name: &str, sub: &clap::ArgMatches) -> Vec<(String, String)> {
     let mut top = <Cli as clap::CommandFactory>::command();
     top.build();
     let (Some(advise), Some(own)) = (top.find_subcommand("advise"), top.find_subcommand(name))
     else {
         return Vec::new();
     };
-    let mut words = Vec::new();
-    if let Ok(Some(capture)) = sub.try_get_raw("capture") {
-        words.extend(capture.map(|v| shell_word(&v.to_string_lossy())));
-    }
+    let mut flags = Vec::new();
     for arg in advise.get_arguments() {
         let id = arg.get_id().as_str();
         let (Some(long), true) = (arg.get_long(), arg.get_action().takes_values()) else {
@@ -638,12 +694,51 @@ fn advise_words(name: &str, sub: &clap::ArgMatches) -> Vec<String> {
             continue;
         };
         for value in values {
-            let value = value.to_string_lossy();
-            words.push(format!("--{long}"));
-            words.push(shell_word(&one_rate(id, &value)));
+            flags.push((long.to_string(), one_rate(id, &value.to_string_lossy())));
         }
     }
-    words
+    flags
+}
+
+/// The raw value of flag `id` as typed, if it was.
+fn raw_value(sub: &clap::ArgMatches, id: &str) -> Option<String> {
+    let mut values = sub.try_get_raw(id).ok().flatten()?;
+    values.next().map(|v| v.to_string_lossy().into_owned())
+}
+
+/// `--seconds` raised, or added, to the shortest run a verdict on the flags' display wants
+/// (`advise` refuses a shorter one: [`long_enough_for_a_verdict`]).
+fn lengthen_to_a_verdict(flags: &mut Vec<(String, String)>) {
+    let value = |long: &str| {
+        flags
+            .iter()
+            .find(|(l, _)| l == long)
+            .map(|(_, v)| v.clone())
+    };
+    let hz = match (value("vrr"), value("display-hz")) {
+        (Some(vrr), _) => values::parse_vrr(&vrr).map_or(DEFAULT_DISPLAY_HZ, |(_, max)| max),
+        (None, Some(hz)) => values::positive_hz(&hz).unwrap_or(DEFAULT_DISPLAY_HZ),
+        (None, None) => DEFAULT_DISPLAY_HZ,
+    };
+    let render = value("render-cost").and_then(|c| values::parse_render_cost(&c).ok());
+    let seconds = value("seconds").and_then(|s| values::seconds(&s).ok());
+    let shortest = timestep_lab::advise::shortest_run_s(hz, render.unwrap_or(RenderCost::Fixed(0)));
+    if seconds.unwrap_or(args::ADVISE_SECONDS) >= shortest {
+        return;
+    }
+    let lengthened = format!("{}", whole_ms_up(shortest));
+    flags.retain(|(l, _)| l != "seconds");
+    flags.push(("seconds".into(), lengthened));
+}
+
+/// A capture's path as a command line takes it: one that starts with `-` would read as a flag,
+/// so it is given from the current directory (`./-x.csv`).
+fn not_a_flag(path: &str) -> String {
+    if path.starts_with('-') {
+        format!("./{path}")
+    } else {
+        path.to_string()
+    }
 }
 
 /// A flag's value as `advise` takes it: a sweep's list of rates (`--display-hz 30..144`) becomes
@@ -777,6 +872,50 @@ mod tests {
             })
             .unwrap_or_default();
         assert_eq!(names, ["on", "off"]);
+    }
+
+    #[test]
+    fn advise_refuses_a_run_too_short_to_show_the_frames_a_verdict_wants() {
+        // A loop ranked on no frames is ranked on nothing: --seconds 1e-9 showed none at 60 Hz,
+        // and 20 s of a 1 Hz display show 20 where a verdict wants 120.
+        for (args, shortest) in [
+            (
+                &["advise", "--seconds", "1e-9"][..],
+                "give --seconds 2 or more",
+            ),
+            (
+                &["advise", "--display-hz", "1"],
+                "give --seconds 120 or more",
+            ),
+            (&["advise", "--seconds", "0.5"], "give --seconds 2 or more"),
+            (
+                &["advise", "--display-hz", "240", "--seconds", "0.5"],
+                "give --seconds 1 or more",
+            ),
+        ] {
+            let (msg, status) = err(args);
+            assert_eq!(status, 2, "{args:?}");
+            assert!(msg.contains("error: --seconds "), "{msg}");
+            assert!(msg.contains("too short for a verdict"), "{msg}");
+            assert!(msg.ends_with(shortest), "{args:?}: {msg}");
+        }
+        let frames = err(&["advise", "--display-hz", "1"]).0;
+        assert!(
+            frames.contains("the display shows at most 20 frames"),
+            "{frames}"
+        );
+        // Frames that take 50 ms each: 120 of them take 6 s, whatever the display's rate.
+        let slow = err(&[
+            "advise",
+            "--render-cost",
+            "50ms",
+            "--vsync",
+            "off",
+            "--seconds",
+            "5",
+        ]);
+        assert!(slow.0.ends_with("give --seconds 6 or more"), "{}", slow.0);
+        assert!(parse(["timestep-rope", "advise", "--seconds", "2"]).is_ok());
     }
 
     #[test]

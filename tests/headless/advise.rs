@@ -3,7 +3,7 @@
 //! width, and the line that points `simulate`, `sweep` and `replay` at it. All on the simulated
 //! clock (or a capture's own).
 
-use crate::support::{run_json as json, run_text as text};
+use crate::support::{bin, run_json as json, run_text as text};
 use serde_json::Value;
 use timestep_lab::advise::{LATENCY_STEP_MS, RULE, SPIN_STEP_PERCENT, STUTTER_STEP_MS};
 
@@ -317,7 +317,7 @@ fn simulate_sweep_and_replay_end_with_advise_for_the_same_situation() {
     );
     // The line runs as it is.
     let words: Vec<&str> = last.split_whitespace().skip(5).collect();
-    let mut again = vec!["advise", "--seconds", "1"];
+    let mut again = vec!["advise", "--seconds", "2"];
     again.extend(words);
     assert!(text(&again).contains("Recommended:"));
 
@@ -338,10 +338,101 @@ fn simulate_sweep_and_replay_end_with_advise_for_the_same_situation() {
         "fixed",
     ]);
     let last = sweep.lines().last().unwrap_or_default();
+    // One second of 60 Hz is too short for a verdict: the line asks for the shortest that is not.
     assert_eq!(
         last,
-        "For a verdict: timestep-rope advise --display-hz 60 --seconds 1"
+        "For a verdict: timestep-rope advise --display-hz 60 --seconds 2"
     );
+}
+
+#[test]
+fn a_simulated_run_that_showed_too_few_frames_is_a_verdict_with_a_warning() {
+    // Frames of 5 to 60 ms: two seconds could hold 400 of them, and held 63.
+    let prose = text(&[
+        "advise",
+        "--render-cost",
+        "5ms..60ms",
+        "--vsync",
+        "off",
+        "--seconds",
+        "2",
+    ]);
+    let prose = prose.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        prose.contains("Warning: too short for a verdict: 63 frames displayed over 2.000 s")
+            && prose.contains("run longer (--seconds)"),
+        "{prose}"
+    );
+    let v = advise(&[
+        "--render-cost",
+        "5ms..60ms",
+        "--vsync",
+        "off",
+        "--seconds",
+        "2",
+    ]);
+    assert!(v.to_string().contains("too short for a verdict"), "{v}");
+    assert!(!text(&["advise", "--seconds", "2"]).contains("Warning"));
+}
+
+/// The program's text for `args` run in `dir`, which must succeed.
+fn text_in(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = bin()
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("the binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {stderr}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The words after "For a verdict: timestep-rope" on the last line of `out`.
+fn verdict_words(out: &str) -> Vec<String> {
+    let last = out.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("For a verdict: timestep-rope advise"),
+        "{out}"
+    );
+    last.split_whitespace()
+        .skip(4)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn the_verdict_line_runs_as_printed_after_a_vrr_sweep_and_for_a_capture_named_like_a_flag() {
+    // A --vrr sweep sets each configuration's render time from its --fps rate; advise --vrr
+    // wants the render time given, and gets the first rate's.
+    let sweep = text(&[
+        "sweep",
+        "--vrr",
+        "48..144",
+        "--fps",
+        "50,90",
+        "--seconds",
+        "1",
+        "--lanes",
+        "fixed",
+    ]);
+    let words = verdict_words(&sweep);
+    assert_eq!(
+        words.join(" "),
+        "advise --vrr 48..144 --render-cost 20ms --seconds 2.4"
+    );
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    assert!(text(&args).contains("Recommended:"));
+
+    // A capture whose name starts with '-' is given from the current directory.
+    let dir = std::env::temp_dir().join(format!("advise-dash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(CAPTURE, dir.join("-x.csv")).unwrap();
+    let replay = text_in(&dir, &["replay", "--lanes", "fixed", "--", "-x.csv"]);
+    let words = verdict_words(&replay);
+    assert_eq!(words.join(" "), "advise ./-x.csv");
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    assert!(text_in(&dir, &args).contains("Recommended:"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -441,18 +532,18 @@ fn the_runner_up_is_another_loop() {
 fn bare_advise_states_every_assumption() {
     // Read as prose: the wrapping of the 100-column text does not matter.
     let prose = |args: &[&str]| text(args).split_whitespace().collect::<Vec<_>>().join(" ");
-    let out = prose(&["advise", "--seconds", "1"]);
+    let out = prose(&["advise", "--seconds", "2"]);
     for said in [
         "60 Hz display, vsync on",
         "renders in 0ns",
         "jitter ±0ns",
         "machine exact",
-        "1 s per loop",
+        "2 s per loop",
         "step 1ms ticks (--dt sets it; advise does not choose the tick)",
     ] {
         assert!(out.contains(said), "no '{said}' in:\n{out}");
     }
-    let dt = prose(&["advise", "--seconds", "1", "--dt", "60hz"]);
+    let dt = prose(&["advise", "--seconds", "2", "--dt", "60hz"]);
     assert!(dt.contains("step 16.666667ms ticks"), "{dt}");
 }
 
@@ -566,7 +657,7 @@ fn the_terms_it_uses_are_explained_once_each() {
         assert_eq!(terms.matches(term).count(), 1, "{term} in:\n{terms}");
     }
     // A term the text does not use is not explained.
-    let plain = text(&["advise", "--engine", "monogame", "--seconds", "1"]);
+    let plain = text(&["advise", "--engine", "monogame", "--seconds", "2"]);
     assert!(
         !plain.contains("hold:R:") && !plain.contains("LFC:"),
         "{plain}"

@@ -15,7 +15,7 @@ use crate::lane::{LaneReport, LaneSpec};
 use crate::messages::{self, PrintFailed};
 use crate::replay::CaptureError;
 use crate::replay::{ReplayConfig, ReplayError};
-use crate::simulate::{Controls, SimConfig};
+use crate::simulate::{Controls, RenderCost, SimConfig};
 use std::process::ExitCode;
 use timestep_loop::{Mode, Pacing, format_duration, millis};
 
@@ -236,14 +236,9 @@ pub const SHORT_CAPTURE_S: f64 = 1.0;
 /// format records no CPU start (its loops' clocks then read a later time, and latency counts
 /// from it).
 pub fn capture_caveats(summary: &crate::replay::CaptureSummary) -> Vec<String> {
-    let mut out = Vec::new();
-    if summary.displayed < SHORT_CAPTURE_FRAMES || summary.span_s < SHORT_CAPTURE_S {
-        out.push(format!(
-            "Warning: too short for a verdict: {} frames displayed over {:.3} s (a verdict \
-             wants at least {SHORT_CAPTURE_FRAMES} and {SHORT_CAPTURE_S} s); capture longer.",
-            summary.displayed, summary.span_s
-        ));
-    }
+    let mut out: Vec<String> = too_short(summary.displayed, summary.span_s, "capture longer")
+        .into_iter()
+        .collect();
     if !matches!(summary.clock_reads, "CPU start time" | "frame start") {
         out.push(format!(
             "Warning: a {} capture has no CPU start time: the loops' clocks read the {}, so \
@@ -253,6 +248,50 @@ pub fn capture_caveats(summary: &crate::replay::CaptureSummary) -> Vec<String> {
         ));
     }
     out
+}
+
+/// The warning for a verdict from `frames` shown over `span_s` seconds, when they are fewer than
+/// [`SHORT_CAPTURE_FRAMES`] or shorter than [`SHORT_CAPTURE_S`]; `remedy` says how to get more.
+fn too_short(frames: u64, span_s: f64, remedy: &str) -> Option<String> {
+    (frames < SHORT_CAPTURE_FRAMES || span_s < SHORT_CAPTURE_S).then(|| {
+        format!(
+            "Warning: too short for a verdict: {frames} frames displayed over {span_s:.3} s (a \
+             verdict wants at least {SHORT_CAPTURE_FRAMES} and {SHORT_CAPTURE_S} s); {remedy}."
+        )
+    })
+}
+
+/// The shortest run, s, in which a display refreshing at most `hz` times a second, showing
+/// frames that each take at least `render`, can show [`SHORT_CAPTURE_FRAMES`] frames and last
+/// [`SHORT_CAPTURE_S`]: what a verdict on a simulated display needs at least.
+pub fn shortest_run_s(hz: f64, render: RenderCost) -> f64 {
+    (SHORT_CAPTURE_FRAMES as f64 / fastest_fps(hz, render)).max(SHORT_CAPTURE_S)
+}
+
+/// The most frames a second a display refreshing at most `hz` times a second shows of frames
+/// that each take at least `render`.
+pub fn fastest_fps(hz: f64, render: RenderCost) -> f64 {
+    match render.min_ns() {
+        0 => hz,
+        ns => hz.min(1e9 / ns as f64),
+    }
+}
+
+/// The warning for a simulated run in which some loop that held showed too few frames (a slow
+/// render, a stall): the fewest any showed, over the run's length. A run as long as
+/// [`shortest_run_s`] shows one frame fewer than its refreshes (the last is still in flight when
+/// it ends), which is not too few.
+fn simulated_caveats(measured: &[Measured], run_s: f64) -> Vec<String> {
+    let fewest = measured
+        .iter()
+        .filter(|m| m.report.state.is_ok())
+        .map(|m| m.report.shown.frames)
+        .min()
+        .filter(|&frames| frames + 1 < SHORT_CAPTURE_FRAMES || run_s < SHORT_CAPTURE_S);
+    fewest
+        .and_then(|frames| too_short(frames, run_s, "run longer (--seconds)"))
+        .into_iter()
+        .collect()
 }
 
 /// Runs every candidate on the situation (the runner `simulate` and `replay` use); with what the
@@ -278,7 +317,8 @@ pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), Ad
                     });
                 }
             }
-            Ok((out, Vec::new()))
+            let caveats = simulated_caveats(&out, millis(sim.display.duration_ns) / 1e3);
+            Ok((out, caveats))
         }
         Situation::Capture(cfg) => {
             let path = &cfg.capture;

@@ -103,6 +103,11 @@ pub struct Outcome {
     pub interrupted: bool,
 }
 
+/// The render time of a `--fps` rate's frames: one period of it.
+pub fn render_cost_of_fps(hz: f64) -> RenderCost {
+    RenderCost::Fixed(period_ns_f(hz).round() as u64)
+}
+
 /// One configuration, exactly as `simulate --display-hz hz --lanes lane` runs it (with
 /// `Fps`, `simulate --vrr .. --render-cost 1/hz`). The process's peak memory is left out (it
 /// depends on what else ran), so a row is the same whatever ran beside it. `None` when `stop`
@@ -120,7 +125,7 @@ pub fn run_one(
             ..base.display.clone()
         },
         Axis::Fps => DisplayConfig {
-            render_cost: RenderCost::Fixed(period_ns_f(hz).round() as u64),
+            render_cost: render_cost_of_fps(hz),
             ..base.display.clone()
         },
     };
