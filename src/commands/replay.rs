@@ -65,7 +65,8 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
     })?;
     let mut files = Vec::new();
     super::plot_frames_into(&mut files, plot_file, plotting.as_ref(), || {
-        format!("{} ({}), frame by frame", summary.app, summary.format)
+        let app = timestep_lab::messages::shown(&summary.app);
+        format!("{app} ({}), frame by frame", summary.format)
     })?;
     if let Some(t) = trace {
         let file = t.finish();

@@ -143,3 +143,53 @@ fn a_capture_that_is_not_a_regular_file_is_refused_without_waiting_for_it() {
     refused(&out, &["/dev/stdin", "is not a regular file"]);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn what_a_capture_says_is_printed_escaped_never_raw() {
+    // An application named with an ESC sequence (red text), a CR/LF that would start a fake
+    // report line, and a right-to-left override; a process ID and a swap chain alike. Replayed,
+    // advised on, asked for by another name: no byte of it reaches the terminal as it is.
+    let dir = dir("escaped");
+    let evil = "\"ga\x1b[31mme\r\nreplayed ok: 0 dropped\u{202e}.exe\"";
+    let mut csv = String::from(HEADER);
+    for i in 0..200u64 {
+        let qpc = 1_000_000 + i * 166_667;
+        csv += &format!("{evil},\"7\x07\",\"0x1\x1b]0;title\x07\",{qpc},1.0,2.0\n");
+    }
+    let path = dir.join("evil.csv");
+    std::fs::write(&path, csv).unwrap();
+    let p = path.to_str().unwrap();
+    let check = |out: &Output| {
+        for stream in [&out.stdout, &out.stderr] {
+            let text = String::from_utf8_lossy(stream);
+            let raw = text
+                .chars()
+                .find(|&c| (c.is_control() && c != '\n') || c == '\u{202e}');
+            assert_eq!(raw, None, "{text}");
+            assert!(
+                !text.lines().any(|l| l.starts_with("replayed ok")),
+                "{text}"
+            );
+        }
+    };
+    let out = replay(&[p], Stdio::null());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let prose = stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        prose.contains(r"ga\u{1b}[31mme\r\nreplayed ok: 0 dropped\u{202e}.exe (process 7\u{7}"),
+        "{stdout}"
+    );
+    check(&out);
+    check(&replay(&[p, "--app", "other.exe"], Stdio::null()));
+    let advise = Command::new(env!("CARGO_BIN_EXE_timestep-rope"))
+        .args(["advise", p])
+        .output()
+        .expect("the binary runs");
+    check(&advise);
+    let _ = std::fs::remove_dir_all(&dir);
+}

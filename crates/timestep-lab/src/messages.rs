@@ -13,12 +13,41 @@ pub const EXIT_FAILURE: u8 = 1;
 const QUOTED_CHARS: usize = 40;
 
 /// A value from a file as an error quotes it: at most 40 characters, the rest elided with the
-/// value's length, so one bad cell (a million digits) never makes a long line.
+/// value's length, so one bad cell (a million digits) never makes a long line; what it holds
+/// [`shown`] as text.
 pub fn quoted(text: &str) -> String {
     match text.char_indices().nth(QUOTED_CHARS) {
-        None => text.to_string(),
-        Some((cut, _)) => format!("{}... ({} bytes)", &text[..cut], text.len()),
+        None => shown(text).into_owned(),
+        Some((cut, _)) => format!("{}... ({} bytes)", shown(&text[..cut]), text.len()),
     }
+}
+
+/// Text a file or a command line gave (an application's name, a path) as the program prints
+/// it: every control character (ESC, CR, LF, BEL, DEL and the C1 set) and every character that
+/// reorders text on screen (the bidirectional marks, embeddings, overrides and isolates) written
+/// as its escape (`\u{1b}`, `\r`, `\n`), so that what a capture says can never move the
+/// cursor, recolour the terminal or fake a line of the report. Anything else is as it was.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(unprintable) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unprintable(c) {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether `c` is a control character or one that reorders the text around it.
+fn unprintable(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}')
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
 }
 
 /// A number read from a file as an error quotes it: as written for ordinary magnitudes, in
@@ -80,8 +109,10 @@ pub struct PrintFailed {
 }
 
 /// `message` on one line: line breaks become spaces.
+/// `message` on one line: its own line breaks become spaces, and any other control character
+/// (from a file it quotes) is [`shown`] as its escape.
 fn one_line(message: &str) -> String {
-    message.trim_end().replace(['\n', '\r'], " ")
+    shown(&message.trim_end().replace(['\n', '\r'], " ")).into_owned()
 }
 
 /// `<what>: <error>: <its source>: ...` — the whole chain of an error on one line, as pixels'
@@ -104,6 +135,20 @@ pub fn chain(what: &str, err: &dyn std::error::Error) -> String {
 mod tests {
     use super::*;
     use std::fmt;
+
+    #[test]
+    fn control_and_reordering_characters_are_shown_as_escapes_and_the_rest_as_it_is() {
+        assert_eq!(shown("game.exe"), "game.exe");
+        assert_eq!(shown("spiel-ü 游戏"), "spiel-ü 游戏");
+        assert_eq!(
+            shown("a\x1b[31mb\r\nc\u{7f}\u{9b}d\u{202e}e\u{2066}"),
+            r"a\u{1b}[31mb\r\nc\u{7f}\u{9b}d\u{202e}e\u{2066}"
+        );
+        assert_eq!(
+            error_text("no frames of 'x\x1b[2J'"),
+            r"timestep-rope: error: no frames of 'x\u{1b}[2J'"
+        );
+    }
 
     #[test]
     fn every_line_starts_with_the_program_and_stays_one_line() {

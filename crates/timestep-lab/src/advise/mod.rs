@@ -83,7 +83,7 @@ impl Situation {
             Situation::Capture(cfg) => (
                 format!(
                     "Situation: the capture {}, its own frame times and pacing",
-                    cfg.capture.display()
+                    messages::shown(&cfg.capture.display().to_string())
                 ),
                 &cfg.timing,
             ),

@@ -2,6 +2,7 @@
 
 use super::CaptureSummary;
 use crate::lane::{LaneReport, LaneSpec};
+use crate::messages::shown;
 use crate::rope::RopeParams;
 use crate::simulate::{LoopConfigReport, RopeReport, write_lane_tables, write_rope_bounds};
 use serde::Serialize;
@@ -152,15 +153,15 @@ fn write_books(out: &mut impl Write, r: &ReplayReport) -> io::Result<()> {
 
 /// The capture in a few lines.
 pub fn write_capture(out: &mut impl Write, c: &CaptureSummary) -> io::Result<()> {
-    let mut who = c.app.clone();
+    let mut who = shown(&c.app).into_owned();
     if !c.process.is_empty() {
-        who += &format!(" (process {}", c.process);
+        who += &format!(" (process {}", shown(&c.process));
         if !c.swapchain.is_empty() {
-            who += &format!(", swap chain {}", c.swapchain);
+            who += &format!(", swap chain {}", shown(&c.swapchain));
         }
         who += ")";
     }
-    writeln!(out, "replayed {} ({}): {who}", c.file, c.format)?;
+    writeln!(out, "replayed {} ({}): {who}", shown(&c.file), c.format)?;
     writeln!(
         out,
         "{} frames over {:.3} s: {} displayed, {} never displayed{}{}",

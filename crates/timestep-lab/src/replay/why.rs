@@ -5,6 +5,7 @@
 
 use super::summary::CaptureSummary;
 use crate::lane::LaneReport;
+use crate::messages::shown;
 
 /// The share of frames, in percent, never displayed from which it is named as a reason: one
 /// lost frame in a long capture moves no lane's figures much.
@@ -54,7 +55,7 @@ fn faster(c: &CaptureSummary) -> Option<String> {
             "{} began {fps:.1} frames a second on a display showing {hz:.1}: a frame begun \
              every {:.2} ms (mean) is shown every {:.2} ms, so when a frame begins is not when \
              it is seen",
-            c.app,
+            shown(&c.app),
             1e3 / fps,
             1e3 / hz
         )
