@@ -790,3 +790,32 @@ fn every_lanes_time_adds_up_to_the_time_replayed_on_every_gold_capture() {
         "{text}"
     );
 }
+
+#[test]
+fn wide_figures_stay_apart_in_every_table_replay_prints() {
+    // Frames twenty minutes apart: hundreds of millions of ms dropped, wider than any column's
+    // usual width. Each row still splits into its columns.
+    let dir = std::env::temp_dir().join(format!("timestep-rope-wide-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("gaps.csv");
+    let mut csv = String::from("fps,frametime,elapsed\n");
+    for i in 1..=20u64 {
+        csv += &format!("0.000833,1200000.0,{}\n", i * 1_200_000_000_000);
+    }
+    std::fs::write(&path, csv).unwrap();
+    let text = run_text(&["replay", path.to_str().unwrap(), "--wide"]);
+    let books = text
+        .split("where each lane's went, ms:")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    let rows: Vec<&str> = books
+        .lines()
+        .skip(2)
+        .take_while(|l| !l.starts_with("simulated +"))
+        .collect();
+    assert_eq!(rows.len(), 10, "{books}");
+    for row in rows {
+        assert_eq!(row.split_whitespace().count(), 5, "{row}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

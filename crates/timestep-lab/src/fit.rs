@@ -28,6 +28,41 @@ pub fn write_fitted(
     Ok(())
 }
 
+/// Rows of cells laid out as a table: each column as wide as its widest cell and at least its
+/// `widths[i]`, left- or right-aligned by `right[i]`, columns at least `gap` spaces apart, each
+/// line's trailing spaces trimmed; so a figure wider than its column's usual width moves the
+/// column over rather than running into the next figure.
+pub fn columns(rows: &[Vec<String>], widths: &[usize], right: &[bool], gap: usize) -> Vec<String> {
+    let mut w = widths.to_vec();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            let len = cell.chars().count();
+            match w.get_mut(i) {
+                Some(width) => *width = (*width).max(len),
+                None => w.push(len),
+            }
+        }
+    }
+    rows.iter()
+        .map(|row| {
+            let mut line = String::new();
+            for (i, cell) in row.iter().enumerate() {
+                let pad = w[i].saturating_sub(cell.chars().count());
+                let sep = if i + 1 < row.len() { gap } else { 0 };
+                if right.get(i).copied().unwrap_or(false) {
+                    line.extend(std::iter::repeat_n(' ', pad));
+                    line += cell;
+                    line.extend(std::iter::repeat_n(' ', sep));
+                } else {
+                    line += cell;
+                    line.extend(std::iter::repeat_n(' ', pad + sep));
+                }
+            }
+            line.trim_end().to_string()
+        })
+        .collect()
+}
+
 /// `line` cut into lines of at most `width` characters: at the last space that fits outside
 /// parentheses (inside them only when no such space fits, as when the parenthesised run alone is
 /// longer than a line), the rest indented two more than `line`; a word longer than a line is cut
@@ -135,6 +170,38 @@ fn paren_depths(chars: &[char]) -> Vec<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_figure_wider_than_its_column_moves_the_column_and_never_runs_into_the_next() {
+        let rows = |a: &str, b: &str| {
+            vec![
+                vec!["lane".to_string(), "simulated".into(), "dropped".into()],
+                vec!["fixed".into(), a.to_string(), b.to_string()],
+            ]
+        };
+        let usual = columns(
+            &rows("2891.000000", "0.000000"),
+            &[6, 12, 10],
+            &[false, true, true],
+            1,
+        );
+        assert_eq!(
+            usual,
+            [
+                "lane      simulated    dropped",
+                "fixed   2891.000000   0.000000"
+            ]
+        );
+        let wide = rows("1092266.622976999998", "907733.375488");
+        let wide = columns(&wide, &[6, 12, 10], &[false, true, true], 1);
+        assert_eq!(
+            wide,
+            [
+                "lane              simulated       dropped",
+                "fixed  1092266.622976999998 907733.375488"
+            ]
+        );
+    }
 
     #[test]
     fn a_short_line_is_kept_as_it_is() {

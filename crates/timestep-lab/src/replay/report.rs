@@ -113,36 +113,27 @@ const HISTOGRAM_HEADING: &str = "steps per frame (steps x frames), a frame never
 /// The time replayed and where each lane's went: simulated, dropped, left in its accumulator
 /// (and invented by its timer), in ms to the ns, balancing to the time replayed.
 fn write_books(out: &mut impl Write, r: &ReplayReport) -> io::Result<()> {
-    let name_w = r
-        .lanes
-        .iter()
-        .map(|l| l.lane.len())
-        .max()
-        .unwrap_or(0)
-        .max(12)
-        + 1;
     let ms = |ns: i128| format!("{:.6}", ns as f64 / 1e6);
     writeln!(
         out,
         "time replayed: {} ms, the first frame's start to the last's; where each lane's went, ms:",
         ms((r.replayed_s * 1e9).round() as i128)
     )?;
-    writeln!(
-        out,
-        "{:<name_w$}{:>14}{:>13}{:>13}{:>13}",
-        "lane", "simulated", "dropped", "left over", "invented"
-    )?;
+    let head = ["lane", "simulated", "dropped", "left over", "invented"];
+    let mut rows = vec![head.map(String::from).to_vec()];
     for l in &r.lanes {
         let b = &l.books;
-        writeln!(
-            out,
-            "{:<name_w$}{:>14}{:>13}{:>13}{:>13}",
-            l.lane,
+        rows.push(vec![
+            l.lane.clone(),
             ms(i128::from(b.consumed_ns)),
             ms(i128::from(b.dropped_ns)),
             ms(i128::from(b.remainder_ns)),
-            ms(i128::from(b.invented_ns))
-        )?;
+            ms(i128::from(b.invented_ns)),
+        ]);
+    }
+    let right = [false, true, true, true, true];
+    for line in crate::fit::columns(&rows, &[12, 14, 12, 12, 12], &right, 1) {
+        writeln!(out, "{line}")?;
     }
     writeln!(
         out,

@@ -314,8 +314,7 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
     } else {
         ""
     };
-    let head = format!(
-        "{:<name_w$}{:>13}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{pattern_head}",
+    let head = [
         "per vblank",
         "ticks/vblank",
         "doubles",
@@ -323,9 +322,11 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
         "skipped",
         "zero-tick",
         "max",
-        "vsync detected"
-    );
-    writeln!(out, "{}", head.trim_end())?;
+        "",
+        "vsync detected",
+        pattern_head,
+    ];
+    let mut rows = vec![head.map(String::from).to_vec()];
     for l in lanes {
         let v = &l.vsync;
         let vsync = match (v.vsync_detected, v.refresh_estimate_hz, v.detected_after_s) {
@@ -333,31 +334,31 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
             (false, _, Some(after)) => format!("lost (found at {after:.1}s)"),
             _ => "no".into(),
         };
-        let pattern = &l.vblanks.pattern;
-        let tail: String = if !wide {
-            String::new()
-        } else if pattern.contains(',') {
-            let counts: Vec<&str> = pattern.split(',').collect();
-            counts[counts.len().saturating_sub(20)..].join(",")
-        } else {
-            pattern
-                .chars()
-                .skip(pattern.len().saturating_sub(60))
-                .collect()
-        };
         let b = &l.vblanks;
-        let line = format!(
-            "{:<name_w$}{:>13}{:>8}{:>10}{:>9}{:>10}{:>6}  {:<24}{tail}",
-            l.lane,
+        rows.push(vec![
+            l.lane.clone(),
             b.ticks_per_vblank.map_or("-".into(), |r| format!("{r:.2}")),
             count_or_na(b.double_updates),
             count_or_na(b.irregular_frames),
-            l.vblanks.skipped_vblanks,
-            l.vblanks.zero_step_frames,
-            l.vblanks.max_steps_per_vblank,
-            vsync
-        );
-        writeln!(out, "{}", line.trim_end())?;
+            b.skipped_vblanks.to_string(),
+            b.zero_step_frames.to_string(),
+            b.max_steps_per_vblank.to_string(),
+            String::new(),
+            vsync,
+            if wide {
+                pattern_tail(&b.pattern)
+            } else {
+                String::new()
+            },
+        ]);
+    }
+    // The widths the table always had; a wider figure widens its column.
+    let widths = [name_w - 1, 13, 7, 9, 8, 9, 5, 0, 23, 0];
+    let right = [
+        false, true, true, true, true, true, true, false, false, false,
+    ];
+    for line in crate::fit::columns(&rows, &widths, &right, 1) {
+        writeln!(out, "{line}")?;
     }
     if lanes.iter().any(|l| l.vblanks.double_updates.is_none()) {
         writeln!(
@@ -368,6 +369,20 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
         )?;
     }
     Ok(())
+}
+
+/// The last vblanks of a lane's pattern: the last 20 counts when comma-separated, else the last
+/// 60 digits.
+fn pattern_tail(pattern: &str) -> String {
+    if pattern.contains(',') {
+        let counts: Vec<&str> = pattern.split(',').collect();
+        counts[counts.len().saturating_sub(20)..].join(",")
+    } else {
+        pattern
+            .chars()
+            .skip(pattern.len().saturating_sub(60))
+            .collect()
+    }
 }
 
 /// A tick counter, or "n/a" where it means nothing (see `lane::TICK_COUNTERS_BELOW`).
@@ -421,10 +436,18 @@ fn name_width(lanes: &[LaneReport]) -> usize {
 fn write_lanes(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Result<()> {
     let name_w = name_width(lanes);
     let columns: Vec<&Column> = COLUMNS.iter().filter(|c| wide || c.narrow).collect();
+    // Each column as wide as it always was, or as its widest cell: a figure never runs into
+    // the next.
+    let widths: Vec<usize> = columns
+        .iter()
+        .map(|c| {
+            let cells = lanes.iter().map(|l| (c.cell)(l).chars().count());
+            cells.max().unwrap_or(0).max(c.width)
+        })
+        .collect();
     let row = |first: &str, cells: Vec<String>, last: &str| {
         let mut line = format!("{first:<name_w$}");
-        for (c, text) in columns.iter().zip(cells) {
-            let w = c.width;
+        for ((c, text), &w) in columns.iter().zip(cells).zip(&widths) {
             line += &if c.right {
                 format!("{text:>w$}  ")
             } else {
