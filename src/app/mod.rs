@@ -617,7 +617,9 @@ impl App {
         let Some(due) = self.next_frame_ns else {
             return true;
         };
-        match pacing::wait_before_frame(self.now_ns(), due) {
+        // A frame after --exit-after is not started (unless a screenshot still needs one).
+        let exit_at = self.exit_after_ns.filter(|_| self.frame_ready());
+        match pacing::wait_before_frame(self.now_ns(), due, exit_at) {
             pacing::Wait::Serve(ns) => {
                 self.serve_for(ns);
                 false
@@ -628,6 +630,12 @@ impl App {
                 true
             }
         }
+    }
+
+    /// Whether the window may exit: a screenshot needs a frame, so it waits for the first one
+    /// (within reason).
+    fn frame_ready(&self) -> bool {
+        self.presented || self.outputs.screenshot.is_none()
     }
 
     /// The event loop waits up to `ns` (at most [`pacing::WAIT_SLICE_NS`]), serving events,
@@ -773,8 +781,7 @@ impl ApplicationHandler for App {
         }
         if let Some(limit) = self.exit_after_ns {
             let now = self.now_ns();
-            // A screenshot needs a frame: wait for the first one (within reason).
-            let frame_ready = self.presented || self.outputs.screenshot.is_none();
+            let frame_ready = self.frame_ready();
             if now >= limit && (frame_ready || now >= limit.saturating_add(FIRST_FRAME_GRACE_NS)) {
                 event_loop.exit();
                 return;

@@ -23,10 +23,13 @@ pub enum Wait {
 /// At `now_ns`, with the next frame due at `due_ns`: the wait is served out in slices of the
 /// event loop until at most one slice is left, and that last slice is slept precisely (an
 /// event loop's wake-up is only as exact as the OS's timers), so a cap keeps its cadence and
-/// no event waits more than a slice.
-pub fn wait_before_frame(now_ns: u64, due_ns: u64) -> Wait {
+/// no event waits more than a slice. A frame due after `exit_at_ns` (`--exit-after`) never
+/// runs: the wait is served to its end, and the window exits meanwhile.
+pub fn wait_before_frame(now_ns: u64, due_ns: u64, exit_at_ns: Option<u64>) -> Wait {
     let left = due_ns.saturating_sub(now_ns);
-    if left <= WAIT_SLICE_NS {
+    if exit_at_ns.is_some_and(|at| due_ns > at) {
+        Wait::Serve(left.clamp(1, WAIT_SLICE_NS))
+    } else if left <= WAIT_SLICE_NS {
         Wait::ThenRun(left)
     } else {
         Wait::Serve((left - WAIT_SLICE_NS).min(WAIT_SLICE_NS))
@@ -130,7 +133,7 @@ mod tests {
     fn wait_out(mut now_ns: u64, due_ns: u64, late_ns: u64) -> (Vec<Wait>, u64) {
         let mut waits = Vec::new();
         loop {
-            let wait = wait_before_frame(now_ns, due_ns);
+            let wait = wait_before_frame(now_ns, due_ns, None);
             waits.push(wait);
             match wait {
                 Wait::Serve(ns) => now_ns += ns + late_ns,
@@ -163,15 +166,49 @@ mod tests {
 
     #[test]
     fn a_frame_due_within_a_slice_or_past_is_slept_for_at_once() {
-        assert_eq!(wait_before_frame(10 * MS, 26 * MS), Wait::ThenRun(16 * MS));
-        assert_eq!(wait_before_frame(10 * MS, 10 * MS), Wait::ThenRun(0));
-        assert_eq!(wait_before_frame(30 * MS, 10 * MS), Wait::ThenRun(0));
+        assert_eq!(
+            wait_before_frame(10 * MS, 26 * MS, None),
+            Wait::ThenRun(16 * MS)
+        );
+        assert_eq!(wait_before_frame(10 * MS, 10 * MS, None), Wait::ThenRun(0));
+        assert_eq!(wait_before_frame(30 * MS, 10 * MS, None), Wait::ThenRun(0));
         // 70 ms left: 20 ms served, then the last 50 ms slept.
         assert_eq!(
             wait_out(0, 70 * MS, 0).0,
             [Wait::Serve(20 * MS), Wait::ThenRun(50 * MS)]
         );
-        assert_eq!(wait_before_frame(0, u64::MAX), Wait::Serve(WAIT_SLICE_NS));
+        assert_eq!(
+            wait_before_frame(0, u64::MAX, None),
+            Wait::Serve(WAIT_SLICE_NS)
+        );
+    }
+
+    #[test]
+    fn a_frame_due_after_exit_after_is_never_started() {
+        // --exit-after 3s, the next frame due at 3.02 s: at 2.97 s it would be slept for and
+        // run; instead the last 50 ms are served, and the window exits at 3 s.
+        let exit = Some(3_000 * MS);
+        assert_eq!(
+            wait_before_frame(2_970 * MS, 3_020 * MS, None),
+            Wait::ThenRun(50 * MS)
+        );
+        assert_eq!(
+            wait_before_frame(2_970 * MS, 3_020 * MS, exit),
+            Wait::Serve(50 * MS)
+        );
+        assert_eq!(
+            wait_before_frame(3_010 * MS, 3_020 * MS, exit),
+            Wait::Serve(10 * MS)
+        );
+        assert_eq!(
+            wait_before_frame(3_030 * MS, 3_020 * MS, exit),
+            Wait::Serve(1)
+        );
+        // One due before it runs as ever.
+        assert_eq!(
+            wait_before_frame(2_970 * MS, 2_990 * MS, exit),
+            Wait::ThenRun(20 * MS)
+        );
     }
 
     #[test]

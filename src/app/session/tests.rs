@@ -1150,7 +1150,7 @@ fn a_one_hz_caps_wait_is_left_to_the_window_and_not_slept_in_the_frame() {
     assert_eq!(wall.now_ns, 5 * MS, "the frame waited for nothing itself");
     assert_eq!(due, Some(1_000 * MS));
     let mut served = 0;
-    while let Wait::Serve(ns) = wait_before_frame(wall.now_ns, 1_000 * MS) {
+    while let Wait::Serve(ns) = wait_before_frame(wall.now_ns, 1_000 * MS, None) {
         assert!(ns <= WAIT_SLICE_NS);
         wall.sleep(ns);
         served += 1;
