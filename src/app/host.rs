@@ -195,6 +195,9 @@ pub struct WindowHost<'a, W: WindowWall, P: Present> {
     pub hint: &'a str,
     /// Every lane's colour, kept while the lanes run.
     pub colours: &'a [usize],
+    /// When the pacing lets the next frame start, ns of the real clock (`None`: at once):
+    /// the window waits for it in its event loop, not in the frame.
+    pub next_frame_ns: Option<u64>,
 }
 
 impl<W: WindowWall, P: Present> WindowHost<'_, W, P> {
@@ -226,6 +229,11 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             0 => self.wall.now_ns(),
             _ => start_ns + self.cost_of(index),
         }
+    }
+    /// The pacing's wait is not slept here: it is noted, and the window serves its events
+    /// while it waits (see `pacing::wait_before_frame`).
+    fn pace(&mut self, ns: u64) {
+        self.next_frame_ns = (ns > 0).then(|| self.wall.real_ns().saturating_add(ns));
     }
     /// The presenter's error, if it fails, is the frame's.
     type Error = P::Error;

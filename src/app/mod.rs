@@ -187,7 +187,9 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         status: 0,
         finished: false,
         oversize_reported: false,
-        capture_wait: None,
+        serve_until: None,
+        next_frame_ns: None,
+        served_at: None,
     };
     crate::interrupt::install();
     if let Err(e) = event_loop.run_app(&mut app) {
@@ -445,10 +447,15 @@ struct App {
     finished: bool,
     /// The window is (or was last) larger than the GPU can draw, and that has been said.
     oversize_reported: bool,
-    /// With `--replay`: the capture's next frame starts later; the event loop waits until
-    /// then (in slices of at most [`replay::WAIT_SLICE_NS`]), handling events, before the
-    /// next redraw.
-    capture_wait: Option<Instant>,
+    /// The next frame is not due yet (the pacing's wait, or a replayed capture's next frame):
+    /// the event loop serves events until then, a slice of at most
+    /// [`pacing::WAIT_SLICE_NS`], before the next redraw.
+    serve_until: Option<Instant>,
+    /// When the pacing lets the next frame start, ns of [`App::now_ns`]'s clock.
+    next_frame_ns: Option<u64>,
+    /// When the event loop last came round, once a frame was shown (for the report's
+    /// `longest_unserved_ms`).
+    served_at: Option<Instant>,
 }
 
 impl App {
@@ -530,6 +537,9 @@ impl App {
         let Some(window) = self.window.clone() else {
             return;
         };
+        if !self.paced() {
+            return;
+        }
         let size = window.inner_size();
         let (w, h) = (size.width, size.height);
         let fits = self.gpu.as_ref().is_some_and(|gpu| gpu.fits(w, h));
@@ -564,11 +574,7 @@ impl App {
             match capture.wait_ns() {
                 Err(e) => return self.fail_and_exit(event_loop, e),
                 Ok(0) => capture.ran(),
-                Ok(ns) => {
-                    let slice = Duration::from_nanos(ns.min(replay::WAIT_SLICE_NS));
-                    self.capture_wait = Some(Instant::now() + slice);
-                    return;
-                }
+                Ok(ns) => return self.serve_for(ns),
             }
         }
         // Events that arrived before this frame began are this frame's input.
@@ -580,6 +586,7 @@ impl App {
             Ok(report) => report,
             Err(e) => return self.fail_and_exit(event_loop, e),
         };
+        self.next_frame_ns = report.next_frame_ns;
         // What the panel changed applies from the next frame on.
         if let Some(gui) = &mut self.gui {
             for change in gui.take_changes() {
@@ -602,6 +609,40 @@ impl App {
         {
             self.fail_and_exit(event_loop, WindowError::Output(e.into()));
         }
+    }
+
+    /// Whether the pacing lets the next frame run now. A long wait is served in the event
+    /// loop, a slice at a time (false: not yet); the last slice is slept here, precisely.
+    fn paced(&mut self) -> bool {
+        let Some(due) = self.next_frame_ns else {
+            return true;
+        };
+        // A frame after --exit-after is not started (unless a screenshot still needs one).
+        let exit_at = self.exit_after_ns.filter(|_| self.frame_ready());
+        match pacing::wait_before_frame(self.now_ns(), due, exit_at) {
+            pacing::Wait::Serve(ns) => {
+                self.serve_for(ns);
+                false
+            }
+            pacing::Wait::ThenRun(ns) => {
+                self.next_frame_ns = None;
+                self.clock.sleep(ns);
+                true
+            }
+        }
+    }
+
+    /// Whether the window may exit: a screenshot needs a frame, so it waits for the first one
+    /// (within reason).
+    fn frame_ready(&self) -> bool {
+        self.presented || self.outputs.screenshot.is_none()
+    }
+
+    /// The event loop waits up to `ns` (at most [`pacing::WAIT_SLICE_NS`]), serving events,
+    /// before the next redraw.
+    fn serve_for(&mut self, ns: u64) {
+        let slice = Duration::from_nanos(ns.min(pacing::WAIT_SLICE_NS));
+        self.serve_until = Some(Instant::now() + slice);
     }
 
     /// A key or mouse event happened now: the next frame uses it. Its latency is counted on
@@ -729,21 +770,25 @@ impl ApplicationHandler for App {
     }
 
     fn about_to_wait(&mut self, event_loop: &ActiveEventLoop) {
+        let now = Instant::now();
+        if let Some(then) = std::mem::replace(&mut self.served_at, self.presented.then_some(now)) {
+            let ns = u64::try_from((now - then).as_nanos()).unwrap_or(u64::MAX);
+            self.cost.longest_unserved_ns = self.cost.longest_unserved_ns.max(ns);
+        }
         if interrupted() {
             event_loop.exit();
             return;
         }
         if let Some(limit) = self.exit_after_ns {
             let now = self.now_ns();
-            // A screenshot needs a frame: wait for the first one (within reason).
-            let frame_ready = self.presented || self.outputs.screenshot.is_none();
+            let frame_ready = self.frame_ready();
             if now >= limit && (frame_ready || now >= limit.saturating_add(FIRST_FRAME_GRACE_NS)) {
                 event_loop.exit();
                 return;
             }
         }
-        // A replayed capture's next frame is not due yet: wait for it, or for an event.
-        if let Some(until) = self.capture_wait.take() {
+        // The next frame is not due yet: wait for it, or for an event.
+        if let Some(until) = self.serve_until.take() {
             event_loop.set_control_flow(ControlFlow::WaitUntil(until));
             return;
         }

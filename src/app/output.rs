@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use timestep_lab::frame_csv::{FrameCsv, FrameRecord};
 use timestep_lab::messages::chain;
 use timestep_lab::pending::{CommitFailed, PendingFile};
-use timestep_loop::seconds;
+use timestep_loop::{millis, seconds};
 
 /// A file the window writes could not be created, written or put in place: the flag and the
 /// file it names, and why.
@@ -211,6 +211,10 @@ pub struct FrameCost {
     pub ui_painted_px: u64,
     /// The window's physical pixels, added up over the frames.
     pub window_px: u64,
+    /// The longest the event loop went between two turns once a frame was shown, ns: no key,
+    /// close button, resize or `--exit-after` waited longer (a frame's work, and any wait
+    /// within it, count; a wait served in slices does not).
+    pub longest_unserved_ns: u64,
 }
 
 impl FrameCost {
@@ -228,6 +232,7 @@ impl FrameCost {
             "ui_paints": self.ui_paints,
             "ui_painted_share": (self.window_px > 0)
                 .then(|| self.ui_painted_px as f64 / self.window_px as f64),
+            "longest_unserved_ms": (self.frames > 0).then(|| millis(self.longest_unserved_ns)),
         })
     }
 }

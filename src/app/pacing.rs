@@ -1,8 +1,40 @@
-//! The pacings the `C` key and the caps the live `[` `]` keys step through, and the HUD's fps
-//! meter. How long to sleep is
-//! decided by `timing::Pacer`; the window does the sleeping (spin_sleep).
+//! The pacings the `C` key and the caps the live `[` `]` keys step through, how the window
+//! waits for its next frame, and the HUD's fps meter. How long to wait is decided by
+//! `timestep_loop::Pacer`; the window does the waiting, in slices (see [`wait_before_frame`]).
 
-use timestep_loop::{Pacing, seconds};
+use timestep_loop::{NS_PER_MS, Pacing, seconds};
+
+/// The longest the window waits in one go (for a cap's next frame, a replayed capture's),
+/// ns: keys, the close button, resizes, `--exit-after` and Ctrl-C are served at least this
+/// often, however slow the cap.
+pub const WAIT_SLICE_NS: u64 = 50 * NS_PER_MS;
+
+/// What the window does before its next frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wait {
+    /// Sleep this long (at most [`WAIT_SLICE_NS`]; 0: not at all), as the pacing's sleep does,
+    /// precisely, then run the frame.
+    ThenRun(u64),
+    /// Wait this long in the event loop (at most [`WAIT_SLICE_NS`]), serving events, then ask
+    /// again.
+    Serve(u64),
+}
+
+/// At `now_ns`, with the next frame due at `due_ns`: the wait is served out in slices of the
+/// event loop until at most one slice is left, and that last slice is slept precisely (an
+/// event loop's wake-up is only as exact as the OS's timers), so a cap keeps its cadence and
+/// no event waits more than a slice. A frame due after `exit_at_ns` (`--exit-after`) never
+/// runs: the wait is served to its end, and the window exits meanwhile.
+pub fn wait_before_frame(now_ns: u64, due_ns: u64, exit_at_ns: Option<u64>) -> Wait {
+    let left = due_ns.saturating_sub(now_ns);
+    if exit_at_ns.is_some_and(|at| due_ns > at) {
+        Wait::Serve(left.clamp(1, WAIT_SLICE_NS))
+    } else if left <= WAIT_SLICE_NS {
+        Wait::ThenRun(left)
+    } else {
+        Wait::Serve((left - WAIT_SLICE_NS).min(WAIT_SLICE_NS))
+    }
+}
 
 /// The caps `[` and `]` step through, in order; `None` is "off" (uncapped).
 pub const FPS_CAPS: [Option<f64>; 7] = [
@@ -94,6 +126,90 @@ mod tests {
     use super::*;
 
     use timestep_loop::NS_PER_MS as MS;
+
+    /// Waits for a frame due at `due_ns` from `now_ns` on a simulated clock, as the window
+    /// does, each of the event loop's waits ending `late_ns` late: the time each wait ended
+    /// and how, and when the frame ran.
+    fn wait_out(mut now_ns: u64, due_ns: u64, late_ns: u64) -> (Vec<Wait>, u64) {
+        let mut waits = Vec::new();
+        loop {
+            let wait = wait_before_frame(now_ns, due_ns, None);
+            waits.push(wait);
+            match wait {
+                Wait::Serve(ns) => now_ns += ns + late_ns,
+                Wait::ThenRun(ns) => return (waits, now_ns + ns),
+            }
+            assert!(waits.len() < 1_000, "the wait never ends");
+        }
+    }
+
+    #[test]
+    fn a_one_hz_caps_second_is_waited_in_slices_and_the_frame_runs_on_time() {
+        // The frame after a 1 Hz cap's is due a second after the last one ended; before, the
+        // window slept through it in one call. Now no wait is longer than a slice (Escape,
+        // the close button and --exit-after are served between them), the last slice is slept
+        // precisely, and the frame runs when it is due.
+        let (waits, ran_at) = wait_out(5 * MS, 1_005 * MS, 0);
+        assert_eq!(ran_at, 1_005 * MS);
+        assert_eq!(waits.len(), 20, "{waits:?}");
+        assert_eq!(waits[0], Wait::Serve(WAIT_SLICE_NS));
+        assert_eq!(waits[19], Wait::ThenRun(WAIT_SLICE_NS));
+        // An event loop that wakes late (2 ms here) makes the last sleep shorter, not the
+        // frame later.
+        let (waits, ran_at) = wait_out(5 * MS, 1_005 * MS, 2 * MS);
+        assert_eq!(ran_at, 1_005 * MS);
+        for wait in &waits {
+            let (Wait::Serve(ns) | Wait::ThenRun(ns)) = *wait;
+            assert!(ns <= WAIT_SLICE_NS, "{waits:?}");
+        }
+    }
+
+    #[test]
+    fn a_frame_due_within_a_slice_or_past_is_slept_for_at_once() {
+        assert_eq!(
+            wait_before_frame(10 * MS, 26 * MS, None),
+            Wait::ThenRun(16 * MS)
+        );
+        assert_eq!(wait_before_frame(10 * MS, 10 * MS, None), Wait::ThenRun(0));
+        assert_eq!(wait_before_frame(30 * MS, 10 * MS, None), Wait::ThenRun(0));
+        // 70 ms left: 20 ms served, then the last 50 ms slept.
+        assert_eq!(
+            wait_out(0, 70 * MS, 0).0,
+            [Wait::Serve(20 * MS), Wait::ThenRun(50 * MS)]
+        );
+        assert_eq!(
+            wait_before_frame(0, u64::MAX, None),
+            Wait::Serve(WAIT_SLICE_NS)
+        );
+    }
+
+    #[test]
+    fn a_frame_due_after_exit_after_is_never_started() {
+        // --exit-after 3s, the next frame due at 3.02 s: at 2.97 s it would be slept for and
+        // run; instead the last 50 ms are served, and the window exits at 3 s.
+        let exit = Some(3_000 * MS);
+        assert_eq!(
+            wait_before_frame(2_970 * MS, 3_020 * MS, None),
+            Wait::ThenRun(50 * MS)
+        );
+        assert_eq!(
+            wait_before_frame(2_970 * MS, 3_020 * MS, exit),
+            Wait::Serve(50 * MS)
+        );
+        assert_eq!(
+            wait_before_frame(3_010 * MS, 3_020 * MS, exit),
+            Wait::Serve(10 * MS)
+        );
+        assert_eq!(
+            wait_before_frame(3_030 * MS, 3_020 * MS, exit),
+            Wait::Serve(1)
+        );
+        // One due before it runs as ever.
+        assert_eq!(
+            wait_before_frame(2_970 * MS, 2_990 * MS, exit),
+            Wait::ThenRun(20 * MS)
+        );
+    }
 
     #[test]
     fn the_pacing_key_cycles_vsync_adaptive_late_and_leaves_a_cap_for_vsync() {

@@ -17,10 +17,6 @@ use timestep_lab::wall::Wall;
 /// window handles no event while a frame is held.
 pub const MAX_HOLD_NS: u64 = 100_000_000;
 
-/// The longest the window waits for a capture's next frame before it looks again, ns: it
-/// handles events as they come either way, and `--exit-after` is checked at least this often.
-pub const WAIT_SLICE_NS: u64 = 100_000_000;
-
 /// A capture as the window's clock, on top of a real one.
 pub struct CaptureWall<W: Wall> {
     real: W,

@@ -64,6 +64,8 @@ pub struct FrameReport {
     pub frame: FrameDone,
     /// One row per lane shown (all of them in the split view, the one shown otherwise).
     pub rows: Vec<FrameRecord>,
+    /// When the pacing lets the next frame start, ns of the real clock (`None`: at once).
+    pub next_frame_ns: Option<u64>,
 }
 
 /// Requests a frame acts on once.
@@ -798,9 +800,11 @@ impl Session {
             caption: &self.caption,
             hint: &hint,
             colours: &self.colours,
+            next_frame_ns: None,
         };
 
         let frame = self.frames.run(&mut host, &mut self.lanes);
+        let next_frame_ns = host.next_frame_ns;
         if stepping {
             self.frames.set_paused(true);
         }
@@ -820,7 +824,11 @@ impl Session {
             .into_iter()
             .map(|i| self.row(i, &frame, input_ns))
             .collect();
-        Ok(FrameReport { frame, rows })
+        Ok(FrameReport {
+            frame,
+            rows,
+            next_frame_ns,
+        })
     }
 
     /// The lesson's caption ends in its notice while the measured frame rate is too low for

@@ -195,7 +195,7 @@ pub struct WindowArgs {
     #[arg(help_heading = "Pacing", long, default_value = "on", value_parser = listed::<OnOff>())]
     pub vsync: OnOff,
     /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144 (the same as --pacing cap:HZ)
-    #[arg(help_heading = "Pacing", long, value_name = "HZ", value_parser = positive_hz, allow_hyphen_values = true)]
+    #[arg(help_heading = "Pacing", long, value_name = "HZ", value_parser = fps_cap, allow_hyphen_values = true)]
     pub fps_cap: Option<f64>,
     #[arg(help_heading = "Pacing", long, value_name = PACING_VALUES, help = concat!(pacing_help!(), " [default: vsync]"), value_parser = parse_pacing)]
     pub pacing: Option<Pacing>,

@@ -212,6 +212,12 @@ fn up_to(max: f64, said: String) -> Bounds<f64> {
     }
 }
 
+/// `--fps-cap HZ`: a rate bounded as `--pacing cap:HZ`'s is (see [`Pacing::rate`]).
+pub(super) fn fps_cap(s: &str) -> Result<f64, BadValue> {
+    let hz = parse_float(timestep_lab::sweep::without_hz(s))?;
+    Ok(Pacing::rate(hz, s.trim())?)
+}
+
 pub(super) fn positive_hz(s: &str) -> Result<f64, BadValue> {
     bounded_float(s, timestep_lab::sweep::without_hz(s), &bounded::rate())
 }

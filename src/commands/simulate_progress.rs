@@ -1,11 +1,14 @@
-//! A long `simulate` run, seen from stderr: the estimate line before it starts, the progress
-//! bar while it runs (see `crate::progress` for where they show), and how far each lane got.
+//! A long `simulate` run, seen from stderr: the estimate line before it starts (and, where its
+//! frames make it longer than the rope's work alone, a measured one once its first half second
+//! has run), the progress bar while it runs (see `crate::progress` for where they show), and
+//! how far each lane got.
 
 use crate::progress;
 use indicatif::ProgressBar;
+use std::time::{Duration, Instant};
 use timestep_lab::messages;
-use timestep_lab::simulate::{FrameRecord, SimConfig, Work};
-use timestep_loop::format_duration;
+use timestep_lab::simulate::{FrameBound, FrameRecord, SimConfig, Work, projected_s};
+use timestep_loop::{format_duration, seconds};
 
 /// Runs shorter than this (estimated) say nothing and show no bar.
 const LONG_RUN_S: f64 = 1.0;
@@ -18,8 +21,37 @@ const SURELY_SHORT: f64 = 1e7;
 /// The bar's resolution: it moves by thousandths of the run.
 const STEPS: u64 = 1_000;
 
+/// How much of a run is timed before its length is projected: a frame's own work is not in
+/// [`Work`]'s estimate, and with nothing pacing the frames (`--vsync off --render-cost 1ns`)
+/// it is most of the run.
+const MEASURED_START: Duration = Duration::from_millis(500);
+
+/// An estimate said before the run is said again, measured, when the run projects to more
+/// than this many times it (each frame's own work is not in [`Work`]'s).
+const UNDER_ESTIMATE: f64 = 2.0;
+
+/// The clock is read once in this many frames while the start is measured.
+const READ_EVERY: u32 = 4_096;
+
+/// A run's start being timed: when it began, frames since the clock was read, what was said
+/// before it (its estimate, s), and what the line says.
+struct Watch {
+    started: Instant,
+    estimated_s: Option<f64>,
+    frames: u32,
+    bound: FrameBound,
+    lanes: usize,
+    run_ns: u64,
+    force: bool,
+}
+
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// The bar's words: how much is simulated.
+    message: String,
+    /// Until the start is measured (where progress shows).
+    watch: Option<Watch>,
+    total_ns: u64,
     /// Each lane's last present, ns of simulated wall time.
     reached_ns: Vec<u64>,
     done_ns: u64,
@@ -33,8 +65,16 @@ impl Progress {
     pub fn start(cfg: &SimConfig, force: bool) -> Progress {
         let lanes = cfg.lanes.len() as u64;
         let total_ns = cfg.display.duration_ns.saturating_mul(lanes);
+        let run = format_duration(cfg.display.duration_ns);
         let mut p = Progress {
             bar: None,
+            message: if lanes == 1 {
+                run
+            } else {
+                format!("{lanes} lanes x {run}")
+            },
+            watch: None,
+            total_ns,
             reached_ns: vec![0; cfg.lanes.len()],
             done_ns: 0,
             next_ns: 0,
@@ -44,24 +84,62 @@ impl Progress {
             return p;
         }
         let work = Work::of(cfg);
-        if work.particle_steps() < SURELY_SHORT {
-            return p;
+        let estimate = (work.particle_steps() >= SURELY_SHORT)
+            .then(|| work.seconds_here(&cfg.rope))
+            .filter(|&s| s >= LONG_RUN_S);
+        if let Some(s) = estimate {
+            messages::note(&work.line(s, seconds(cfg.display.duration_ns)));
+            p.start_bar(force);
         }
-        let seconds = work.seconds_here(&cfg.rope);
-        if seconds < LONG_RUN_S {
-            return p;
-        }
-        messages::note(&work.line(seconds));
+        p.watch = Some(Watch {
+            started: Instant::now(),
+            estimated_s: estimate,
+            frames: 0,
+            bound: FrameBound::of(&cfg.display),
+            lanes: cfg.lanes.len(),
+            run_ns: cfg.display.duration_ns,
+            force,
+        });
+        p
+    }
+
+    /// Shows the bar.
+    fn start_bar(&mut self, force: bool) {
         let template = "{elapsed_precise} [{bar:24}] {percent:>3}% of {msg} simulated, ETA {eta}";
         let bar = progress::bar(STEPS, template, force);
-        let run = format_duration(cfg.display.duration_ns);
-        bar.set_message(if lanes == 1 {
-            run
-        } else {
-            format!("{lanes} lanes x {run}")
-        });
-        p.bar = Some(bar);
-        p
+        bar.set_message(self.message.clone());
+        self.bar = Some(bar);
+    }
+
+    /// While the start is timed: once [`MEASURED_START`] has passed, a run projected to be
+    /// long at that pace says so and shows the bar, unless the estimate said before it was
+    /// within [`UNDER_ESTIMATE`] of it.
+    fn measure(&mut self) {
+        let Some(watch) = &mut self.watch else {
+            return;
+        };
+        watch.frames += 1;
+        if watch.frames < READ_EVERY {
+            return;
+        }
+        watch.frames = 0;
+        let elapsed = watch.started.elapsed();
+        if elapsed < MEASURED_START {
+            return;
+        }
+        let measured_s = elapsed.as_secs_f64();
+        let projected = projected_s(measured_s, self.done_ns, self.total_ns);
+        let said = watch.estimated_s;
+        let unsaid = |s: f64| said.is_none_or(|said| s > UNDER_ESTIMATE * said);
+        if let Some(projected) = projected.filter(|&s| s >= LONG_RUN_S && unsaid(s)) {
+            let bound = &watch.bound;
+            messages::note(&bound.line(watch.lanes, watch.run_ns, measured_s, projected));
+            if self.bar.is_none() {
+                let force = watch.force;
+                self.start_bar(force);
+            }
+        }
+        self.watch = None;
     }
 
     /// Notes a presented frame; moves the bar when the run has gone a step further.
@@ -69,6 +147,7 @@ impl Progress {
         let last = &mut self.reached_ns[f.lane];
         self.done_ns += f.present_or_start_ns().saturating_sub(*last);
         *last = f.present_or_start_ns();
+        self.measure();
         if self.done_ns >= self.next_ns {
             self.next_ns = self.done_ns + self.every_ns;
             if let Some(bar) = &self.bar {

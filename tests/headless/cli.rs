@@ -411,6 +411,43 @@ fn every_bad_value_exits_2_with_one_line_naming_it_and_starts_nothing() {
 }
 
 #[test]
+fn a_frame_cap_below_one_hz_is_refused_alike_by_every_command_that_takes_one() {
+    // `--fps-cap 0.01` was a window waiting 100 s a frame, deaf to Escape and --exit-after;
+    // `cap:1e-300` never started a second frame. The simulated hosts would not hang, but they
+    // take the same rates and refuse them the same way.
+    let floor = timestep_loop::MIN_PACING_HZ;
+    let refused: [(&[&str], &str, &str); 8] = [
+        (&["--fps-cap", "0.01"], "--fps-cap", "0.01"),
+        (&["--fps-cap", "0.5hz"], "--fps-cap", "0.5hz"),
+        (&["--pacing", "cap:1e-300"], "--pacing", "cap:1e-300"),
+        (&["--pacing", "hold:0.5"], "--pacing", "hold:0.5"),
+        (
+            &["simulate", "--pacing", "cap:0.99"],
+            "--pacing",
+            "cap:0.99",
+        ),
+        (&["sweep", "--pacing", "hold:0.01"], "--pacing", "hold:0.01"),
+        (&["advise", "--pacing", "cap:0.1"], "--pacing", "cap:0.1"),
+        (&["--fps-cap", "20000"], "--fps-cap", "20000"),
+    ];
+    for (args, flag, value) in refused {
+        let out = run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        let says = format!("{value} must be {floor} to 10000 Hz");
+        assert!(
+            stderr.contains(flag) && stderr.contains(&says),
+            "{args:?}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?} printed a report");
+    }
+    // The floor itself is a rate like any other.
+    let at_floor = run(&["simulate", "--pacing", "cap:1", "--seconds", "3", "--json"]);
+    assert_eq!(at_floor.status.code(), Some(0));
+}
+
+#[test]
 fn simulate_json_is_one_object_with_every_field_and_the_lanes_in_the_order_given() {
     let out = run(&[
         "simulate",

@@ -1,4 +1,5 @@
-//! Long `simulate` runs as a user meets them: the estimate said before a long run, progress,
+//! Long `simulate` runs as a user meets them: the estimate said before a long run (or early in
+//! one whose frames make it long), progress,
 //! Ctrl-C keeping what was measured, and memory that does not grow with the lanes. Progress is
 //! forced with `--progress` (stderr is a pipe here); the signal is sent once the first progress
 //! line is seen, so nothing here waits on the wall clock.
@@ -24,6 +25,17 @@ fn percent(line: &str) -> Option<u32> {
 /// the child and the lines read. The rest of stderr is drained in the background, so the
 /// child never writes to a closed pipe.
 fn start_until_progress(args: &[&str]) -> (Child, Vec<String>) {
+    let past_0 = |line: &str| line.contains("% of") && percent(line).is_some_and(|p| p > 0);
+    start_until(args, usize::MAX, past_0)
+}
+
+/// How long a stderr may stay silent before [`start_until`] takes the run for hung: a guard,
+/// not a measure.
+const SILENCE: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Starts `simulate` with `args` and reads its stderr up to the first line `wanted`, among its
+/// first `most` lines; returns the child and the lines read (as [`start_until_progress`]).
+fn start_until(args: &[&str], most: usize, wanted: impl Fn(&str) -> bool) -> (Child, Vec<String>) {
     let mut child = binary()
         .args(args)
         .stdout(Stdio::piped())
@@ -38,16 +50,19 @@ fn start_until_progress(args: &[&str]) -> (Child, Vec<String>) {
         }
     });
     let mut lines = Vec::new();
-    for line in rx {
-        let progress = line.contains("% of") && percent(&line).is_some_and(|p| p > 0);
+    while let Ok(line) = rx.recv_timeout(SILENCE) {
+        let found = wanted(&line);
         lines.push(line);
-        if progress {
+        if found {
             return (child, lines);
+        }
+        if lines.len() >= most {
+            break;
         }
     }
     let _ = child.kill();
     let _ = child.wait();
-    panic!("no progress line: {lines:?}");
+    panic!("no such line: {lines:?}");
 }
 
 fn interrupt(child: &Child) {
@@ -86,6 +101,48 @@ fn a_short_run_says_nothing_on_stderr_and_prints_one_json_object() {
     let report = json(&out.stdout);
     assert_eq!(report["interrupted"], false);
     assert!((report["simulated_s"].as_f64().unwrap() - 1.0).abs() < 0.02);
+}
+
+#[test]
+fn an_unpaced_run_says_early_how_many_frames_it_is_how_long_and_how_to_shorten_it() {
+    // `--vsync off --render-cost 1ns`: nothing bounds the run but its frame count, ten
+    // billion a lane, and each frame's own work is most of it. It used to run for hours with
+    // an estimate of the rope's work alone, or none. Now, once its first half second is
+    // measured, it says so.
+    let args = [
+        "simulate",
+        "--vsync",
+        "off",
+        "--render-cost",
+        "1ns",
+        "--progress",
+        "--json",
+    ];
+    // It comes after the rope's estimate and the bar's first line, long before the bar moves.
+    let (child, lines) = start_until(&args, 5, |line| line.contains("frames on each of"));
+    let said = lines.last().map(String::as_str).unwrap_or_default();
+    for words in [
+        "timestep-rope: this run is 10.0 billion frames on each of 4 lanes",
+        "(one every 1ns at most, set by the render cost alone)",
+        "on this machine at the pace of its first",
+        " would take about 10 s; Ctrl-C stops it and reports what ran",
+    ] {
+        assert!(said.contains(words), "{words:?} in {said:?}");
+    }
+    // The --seconds it names is a run the program takes.
+    let seconds = said
+        .split("--seconds ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no --seconds in {said:?}"));
+    assert!(
+        seconds.parse::<f64>().is_ok_and(|s| s > 0.0 && s < 10.0),
+        "{said}"
+    );
+    interrupt(&child);
+    let out = finish(child);
+    assert_eq!(out.status.code(), Some(130));
+    assert_eq!(json(&out.stdout)["interrupted"], true);
 }
 
 #[test]

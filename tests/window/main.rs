@@ -5,6 +5,7 @@
 //! `cargo test`.
 
 mod basics;
+mod cap;
 mod faults;
 mod lessons;
 mod paint;

@@ -1,7 +1,7 @@
 //! The frame protocol, written once for every host: wait as the loops ask (an engine's own
 //! wait, then nothing else until the pacing's sleep at the end), read the clock, advance every
-//! lane, present, record what each lane showed and when it reached the screen, then sleep what
-//! the pacing asks.
+//! lane, present, record what each lane showed and when it reached the screen, then wait what
+//! the pacing asks (the host's `pace`).
 //!
 //! Only the [`Host`] differs, and it supplies the clock, the sleep and the present: the
 //! simulated display (`simulate`, `sweep`), the window (winit and pixels), and a replayed
@@ -35,6 +35,12 @@ pub trait Host: Wall {
     fn step_time_ns(&mut self, start_ns: u64, index: u64) -> u64 {
         let _ = (start_ns, index);
         self.now_ns()
+    }
+    /// The pacing's wait at the end of a frame, `ns`: slept here, unless the host waits
+    /// elsewhere before its next frame (the window, in its event loop, serving its events
+    /// meanwhile).
+    fn pace(&mut self, ns: u64) {
+        self.sleep(ns);
     }
     /// Shows the frame just run: `ran[i]` says whether lane i stepped this frame. Returns when
     /// it became visible, `None` when nothing was shown (the frame is skipped, and the next
@@ -239,7 +245,7 @@ impl Frames {
             self.presented(lanes, shown, start_ns);
         }
         let wait = self.pacer.end(host.now_ns());
-        host.sleep(wait);
+        host.pace(wait);
         Ok(done)
     }
 

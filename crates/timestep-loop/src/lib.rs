@@ -27,7 +27,7 @@ pub use game_loop::Loop;
 pub use jitter::{CONTROL_STEPS, JitterFix};
 pub use mode::Mode;
 pub use named::{Named, UnknownName, is_named, parse_keyword};
-pub use pacing::{Pacer, Pacing, PacingError};
+pub use pacing::{MIN_PACING_HZ, Pacer, Pacing, PacingError};
 pub use policy::{DEFAULT_MAX_SUBSTEP_NS, Fuzzy, MaxSubstep, Policy, PolicyEnv, substeps};
 pub use preset::Preset;
 pub use smooth::DeltaSmoother;

@@ -49,7 +49,7 @@ pub enum Pacing {
 pub enum PacingError {
     /// `cap:` or `hold:` followed by something that is not a number.
     NotARate(String),
-    /// A cap outside (0, 10,000] Hz.
+    /// A cap or hold outside [`MIN_PACING_HZ`, 10,000] Hz.
     CapOutOfRange(String),
     /// None of the pacings.
     Unknown(String),
@@ -62,7 +62,7 @@ impl fmt::Display for PacingError {
                 write!(f, "'{s}' is not cap:HZ or hold:HZ with a rate in Hz")
             }
             PacingError::CapOutOfRange(s) => {
-                write!(f, "{s} must be above 0 and at most {MAX_HZ} Hz")
+                write!(f, "{s} must be {MIN_PACING_HZ} to {MAX_HZ} Hz")
             }
             PacingError::Unknown(s) => write!(
                 f,
@@ -75,6 +75,11 @@ impl fmt::Display for PacingError {
 
 impl std::error::Error for PacingError {}
 
+/// The slowest a cap or a hold paces, Hz: one frame a second. A slower rate is surely a typo
+/// (`cap:0.01` is a frame every 100 s; `cap:1e-300` never starts a second frame), and a host
+/// that waits for its frames must still serve its window meanwhile.
+pub const MIN_PACING_HZ: f64 = 1.0;
+
 /// Frames the adaptive interval remembers when it shrinks.
 const RECENT: usize = 60;
 /// A wake-up this late after the scheduled start still counts as on schedule (spin_sleep's
@@ -84,6 +89,16 @@ const ON_TIME_NS: u64 = 2_000_000;
 impl Pacing {
     /// The pacings as a user types them.
     pub const NAMES: [&'static str; 5] = ["vsync", "cap:HZ", "hold:HZ", "adaptive", "late"];
+
+    /// `hz` as a cap's or a hold's rate: [`MIN_PACING_HZ`] to 10,000 Hz, or the error that
+    /// quotes it as `typed`.
+    pub fn rate(hz: f64, typed: &str) -> Result<f64, PacingError> {
+        if (MIN_PACING_HZ..=MAX_HZ).contains(&hz) {
+            Ok(hz)
+        } else {
+            Err(PacingError::CapOutOfRange(typed.into()))
+        }
+    }
 
     /// Its keyword, and its rate if it has one.
     fn keyword(self) -> (Keyword, Option<f64>) {
@@ -142,10 +157,7 @@ impl FromStr for Pacing {
         let (keyword, param) = parse_keyword::<Keyword>(&s).ok_or_else(unknown)?;
         let rate = |hz: &str| -> Result<f64, PacingError> {
             let hz: f64 = hz.parse().map_err(|_| PacingError::NotARate(s.clone()))?;
-            if !(hz.is_finite() && hz > 0.0 && hz <= MAX_HZ) {
-                return Err(PacingError::CapOutOfRange(s.clone()));
-            }
-            Ok(hz)
+            Pacing::rate(hz, &s)
         };
         match (keyword, param) {
             (Keyword::Vsync, None) => Ok(Pacing::Vsync),
@@ -413,10 +425,19 @@ mod tests {
         assert_eq!(says("cap: 60"), format!("'cap: 60{not_a_rate}"));
         assert_eq!(says("hold:"), format!("'hold:{not_a_rate}"));
         assert_eq!(says("cap:60:1"), format!("'cap:60:1{not_a_rate}"));
-        assert_eq!(
-            says("CAP:1E9"),
-            "cap:1e9 must be above 0 and at most 10000 Hz"
-        );
+        assert_eq!(says("CAP:1E9"), "cap:1e9 must be 1 to 10000 Hz");
+        // Below one frame a second: a window would wait minutes, or for ever, for a frame.
+        for slow in [
+            "cap:0.01",
+            "hold:0.99",
+            "cap:1e-300",
+            "cap:0",
+            "cap:-1",
+            "cap:nan",
+        ] {
+            assert_eq!(says(slow), format!("{slow} must be 1 to 10000 Hz"));
+        }
+        assert_eq!("cap:1".parse::<Pacing>(), Ok(Pacing::Cap(MIN_PACING_HZ)));
     }
 
     #[test]

@@ -1069,7 +1069,7 @@ fn until_due<W: Wall>(wall: &mut super::super::replay::CaptureWall<W>) {
             wall.ran();
             return;
         }
-        wall.sleep(ns.min(super::super::replay::WAIT_SLICE_NS));
+        wall.sleep(ns.min(super::super::pacing::WAIT_SLICE_NS));
     }
 }
 
@@ -1118,6 +1118,47 @@ fn a_gap_in_a_replayed_capture_never_blocks_the_window() {
     s.handle_action(Action::Quit);
     assert!(s.quit_requested());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_one_hz_caps_wait_is_left_to_the_window_and_not_slept_in_the_frame() {
+    use super::super::pacing::{WAIT_SLICE_NS, Wait, wait_before_frame};
+    // `--fps-cap 1`: the frame after the first is due a second after it. The frame used to
+    // sleep that second itself, the window deaf meanwhile (at `--fps-cap 0.01`, 100 s, past
+    // --exit-after and Escape). Now the frame ends at once and says when the next is due;
+    // the window waits for it a slice at a time, serving its events.
+    let mut cfg = config(vec![LaneSpec::mode(Mode::Fixed)], RopeParams::default());
+    cfg.pacing = Pacing::Cap(timestep_loop::MIN_PACING_HZ);
+    let mut s = new(&cfg, 320, 200);
+    let mut wall = Scripted {
+        now_ns: 0,
+        tick_ns: 0,
+    };
+    let mut presenter = Buffer::new(0, 0);
+    let mut frame = |s: &mut Session, wall: &mut Scripted| match s.frame(wall, &mut presenter, None)
+    {
+        Ok(report) => report.next_frame_ns,
+        Err(e) => match e {},
+    };
+    assert_eq!(
+        frame(&mut s, &mut wall),
+        None,
+        "the first frame starts the cadence"
+    );
+    wall.now_ns = 5 * MS;
+    let due = frame(&mut s, &mut wall);
+    assert_eq!(wall.now_ns, 5 * MS, "the frame waited for nothing itself");
+    assert_eq!(due, Some(1_000 * MS));
+    let mut served = 0;
+    while let Wait::Serve(ns) = wait_before_frame(wall.now_ns, 1_000 * MS, None) {
+        assert!(ns <= WAIT_SLICE_NS);
+        wall.sleep(ns);
+        served += 1;
+    }
+    assert_eq!((served, wall.now_ns), (19, 950 * MS));
+    // Between slices, Escape is handled as any event is.
+    s.handle_action(Action::Quit);
+    assert!(s.quit_requested());
 }
 
 #[test]

@@ -55,6 +55,15 @@ impl Ramp {
 }
 
 impl RenderCost {
+    /// The least a frame's render can cost.
+    pub fn min_ns(self) -> u64 {
+        match self {
+            RenderCost::Fixed(ns) => ns,
+            RenderCost::Uniform(lo, _) => lo,
+            RenderCost::Ramp(r) => r.points().iter().copied().min().unwrap_or(0),
+        }
+    }
+
     /// The most a frame's render can cost.
     pub fn max_ns(self) -> u64 {
         match self {

@@ -6,11 +6,10 @@
 //! bookkeeping (a few hundred nanoseconds) and `--draw`'s rasterising are left out, and the
 //! progress bar's ETA, measured as the run goes, covers them.
 
-use super::SimConfig;
+use super::{DisplayConfig, SimConfig};
 use crate::rope::{Integrator, Previous, Rope, RopeParams};
 use std::time::{Duration, Instant};
-use timestep_loop::Mode;
-use timestep_loop::seconds;
+use timestep_loop::{Mode, Pacing, format_duration, period_ns, seconds};
 
 /// The particles the step cost is measured with, at most: beyond it the cost per particle is
 /// flat (docs/PERFORMANCE.md), so a longer rope's is scaled up from this one's.
@@ -18,6 +17,109 @@ const PROBE_PARTICLES: usize = 4_096;
 
 /// How long the step cost is measured for.
 const PROBE_TIME: Duration = Duration::from_millis(20);
+
+/// A run projected to take longer than this, s, is told what `--seconds` would take about
+/// [`SHORTER_RUN_S`].
+const SHORTEN_ABOVE_S: f64 = 60.0;
+
+/// The length, s, of the shorter run a long one is pointed to.
+const SHORTER_RUN_S: f64 = 10.0;
+
+/// What sets how many frames a run presents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pace {
+    /// Presents wait for the display's vblanks (the fastest of a `--vrr` panel's).
+    Refresh,
+    /// The pacing: a cap or a hold, or late pacing's limit.
+    Pacing,
+    /// Nothing waits: each frame takes its render cost and no more.
+    RenderCost,
+}
+
+/// The shortest a run's frames can be, and what sets it: a run's frames are at most its
+/// length over this.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameBound {
+    /// The shortest a frame can be, ns (at least 1).
+    pub every_ns: u64,
+    /// What sets it.
+    pub by: Pace,
+}
+
+impl FrameBound {
+    /// The bound of `display`: the longest of the refresh period (with vsync), the pacing's
+    /// period and the least render cost (the step cost only lengthens frames).
+    pub fn of(display: &DisplayConfig) -> FrameBound {
+        let fastest_hz = display.vrr.map_or(display.display_hz, |v| v.max_hz);
+        let refresh = display.vsync.then(|| period_ns(fastest_hz)).flatten();
+        let pacing = match display.pacing {
+            Pacing::Cap(hz) | Pacing::Hold(hz) => period_ns(hz),
+            Pacing::Late => period_ns(display.display_hz),
+            _ => None,
+        };
+        let render = Some(display.render_cost.min_ns());
+        let (every_ns, by) = [
+            (refresh, Pace::Refresh),
+            (pacing, Pace::Pacing),
+            (render, Pace::RenderCost),
+        ]
+        .into_iter()
+        .filter_map(|(ns, by)| Some((ns?, by)))
+        .max_by_key(|&(ns, _)| ns)
+        .unwrap_or((0, Pace::RenderCost));
+        FrameBound {
+            every_ns: every_ns.max(1),
+            by,
+        }
+    }
+
+    /// The most frames a lane presents in `duration_ns`.
+    pub fn frames(&self, duration_ns: u64) -> u128 {
+        u128::from(duration_ns).div_ceil(u128::from(self.every_ns))
+    }
+
+    /// The line said once a long run's first `measured_s` have been measured here: each of
+    /// its `lanes`' frames over `run_ns`, what sets them, and the whole run projected at that
+    /// pace (`projected_s`), with how to shorten it.
+    pub fn line(&self, lanes: usize, run_ns: u64, measured_s: f64, projected_s: f64) -> String {
+        let by = match self.by {
+            Pace::Refresh => "the display's refresh",
+            Pace::Pacing => "the pacing",
+            Pace::RenderCost => "the render cost alone",
+        };
+        format!(
+            "this run is {} frames on each of {lanes} lane{} (one every {} at most, set by \
+             {by}), about {} on this machine at the pace of its first {measured_s:.1} s{}; \
+             Ctrl-C stops it and reports what ran",
+            count(self.frames(run_ns) as f64),
+            if lanes == 1 { "" } else { "s" },
+            format_duration(self.every_ns),
+            span(projected_s),
+            shorter(seconds(run_ns), projected_s),
+        )
+    }
+}
+
+/// The whole run's time, s, projected from `elapsed_s` spent on `done_ns` of its `total_ns`
+/// (simulated time over all lanes); `None` before any of it is done.
+pub fn projected_s(elapsed_s: f64, done_ns: u64, total_ns: u64) -> Option<f64> {
+    (done_ns > 0).then(|| elapsed_s * total_ns as f64 / done_ns as f64)
+}
+
+/// For a run of `run_s` projected to take `projected_s` here: past [`SHORTEN_ABOVE_S`], the
+/// `--seconds` that would take about [`SHORTER_RUN_S`] (as a clause to add to a line), else
+/// nothing.
+fn shorter(run_s: f64, projected_s: f64) -> String {
+    if !projected_s.is_finite() || projected_s <= SHORTEN_ABOVE_S {
+        return String::new();
+    }
+    let s = (run_s * SHORTER_RUN_S / projected_s).max(1e-9);
+    let decimals = (-s.log10().floor()).max(0.0) as usize;
+    format!(
+        "; --seconds {s:.decimals$} would take about {}",
+        span(SHORTER_RUN_S)
+    )
+}
 
 /// A run's work: each lane's rope steps and integrator, and the rope's particles.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,7 +136,7 @@ impl Work {
     pub fn of(cfg: &SimConfig) -> Work {
         let env = cfg.env();
         let ns = u128::from(cfg.display.duration_ns);
-        let frames = (seconds(cfg.display.duration_ns) * cfg.display.display_hz).ceil() as u128;
+        let frames = FrameBound::of(&cfg.display).frames(cfg.display.duration_ns);
         let lanes = cfg
             .lanes
             .iter()
@@ -88,17 +190,19 @@ impl Work {
             .sum()
     }
 
-    /// The line said before a long run: the work and how long it should take here.
-    pub fn line(&self, seconds: f64) -> String {
+    /// The line said before a long run of `run_s`: the work and how long it should take here
+    /// (`seconds`).
+    pub fn line(&self, seconds: f64, run_s: f64) -> String {
         let lanes = self.lanes.len();
         format!(
             "this run is {} rope steps of {} particles over {lanes} lane{} ({} particle-steps), \
-             about {} on this machine; Ctrl-C stops it and reports what ran",
+             about {} on this machine{}; Ctrl-C stops it and reports what ran",
             count(self.steps() as f64),
             self.particles,
             if lanes == 1 { "" } else { "s" },
             count(self.particle_steps()),
             span(seconds),
+            shorter(run_s, seconds),
         )
     }
 }
@@ -181,10 +285,111 @@ mod tests {
         assert_eq!(w.lanes, [(500 * 20, Integrator::Rk4)]);
     }
 
+    /// `seconds` of `display`, as the flags would give it.
+    fn bound(display: DisplayConfig) -> (FrameBound, u128) {
+        let b = FrameBound::of(&display);
+        (b, b.frames(display.duration_ns))
+    }
+
+    #[test]
+    fn the_frames_a_run_presents_are_set_by_its_refresh_its_pacing_or_its_render_cost() {
+        use crate::simulate::RenderCost;
+        use crate::simulate::vrr::{Lfc, Vrr};
+        let ten_s = DisplayConfig::default();
+        assert_eq!(
+            bound(ten_s.clone()),
+            (
+                FrameBound {
+                    every_ns: 16_666_667,
+                    by: Pace::Refresh
+                },
+                600
+            )
+        );
+        // --vsync off --render-cost 1ns: nothing but the frame count bounds the run, ten
+        // billion frames a lane (issue 37: hours, with nothing said).
+        let unpaced = DisplayConfig {
+            vsync: false,
+            render_cost: RenderCost::Fixed(1),
+            ..ten_s.clone()
+        };
+        let (b, frames) = bound(unpaced.clone());
+        assert_eq!(
+            (b.by, b.every_ns, frames),
+            (Pace::RenderCost, 1, 10_000_000_000)
+        );
+        // A render cost of 0 is a frame of 1 ns: the clock's unit.
+        let free = DisplayConfig {
+            render_cost: RenderCost::Fixed(0),
+            ..unpaced.clone()
+        };
+        assert_eq!(bound(free).1, 10_000_000_000);
+        // A cap bounds it; a render cost longer than the refresh period does, with vsync.
+        let capped = DisplayConfig {
+            pacing: Pacing::Cap(100.0),
+            ..unpaced.clone()
+        };
+        assert_eq!(
+            bound(capped),
+            (
+                FrameBound {
+                    every_ns: 10_000_000,
+                    by: Pace::Pacing
+                },
+                1_000
+            )
+        );
+        let slow = DisplayConfig {
+            render_cost: RenderCost::Uniform(25_000_000, 40_000_000),
+            ..ten_s.clone()
+        };
+        assert_eq!(bound(slow).1, 400);
+        // A VRR panel presents at most at its fastest.
+        let vrr = DisplayConfig {
+            vrr: Some(Vrr {
+                min_hz: 48.0,
+                max_hz: 144.0,
+                lfc: Lfc::Off,
+            }),
+            ..ten_s
+        };
+        // (Its period in whole ns, 6,944,444, goes 1,440.0002 times into 10 s: at most 1,441.)
+        assert_eq!(bound(vrr).1, 1_441);
+        // Variable steps take one rope step a frame: the unpaced run's are counted as such.
+        let mut cfg = config(1_000_000, 10, "variable");
+        cfg.display = unpaced;
+        assert_eq!(Work::of(&cfg).lanes[0].0, 10_000_000_000);
+    }
+
+    #[test]
+    fn a_long_runs_measured_line_says_its_frames_their_pace_and_how_to_shorten_it() {
+        let b = FrameBound {
+            every_ns: 1,
+            by: Pace::RenderCost,
+        };
+        // Four lanes, 0.5 s in, 1/100,000 of the way: hours.
+        let projected = projected_s(0.5, 400_000, 40_000_000_000).unwrap_or_default();
+        assert_eq!(projected, 50_000.0);
+        let line = b.line(4, 10_000_000_000, 0.5, projected);
+        assert_eq!(
+            line,
+            "this run is 10.0 billion frames on each of 4 lanes (one every 1ns at most, set by \
+             the render cost alone), about 13.9 h on this machine at the pace of its first 0.5 s; \
+             --seconds 0.002 would take about 10 s; Ctrl-C stops it and reports what ran"
+        );
+        assert_eq!(projected_s(0.5, 0, 1), None);
+        // A run of a minute or less is not told to shorten itself.
+        assert!(!b.line(1, 1_000_000_000, 0.5, 30.0).contains("--seconds"));
+        assert_eq!(
+            shorter(10.0, 1e9),
+            "; --seconds 0.0000001 would take about 10 s"
+        );
+    }
+
     #[test]
     fn the_line_says_the_work_and_the_time() {
         let w = Work::of(&config(1, 1, "fixed"));
-        let line = w.line(48.0);
+        let line = w.line(48.0, 1.0);
         assert!(
             line.contains("1.0 billion rope steps of 16 particles over 1 lane"),
             "{line}"

@@ -19,7 +19,7 @@ pub mod vrr;
 pub use crate::runs::{Controls, FrameRecord, LaneOutcome, Outcome, batches};
 pub use cost::{MAX_RAMP_POINTS, Ramp, RenderCost};
 pub use display::{Display, DisplayConfig, Phase, Stall};
-pub use estimate::Work;
+pub use estimate::{FrameBound, Pace, Work, projected_s};
 pub use report::{
     ConfigReport, LoopConfigReport, Report, RopeReport, write_dump, write_lane_tables,
     write_rope_bounds, write_table,
