@@ -72,15 +72,6 @@ impl RenderCost {
             RenderCost::Ramp(r) => r.points().iter().copied().max().unwrap_or(0),
         }
     }
-
-    /// The shortest frame it renders, ns.
-    pub fn min_ns(self) -> u64 {
-        match self {
-            RenderCost::Fixed(ns) => ns,
-            RenderCost::Uniform(lo, _) => lo,
-            RenderCost::Ramp(r) => r.points().iter().copied().min().unwrap_or(0),
-        }
-    }
 }
 
 impl fmt::Display for RenderCost {
