@@ -5,6 +5,7 @@
 //! `cargo test`.
 
 mod basics;
+mod ends;
 mod faults;
 mod lessons;
 mod paint;
