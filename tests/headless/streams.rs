@@ -288,3 +288,61 @@ fn a_second_signal_ends_a_run_at_once_leaving_its_files_as_they_were() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn bad_output_paths_are_refused_before_anything_runs_and_long_names_are_written() {
+    let dir = dir("refused");
+    let capture = std::fs::read("tests/data/presentmon/test_case_5.csv").expect("a capture");
+    std::fs::write(dir.join("run.csv"), capture).expect("a copy");
+    std::fs::write(dir.join("file"), "a file").expect("a file");
+    std::os::unix::fs::symlink("loop", dir.join("loop")).expect("a looping link");
+    let commands: [(&[&str], &str); 4] = [
+        (&["simulate", "--seconds", "0.1"], "--trace"),
+        (&["replay", "run.csv"], "--trace"),
+        (
+            &["sweep", "--seconds", "0.1", "--display-hz", "60"],
+            "--csv",
+        ),
+        (&["probe", "--seconds", "0.05"], "--out"),
+    ];
+    for (command, flag) in commands {
+        for (path, says) in [
+            ("newdir/", "names a directory"),
+            ("file/", "names a directory"),
+            ("loop", "symlink that loops"),
+        ] {
+            let mut c = crate::support::bin();
+            let out = c
+                .args(command)
+                .args([flag, path])
+                .current_dir(&dir)
+                .output();
+            let out = out.expect("the binary runs");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(
+                out.status.code(),
+                Some(2),
+                "{command:?} {flag} {path}: {stderr}"
+            );
+            assert_eq!(stderr.trim_end().lines().count(), 1, "{stderr}");
+            let named = format!("{flag} '{path}'");
+            assert!(stderr.contains(&named) && stderr.contains(says), "{stderr}");
+            assert!(out.stdout.is_empty(), "{command:?} {flag} {path}: it ran");
+        }
+    }
+    assert_eq!(hidden(&dir), Vec::<String>::new());
+    assert!(!dir.join("newdir").exists() && !dir.join(".newdir").exists());
+    // The longest names a file may have: the temporary name beside each fits too.
+    for len in [246, 250, 255] {
+        let name = "t".repeat(len);
+        let args = ["simulate", "--seconds", "0.1", "--trace", &name];
+        let out = crate::support::bin().args(args).current_dir(&dir).output();
+        let out = out.expect("the binary runs");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "a name of {len} bytes: {stderr}");
+        let trace = std::fs::read_to_string(dir.join(&name)).expect("the trace");
+        assert!(trace.starts_with("lane,frame,"), "{len}");
+    }
+    assert_eq!(hidden(&dir), Vec::<String>::new());
+    let _ = std::fs::remove_dir_all(&dir);
+}
