@@ -447,7 +447,7 @@ pub fn remove_unfinished() {
 /// ([`remove_unfinished`]); for the binary's `main`, on the main thread:
 ///
 /// - A panic, wherever it happens: this program catches none, so a panic ends the run. The
-///   hook removes them, then reports as before. (No panic can happen while [`LIVE`] is held,
+///   hook removes them, then reports as before. (No panic can happen while `LIVE` is held,
 ///   so the hook never waits for itself.)
 /// - `exit(3)` called on the main thread by a C library: Xlib's default I/O error handler
 ///   ends the process with `exit(1)` when the X server goes away, and runs no destructor of
