@@ -278,7 +278,9 @@ fn a_second_signal_ends_a_run_at_once_leaving_its_files_as_they_were() {
     for args in long_runs(&dir) {
         std::fs::write(dir.join("t.csv"), "the old trace").expect("an old trace");
         let child = started(&dir, &args, "t.csv");
-        signal(&child, &["TERM", "HUP"]);
+        // Both arrive together: stopped, the process holds them pending until it goes on, so
+        // the run cannot finish its files between the first and the second.
+        signal(&child, &["STOP", "TERM", "HUP", "CONT"]);
         let out = child.wait_with_output().expect("it ends");
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(130), "{args:?}: {stderr}");
