@@ -10,8 +10,8 @@
 //! exists, it shall be removed and old renamed to new ... there shall be no point at which new
 //! does not refer to either the file named by old or the file named by new"). Dropped without a
 //! commit (a failed run), the temporary file is removed and the target is exactly as it was.
-//! A second Ctrl-C, which ends the process at once, or a panic removes them too
-//! ([`remove_unfinished`]).
+//! A second Ctrl-C, which ends the process at once, removes them too ([`remove_unfinished`]),
+//! and so do a panic and an `exit(3)` by a C library ([`remove_unfinished_at_any_end`]).
 //!
 //! The temporary file is `.NAME.tmp-PID` beside `NAME` (`.NAME.tmp-PID-N` if that is taken),
 //! created only if it does not exist; a `NAME` too long for that to fit in
@@ -106,14 +106,10 @@ impl PendingFile {
         &self.path
     }
 
-    /// Where the file is being written until the commit (the path itself for a stream).
+    /// Where the file is being written until the commit (for a stream, the path that names
+    /// it).
     pub fn writing_to(&self) -> &Path {
         self.temp.as_ref().map_or(&self.target, |t| &t.path)
-    }
-
-    /// Whether the file is written in place (a stream), not renamed over its target.
-    pub fn is_stream(&self) -> bool {
-        self.temp.is_none()
     }
 
     /// Makes what was written the target's content: synced to disk, then renamed over it.
@@ -204,14 +200,19 @@ fn leads(path: &Path) -> io::Result<Leads> {
     ))
 }
 
+/// The directory `path` is in (`.` for a bare name).
+fn directory_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// The descriptor `path` names, if it names one of this process's: a number in a directory
 /// that is this process's descriptor directory, or `/dev/stdin`, `/dev/stdout`, `/dev/stderr`.
 fn descriptor(path: &Path) -> Option<u32> {
     let name = path.file_name()?.to_str()?;
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = directory_of(path);
     let std_name = ["stdin", "stdout", "stderr"]
         .iter()
         .position(|s| *s == name);
@@ -265,11 +266,7 @@ fn std_duplicate<T>(_stream: &T) -> io::Result<File> {
 #[cfg(unix)]
 fn replaceable(target: &Path, meta: &fs::Metadata, temp: &File) -> io::Result<()> {
     use std::os::unix::fs::MetadataExt;
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let dir = fs::metadata(dir)?;
+    let dir = fs::metadata(directory_of(target))?;
     let uid = temp.metadata()?.uid();
     if sticky_refuses(dir.mode(), dir.uid(), meta.uid(), uid) {
         return Err(io::Error::new(
