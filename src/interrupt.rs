@@ -1,15 +1,18 @@
-//! Ctrl-C for the long runs (`sweep`, a long `simulate`): the first press asks the run to stop
-//! where it is, so it can finish its files and say it was interrupted; a second press ends the
-//! process at once, its output files left as they were before the run (see [`timestep_lab::pending`]).
+//! Ctrl-C, SIGTERM and SIGHUP for the runs and the window: the first asks the run to stop where
+//! it is, so it can finish its files and say it was interrupted (the window quits as Esc does);
+//! a second ends the process at once, its output files left as they were before the run (see
+//! [`timestep_lab::pending`]). The three are one (ctrlc's handler is not told which came), so
+//! each ends with the status of Ctrl-C, 130.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 
-/// The exit status after an interrupt (128 + SIGINT, as shells report it).
+/// The exit status after an interrupt, whichever signal it was: 128 + SIGINT, as shells report
+/// Ctrl-C.
 pub const EXIT_INTERRUPTED: u8 = 130;
 
-/// The exit status of a run that finished (0) or was stopped by Ctrl-C (130).
+/// The exit status of a run that finished (0) or was interrupted (130).
 pub fn status(interrupted: bool) -> std::process::ExitCode {
     if interrupted {
         std::process::ExitCode::from(EXIT_INTERRUPTED)
@@ -18,8 +21,8 @@ pub fn status(interrupted: bool) -> std::process::ExitCode {
     }
 }
 
-/// Installs the handler (once; later calls do nothing). Without one (the OS refused it) Ctrl-C
-/// keeps its default meaning, which ends the process.
+/// Installs the handler (once; later calls do nothing). Without one (the OS refused it) the
+/// signals keep their default meaning, which ends the process.
 pub fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
@@ -33,7 +36,7 @@ pub fn install() {
     });
 }
 
-/// The flag a run polls: true once Ctrl-C was pressed.
+/// The flag a run polls: true once Ctrl-C, SIGTERM or SIGHUP came.
 pub fn flag() -> &'static AtomicBool {
     &REQUESTED
 }

@@ -16,6 +16,7 @@ use timestep_lab::advise;
 use timestep_lab::messages;
 
 fn main() -> ExitCode {
+    timestep_lab::pending::remove_unfinished_at_any_end();
     match run() {
         Ok(status) => status,
         Err(failure) => {

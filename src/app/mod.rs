@@ -149,8 +149,8 @@ fn start_size(monitor: Option<(PhysicalSize<u32>, f64)>) -> LogicalSize<u32> {
 const FIRST_FRAME_GRACE_NS: u64 = 10_000_000_000;
 
 /// Runs the window until the user quits. Returns the process exit status: 0 for a normal
-/// quit (Esc, Q, closing the window, `--exit-after`); 130 for Ctrl-C in its terminal, which
-/// quits as Esc does (the files are written); a failure is an unwritable output path
+/// quit (Esc, Q, closing the window, `--exit-after`); 130 for Ctrl-C in its terminal, SIGTERM
+/// or SIGHUP, which quit as Esc does (the files are written); a failure is an unwritable output path
 /// (status 2, checked before any window opens), or the window or GPU failing (status 1; said
 /// as it happens, while the window winds down, and no file is replaced).
 pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {

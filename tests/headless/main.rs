@@ -24,5 +24,6 @@ mod reliability;
 mod replay;
 mod shaders;
 mod stepping;
+mod streams;
 mod support;
 mod sweep;

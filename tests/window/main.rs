@@ -6,6 +6,7 @@
 
 mod basics;
 mod cap;
+mod ends;
 mod faults;
 mod lessons;
 mod paint;

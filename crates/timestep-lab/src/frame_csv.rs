@@ -30,6 +30,28 @@ pub const COLUMNS: [&str; 13] = [
     "step_starts_s",
 ];
 
+/// The most step starts a row's `step_starts_s` holds: a frame that ran more ticks (a spiral
+/// of death at a fine tick ran 65,536) has its first this many written, and its `steps` says
+/// how many it ran. So no row this program writes grows without bound: at most
+/// `MAX_STEP_STARTS` × [`STEP_START_BYTES`] = 360,448 bytes of step starts, under half of the
+/// longest row `replay` reads (`replay::rows::MAX_RECORD_BYTES`, a const assertion there),
+/// the other half left for twelve cells of a number or a name each.
+pub const MAX_STEP_STARTS: usize = 16_384;
+
+/// The widest step start written: `u64::MAX` ns in seconds (`18446744073.709551615`), and
+/// the space before the next.
+pub const STEP_START_BYTES: usize = digits(u64::MAX / 1_000_000_000) + ".".len() + 9 + " ".len();
+
+/// How many decimal digits `n` is written in.
+const fn digits(mut n: u64) -> usize {
+    let mut digits = 1;
+    while n >= 10 {
+        n /= 10;
+        digits += 1;
+    }
+    digits
+}
+
 /// One frame of one lane: when it started and reached the screen, what it stepped and showed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FrameRecord {
@@ -73,7 +95,8 @@ pub struct FrameRecord {
     #[serde(rename = "input_ms", with = "cells::maybe_millis")]
     pub input_ns: Option<u64>,
     /// When each of the frame's steps started, ns of the host's clock (kept only when
-    /// `runs::Controls::step_starts` asks; written space-separated).
+    /// `runs::Controls::step_starts` asks; written space-separated, the first
+    /// [`MAX_STEP_STARTS`] of them).
     #[serde(rename = "step_starts_s", with = "cells::seconds_list")]
     pub step_starts_ns: Vec<u64>,
     /// What one step costs on the host, ns (none on a captured or real frame: 0; not
@@ -229,7 +252,8 @@ mod cells {
     pub mod seconds_list {
         use super::*;
         pub fn serialize<S: Serializer>(ns: &[u64], s: S) -> Result<S::Ok, S::Error> {
-            let cells: Vec<String> = ns.iter().map(|&ns| decimal(ns, 9)).collect();
+            let written = ns.iter().take(crate::frame_csv::MAX_STEP_STARTS);
+            let cells: Vec<String> = written.map(|&ns| decimal(ns, 9)).collect();
             s.serialize_str(&cells.join(" "))
         }
         pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {

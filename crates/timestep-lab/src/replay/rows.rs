@@ -23,6 +23,12 @@ const HEAD_BYTES: u64 = 64 * 1024;
 /// The longest CSV record read, bytes: 1 MiB, thousands of times a real capture's row.
 pub const MAX_RECORD_BYTES: u64 = 1 << 20;
 
+// Every row this program's traces write is read: their step starts take at most half.
+const _: () = assert!(
+    (crate::frame_csv::MAX_STEP_STARTS * crate::frame_csv::STEP_START_BYTES) as u64
+        <= MAX_RECORD_BYTES / 2
+);
+
 /// The CSV reader's own buffer, bytes.
 const CSV_BUFFER: usize = 1 << 16;
 
@@ -367,9 +373,9 @@ impl CsvRows {
                 Some(starts.line() + self.lines_before),
                 None,
                 format!(
-                    "a record longer than {} bytes (1 MiB), the most replay reads: not a \
-                     capture, or one cut without newlines",
-                    MAX_RECORD_BYTES
+                    "a row longer than {MAX_RECORD_BYTES} bytes (1 MiB), the most replay \
+                     reads of one row (no format it reads, this program's traces included, \
+                     writes one that long)"
                 ),
             )),
             Err(e) => {
@@ -814,6 +820,48 @@ pub(crate) mod tests {
             .map(|r| (r.spec.to_string(), r.start_ns, r.present_ns))
             .collect();
         assert_eq!(lanes_and_frames(&path), expected);
+    }
+
+    #[test]
+    fn a_trace_of_frames_that_ran_65536_ticks_each_is_read_back() {
+        use crate::frame_csv::{FrameCsv, FrameRecord, MAX_STEP_STARTS};
+        // 10,000 s into a run, each step start is 16 bytes written: 65,536 of them were a
+        // row of 1 MiB, past what replay reads.
+        let start_ns = 10_000_000_000_000;
+        let record = |frame: u64| FrameRecord {
+            lane: 0,
+            spec: crate::lane::parse_spec("fixed").unwrap_or_else(|e| panic!("{e}")),
+            frame,
+            start_ns: start_ns + frame * 65_536_000,
+            present_ns: Some(start_ns + (frame + 1) * 65_536_000),
+            frame_ns: 65_536_000,
+            steps: 65_536,
+            alpha: 0.0,
+            shown_ns: start_ns,
+            drift_ms: 0.0,
+            exploded: false,
+            pacing: timestep_loop::Pacing::Vsync,
+            input_ns: None,
+            step_starts_ns: (0..65_536).map(|k| start_ns + k * 1000).collect(),
+            step_cost_ns: 0,
+        };
+        let mut csv = FrameCsv::new(Vec::new()).unwrap_or_else(|e| panic!("{e}"));
+        for frame in 0..3 {
+            csv.row(&record(frame)).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let bytes = csv.finish().unwrap_or_else(|e| panic!("{e}"));
+        let text = String::from_utf8_lossy(&bytes);
+        let row = text.lines().nth(1).unwrap_or_default();
+        assert!(
+            row.len() as u64 <= MAX_RECORD_BYTES / 2,
+            "{} bytes",
+            row.len()
+        );
+        let starts = row.rsplit(',').next().unwrap_or_default();
+        assert_eq!(starts.split(' ').count(), MAX_STEP_STARTS);
+        let path = file("ticks.csv", &bytes);
+        let read = frames(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read.len(), 3);
     }
 
     #[test]
