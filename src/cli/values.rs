@@ -54,7 +54,7 @@ pub(super) enum BadValue {
     StallDuration(String, #[source] Box<BadValue>),
     #[error("'{0}' is not MIN..MAX in Hz (e.g. 48..144)")]
     NotVrr(String),
-    #[error("'{0}': a panel's range starts above 0 Hz")]
+    #[error("'{0}': a panel's range starts at {min} Hz or more", min = timestep_lab::MIN_HZ)]
     VrrFromZero(String),
     #[error("'{0}' is empty or reversed: MIN must be below MAX")]
     VrrReversed(String),
@@ -337,7 +337,7 @@ pub(super) fn parse_vrr(s: &str) -> Result<(f64, f64), BadValue> {
         .split_once("..")
         .ok_or_else(|| BadValue::NotVrr(s.into()))?;
     let (lo, hi) = (parse_float(lo)?, positive_hz(hi)?);
-    if lo <= 0.0 {
+    if lo.is_nan() || lo < timestep_lab::MIN_HZ {
         return Err(BadValue::VrrFromZero(s.into()));
     }
     if lo >= hi {

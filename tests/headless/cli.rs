@@ -369,6 +369,25 @@ pub const BAD_INPUT: &[(&[&str], &str)] = &[
         &["advise", "--engine", "bevy", "--pacing", "hold:60"],
         "--pacing",
     ),
+    // Rates below one a second (issue 37): a display, a panel, a cap, a hold, a sweep; advise
+    // on a run too short to show the frames a verdict wants.
+    (&["simulate", "--display-hz", "0.5"], "--display-hz"),
+    (&["advise", "--display-hz", "1e-300"], "--display-hz"),
+    (&["sweep", "--display-hz", "0.5..60"], "--display-hz"),
+    (
+        &["simulate", "--vrr", "0.5..60", "--render-cost", "5ms"],
+        "--vrr",
+    ),
+    (&["--fps-cap", "0.01"], "--fps-cap"),
+    (&["simulate", "--pacing", "cap:1e-300"], "--pacing"),
+    (&["simulate", "--pacing", "hold:0.5"], "--pacing"),
+    (&["advise", "--seconds", "1e-9"], "--seconds"),
+    (&["advise", "--seconds", "1"], "--seconds"),
+    // An output path refused before the run (issue 37): a directory, named with its '/'.
+    (
+        &["simulate", "--trace", "/tmp/timestep-rope-newdir/"],
+        "--trace",
+    ),
 ];
 
 /// A bare number for a duration says what to add; `--dt` alone keeps bare seconds, which its
@@ -415,7 +434,7 @@ fn a_frame_cap_below_one_hz_is_refused_alike_by_every_command_that_takes_one() {
     // `--fps-cap 0.01` was a window waiting 100 s a frame, deaf to Escape and --exit-after;
     // `cap:1e-300` never started a second frame. The simulated hosts would not hang, but they
     // take the same rates and refuse them the same way.
-    let floor = timestep_loop::MIN_PACING_HZ;
+    let floor = timestep_loop::MIN_HZ;
     let refused: [(&[&str], &str, &str); 8] = [
         (&["--fps-cap", "0.01"], "--fps-cap", "0.01"),
         (&["--fps-cap", "0.5hz"], "--fps-cap", "0.5hz"),

@@ -32,11 +32,12 @@ pub enum Bounds<T> {
     Span(T, T),
 }
 
-/// A rate's bounds (a display's, a cap's): above zero, at most [`crate::MAX_HZ`].
+/// A rate's bounds (a display's, a cap's): at least [`crate::MIN_HZ`], at most
+/// [`crate::MAX_HZ`].
 pub fn rate() -> Bounds<f64> {
     let max = crate::MAX_HZ;
     Bounds::Sides {
-        min: Min::AboveZero,
+        min: Min::AtLeast(crate::MIN_HZ),
         max: Some((max, format!("{max} Hz"))),
     }
 }

@@ -32,7 +32,6 @@ pub mod sweep;
 pub mod wall;
 pub mod watch;
 
-/// The fastest rate anything is given at, Hz (a display, a cap): faster is surely a typo.
-pub const MAX_HZ: f64 = 10_000.0;
+pub use timestep_loop::{MAX_HZ, MIN_HZ};
 
 pub use rope::{Pin, Rope, RopeParams};

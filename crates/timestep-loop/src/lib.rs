@@ -27,7 +27,7 @@ pub use game_loop::Loop;
 pub use jitter::{CONTROL_STEPS, JitterFix};
 pub use mode::Mode;
 pub use named::{Named, UnknownName, is_named, parse_keyword};
-pub use pacing::{MIN_PACING_HZ, Pacer, Pacing, PacingError};
+pub use pacing::{Pacer, Pacing, PacingError};
 pub use policy::{DEFAULT_MAX_SUBSTEP_NS, Fuzzy, MaxSubstep, Policy, PolicyEnv, substeps};
 pub use preset::Preset;
 pub use smooth::DeltaSmoother;
@@ -36,8 +36,8 @@ pub use stepper::{Books, FrameStats, MAX_FRAME_STEPS, Step, StepRun, Stepper};
 pub use tick::{MAX_TICK_DEN, Tick};
 pub use timer::{Filtered, SNAP_FRAMES, Timer, TimerBooks, TimerKind};
 pub use units::{
-    DurationError, MAX_DURATION_NS, NS_PER_MS, NS_PER_S, format_duration, hz_of_period, millis,
-    ns_from_seconds, parse_duration, parse_duration_with_unit, parse_period, parse_tick, period_ns,
-    seconds,
+    DurationError, MAX_DURATION_NS, MAX_HZ, MIN_HZ, NS_PER_MS, NS_PER_S, format_duration,
+    hz_of_period, millis, ns_from_seconds, parse_duration, parse_duration_with_unit, parse_period,
+    parse_tick, period_ns, seconds,
 };
 pub use vsync::VsyncDetector;

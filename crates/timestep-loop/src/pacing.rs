@@ -21,7 +21,7 @@
 //!   frame: `sleep = limit − (work + oversleep)`.
 
 use crate::named::{Named, parse_keyword};
-use crate::units::MAX_HZ;
+use crate::units::{MAX_HZ, MIN_HZ};
 use std::collections::VecDeque;
 use std::fmt;
 use std::str::FromStr;
@@ -49,7 +49,7 @@ pub enum Pacing {
 pub enum PacingError {
     /// `cap:` or `hold:` followed by something that is not a number.
     NotARate(String),
-    /// A cap or hold outside [`MIN_PACING_HZ`, 10,000] Hz.
+    /// A cap or hold outside [`MIN_HZ`, 10,000] Hz.
     CapOutOfRange(String),
     /// None of the pacings.
     Unknown(String),
@@ -62,7 +62,7 @@ impl fmt::Display for PacingError {
                 write!(f, "'{s}' is not cap:HZ or hold:HZ with a rate in Hz")
             }
             PacingError::CapOutOfRange(s) => {
-                write!(f, "{s} must be {MIN_PACING_HZ} to {MAX_HZ} Hz")
+                write!(f, "{s} must be {MIN_HZ} to {MAX_HZ} Hz")
             }
             PacingError::Unknown(s) => write!(
                 f,
@@ -75,11 +75,6 @@ impl fmt::Display for PacingError {
 
 impl std::error::Error for PacingError {}
 
-/// The slowest a cap or a hold paces, Hz: one frame a second. A slower rate is surely a typo
-/// (`cap:0.01` is a frame every 100 s; `cap:1e-300` never starts a second frame), and a host
-/// that waits for its frames must still serve its window meanwhile.
-pub const MIN_PACING_HZ: f64 = 1.0;
-
 /// Frames the adaptive interval remembers when it shrinks.
 const RECENT: usize = 60;
 /// A wake-up this late after the scheduled start still counts as on schedule (spin_sleep's
@@ -90,10 +85,10 @@ impl Pacing {
     /// The pacings as a user types them.
     pub const NAMES: [&'static str; 5] = ["vsync", "cap:HZ", "hold:HZ", "adaptive", "late"];
 
-    /// `hz` as a cap's or a hold's rate: [`MIN_PACING_HZ`] to 10,000 Hz, or the error that
+    /// `hz` as a cap's or a hold's rate: [`MIN_HZ`] to 10,000 Hz, or the error that
     /// quotes it as `typed`.
     pub fn rate(hz: f64, typed: &str) -> Result<f64, PacingError> {
-        if (MIN_PACING_HZ..=MAX_HZ).contains(&hz) {
+        if (MIN_HZ..=MAX_HZ).contains(&hz) {
             Ok(hz)
         } else {
             Err(PacingError::CapOutOfRange(typed.into()))
@@ -437,7 +432,7 @@ mod tests {
         ] {
             assert_eq!(says(slow), format!("{slow} must be 1 to 10000 Hz"));
         }
-        assert_eq!("cap:1".parse::<Pacing>(), Ok(Pacing::Cap(MIN_PACING_HZ)));
+        assert_eq!("cap:1".parse::<Pacing>(), Ok(Pacing::Cap(MIN_HZ)));
     }
 
     #[test]

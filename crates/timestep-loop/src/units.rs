@@ -18,8 +18,16 @@ pub const NS_PER_S: u64 = 1_000_000_000;
 /// would overflow sums of nanoseconds.
 pub const MAX_DURATION_NS: u64 = 365 * 24 * 3600 * NS_PER_S;
 
-/// The fastest frame cap a [`crate::Pacing`] takes, Hz: faster is surely a typo.
-pub(crate) const MAX_HZ: f64 = 10_000.0;
+/// The fastest rate anything is given at, Hz (a display, a cap, a hold): faster is surely a
+/// typo.
+pub const MAX_HZ: f64 = 10_000.0;
+
+/// The slowest rate anything is given at, Hz (a display, a cap, a hold): one frame a second.
+/// Slower is surely a typo (`cap:0.01` is a frame every 100 s; `cap:1e-300` never starts a second
+/// frame; a `--display-hz 1e-300` display never shows one), a host that waits for its frames
+/// must still serve its window meanwhile, and a frame time longer than its period is no
+/// display's refresh (the vsync detector's bound).
+pub const MIN_HZ: f64 = 1.0;
 
 /// Nanoseconds as seconds, correctly rounded (60 s prints as 60, not 60.00000000000001).
 pub fn seconds(ns: u64) -> f64 {

@@ -19,6 +19,8 @@
 //! against it at once. Until it is decided, a loop that was given the display's rate may assume
 //! it, as the sample does ([`VsyncDetector::assumed_period_ns`]).
 
+use crate::units::MIN_HZ;
+
 /// Frames of history.
 const RING: usize = 128;
 /// Drift under this many ns is a good frame.
@@ -172,7 +174,13 @@ impl VsyncDetector {
         if self.learning.len() < LEARN {
             return None;
         }
-        self.period_ns = Some(median(&mut self.learning));
+        self.period_ns = a_refresh(median(&mut self.learning));
+        if self.period_ns.is_none() {
+            // Frames further apart than any display refreshes: not paced by one. Learn again
+            // from the next frames, in case they come faster.
+            self.learning.clear();
+            self.decided = true;
+        }
         self.period_ns
     }
 
@@ -181,7 +189,7 @@ impl VsyncDetector {
     fn remeasure(&mut self) {
         let mut recent: Vec<u64> = self.ring.iter().map(|&(_, d, _)| d).collect();
         if !recent.is_empty() {
-            self.period_ns = Some(median(&mut recent));
+            self.period_ns = a_refresh(median(&mut recent));
         }
         self.ring.clear();
         self.next = 0;
@@ -264,6 +272,12 @@ impl VsyncDetector {
 fn whole_hz_period(hz: f64) -> Option<u64> {
     let hz = hz.round();
     (hz >= 1.0).then(|| (1e9 / hz) as u64)
+}
+
+/// `period_ns` if a display can refresh that slowly (at [`MIN_HZ`] or faster), else none: frames
+/// twenty minutes apart are no display's refresh.
+fn a_refresh(period_ns: u64) -> Option<u64> {
+    (period_ns as f64 <= 1e9 / MIN_HZ).then_some(period_ns)
 }
 
 fn median(v: &mut [u64]) -> u64 {
@@ -351,6 +365,15 @@ mod tests {
             let hz = v.refresh_hz().unwrap_or(0.0);
             assert!((hz - 60.0).abs() < 0.01, "{huge}: {hz} Hz");
         }
+    }
+
+    #[test]
+    fn frames_further_apart_than_the_slowest_display_are_no_refresh() {
+        // Twenty minutes apart, as steady as a clock: once read as a 0.00 Hz display.
+        let v = run(None, &[1_200_000_000_000; 500]);
+        assert!(!v.vsynced() && v.decided() && v.refresh_hz().is_none());
+        // One frame a second is the slowest display there is, and still one.
+        assert!(run(None, &paced(1.0, 0, 300, 5)).vsynced());
     }
 
     #[test]

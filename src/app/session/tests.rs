@@ -1128,7 +1128,7 @@ fn a_one_hz_caps_wait_is_left_to_the_window_and_not_slept_in_the_frame() {
     // --exit-after and Escape). Now the frame ends at once and says when the next is due;
     // the window waits for it a slice at a time, serving its events.
     let mut cfg = config(vec![LaneSpec::mode(Mode::Fixed)], RopeParams::default());
-    cfg.pacing = Pacing::Cap(timestep_loop::MIN_PACING_HZ);
+    cfg.pacing = Pacing::Cap(timestep_loop::MIN_HZ);
     let mut s = new(&cfg, 320, 200);
     let mut wall = Scripted {
         now_ns: 0,

@@ -77,7 +77,7 @@ pub enum RatesError {
         /// The item as typed.
         item: String,
     },
-    /// A rate that is not above 0 Hz or is above [`crate::MAX_HZ`].
+    /// A rate below [`crate::MIN_HZ`] or above [`crate::MAX_HZ`].
     #[error(transparent)]
     OutOfRange(#[from] OutOfRange),
 }
