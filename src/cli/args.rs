@@ -348,13 +348,8 @@ pub struct SimulateArgs {
     /// and report the time it took (draw_ms_mean, draw_ms_max)
     #[arg(help_heading = "Output", long, value_name = "WIDTHxHEIGHT", value_parser = parse_size, allow_hyphen_values = true)]
     pub draw: Option<(u32, u32)>,
-    /// Plot each lane frame by frame (shown-time error, ticks per frame, frame time) to an SVG
-    /// or PNG
-    #[arg(help_heading = "Output", long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
-    pub plot: Option<PathBuf>,
-    /// Plot only the first S seconds [default: the whole run]
-    #[arg(help_heading = "Output", long, value_name = "S", value_parser = seconds, allow_hyphen_values = true)]
-    pub plot_seconds: Option<f64>,
+    #[command(flatten)]
+    pub plot: FramePlotArgs,
     /// Say how long a long run will take and show its progress on stderr even when stderr is
     /// not a terminal (as plain lines, one a second); on a terminal they show anyway
     #[arg(help_heading = "Output", long)]
@@ -413,10 +408,33 @@ pub struct ReplayArgs {
     /// Write one CSV row per presented frame per lane (simulate --trace's columns)
     #[arg(help_heading = "Output", long, value_name = "FILE.csv")]
     pub trace: Option<PathBuf>,
+    #[command(flatten)]
+    pub plot: FramePlotArgs,
+}
+
+/// The frame-by-frame plot of `simulate` and `replay`.
+#[derive(Args, Debug, Clone)]
+pub struct FramePlotArgs {
     /// Plot each lane frame by frame (shown-time error, ticks per frame, frame time) to an SVG
     /// or PNG
     #[arg(help_heading = "Output", long, value_name = "FILE.svg|FILE.png", value_parser = plot_path)]
     pub plot: Option<PathBuf>,
+    /// Plot only the first S seconds [default: the whole run]
+    #[arg(help_heading = "Output", long, value_name = "S", value_parser = seconds, allow_hyphen_values = true)]
+    pub plot_seconds: Option<f64>,
+}
+
+impl FramePlotArgs {
+    /// How much of the run the plot covers, ns (all of it: `None`); `--plot-seconds` without
+    /// `--plot` is an error.
+    pub fn plot_ns(&self) -> Result<Option<u64>, BadFlags> {
+        if self.plot_seconds.is_some() && self.plot.is_none() {
+            return Err(BadFlags::Together(
+                "--plot-seconds needs --plot FILE (the plot it limits)",
+            ));
+        }
+        Ok(self.plot_seconds.map(timestep_loop::ns_from_seconds))
+    }
 }
 
 /// How long `advise` runs each loop on a simulated display when `--seconds` is not given, s.

@@ -321,11 +321,7 @@ fn simulate_config(
         (None, None | Some(ModeChoice::All)) => LaneSpec::every_mode(),
         (None, Some(ModeChoice::One(mode))) => vec![LaneSpec::mode(mode)],
     };
-    if args.plot_seconds.is_some() && args.plot.is_none() {
-        return Err(BadFlags::Together(
-            "--plot-seconds needs --plot FILE (the plot it limits)",
-        ));
-    }
+    let plot_ns = args.plot.plot_ns()?;
     let cfg = SimConfig {
         timing: common.timing()?,
         rope: common.rope(Drive::Off)?,
@@ -340,8 +336,8 @@ fn simulate_config(
         wide: args.table.wide,
         trace: args.trace,
         dump_state: args.dump_state,
-        plot: args.plot,
-        plot_ns: args.plot_seconds.map(ns_from_seconds),
+        plot: args.plot.plot,
+        plot_ns,
         progress: args.progress,
         advise,
     };
@@ -440,7 +436,8 @@ fn replay_config(common: &CommonArgs, args: ReplayArgs, advise: String) -> Resul
         json: args.json,
         wide: args.table.wide,
         trace: args.trace,
-        plot: args.plot,
+        plot_ns: args.plot.plot_ns()?,
+        plot: args.plot.plot,
         advise,
     };
     Ok(Run::Replay(cfg, out))
@@ -831,12 +828,42 @@ mod tests {
             (&["simulate", "--mode", "wobbly"], "--mode"),
             (&["probe", "--seconds", "0"], "--seconds"),
             (&["probe", "--seconds", "601"], "--seconds"),
+            (&["replay", "x.csv", "--plot-seconds", "2"], "--plot"),
+            (
+                &["replay", "x.csv", "--plot", "p.svg", "--plot-seconds", "0"],
+                "--plot-seconds",
+            ),
         ] {
             let (msg, status) = err(args);
             assert_eq!(status, 2, "{args:?}");
             assert_eq!(msg.lines().count(), 1, "{args:?}: {msg}");
             assert!(msg.contains(flag), "{args:?}: {msg}");
         }
+    }
+
+    #[test]
+    fn replay_plots_the_first_plot_seconds_as_simulate_does() {
+        let plot_ns = |cmd: &str| {
+            let args = [
+                "timestep-rope",
+                cmd,
+                "x.csv",
+                "--plot",
+                "p.svg",
+                "--plot-seconds",
+                "2",
+            ];
+            let args = args
+                .into_iter()
+                .filter(|a| cmd == "replay" || *a != "x.csv");
+            match parse(args) {
+                Ok(Run::Replay(_, out)) => out.plot_ns,
+                Ok(Run::Simulate(_, out)) => out.plot_ns,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert_eq!(plot_ns("replay"), Some(2_000_000_000));
+        assert_eq!(plot_ns("replay"), plot_ns("simulate"));
     }
 
     /// Every enum a flag picks by name is read one way, `Named`'s: trimmed, in any case, a

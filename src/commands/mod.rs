@@ -22,7 +22,7 @@ fn plot_frames_into(
     let (Some(mut file), Some(p)) = (file, plotting) else {
         return Ok(());
     };
-    crate::plot::plot_frames(&mut file, &title(), &p.plot).map_err(|e| {
+    crate::plot::plot_frames(&mut file, &title(), &p.plot()).map_err(|e| {
         Failure::machine(format!(
             "writing --plot '{}' failed: {e}",
             file.path().display()

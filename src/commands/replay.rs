@@ -28,6 +28,8 @@ pub struct ReplayOutput {
     pub wide: bool,
     pub trace: Option<PathBuf>,
     pub plot: Option<PathBuf>,
+    /// How much of the run the plot covers, ns (`--plot-seconds`; all of it: `None`).
+    pub plot_ns: Option<u64>,
     /// The last line of the text: `advise` for the same capture (empty: none).
     pub advise: String,
 }
@@ -44,7 +46,9 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         .map(Trace::new);
     let plot_file = out.plot.as_deref().map(plot::create).transpose();
     let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
-    let mut plotting = plot_file.as_ref().map(|_| Plotting::new(&names, None));
+    let mut plotting = plot_file
+        .as_ref()
+        .map(|_| Plotting::new(&names, out.plot_ns));
     interrupt::install();
     let controls = Controls {
         keep_positions: false,

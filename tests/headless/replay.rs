@@ -537,6 +537,68 @@ fn a_gap_of_a_billion_seconds_costs_every_lane_bounded_work_and_its_books_balanc
     assert!(reports.iter().any(|r| r.vsync.vsync_detected));
 }
 
+/// A MangoHud capture (`fps,frametime,elapsed`: ms, and ns since the start) of `rows` frames
+/// `gap_s` apart.
+fn gaps_capture(rows: u64, gap_s: u64) -> PathBuf {
+    let mut text = String::from("fps,frametime,elapsed\n");
+    for i in 1..=rows {
+        text += &format!(
+            "{},{}.0,{}\n",
+            1.0 / gap_s as f64,
+            gap_s * 1_000,
+            i * gap_s * S
+        );
+    }
+    capture_file(&format!("gaps-{rows}-{gap_s}.csv"), &text)
+}
+
+/// Each lane's name, ticks in all and most ticks in one frame, replayed on `path`.
+fn ticks_of(path: &Path, lanes: &str) -> Vec<(String, u64, u64)> {
+    let (s, summary) = opened(path, None, None);
+    let reports = replay::run(&config(path, lanes, 250 * MS), &s, &summary)
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let most = |r: &LaneReport| {
+        let counts = r
+            .shown
+            .steps_histogram
+            .keys()
+            .filter_map(|k| k.parse().ok());
+        counts.max().unwrap_or(0)
+    };
+    let of = |r: &LaneReport| (r.lane.clone(), r.shown.steps, most(r));
+    reports.iter().map(of).collect()
+}
+
+#[test]
+fn replays_work_grows_with_the_rows_and_not_with_the_gaps() {
+    // Frames 20 minutes apart, as /tmp/gaps.csv: no refresh rate can be known from them.
+    // Before, glaiel applied neither of Glaiel's limits without one and ran the 65,536-tick
+    // ceiling in every frame (500 such rows: 25 s). Every lane whose rules bound a frame
+    // stays within them; the gap's length costs nothing, a row costs at most one frame's
+    // bound. Glaiel's limits come with his timer: glaiel+raw and glaiel+smooth have none.
+    let unbounded = ["glaiel+raw", "glaiel+smooth"];
+    let lanes = every_lane();
+    let lanes: Vec<&str> = lanes
+        .split(',')
+        .filter(|l| !unbounded.contains(l))
+        .collect();
+    let lanes = lanes.join(",");
+    let minutes = ticks_of(&gaps_capture(40, 1_200), &lanes);
+    let days = ticks_of(&gaps_capture(40, 20 * 86_400), &lanes);
+    let twice = ticks_of(&gaps_capture(80, 1_200), &lanes);
+    assert_eq!(minutes.len(), 28);
+    for ((m, d), t) in minutes.iter().zip(&days).zip(&twice) {
+        // The most of any lane here: the 250 ms clamp of 1 ms ticks.
+        assert!(m.2 <= 250 && t.2 <= 250, "{m:?} {t:?}");
+        assert_eq!(m, d, "the gap's length changed the work");
+        assert!(t.1 <= 2 * m.1 + 250, "{m:?} {t:?}");
+    }
+    // A lane with no limit of its own gets what it asked for, up to the ceiling.
+    for (lane, _, most) in ticks_of(&gaps_capture(2, 1_200), &unbounded.join(",")) {
+        assert_eq!(most, u64::from(timestep_loop::MAX_FRAME_STEPS), "{lane}");
+    }
+}
+
 #[test]
 fn a_frame_busy_for_31_years_costs_every_lane_bounded_work_and_its_books_balance() {
     // One corrupted cell (PresentMon MsCPUBusy = 1e12, 31 years, within the readers' limit of

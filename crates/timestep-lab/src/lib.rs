@@ -29,6 +29,7 @@ pub mod rope;
 pub mod runs;
 pub mod simulate;
 pub mod sweep;
+mod tally;
 pub mod wall;
 pub mod watch;
 

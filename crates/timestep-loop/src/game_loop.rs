@@ -556,6 +556,30 @@ mod tests {
     }
 
     #[test]
+    fn a_stall_with_no_refresh_known_runs_at_most_eight_ticks_the_rest_in_the_books()
+    -> Result<(), ConfigError> {
+        // Glaiel's loop told no refresh rate, on frames no vsync paces (1 to 40 ms, then 20
+        // minutes apart): his limits count in update ticks and need no refresh rate, so a
+        // 20-minute stall is one tick to the timer, not 72,000 for the stepper.
+        let mut lp = Loop::new(LoopSpec::preset(Preset::Glaiel), &PolicyEnv::default())?;
+        let mut deltas: Vec<u64> = (0..300).map(|k| (1 + k * 7 % 40) * MS).collect();
+        deltas.extend([1_200_000 * MS; 20]);
+        let ticks = ticks_of(&mut lp, &deltas);
+        assert_eq!(lp.vsync().assumed_period_ns(), None, "no refresh known");
+        let most = ticks.iter().copied().max().unwrap_or(0);
+        assert!(
+            most <= crate::timer::SNAP_FRAMES,
+            "{most} ticks in one frame"
+        );
+        let b = lp.books();
+        assert!(b.balance(), "{b:?}");
+        // Each stall past its one tick, exactly: thrown away by the timer and in its books.
+        let tick = 1_000_000_000 / 60;
+        assert_eq!(lp.discarded_by_timer_ns(), 20 * (1_200_000 * MS - tick));
+        Ok(())
+    }
+
+    #[test]
     fn the_books_balance_for_every_timer_mode_and_preset() -> Result<(), ConfigError> {
         // Seeded frame sequences (steady rates, jitter, stalls, zero and 1 ms frames) through
         // every base with every timer, with and without a refresh hint: after every frame,

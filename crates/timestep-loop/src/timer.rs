@@ -10,10 +10,15 @@
 //!   past 8 ticks is emptied (lines 83-92, a stepper rule the timer sets), and so is the first
 //!   frame's, as `resync` starts `true` (line 37). The snapping and averaging work only while
 //!   vsync is detected, with the measured rate rounded to whole hertz as the refresh period,
-//!   and otherwise the raw time is handed on (the article: a strict timer when vsync is off, or
-//!   speedrunners lose). Where a lane's tick is shorter than the refresh period (a 1 ms tick
-//!   on a 60 Hz display, never the case in Glaiel's own use), the limits count in refresh
-//!   periods instead, or every frame would be extra slow.
+//!   and otherwise the time is handed on as measured (the article: a strict timer when vsync
+//!   is off, or speedrunners lose). The two limits, extra-slow frames and the resync, apply
+//!   whether or not vsync is detected: in `frame_timer.cpp` they count in update ticks and
+//!   need no refresh rate (the mean of 4 needs none either, but it smooths vsync's jitter and
+//!   the strict timer leaves it out). Where a lane's tick is shorter than the refresh period
+//!   (a 1 ms tick on a 60 Hz display, never the case in Glaiel's own use), the limits count in
+//!   refresh periods instead, or every frame would be extra slow; with no refresh rate known,
+//!   in periods of 60 Hz, the rate `frame_timer.cpp` assumes when the display reports none
+//!   (lines 20-21).
 //! - `smooth` is Godot's DeltaSmoother ([`super::smooth`]).
 //!
 //! A timer keeps books too: what it throws away (an extra-slow frame past its one tick, a
@@ -80,6 +85,11 @@ impl FromStr for TimerKind {
 /// "ignore extra-slow frames"), how many refresh periods a snap target may be, and how many
 /// ticks an accumulator may hold before the snapping timer's resync empties it.
 pub const SNAP_FRAMES: u64 = 8;
+/// The refresh rate `frame_timer.cpp` assumes when the display reports none (lines 20-21):
+/// here, what the limits count in while no refresh rate is known, Hz.
+const UNKNOWN_REFRESH_HZ: u64 = 60;
+/// Its period, ns, rounded down as `frame_timer.cpp` divides (line 26).
+const UNKNOWN_REFRESH_PERIOD_NS: u64 = 1_000_000_000 / UNKNOWN_REFRESH_HZ;
 /// A delta this close to a whole number of periods is snapped to it, ns (0.2 ms).
 const SNAP_TOLERANCE_NS: u64 = 200_000;
 /// Deltas averaged after snapping.
@@ -120,26 +130,26 @@ impl Snap {
     /// than the display's period (60 a second on a 60 Hz or faster display), and there the
     /// tick is the unit, as in `frame_timer.cpp`; a lane whose tick is shorter (a 1 ms tick on
     /// a 60 Hz display) would otherwise count every frame as extra slow and resync every frame.
-    fn unit(&self, p: u64) -> u64 {
-        self.desired.max(p)
+    /// Without a period (no vsync detected), the period of [`UNKNOWN_REFRESH_HZ`].
+    fn unit(&self, p: Option<u64>) -> u64 {
+        self.desired.max(p.unwrap_or(UNKNOWN_REFRESH_PERIOD_NS))
     }
 
-    /// `d_ns` snapped to whole `period`s and averaged with the last three; without a period
-    /// (no vsync) handed on as measured, the history left as it was.
+    /// `d_ns` with an extra-slow frame cut to one unit, then snapped to whole `period`s and
+    /// averaged with the last three; without a period (no vsync) handed on after the cut, the
+    /// history left as it was.
     fn filter(&mut self, d_ns: u64, period: Option<u64>) -> Filtered {
-        let Some(p) = period else {
-            return Filtered {
-                ns: d_ns,
-                ..Filtered::default()
-            };
-        };
         let mut out = Filtered::default();
         let mut d = d_ns;
-        let unit = self.unit(p);
+        let unit = self.unit(period);
         if d > unit.saturating_mul(SNAP_FRAMES) {
             out.discarded_ns += d - unit;
             d = unit;
         }
+        let Some(p) = period else {
+            out.ns = d;
+            return out;
+        };
         if let Some(k) = (1..=SNAP_FRAMES).find(|k| (k * p).abs_diff(d) < SNAP_TOLERANCE_NS) {
             out.discarded_ns += d.saturating_sub(k * p);
             out.invented_ns += (k * p).saturating_sub(d);
@@ -238,11 +248,12 @@ impl Timer {
         out
     }
 
-    /// Glaiel's resync for the stepper, ns: with the snapping timer working, an accumulator
-    /// past 8 update ticks (8 refresh periods where a period is the longer) is emptied.
+    /// Glaiel's resync for the stepper, ns: with the snapping timer, an accumulator past 8
+    /// update ticks (8 refresh periods where a period is the longer, vsync detected or not) is
+    /// emptied.
     pub fn resync_over_ns(&self, vsync: &VsyncDetector) -> Option<u64> {
         match self.kind {
-            TimerKind::Snap => snap_period(vsync).map(|p| self.snap.unit(p) * SNAP_FRAMES),
+            TimerKind::Snap => Some(self.snap.unit(snap_period(vsync)) * SNAP_FRAMES),
             _ => None,
         }
     }
@@ -332,6 +343,11 @@ mod tests {
         }
         assert_eq!(not_paced.assumed_period_ns(), None);
         assert_eq!(t.filter(16_700_000, &not_paced).ns, 16_700_000);
+        // Its limits need no refresh rate: an extra-slow frame is still one tick, the rest
+        // discarded, and the resync still empties an accumulator past 8 ticks.
+        let out = t.filter(900_000_000, &not_paced);
+        assert_eq!((out.ns, out.discarded_ns), (TICK, 900_000_000 - TICK));
+        assert_eq!(t.resync_over_ns(&not_paced), Some(8 * TICK));
         assert_eq!(VsyncDetector::new(None).assumed_period_ns(), None);
         assert_eq!(
             VsyncDetector::new(Some(59.94)).assumed_period_ns(),

@@ -3,39 +3,43 @@
 //! blending lane shows the past by `t_current − t_shown` (up to one tick), which is counted.
 
 use crate::fast::millis_f;
-use std::collections::BTreeMap;
+use crate::tally::Tally;
 use timestep_loop::millis;
 
-/// Latencies are kept in bins this wide, ns (p99 is exact to this).
+/// Latencies are counted in bins this wide, ns: p99 is exact to this under 1 s (100,000 bins),
+/// and above it while at most 4,096 distinct bins hold them; past that, to within 0.1 %
+/// ([`Tally`]).
 const BIN_NS: u64 = 10_000;
 /// Input samples waiting for a tick, at most (a lane that never ticks keeps the oldest).
 const MAX_PENDING: usize = 4096;
-/// Bins counted in a flat array (latencies under 1 s); longer ones in a map.
-const FLAT_BINS: u64 = 100_000;
 
 /// Mean, 99th percentile and maximum, ms.
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct LatencyStats {
     /// Mean latency, ms.
     pub mean: f64,
-    /// 99th-percentile latency, ms (the top of its 10 µs bin).
+    /// 99th-percentile latency, ms: the top of its 10 µs bin (above 1 s, of its bucket, 0.1 %
+    /// wide, once more than 4,096 distinct bins hold latencies that long), or the maximum.
     pub p99: f64,
     /// Longest latency, ms.
     pub max: f64,
 }
 
 /// A lane's input latency so far: input samples waiting for a frame that ticks, and the
-/// latencies measured, binned at 10 µs.
-#[derive(Clone, Debug, Default)]
+/// latencies measured, counted in bounded memory (at most about 2 MB however many).
+#[derive(Clone, Debug)]
 pub struct Latency {
     pending: Vec<u64>,
-    count: u64,
-    sum_ns: u128,
-    max_ns: u64,
-    /// Latencies by bin of [`BIN_NS`]: under [`FLAT_BINS`] by index (grown as needed), the
-    /// rest in a map.
-    flat: Vec<u64>,
-    long: BTreeMap<u64, u64>,
+    tally: Tally,
+}
+
+impl Default for Latency {
+    fn default() -> Self {
+        Latency {
+            pending: Vec::new(),
+            tally: Tally::new(BIN_NS),
+        }
+    }
 }
 
 impl Latency {
@@ -48,52 +52,23 @@ impl Latency {
         if ticks == 0 {
             return;
         }
-        for i in 0..self.pending.len() {
-            let ns = present_ns
-                .saturating_sub(self.pending[i])
-                .saturating_add(behind_ns);
-            self.count += 1;
-            self.sum_ns += u128::from(ns);
-            self.max_ns = self.max_ns.max(ns);
-            self.bin(ns / BIN_NS);
+        for &input in &self.pending {
+            let ns = present_ns.saturating_sub(input).saturating_add(behind_ns);
+            self.tally.push(ns);
         }
         self.pending.clear();
     }
 
-    fn bin(&mut self, bin: u64) {
-        if bin < FLAT_BINS {
-            let i = bin as usize;
-            if i >= self.flat.len() {
-                self.flat.resize(i + 1, 0);
-            }
-            self.flat[i] += 1;
-        } else {
-            *self.long.entry(bin).or_default() += 1;
-        }
-    }
-
-    /// Mean, p99 (the top of the bin holding it, to 10 µs) and max, ms; `None` before any
-    /// input was shown.
+    /// Mean, p99 (the top of the bin holding it) and max, ms; `None` before any input was
+    /// shown.
     pub fn stats(&self) -> Option<LatencyStats> {
-        if self.count == 0 {
-            return None;
-        }
-        let rank = (self.count * 99).div_ceil(100);
-        let mut seen = 0;
-        let flat = self.flat.iter().enumerate().map(|(b, n)| (b as u64, *n));
-        let long = self.long.iter().map(|(b, n)| (*b, *n));
-        let p99_bin = flat
-            .chain(long)
-            .find(|(_, n)| {
-                seen += n;
-                seen >= rank
-            })
-            .map_or(0, |(bin, _)| bin);
-        let p99_ns = ((p99_bin + 1) * BIN_NS).min(self.max_ns);
+        let t = &self.tally;
+        let rank = (t.count() * 99).div_ceil(100);
+        let p99 = t.bin_of_rank(rank)?;
         Some(LatencyStats {
-            mean: millis_f(self.sum_ns as f64 / self.count as f64),
-            p99: millis(p99_ns),
-            max: millis(self.max_ns),
+            mean: millis_f(t.sum_ns() as f64 / t.count() as f64),
+            p99: millis(p99.hi_ns.min(t.max_ns())),
+            max: millis(t.max_ns()),
         })
     }
 }

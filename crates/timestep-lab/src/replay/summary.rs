@@ -5,27 +5,10 @@
 use super::CaptureError;
 use super::format::Format;
 use super::select::{Selection, Stream};
+use crate::tally::Tally;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::path::Path;
 use timestep_loop::{VsyncDetector, millis, seconds};
-
-/// Durations below this many microseconds are counted in a flat array, to the microsecond;
-/// longer ones to the microsecond too while there are at most [`LONG_EXACT`] distinct ones, then
-/// in buckets each [`LONG_RATIO`] times as wide as the one before.
-const FLAT_US: u64 = 100_000;
-
-/// The most distinct long durations (over [`FLAT_US`]) kept to the microsecond: a real capture
-/// has a few hitches; past this many, all are put in buckets.
-const LONG_EXACT: usize = 4_096;
-
-/// Each bucket of long durations starts this many times after the one before: a long duration
-/// is given as its bucket's start, at most 0.1% below it. Durations reach at most
-/// [`super::MAX_TIME_NS`], so there are at most [`LONG_BUCKETS`] of them.
-const LONG_RATIO: f64 = 1.001;
-
-/// How many buckets of long durations there can be: 1 + ln(2^62 ns / 100 ms) / ln(1.001).
-const LONG_BUCKETS: usize = 24_567;
 
 /// What replay runs on, summed up.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -108,76 +91,33 @@ pub struct Spread {
     pub max: f64,
 }
 
-/// Durations counted in bounded memory: by the microsecond in a flat array below [`FLAT_US`]
-/// (at most 800 KB); above it in a map by the microsecond of at most [`LONG_EXACT`] entries, or
-/// by the start of their bucket, at most [`LONG_BUCKETS`] entries.
-#[derive(Clone, Debug, Default)]
-struct Durations {
-    flat: Vec<u64>,
-    /// Counts by the microsecond, or by the start of their bucket once `bucketed`.
-    long: BTreeMap<u64, u64>,
-    bucketed: bool,
-    count: u64,
-    max_ns: u64,
-}
+/// Frame times or display changes, counted by the microsecond in bounded memory
+/// ([`Tally`]: over 100 ms, within 0.1 % once there are more than 4,096 distinct ones).
+#[derive(Clone, Debug)]
+struct Durations(Tally);
 
-/// The bucket of a duration of `us` (at least [`FLAT_US`]; the last bucket holds any past
-/// [`super::MAX_TIME_NS`]).
-fn long_bucket(us: u64) -> u32 {
-    let k = ((us as f64 / FLAT_US as f64).ln() / LONG_RATIO.ln()) as u32;
-    k.min(LONG_BUCKETS as u32 - 1)
-}
-
-/// A long duration of `us` as its bucket's start, µs.
-fn bucketed(us: u64) -> u64 {
-    let k = long_bucket(us);
-    (FLAT_US as f64 * LONG_RATIO.powf(f64::from(k))).ceil() as u64
+impl Default for Durations {
+    fn default() -> Self {
+        Durations(Tally::new(1_000))
+    }
 }
 
 impl Durations {
     fn push(&mut self, ns: u64) {
-        let us = ns / 1_000;
-        if us < FLAT_US {
-            let i = us as usize;
-            if i >= self.flat.len() {
-                self.flat.resize(i + 1, 0);
-            }
-            self.flat[i] += 1;
-        } else {
-            let key = if self.bucketed { bucketed(us) } else { us };
-            *self.long.entry(key).or_default() += 1;
-            if self.long.len() > LONG_EXACT && !self.bucketed {
-                self.bucketed = true;
-                let exact = std::mem::take(&mut self.long);
-                for (us, n) in exact {
-                    *self.long.entry(bucketed(us)).or_default() += n;
-                }
-            }
-        }
-        self.count += 1;
-        self.max_ns = self.max_ns.max(ns);
+        self.0.push(ns);
     }
 
-    /// The duration of nearest rank `p` (0 to 1), µs.
+    /// The duration of nearest rank `p` (0 to 1), µs: the start of its bin or bucket.
     fn rank_us(&self, p: f64) -> u64 {
-        let rank = ((p * self.count as f64).ceil() as u64).clamp(1, self.count);
-        let mut seen = 0;
-        let flat = self.flat.iter().enumerate().map(|(us, &n)| (us as u64, n));
-        let long = self.long.iter().map(|(&us, &n)| (us, n));
-        flat.chain(long)
-            .find(|&(_, n)| {
-                seen += n;
-                seen >= rank
-            })
-            .map_or(0, |(us, _)| us)
+        self.0.bin_at(p).map_or(0, |b| b.lo_ns / 1_000)
     }
 
     fn spread(&self) -> Option<Spread> {
-        (self.count > 0).then(|| Spread {
+        (self.0.count() > 0).then(|| Spread {
             median: self.rank_us(0.5) as f64 / 1e3,
             p5: self.rank_us(0.05) as f64 / 1e3,
             p95: self.rank_us(0.95) as f64 / 1e3,
-            max: millis(self.max_ns),
+            max: millis(self.0.max_ns()),
         })
     }
 }
@@ -328,12 +268,11 @@ mod tests {
             d.push(100_000_000 + i * i * 100 + i);
         }
         d.push(crate::replay::MAX_TIME_NS);
-        assert!(d.long.len() <= LONG_BUCKETS, "{} buckets", d.long.len());
-        assert_eq!(
-            long_bucket(crate::replay::MAX_TIME_NS / 1_000) as usize,
-            LONG_BUCKETS - 1
+        assert!(
+            d.0.long_entries() < 30_000,
+            "{} buckets",
+            d.0.long_entries()
         );
-        assert!(d.bucketed);
         let s = d.spread().unwrap_or_else(|| panic!("values"));
         let true_median = (100_000_000 + 500_000u64 * 500_000 * 100 + 500_000) as f64 / 1e6;
         assert!(
@@ -347,13 +286,10 @@ mod tests {
     #[test]
     fn a_few_thousand_long_durations_are_kept_to_the_microsecond() {
         let mut d = Durations::default();
-        for i in 0..LONG_EXACT as u64 {
+        let exact = 4_096;
+        for i in 0..exact {
             d.push(100_000_000 + i * 1_337_000);
         }
-        assert!(!d.bucketed);
-        assert_eq!(
-            d.rank_us(0.5),
-            100_000 + (LONG_EXACT as u64 / 2 - 1) * 1_337
-        );
+        assert_eq!(d.rank_us(0.5), 100_000 + (exact / 2 - 1) * 1_337);
     }
 }

@@ -2,7 +2,7 @@
 //! frame of every lane, [`crate::frame_csv`]'s layout) and the points of `--plot`.
 
 use super::FrameRecord;
-use crate::chart::{FramePlot, FramePoint};
+use crate::chart::{FramePlot, FramePoint, ThinnedLane};
 use crate::fast::millis_signed;
 use crate::frame_csv::FrameCsv;
 use crate::pending::PendingFile;
@@ -72,10 +72,11 @@ impl Trace {
 }
 
 /// The frame times a plot is drawn from: each lane's frames from its second on (the first has
-/// no frame time), up to a length of simulated time (`--plot`, `--plot-seconds`).
+/// no frame time), up to a length of simulated time (`--plot`, `--plot-seconds`), thinned per
+/// column of time ([`ThinnedLane`]): bounded memory however long the run.
 pub struct Plotting {
-    /// Each lane's frame times so far: what the chart draws.
-    pub plot: FramePlot,
+    names: Vec<String>,
+    lanes: Vec<ThinnedLane>,
     /// Each lane's first counted frame: (present, shown), ns.
     origin: Vec<Option<(u64, u64)>>,
     limit_ns: u64,
@@ -86,9 +87,8 @@ impl Plotting {
     /// without).
     pub fn new(lanes: &[String], limit_ns: Option<u64>) -> Plotting {
         Plotting {
-            plot: FramePlot {
-                lanes: lanes.iter().map(|l| (l.clone(), Vec::new())).collect(),
-            },
+            names: lanes.to_vec(),
+            lanes: vec![ThinnedLane::default(); lanes.len()],
             origin: vec![None; lanes.len()],
             limit_ns: limit_ns.unwrap_or(u64::MAX),
         }
@@ -106,11 +106,20 @@ impl Plotting {
             return;
         }
         let error_ns = (f.shown_ns as i128 - s0 as i128) - i128::from(t_ns);
-        self.plot.lanes[f.lane].1.push(FramePoint {
+        let point = FramePoint {
             t_s: seconds(t_ns),
             error_ms: millis_signed(error_ns),
             ticks: f.steps,
             frame_ms: millis(f.frame_ns),
-        });
+        };
+        self.lanes[f.lane].push(t_ns, point);
+    }
+
+    /// What the chart draws: each lane's kept frames.
+    pub fn plot(&self) -> FramePlot {
+        let lanes = self.names.iter().cloned().zip(self.lanes.iter());
+        FramePlot {
+            lanes: lanes.map(|(name, l)| (name, l.points())).collect(),
+        }
     }
 }
