@@ -10,9 +10,8 @@ mod progress;
 
 use crate::failure::Failure;
 use cli::Run;
-use commands::{probe, replay, simulate, sweep};
+use commands::{advise, probe, replay, simulate, sweep};
 use std::process::ExitCode;
-use timestep_lab::advise;
 use timestep_lab::messages;
 
 fn main() -> ExitCode {
@@ -37,7 +36,7 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Simulate(cfg, out) => simulate::main(&cfg, &out),
         Run::Sweep(cfg, out) => sweep::main(&cfg, &out),
         Run::Replay(cfg, out) => replay::main(&cfg, &out),
-        Run::Advise(cfg) => Ok(advise::main(&cfg)?),
+        Run::Advise(cfg, progress) => advise::main(&cfg, progress),
         Run::Probe(cfg) => probe::main(&cfg),
         Run::Lessons => written("the lessons", timestep_lab::lessons::list),
         Run::Completions(shell) => written("the completions", |out| cli::completions(shell, out)),

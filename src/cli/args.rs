@@ -464,6 +464,10 @@ pub struct AdviseArgs {
     /// Print one JSON object instead of the text
     #[arg(help_heading = "Output", long)]
     pub json: bool,
+    /// Say how long a long run will take and show its progress on stderr even when stderr is
+    /// not a terminal (as plain lines, one a second); on a terminal they show anyway
+    #[arg(help_heading = "Output", long)]
+    pub progress: bool,
 }
 
 #[derive(Args, Debug, Clone)]

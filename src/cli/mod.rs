@@ -38,7 +38,8 @@ pub enum Run {
     Simulate(SimConfig, SimOutput),
     Sweep(SweepConfig, SweepOutput),
     Replay(ReplayConfig, ReplayOutput),
-    Advise(AdviseConfig),
+    /// `advise`, and whether its progress shows off a terminal (`--progress`).
+    Advise(AdviseConfig, bool),
     Probe(ProbeConfig),
     /// Print the lessons.
     Lessons,
@@ -125,7 +126,8 @@ where
                 .subcommand()
                 .map(|(name, sub)| advise_words(name, sub).join(" "))
                 .unwrap_or_default();
-            advise_config(&cli.window.common, args, flags).map(Run::Advise)
+            let progress = args.progress;
+            advise_config(&cli.window.common, args, flags).map(|cfg| Run::Advise(cfg, progress))
         }
         Some(Command::Probe(probe)) => Ok(Run::Probe(probe_config(probe))),
         Some(Command::Lessons) => Ok(Run::Lessons),

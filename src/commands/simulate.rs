@@ -1,7 +1,7 @@
 //! `timestep-rope simulate`: files opened first, then the lanes on the simulated display,
 //! with progress, Ctrl-C, the plot and the report.
 
-use super::simulate_progress::Progress;
+use super::simulate_progress::{Progress, SIMULATE};
 use crate::failure::Failure;
 use crate::interrupt;
 use crate::plot;
@@ -31,7 +31,7 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         .map(|_| Plotting::new(&names, args.plot_ns));
 
     interrupt::install();
-    let mut progress = Progress::start(cfg, args.progress);
+    let mut progress = Progress::start(cfg, args.progress, SIMULATE);
     let controls = Controls {
         keep_positions: dump.is_some(),
         stop: Some(interrupt::flag()),

@@ -1,4 +1,4 @@
-//! A long `simulate` run, seen from stderr: the estimate line before it starts (and, where its
+//! A long `simulate` (or `advise`) run, seen from stderr: the estimate line before it starts (and, where its
 //! frames make it longer than the rope's work alone, a measured one once its first half second
 //! has run), the progress bar while it runs (see `crate::progress` for where they show), and
 //! how far each lane got.
@@ -37,6 +37,7 @@ const READ_EVERY: u32 = 4_096;
 /// before it (its estimate, s), and what the line says.
 struct Watch {
     started: Instant,
+    said: Said,
     estimated_s: Option<f64>,
     frames: u32,
     bound: FrameBound,
@@ -59,10 +60,24 @@ pub struct Progress {
     every_ns: u64,
 }
 
+/// What a command's estimate lines say of it: what Ctrl-C does to its run, and the shortest
+/// `--seconds` it takes (the shortest a line may suggest).
+#[derive(Clone, Copy, Debug)]
+pub struct Said {
+    pub ctrl_c: &'static str,
+    pub shortest_s: f64,
+}
+
+/// What `simulate`'s estimate lines say of it.
+pub const SIMULATE: Said = Said {
+    ctrl_c: "Ctrl-C stops it and reports what ran",
+    shortest_s: 1e-9,
+};
+
 impl Progress {
     /// Says how long `cfg` should take and starts the bar, when progress shows (a terminal, or
-    /// `force`) and the run is long.
-    pub fn start(cfg: &SimConfig, force: bool) -> Progress {
+    /// `force`) and the run is long; the estimate lines say what `said` says of the command.
+    pub fn start(cfg: &SimConfig, force: bool, said: Said) -> Progress {
         let lanes = cfg.lanes.len() as u64;
         let total_ns = cfg.display.duration_ns.saturating_mul(lanes);
         let run = format_duration(cfg.display.duration_ns);
@@ -88,11 +103,13 @@ impl Progress {
             .then(|| work.seconds_here(&cfg.rope))
             .filter(|&s| s >= LONG_RUN_S);
         if let Some(s) = estimate {
-            messages::note(&work.line(s, seconds(cfg.display.duration_ns)));
+            let line = work.line(s, seconds(cfg.display.duration_ns), said.shortest_s);
+            messages::note(&format!("{line}; {}", said.ctrl_c));
             p.start_bar(force);
         }
         p.watch = Some(Watch {
             started: Instant::now(),
+            said,
             estimated_s: estimate,
             frames: 0,
             bound: FrameBound::of(&cfg.display),
@@ -133,7 +150,9 @@ impl Progress {
         let unsaid = |s: f64| said.is_none_or(|said| s > UNDER_ESTIMATE * said);
         if let Some(projected) = projected.filter(|&s| s >= LONG_RUN_S && unsaid(s)) {
             let bound = &watch.bound;
-            messages::note(&bound.line(watch.lanes, watch.run_ns, measured_s, projected));
+            let run = (watch.run_ns, watch.said.shortest_s);
+            let line = bound.line(watch.lanes, run, measured_s, projected);
+            messages::note(&format!("{line}; {}", watch.said.ctrl_c));
             if self.bar.is_none() {
                 let force = watch.force;
                 self.start_bar(force);
@@ -144,7 +163,15 @@ impl Progress {
 
     /// Notes a presented frame; moves the bar when the run has gone a step further.
     pub fn frame(&mut self, f: &FrameRecord) {
-        let last = &mut self.reached_ns[f.lane];
+        self.frame_as(f.lane, f);
+    }
+
+    /// Notes a presented frame as lane `lane`'s (a run made of several, each of its own lanes:
+    /// `advise`'s pacings).
+    pub fn frame_as(&mut self, lane: usize, f: &FrameRecord) {
+        let Some(last) = self.reached_ns.get_mut(lane) else {
+            return;
+        };
         self.done_ns += f.present_or_start_ns().saturating_sub(*last);
         *last = f.present_or_start_ns();
         self.measure();

@@ -146,6 +146,43 @@ fn an_unpaced_run_says_early_how_many_frames_it_is_how_long_and_how_to_shorten_i
 }
 
 #[test]
+fn a_long_advise_says_how_long_it_will_take_and_shows_its_progress() {
+    // Every candidate for ten minutes of a 200-particle rope: seconds of work here, once run
+    // with nothing said. Now simulate's estimate line and bar, ending with what Ctrl-C does to
+    // advise (it ends it, with no verdict); a shorter run it names is one advise takes.
+    let args = [
+        "advise",
+        "--seconds",
+        "600",
+        "--particles",
+        "200",
+        "--progress",
+    ];
+    let (child, lines) = start_until(&args, 5, |line| line.contains("% of 21 lanes x 600s"));
+    let said = lines.first().map(String::as_str).unwrap_or_default();
+    for words in [
+        "timestep-rope: this run is 12.2 million rope steps of 200 particles over 21 lanes",
+        "; Ctrl-C stops it, with no verdict",
+    ] {
+        assert!(said.contains(words), "{words:?} in {said:?}");
+    }
+    if let Some(rest) = said.split("--seconds ").nth(1) {
+        let seconds: f64 = rest
+            .split(' ')
+            .next()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0.0);
+        assert!(
+            seconds >= 2.0,
+            "advise refuses a run under 2 s at 60 Hz: {said}"
+        );
+    }
+    interrupt(&child);
+    let out = finish(child);
+    assert!(out.stdout.is_empty(), "a verdict after Ctrl-C");
+}
+
+#[test]
 fn ctrl_c_stops_a_long_run_at_a_frame_and_reports_what_ran_with_valid_files() {
     let dir = std::env::temp_dir().join(format!("long-run-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

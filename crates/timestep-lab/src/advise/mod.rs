@@ -15,7 +15,7 @@ use crate::lane::{LaneReport, LaneSpec};
 use crate::messages::{self, PrintFailed};
 use crate::replay::CaptureError;
 use crate::replay::{ReplayConfig, ReplayError};
-use crate::simulate::{Controls, RenderCost, SimConfig};
+use crate::simulate::{Controls, FrameRecord, RenderCost, SimConfig};
 use std::process::ExitCode;
 use timestep_loop::{Mode, Pacing, format_duration, millis};
 
@@ -297,13 +297,22 @@ fn simulated_caveats(measured: &[Measured], run_s: f64) -> Vec<String> {
 /// Runs every candidate on the situation (the runner `simulate` and `replay` use); with what the
 /// verdict must be read with ([`capture_caveats`]).
 pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
+    measure_with(situation, &mut |_, _| {})
+}
+
+/// [`measure`], handing each frame of a simulated display to `frame` with the index of the
+/// pacing it ran under (in [`Situation::Display`]'s `pacings`): for a progress bar.
+pub fn measure_with(
+    situation: &Situation,
+    frame: &mut dyn FnMut(usize, &FrameRecord),
+) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
     match situation {
         Situation::Display { sim, pacings } => {
             let mut out = Vec::new();
-            for &pacing in pacings {
+            for (k, &pacing) in pacings.iter().enumerate() {
                 let mut sim = SimConfig::clone(sim);
                 sim.display.pacing = pacing;
-                let outcome = crate::simulate::run_with(&sim, Controls::default(), |_| {})
+                let outcome = crate::simulate::run_with(&sim, Controls::default(), |f| frame(k, f))
                     .map_err(AdviseError::Lanes)?;
                 let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
                 let named = pacing_name(pacing, sim.display.vsync);
@@ -381,7 +390,15 @@ pub enum AdviseError {
 
 /// Runs `advise`: measures, ranks and prints the verdict.
 pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, AdviseError> {
-    let (measured, caveats) = measure(&cfg.situation)?;
+    main_with(cfg, &mut |_, _| {})
+}
+
+/// [`main`], handing each frame to `frame` as [`measure_with`] does.
+pub fn main_with(
+    cfg: &AdviseConfig,
+    frame: &mut dyn FnMut(usize, &FrameRecord),
+) -> Result<ExitCode, AdviseError> {
+    let (measured, caveats) = measure_with(&cfg.situation, frame)?;
     let (held, dropped) = rank(measured);
     let mut advice = Advice::new(cfg, &held, &dropped);
     advice.caveats = caveats;

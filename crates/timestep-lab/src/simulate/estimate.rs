@@ -80,8 +80,14 @@ impl FrameBound {
 
     /// The line said once a long run's first `measured_s` have been measured here: each of
     /// its `lanes`' frames over `run_ns`, what sets them, and the whole run projected at that
-    /// pace (`projected_s`), with how to shorten it.
-    pub fn line(&self, lanes: usize, run_ns: u64, measured_s: f64, projected_s: f64) -> String {
+    /// pace (`projected_s`), with how to shorten it to no less than `shortest_s`.
+    pub fn line(
+        &self,
+        lanes: usize,
+        (run_ns, shortest_s): (u64, f64),
+        measured_s: f64,
+        projected_s: f64,
+    ) -> String {
         let by = match self.by {
             Pace::Refresh => "the display's refresh",
             Pace::Pacing => "the pacing",
@@ -89,13 +95,12 @@ impl FrameBound {
         };
         format!(
             "this run is {} frames on each of {lanes} lane{} (one every {} at most, set by \
-             {by}), about {} on this machine at the pace of its first {measured_s:.1} s{}; \
-             Ctrl-C stops it and reports what ran",
+             {by}), about {} on this machine at the pace of its first {measured_s:.1} s{}",
             count(self.frames(run_ns) as f64),
             if lanes == 1 { "" } else { "s" },
             format_duration(self.every_ns),
             span(projected_s),
-            shorter(seconds(run_ns), projected_s),
+            shorter(seconds(run_ns), projected_s, shortest_s),
         )
     }
 }
@@ -107,17 +112,27 @@ pub fn projected_s(elapsed_s: f64, done_ns: u64, total_ns: u64) -> Option<f64> {
 }
 
 /// For a run of `run_s` projected to take `projected_s` here: past [`SHORTEN_ABOVE_S`], the
-/// `--seconds` that would take about [`SHORTER_RUN_S`] (as a clause to add to a line), else
-/// nothing.
-fn shorter(run_s: f64, projected_s: f64) -> String {
+/// `--seconds` that would take about [`SHORTER_RUN_S`], or `shortest_s` (the shortest run the
+/// command takes) if that is longer, and what it would take (as a clause to add to a line);
+/// nothing when no shorter run is taken.
+fn shorter(run_s: f64, projected_s: f64, shortest_s: f64) -> String {
     if !projected_s.is_finite() || projected_s <= SHORTEN_ABOVE_S {
         return String::new();
     }
-    let s = (run_s * SHORTER_RUN_S / projected_s).max(1e-9);
+    let s = (run_s * SHORTER_RUN_S / projected_s)
+        .max(shortest_s)
+        .max(1e-9);
+    if s >= run_s {
+        return String::new();
+    }
     let decimals = (-s.log10().floor()).max(0.0) as usize;
+    let s: f64 = format!("{s:.decimals$}")
+        .parse()
+        .unwrap_or(s)
+        .max(shortest_s);
     format!(
-        "; --seconds {s:.decimals$} would take about {}",
-        span(SHORTER_RUN_S)
+        "; --seconds {s} would take about {}",
+        span(projected_s * s / run_s)
     )
 }
 
@@ -192,17 +207,17 @@ impl Work {
 
     /// The line said before a long run of `run_s`: the work and how long it should take here
     /// (`seconds`).
-    pub fn line(&self, seconds: f64, run_s: f64) -> String {
+    pub fn line(&self, seconds: f64, run_s: f64, shortest_s: f64) -> String {
         let lanes = self.lanes.len();
         format!(
             "this run is {} rope steps of {} particles over {lanes} lane{} ({} particle-steps), \
-             about {} on this machine{}; Ctrl-C stops it and reports what ran",
+             about {} on this machine{}",
             count(self.steps() as f64),
             self.particles,
             if lanes == 1 { "" } else { "s" },
             count(self.particle_steps()),
             span(seconds),
-            shorter(run_s, seconds),
+            shorter(run_s, seconds, shortest_s),
         )
     }
 }
@@ -370,18 +385,28 @@ mod tests {
         // Four lanes, 0.5 s in, 1/100,000 of the way: hours.
         let projected = projected_s(0.5, 400_000, 40_000_000_000).unwrap_or_default();
         assert_eq!(projected, 50_000.0);
-        let line = b.line(4, 10_000_000_000, 0.5, projected);
+        let line = b.line(4, (10_000_000_000, 1e-9), 0.5, projected);
         assert_eq!(
             line,
             "this run is 10.0 billion frames on each of 4 lanes (one every 1ns at most, set by \
              the render cost alone), about 13.9 h on this machine at the pace of its first 0.5 s; \
-             --seconds 0.002 would take about 10 s; Ctrl-C stops it and reports what ran"
+             --seconds 0.002 would take about 10 s"
         );
         assert_eq!(projected_s(0.5, 0, 1), None);
         // A run of a minute or less is not told to shorten itself.
-        assert!(!b.line(1, 1_000_000_000, 0.5, 30.0).contains("--seconds"));
+        assert!(
+            !b.line(1, (1_000_000_000, 1e-9), 0.5, 30.0)
+                .contains("--seconds")
+        );
+        // Never shorter than the command takes (advise: a verdict's shortest run), nor a
+        // "shorter" run that is not.
         assert_eq!(
-            shorter(10.0, 1e9),
+            shorter(10.0, 3_600.0, 2.0),
+            "; --seconds 2 would take about 12 min"
+        );
+        assert_eq!(shorter(10.0, 3_600.0, 10.0), "");
+        assert_eq!(
+            shorter(10.0, 1e9, 1e-9),
             "; --seconds 0.0000001 would take about 10 s"
         );
     }
@@ -389,7 +414,7 @@ mod tests {
     #[test]
     fn the_line_says_the_work_and_the_time() {
         let w = Work::of(&config(1, 1, "fixed"));
-        let line = w.line(48.0, 1.0);
+        let line = w.line(48.0, 1.0, 1e-9);
         assert!(
             line.contains("1.0 billion rope steps of 16 particles over 1 lane"),
             "{line}"
