@@ -119,20 +119,18 @@ fn shorter(run_s: f64, projected_s: f64, shortest_s: f64) -> String {
     if !projected_s.is_finite() || projected_s <= SHORTEN_ABOVE_S {
         return String::new();
     }
-    let s = (run_s * SHORTER_RUN_S / projected_s)
-        .max(shortest_s)
-        .max(1e-9);
-    if s >= run_s {
-        return String::new();
+    let ten = (run_s * SHORTER_RUN_S / projected_s).max(1e-9);
+    if ten < shortest_s {
+        if shortest_s >= run_s {
+            return String::new();
+        }
+        let took = span(projected_s * shortest_s / run_s);
+        return format!("; --seconds {shortest_s} would take about {took}");
     }
-    let decimals = (-s.log10().floor()).max(0.0) as usize;
-    let s: f64 = format!("{s:.decimals$}")
-        .parse()
-        .unwrap_or(s)
-        .max(shortest_s);
+    let decimals = (-ten.log10().floor()).max(0.0) as usize;
     format!(
-        "; --seconds {s} would take about {}",
-        span(projected_s * s / run_s)
+        "; --seconds {ten:.decimals$} would take about {}",
+        span(SHORTER_RUN_S)
     )
 }
 
