@@ -752,14 +752,36 @@ fn one_rate(id: &str, value: &str) -> String {
     }
 }
 
-/// `word` as a shell takes it: as it is when it holds only safe characters, else single-quoted.
+/// `word` as a shell takes it: as it is when it holds only safe characters; single-quoted;
+/// or, when it holds a character [`timestep_lab::messages::shown`] escapes (one a terminal would
+/// act on, a line break that would end the command), in bash's `$'...'` quoting with each such
+/// character escaped, so the printed line shows no raw control byte and still runs as printed.
 fn shell_word(word: &str) -> String {
     let safe = |c: char| c.is_ascii_alphanumeric() || "-_.,:/=+@%".contains(c);
     if !word.is_empty() && word.chars().all(safe) {
-        word.to_string()
-    } else {
-        format!("'{}'", word.replace('\'', "'\\''"))
+        return word.to_string();
     }
+    let unprintable = timestep_lab::messages::unprintable;
+    if !word.chars().any(unprintable) {
+        return format!("'{}'", word.replace('\'', "'\\''"));
+    }
+    let mut quoted = String::from("$'");
+    for c in word.chars() {
+        match c {
+            '\\' | '\'' => {
+                quoted.push('\\');
+                quoted.push(c);
+            }
+            '\n' => quoted.push_str("\\n"),
+            '\r' => quoted.push_str("\\r"),
+            '\t' => quoted.push_str("\\t"),
+            c if c.is_ascii_control() => quoted.push_str(&format!("\\x{:02x}", c as u32)),
+            c if unprintable(c) => quoted.push_str(&format!("\\u{:04x}", c as u32)),
+            c => quoted.push(c),
+        }
+    }
+    quoted.push('\'');
+    quoted
 }
 
 /// `probe`'s flags (each checked by its parser).
@@ -901,6 +923,29 @@ mod tests {
             })
             .unwrap_or_default();
         assert_eq!(names, ["on", "off"]);
+    }
+
+    #[test]
+    fn a_word_with_control_characters_is_quoted_so_it_prints_none_and_runs_as_printed() {
+        for word in [
+            "game.exe",
+            "my cap's $x.csv",
+            "ga\x1b[31mme\r\nFAKE LINE: it's \\ \u{202e}.exe",
+            "tab\there\u{85}\u{7f}",
+        ] {
+            let quoted = shell_word(word);
+            assert!(
+                !quoted.chars().any(timestep_lab::messages::unprintable),
+                "{quoted}"
+            );
+            let Ok(out) = std::process::Command::new("bash")
+                .args(["-c", &format!("printf %s {quoted}")])
+                .output()
+            else {
+                continue; // no bash here: the quoting is still free of control characters
+            };
+            assert_eq!(String::from_utf8_lossy(&out.stdout), word, "{quoted}");
+        }
     }
 
     #[test]

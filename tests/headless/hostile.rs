@@ -186,6 +186,20 @@ fn what_a_capture_says_is_printed_escaped_never_raw() {
     );
     check(&out);
     check(&replay(&[p, "--app", "other.exe"], Stdio::null()));
+    // Chosen by its name: the "For a verdict" line repeats it, quoted to run as printed.
+    let name = "ga\x1b[31mme\r\nreplayed ok: 0 dropped\u{202e}.exe";
+    let chosen = replay(&[p, "--app", name], Stdio::null());
+    assert!(
+        chosen.status.success(),
+        "{}",
+        String::from_utf8_lossy(&chosen.stderr)
+    );
+    check(&chosen);
+    let verdict = String::from_utf8_lossy(&chosen.stdout);
+    assert!(
+        verdict.contains(r"--app $'ga\x1b[31mme\r\nreplayed ok: 0 dropped\u202e.exe'"),
+        "{verdict}"
+    );
     let advise = Command::new(env!("CARGO_BIN_EXE_timestep-rope"))
         .args(["advise", p])
         .output()

@@ -42,8 +42,9 @@ pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// Whether `c` is a control character or one that reorders the text around it.
-fn unprintable(c: char) -> bool {
+/// Whether `c` is a control character or one that reorders the text around it: what [`shown`]
+/// escapes.
+pub fn unprintable(c: char) -> bool {
     c.is_control()
         || matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}')
         || ('\u{202a}'..='\u{202e}').contains(&c)
