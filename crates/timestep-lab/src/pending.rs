@@ -63,6 +63,9 @@ pub struct PendingFile {
     path: PathBuf,
     /// `file` is a duplicate of stdout: what the program printed goes out first.
     shares_stdout: bool,
+    /// A stream whose reader has gone (`| head`): what is left is discarded, as the program's
+    /// own printing discards it, and that is no error.
+    reader_gone: bool,
 }
 
 /// Where a path given as an output leads.
@@ -98,6 +101,7 @@ impl PendingFile {
             target,
             path: path.to_owned(),
             shares_stdout,
+            reader_gone: false,
         })
     }
 
@@ -132,14 +136,37 @@ impl PendingFile {
 
 impl Write for PendingFile {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        if self.shares_stdout {
-            io::stdout().flush()?;
+        if self.reader_gone {
+            return Ok(buf.len());
         }
-        self.file.write(buf)
+        let written = if self.shares_stdout {
+            io::stdout().flush().and_then(|()| self.file.write(buf))
+        } else {
+            self.file.write(buf)
+        };
+        self.unless_reader_gone(written, buf.len())
     }
 
     fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
+        if self.reader_gone {
+            return Ok(());
+        }
+        let flushed = self.file.flush();
+        self.unless_reader_gone(flushed, ())
+    }
+}
+
+impl PendingFile {
+    /// `result`, unless it says a stream's reader has gone: then `gone`, and the rest of the
+    /// output is discarded.
+    fn unless_reader_gone<T>(&mut self, result: io::Result<T>, gone: T) -> io::Result<T> {
+        match result {
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe && self.temp.is_none() => {
+                self.reader_gone = true;
+                Ok(gone)
+            }
+            other => other,
+        }
     }
 }
 
