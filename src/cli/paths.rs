@@ -6,7 +6,9 @@
 //! spelling (`./run.csv`, `run.csv`, an absolute path), a symlink or a hard link; elsewhere when
 //! their canonical paths are equal. A path not there yet is its directory's canonical path and
 //! its name. Devices and pipes (`/dev/null`, `/dev/stdout`) are never compared: writing one
-//! cannot destroy a file.
+//! cannot destroy a file. Nor are two outputs given as the program's descriptors
+//! (`--trace /dev/stdout --dump-state /dev/stderr > log 2>&1`): both are written in place,
+//! in turn, as the program prints; such a one is still compared with the inputs.
 
 use super::Run;
 use std::fs;
@@ -53,7 +55,11 @@ pub fn check(run: &Run) -> Result<(), SameFile> {
         if let Some(input) = same(&inputs, &input_ids, out_id) {
             return Err(SameFile::OverwritesInput(said(*out), said(input)));
         }
-        if let Some(first) = same(&outputs[..i], &output_ids[..i], out_id) {
+        let streams = |named: Named<'_>| timestep_lab::pending::is_descriptor(named.1);
+        if let Some(first) = same(&outputs[..i], &output_ids[..i], out_id)
+            && !streams(first)
+            && !streams(*out)
+        {
             return Err(SameFile::TwoOutputs(said(first), said(*out)));
         }
     }

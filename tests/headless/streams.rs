@@ -181,6 +181,47 @@ fn a_trace_to_stdout_redirected_to_a_file_is_the_trace_then_the_report() {
 }
 
 #[test]
+fn two_outputs_on_one_redirected_stream_are_both_written_in_turn() {
+    // `> log 2>&1` sends stdout and stderr to one file: two outputs given as them are the
+    // program's streams, not two files one of which would replace the other.
+    let dir = dir("one-stream");
+    for (outputs, redirect) in [
+        (
+            ["--trace", "/dev/stdout", "--dump-state", "/dev/stderr"],
+            "> log.txt 2>&1",
+        ),
+        (
+            ["--trace", "/dev/stdout", "--dump-state", "/dev/stdout"],
+            "> log.txt",
+        ),
+    ] {
+        let args = [
+            &["simulate", "--seconds", "0.1", "--lanes", "fixed"][..],
+            &outputs,
+        ]
+        .concat();
+        let out = shell(&dir, &args, redirect);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let log = std::fs::read_to_string(dir.join("log.txt")).expect("log.txt");
+        assert!(log.starts_with("lane,frame,start_s"), "{log}");
+        assert!(log.contains("\"positions\""), "the dumped state in:\n{log}");
+    }
+    // A stream is still compared with the inputs: appending to the capture being read is not.
+    std::fs::copy("tests/data/presentmon/test_case_0.csv", dir.join("cap.csv")).expect("copy");
+    let out = shell(
+        &dir,
+        &["replay", "cap.csv", "--trace", "/dev/stdout"],
+        ">> cap.csv",
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_stream_whose_reader_goes_early_is_no_error() {
     // `simulate --trace /dev/stdout | head`: once head has its lines and goes, the rest of the
     // trace has nowhere to go, as the table has not; status 0, and nothing said.

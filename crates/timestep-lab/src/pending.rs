@@ -208,6 +208,13 @@ fn ends_in_separator(path: &Path) -> bool {
         .is_some_and(|&b| std::path::is_separator(char::from(b)))
 }
 
+/// Whether `path`, given as an output, is a stream written in place through one of this
+/// process's descriptors (`/dev/stdout`, `/dev/fd/3`, a symlink to one): two such outputs share
+/// the stream as the program's own printing does, and neither replaces the other.
+pub fn is_descriptor(path: &Path) -> bool {
+    matches!(leads(path), Ok(Leads::Descriptor(..)))
+}
+
 /// Follows `path`'s symlinks one by one until one names an open descriptor of this process,
 /// or a path that is no symlink (or a dangling link's destination, which may not exist yet).
 fn leads(path: &Path) -> io::Result<Leads> {
