@@ -526,7 +526,7 @@ fn advise_config(
             if display.vrr.is_some() && display.render_cost.max_ns() == 0 {
                 return Err(BadFlags::Together(VRR_WITHOUT_RENDER));
             }
-            long_enough_for_a_verdict(args.seconds, display.display_hz, display.render_cost)?;
+            long_enough_for_a_verdict(args.seconds, &display)?;
             let pacings = timestep_lab::advise::pacings(args.display.pacing, &display, args.engine);
             let sim = SimConfig {
                 timing: common.timing()?,
@@ -551,17 +551,19 @@ fn advise_config(
     })
 }
 
-/// `advise --seconds S` on a display refreshing at most `hz` times a second, each frame taking
-/// at least `render`: refused when the run cannot show the frames a verdict wants (a loop ranked
-/// on no frames is ranked on nothing).
-fn long_enough_for_a_verdict(seconds: f64, hz: f64, render: RenderCost) -> Result<(), BadFlags> {
-    let shortest = timestep_lab::advise::shortest_run_s(hz, render);
+/// `advise --seconds S` on `display`: refused when the run cannot show the frames a verdict
+/// wants, at the fastest its refresh, its shortest render and its pacing allow (a loop ranked on
+/// no frames is ranked on nothing).
+fn long_enough_for_a_verdict(seconds: f64, display: &DisplayConfig) -> Result<(), BadFlags> {
+    let (hz, frame_ns) = (display.display_hz, display.render_cost.min_ns());
+    let shortest = timestep_lab::advise::shortest_run_s(hz, frame_ns, display.pacing);
     if seconds >= shortest {
         return Ok(());
     }
+    let fps = timestep_lab::advise::fastest_fps(hz, frame_ns, display.pacing);
     Err(BadFlags::TooShortForAVerdict {
         seconds,
-        frames: (seconds * timestep_lab::advise::fastest_fps(hz, render)).floor(),
+        frames: (seconds * fps).floor(),
         shortest: whole_ms_up(shortest),
     })
 }
@@ -719,9 +721,16 @@ fn lengthen_to_a_verdict(flags: &mut Vec<(String, String)>) {
         (None, Some(hz)) => values::positive_hz(&hz).unwrap_or(DEFAULT_DISPLAY_HZ),
         (None, None) => DEFAULT_DISPLAY_HZ,
     };
-    let render = value("render-cost").and_then(|c| values::parse_render_cost(&c).ok());
+    // The longest render, not the shortest: a line that asks for a run long enough whatever
+    // the renders take, where advise refuses only a run too short whatever they take.
+    let slowest = value("render-cost").and_then(|c| values::parse_render_cost(&c).ok());
+    let pacing = value("pacing").and_then(|p| values::parse_pacing(&p).ok());
     let seconds = value("seconds").and_then(|s| values::seconds(&s).ok());
-    let shortest = timestep_lab::advise::shortest_run_s(hz, render.unwrap_or(RenderCost::Fixed(0)));
+    let shortest = timestep_lab::advise::shortest_run_s(
+        hz,
+        slowest.map_or(0, RenderCost::max_ns),
+        pacing.unwrap_or(Pacing::Vsync),
+    );
     if seconds.unwrap_or(args::ADVISE_SECONDS) >= shortest {
         return;
     }
@@ -973,6 +982,9 @@ mod tests {
             assert!(msg.contains("too short for a verdict"), "{msg}");
             assert!(msg.ends_with(shortest), "{args:?}: {msg}");
         }
+        // A cap starts frames no faster than its rate: a 1 Hz cap shows 5 in 5 s.
+        let capped = err(&["advise", "--pacing", "cap:1", "--seconds", "5"]).0;
+        assert!(capped.ends_with("give --seconds 120 or more"), "{capped}");
         let frames = err(&["advise", "--display-hz", "1"]).0;
         assert!(
             frames.contains("the display shows at most 20 frames"),

@@ -19,7 +19,7 @@ pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
     let d = &sim.display;
     let said = Said {
         ctrl_c: ADVISE_CTRL_C,
-        shortest_s: advise::shortest_run_s(d.display_hz, d.render_cost),
+        shortest_s: advise::shortest_run_s(d.display_hz, d.render_cost.min_ns(), d.pacing),
     };
     let mut progress = Progress::start(&every_run(sim, pacings.len()), force, said);
     let lanes = sim.lanes.len();

@@ -423,6 +423,24 @@ fn the_verdict_line_runs_as_printed_after_a_vrr_sweep_and_for_a_capture_named_li
     let args: Vec<&str> = words.iter().map(String::as_str).collect();
     assert!(text(&args).contains("Recommended:"));
 
+    // Frames of 5 to 25 ms on a panel: the line asks for a run long enough at 25 ms a frame
+    // (120 of them: 3 s), where advise itself refuses only what is too short at 5 ms.
+    let sim = text(&[
+        "simulate",
+        "--vrr",
+        "48..144",
+        "--lfc",
+        "off",
+        "--render-cost",
+        "5ms..25ms",
+        "--seconds",
+        "1",
+    ]);
+    let words = verdict_words(&sim);
+    assert!(words.join(" ").ends_with("--seconds 3"), "{words:?}");
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    assert!(!text(&args).contains("Warning: too short"), "{words:?}");
+
     // A capture whose name starts with '-' is given from the current directory.
     let dir = std::env::temp_dir().join(format!("advise-dash-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

@@ -15,7 +15,7 @@ use crate::lane::{LaneReport, LaneSpec};
 use crate::messages::{self, PrintFailed};
 use crate::replay::CaptureError;
 use crate::replay::{ReplayConfig, ReplayError};
-use crate::simulate::{Controls, FrameRecord, RenderCost, SimConfig};
+use crate::simulate::{Controls, FrameRecord, SimConfig};
 use std::process::ExitCode;
 use timestep_loop::{Mode, Pacing, format_duration, millis};
 
@@ -261,19 +261,25 @@ fn too_short(frames: u64, span_s: f64, remedy: &str) -> Option<String> {
     })
 }
 
-/// The shortest run, s, in which a display refreshing at most `hz` times a second, showing
-/// frames that each take at least `render`, can show [`SHORT_CAPTURE_FRAMES`] frames and last
-/// [`SHORT_CAPTURE_S`]: what a verdict on a simulated display needs at least.
-pub fn shortest_run_s(hz: f64, render: RenderCost) -> f64 {
-    (SHORT_CAPTURE_FRAMES as f64 / fastest_fps(hz, render)).max(SHORT_CAPTURE_S)
+/// The shortest run, s, in which a display refreshing at most `hz` times a second, paced by
+/// `pacing`, showing frames that each take at least `frame_ns`, can show
+/// [`SHORT_CAPTURE_FRAMES`] frames and last [`SHORT_CAPTURE_S`]: what a verdict on a simulated
+/// display needs at least.
+pub fn shortest_run_s(hz: f64, frame_ns: u64, pacing: Pacing) -> f64 {
+    (SHORT_CAPTURE_FRAMES as f64 / fastest_fps(hz, frame_ns, pacing)).max(SHORT_CAPTURE_S)
 }
 
 /// The most frames a second a display refreshing at most `hz` times a second shows of frames
-/// that each take at least `render`.
-pub fn fastest_fps(hz: f64, render: RenderCost) -> f64 {
-    match render.min_ns() {
+/// that each take at least `frame_ns`, paced by `pacing` (a cap or a hold starts them no faster
+/// than its rate).
+pub fn fastest_fps(hz: f64, frame_ns: u64, pacing: Pacing) -> f64 {
+    let rendered = match frame_ns {
         0 => hz,
         ns => hz.min(1e9 / ns as f64),
+    };
+    match pacing {
+        Pacing::Cap(rate) | Pacing::Hold(rate) => rendered.min(rate),
+        _ => rendered,
     }
 }
 
