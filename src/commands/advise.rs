@@ -1,14 +1,16 @@
 //! `advise` as a program: the library's verdict, with the estimate and progress bar `simulate`
-//! shows when the candidates' runs on a simulated display are long (see `simulate_progress`).
+//! shows when the candidates' runs on a simulated display are long (see `simulate_progress`),
+//! and Ctrl-C, SIGTERM and SIGHUP ending those runs with no verdict (status 130).
 
 use super::simulate_progress::{Progress, Said};
 use crate::failure::Failure;
+use crate::interrupt;
 use std::process::ExitCode;
-use timestep_lab::advise::{self, AdviseConfig, Situation};
-use timestep_lab::simulate::SimConfig;
+use timestep_lab::advise::{self, AdviseConfig, AdviseError, Situation, Watching};
+use timestep_lab::messages;
+use timestep_lab::simulate::{FrameRecord, SimConfig};
 
-/// What Ctrl-C does to an `advise` run, as its estimate lines end: it is not caught, so the
-/// process ends at once (no verdict on loops that did not run their time).
+/// What Ctrl-C does to an `advise` run, as its estimate lines end.
 const ADVISE_CTRL_C: &str = "Ctrl-C stops it, with no verdict";
 
 /// Runs `advise`; `force`: progress shows even when stderr is not a terminal.
@@ -21,11 +23,23 @@ pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
         ctrl_c: ADVISE_CTRL_C,
         shortest_s: advise::shortest_run_s(d.display_hz, d.render_cost.min_ns(), d.pacing),
     };
+    interrupt::install();
     let mut progress = Progress::start(&every_run(sim, pacings.len()), force, said);
     let lanes = sim.lanes.len();
-    let verdict = advise::main_with(cfg, &mut |k, f| progress.frame_as(k * lanes + f.lane, f));
+    let mut frame = |k: usize, f: &FrameRecord| progress.frame_as(k * lanes + f.lane, f);
+    let mut watching = Watching {
+        frame: Some(&mut frame),
+        stop: Some(interrupt::flag()),
+    };
+    let verdict = advise::main_with(cfg, &mut watching);
     progress.finish();
-    Ok(verdict?)
+    match verdict {
+        Err(e @ AdviseError::Interrupted) => {
+            messages::note(&e.to_string());
+            Ok(interrupt::status(true))
+        }
+        verdict => Ok(verdict?),
+    }
 }
 
 /// Every candidate's run under every pacing as one simulated run of that many lanes, for the

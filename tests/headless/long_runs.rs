@@ -149,7 +149,8 @@ fn an_unpaced_run_says_early_how_many_frames_it_is_how_long_and_how_to_shorten_i
 fn a_long_advise_says_how_long_it_will_take_and_shows_its_progress() {
     // Every candidate for ten minutes of a 200-particle rope: seconds of work here, once run
     // with nothing said. Now simulate's estimate line and bar, ending with what Ctrl-C does to
-    // advise (it ends it, with no verdict); a shorter run it names is one advise takes.
+    // advise (it stops the runs: no verdict, status 130, as simulate's 130); a shorter run it
+    // names is one advise takes.
     let args = [
         "advise",
         "--seconds",
@@ -180,6 +181,7 @@ fn a_long_advise_says_how_long_it_will_take_and_shows_its_progress() {
     interrupt(&child);
     let out = finish(child);
     assert!(out.stdout.is_empty(), "a verdict after Ctrl-C");
+    assert_eq!(out.status.code(), Some(130));
 }
 
 #[test]

@@ -17,6 +17,7 @@ use crate::replay::CaptureError;
 use crate::replay::{ReplayConfig, ReplayError};
 use crate::simulate::{Controls, FrameRecord, SimConfig};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 use timestep_loop::{Mode, Pacing, format_duration, millis};
 
 /// The ranking rule, as `advise` prints it under the ranking and docs/REFERENCE.md states it.
@@ -303,14 +304,28 @@ fn simulated_caveats(measured: &[Measured], run_s: f64) -> Vec<String> {
 /// Runs every candidate on the situation (the runner `simulate` and `replay` use); with what the
 /// verdict must be read with ([`capture_caveats`]).
 pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
-    measure_with(situation, &mut |_, _| {})
+    measure_with(situation, &mut Watching::default())
 }
 
-/// [`measure`], handing each frame of a simulated display to `frame` with the index of the
-/// pacing it ran under (in [`Situation::Display`]'s `pacings`): for a progress bar.
+/// What a progress bar is handed of each frame: the index of the pacing it ran under, and the
+/// frame.
+pub type OnFrame = dyn FnMut(usize, &FrameRecord);
+
+/// What watches `advise`'s runs on a simulated display: each frame, with the index of the
+/// pacing it ran under (in [`Situation::Display`]'s `pacings`), for a progress bar; and a flag
+/// that, once set, stops them (Ctrl-C), with no verdict.
+#[derive(Default)]
+pub struct Watching<'a> {
+    /// Handed each frame.
+    pub frame: Option<&'a mut OnFrame>,
+    /// Checked at every frame: once set, the runs stop and [`AdviseError::Interrupted`].
+    pub stop: Option<&'a AtomicBool>,
+}
+
+/// [`measure`], watched by `watching`.
 pub fn measure_with(
     situation: &Situation,
-    frame: &mut dyn FnMut(usize, &FrameRecord),
+    watching: &mut Watching<'_>,
 ) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
     match situation {
         Situation::Display { sim, pacings } => {
@@ -318,8 +333,20 @@ pub fn measure_with(
             for (k, &pacing) in pacings.iter().enumerate() {
                 let mut sim = SimConfig::clone(sim);
                 sim.display.pacing = pacing;
-                let outcome = crate::simulate::run_with(&sim, Controls::default(), |f| frame(k, f))
-                    .map_err(AdviseError::Lanes)?;
+                let controls = Controls {
+                    stop: watching.stop,
+                    ..Controls::default()
+                };
+                let frame = &mut watching.frame;
+                let outcome = crate::simulate::run_with(&sim, controls, |f| {
+                    if let Some(frame) = frame.as_mut() {
+                        frame(k, f);
+                    }
+                })
+                .map_err(AdviseError::Lanes)?;
+                if watching.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                    return Err(AdviseError::Interrupted);
+                }
                 let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
                 let named = pacing_name(pacing, sim.display.vsync);
                 for (spec, lane) in sim.lanes.iter().zip(outcome.lanes) {
@@ -392,19 +419,19 @@ pub enum AdviseError {
     /// The verdict could not be written (the machine's failure).
     #[error(transparent)]
     Print(#[from] PrintFailed),
+    /// Stopped (Ctrl-C) before every candidate ran its time: no verdict.
+    #[error("interrupted before every loop ran its time: no verdict")]
+    Interrupted,
 }
 
 /// Runs `advise`: measures, ranks and prints the verdict.
 pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, AdviseError> {
-    main_with(cfg, &mut |_, _| {})
+    main_with(cfg, &mut Watching::default())
 }
 
-/// [`main`], handing each frame to `frame` as [`measure_with`] does.
-pub fn main_with(
-    cfg: &AdviseConfig,
-    frame: &mut dyn FnMut(usize, &FrameRecord),
-) -> Result<ExitCode, AdviseError> {
-    let (measured, caveats) = measure_with(&cfg.situation, frame)?;
+/// [`main`], its runs watched by `watching` as [`measure_with`]'s are.
+pub fn main_with(cfg: &AdviseConfig, watching: &mut Watching<'_>) -> Result<ExitCode, AdviseError> {
+    let (measured, caveats) = measure_with(&cfg.situation, watching)?;
     let (held, dropped) = rank(measured);
     let mut advice = Advice::new(cfg, &held, &dropped);
     advice.caveats = caveats;
