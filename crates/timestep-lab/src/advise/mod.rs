@@ -309,7 +309,7 @@ pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), Ad
 
 /// What a progress bar is handed of each frame: the index of the pacing it ran under, and the
 /// frame.
-pub type OnFrame = dyn FnMut(usize, &FrameRecord);
+pub type OnFrame<'a> = dyn FnMut(usize, &FrameRecord) + 'a;
 
 /// What watches `advise`'s runs on a simulated display: each frame, with the index of the
 /// pacing it ran under (in [`Situation::Display`]'s `pacings`), for a progress bar; and a flag
@@ -317,7 +317,7 @@ pub type OnFrame = dyn FnMut(usize, &FrameRecord);
 #[derive(Default)]
 pub struct Watching<'a> {
     /// Handed each frame.
-    pub frame: Option<&'a mut OnFrame>,
+    pub frame: Option<&'a mut OnFrame<'a>>,
     /// Checked at every frame: once set, the runs stop and [`AdviseError::Interrupted`].
     pub stop: Option<&'a AtomicBool>,
 }
