@@ -38,7 +38,9 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Replay(cfg, out) => replay::main(&cfg, &out),
         Run::Advise(cfg, progress) => advise::main(&cfg, progress),
         Run::Probe(cfg) => probe::main(&cfg),
-        Run::Lessons => written("the lessons", timestep_lab::lessons::list),
+        Run::Lessons => written("the lessons", |out| {
+            timestep_lab::fit::write_fitted(out, false, timestep_lab::lessons::list)
+        }),
         Run::Completions(shell) => written("the completions", |out| cli::completions(shell, out)),
         Run::Man(command) => written("the man page", |out| cli::man(*command, out)),
     }

@@ -13,7 +13,7 @@ use timestep_lab::simulate::vrr::Lfc;
 use timestep_lab::simulate::{Phase, RenderCost, Stall};
 use timestep_loop::MaxSubstep;
 use timestep_loop::{
-    ConfigError, Mode, Named, Pacing, Tick, TimingConfig, parse_duration_with_unit, parse_tick,
+    ConfigError, Mode, Named, Pacing, Tick, TimingConfig, parse_duration_with_unit,
 };
 
 /// `--pacing`'s choices, as the window's and `simulate`'s help name them.
@@ -86,8 +86,9 @@ pub enum Command {
 /// Flags shared by the window and `simulate`: timing and the rope.
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
-    /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (seconds), or a rate: 60hz (exactly 1/60 s)
-    #[arg(help_heading = "Loop", long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = parse_tick, allow_hyphen_values = true, global = true)]
+    /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (bare: seconds, at most 1), or a rate: 60hz (exactly
+    /// 1/60 s)
+    #[arg(help_heading = "Loop", long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = dt, allow_hyphen_values = true, global = true)]
     pub dt: Tick,
     /// Longest frame time any mode sees; the excess is dropped (and reported)
     #[arg(help_heading = "Loop", long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]

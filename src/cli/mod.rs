@@ -150,9 +150,28 @@ fn clap_failure(e: clap::Error) -> Result<String, Failure> {
         )),
         kind => {
             let missing = kind == ErrorKind::MissingRequiredArgument;
-            Err(Failure::usage(one_line(&e.render().to_string(), missing)))
+            let line = one_line(&e.render().to_string(), missing);
+            Err(Failure::usage(match suggested(&e) {
+                Some(like) => format!("{line} (did you mean {like}?)"),
+                None => line,
+            }))
         }
     }
+}
+
+/// clap's suggestion for a mistyped subcommand or flag (`simualte`: 'simulate'), quoted, or
+/// none: its tips are left out of the one line, but not this.
+fn suggested(e: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let kinds = [ContextKind::SuggestedSubcommand, ContextKind::SuggestedArg];
+    let value = kinds.into_iter().find_map(|k| e.get(k))?;
+    let names = match value {
+        ContextValue::String(s) => vec![s.clone()],
+        ContextValue::Strings(v) if !v.is_empty() => v.clone(),
+        _ => return None,
+    };
+    let quoted: Vec<String> = names.iter().map(|n| format!("'{n}'")).collect();
+    Some(quoted.join(" or "))
 }
 
 /// clap's error text as one line: its first paragraph, whose later lines (the arguments not
@@ -932,6 +951,40 @@ mod tests {
             })
             .unwrap_or_default();
         assert_eq!(names, ["on", "off"]);
+    }
+
+    #[test]
+    fn typos_get_the_name_meant_and_a_bare_dt_over_a_second_the_milliseconds() {
+        for (args, says) in [
+            (
+                &["simualte"][..],
+                "unrecognized subcommand 'simualte' (did you mean 'simulate'?)",
+            ),
+            (
+                &["--dtt", "1ms"],
+                "unexpected argument '--dtt' found (did you mean '--dt'?)",
+            ),
+            (
+                &["simulate", "--secnds", "2"],
+                "(did you mean '--seconds'?)",
+            ),
+            (
+                &["--dt", "16"],
+                "'16' is a 16 s tick (a bare number is seconds): did you mean 16ms?",
+            ),
+            (&["simulate", "--dt", "1.5"], "did you mean 1.5ms?"),
+        ] {
+            let (msg, status) = err(args);
+            assert_eq!(status, 2, "{args:?}");
+            assert!(msg.ends_with(says), "{args:?}: {msg}");
+        }
+        // A bare number up to a second is seconds, as the help says; a unit is taken as given.
+        for dt in ["0.001", "1", "2s", "16ms"] {
+            assert!(
+                parse(["timestep-rope", "--dt", dt, "--clamp", "3s"]).is_ok(),
+                "{dt}"
+            );
+        }
     }
 
     #[test]

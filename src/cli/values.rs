@@ -74,6 +74,9 @@ pub(super) enum BadValue {
     OutOfRange(#[from] OutOfRange),
     #[error(transparent)]
     Duration(#[from] DurationError),
+    /// `--dt 16`: a bare number is seconds, and no game ticks once in more than one.
+    #[error("'{0}' is a {0} s tick (a bare number is seconds): did you mean {0}ms?")]
+    BareTickOverASecond(String),
     #[error(transparent)]
     Name(#[from] UnknownName),
     #[error(transparent)]
@@ -216,6 +219,16 @@ fn up_to(max: f64, said: String) -> Bounds<f64> {
 pub(super) fn fps_cap(s: &str) -> Result<f64, BadValue> {
     let hz = parse_float(timestep_lab::sweep::without_hz(s))?;
     Ok(Pacing::rate(hz, s.trim())?)
+}
+
+/// `--dt`: a duration or a rate ([`parse_tick`]); a bare number over one second (`16`, meant as
+/// 16 ms) is refused with the millisecond reading offered, as its help says bare numbers are
+/// seconds (`0.001`).
+pub(super) fn dt(s: &str) -> Result<timestep_loop::Tick, BadValue> {
+    if s.trim().parse::<f64>().is_ok_and(|v| v > 1.0) {
+        return Err(BadValue::BareTickOverASecond(s.trim().to_string()));
+    }
+    Ok(timestep_loop::parse_tick(s)?)
 }
 
 pub(super) fn positive_hz(s: &str) -> Result<f64, BadValue> {

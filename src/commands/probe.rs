@@ -61,7 +61,7 @@ pub fn main(cfg: &ProbeConfig) -> Result<ExitCode, Failure> {
         if cfg.json {
             write_json(w, &report)
         } else {
-            write_table(w, &report, &facts)
+            timestep_lab::fit::write_fitted(w, false, |text| write_table(text, &report, &facts))
         }
     })?;
     Ok(interrupt::status(report.interrupted))

@@ -637,11 +637,15 @@ fn simulate_prints_a_readable_table_by_default() {
     }
 }
 
-/// The commands that print tables, each short: `simulate`, a two-rate `sweep`, a `replay`.
-const TABLES: [&[&str]; 3] = [
+/// The commands that print text by default, each short: `simulate`, a two-rate `sweep`, a
+/// `replay`, `advise`, `lessons` (117 columns once) and `probe` (111 once).
+const TABLES: [&[&str]; 6] = [
     &["simulate", "--seconds", "2"],
     &["sweep", "--display-hz", "60,144", "--seconds", "2"],
     &["replay", "tests/data/presentmon/test_case_0.csv"],
+    &["advise", "--seconds", "2"],
+    &["lessons"],
+    &["probe", "--seconds", "0.05"],
 ];
 
 #[test]

@@ -355,26 +355,38 @@ fn write_pick(out: &mut impl Write, label: &str, r: &Ranked) -> io::Result<()> {
 /// The first [`SHOWN`] of the ranking as a table.
 fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
     // The stutter is shown with the band the rule ranks it in, so the order reads as sorted.
-    writeln!(
-        out,
-        "{:>3}  {:<27} {:<11} {:>19} {:>10} {:>6}  deterministic",
-        "#", "loop", "pacing", "stutter ms (band)", "latency ms", "spin %"
-    )?;
+    // Each column widens to its widest cell (a stutter of 100 ms or more), so rows line up.
+    let head = [
+        "#",
+        "",
+        "loop",
+        "pacing",
+        "stutter ms (band)",
+        "latency ms",
+        "spin %",
+        "",
+        "deterministic",
+    ];
+    let mut rows = vec![head.map(String::from).to_vec()];
     for r in ranking.iter().take(SHOWN) {
         let latency = r.latency_mean_ms.map_or("-".into(), |l| format!("{l:.1}"));
         let [low, high] = r.stutter_band_ms;
-        let stutter = format!("{:.2} ({low:.2}-{high:.2})", r.stutter_rms_ms);
-        writeln!(
-            out,
-            "{:>3}  {:<27} {:<11} {:>19} {:>10} {:>6.1}  {}",
-            r.rank,
+        rows.push(vec![
+            r.rank.to_string(),
+            String::new(),
             r.marked(),
-            r.pacing,
-            stutter,
+            r.pacing.clone(),
+            format!("{:.2} ({low:.2}-{high:.2})", r.stutter_rms_ms),
             latency,
-            r.spin_percent,
-            if r.deterministic { "yes" } else { "no" }
-        )?;
+            format!("{:.1}", r.spin_percent),
+            String::new(),
+            if r.deterministic { "yes" } else { "no" }.into(),
+        ]);
+    }
+    let widths = [3, 0, 27, 11, 19, 10, 6, 0, 0];
+    let right = [true, false, false, false, true, true, true, false, false];
+    for line in crate::fit::columns(&rows, &widths, &right, 1) {
+        writeln!(out, "{line}")?;
     }
     if ranking.len() > SHOWN {
         writeln!(
