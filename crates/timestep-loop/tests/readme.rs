@@ -34,6 +34,9 @@ fn every_snippet_is_a_whole_program_that_says_what_it_shows() {
         });
         assert_eq!(hidden, None, "a line hidden from the reader in:\n{code}");
         assert!(code.contains("fn main"), "not a whole program:\n{code}");
-        assert!(code.contains("println!"), "prints nothing when run:\n{code}");
+        assert!(
+            code.contains("println!"),
+            "prints nothing when run:\n{code}"
+        );
     }
 }
