@@ -348,29 +348,22 @@ fn simulate_sweep_and_replay_end_with_advise_for_the_same_situation() {
 #[test]
 fn a_simulated_run_that_showed_too_few_frames_is_a_verdict_with_a_warning() {
     // Frames of 5 to 60 ms: two seconds could hold 400 of them, and held 63.
-    let prose = text(&[
-        "advise",
+    let slow = [
         "--render-cost",
         "5ms..60ms",
         "--vsync",
         "off",
         "--seconds",
         "2",
-    ]);
+    ];
+    let prose = text(&[&["advise"][..], &slow].concat());
     let prose = prose.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         prose.contains("Warning: too short for a verdict: 63 frames displayed over 2.000 s")
             && prose.contains("run longer (--seconds)"),
         "{prose}"
     );
-    let v = advise(&[
-        "--render-cost",
-        "5ms..60ms",
-        "--vsync",
-        "off",
-        "--seconds",
-        "2",
-    ]);
+    let v = advise(&slow);
     assert!(v.to_string().contains("too short for a verdict"), "{v}");
     assert!(!text(&["advise", "--seconds", "2"]).contains("Warning"));
 }
@@ -442,8 +435,7 @@ fn the_verdict_line_runs_as_printed_after_a_vrr_sweep_and_for_a_capture_named_li
     assert!(!text(&args).contains("Warning: too short"), "{words:?}");
 
     // A capture whose name starts with '-' is given from the current directory.
-    let dir = std::env::temp_dir().join(format!("advise-dash-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = crate::support::scratch("advise-dash");
     std::fs::copy(CAPTURE, dir.join("-x.csv")).unwrap();
     let replay = text_in(&dir, &["replay", "--lanes", "fixed", "--", "-x.csv"]);
     let words = verdict_words(&replay);

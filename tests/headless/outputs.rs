@@ -17,13 +17,7 @@ fn run_in(dir: &Path, args: &[&str]) -> Output {
 
 /// A fresh directory of the test's own.
 fn dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "timestep-rope-outputs-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir
+    crate::support::scratch(&format!("outputs-{name}"))
 }
 
 /// The names in `dir`, sorted.

@@ -857,8 +857,7 @@ fn every_lanes_time_adds_up_to_the_time_replayed_on_every_gold_capture() {
 fn wide_figures_stay_apart_in_every_table_replay_prints() {
     // Frames twenty minutes apart: hundreds of millions of ms dropped, wider than any column's
     // usual width. Each row still splits into its columns.
-    let dir = std::env::temp_dir().join(format!("timestep-rope-wide-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = scratch("wide");
     let path = dir.join("gaps.csv");
     let mut csv = String::from("fps,frametime,elapsed\n");
     for i in 1..=20u64 {

@@ -9,13 +9,7 @@ use std::process::{Child, Command, Output, Stdio};
 
 /// A fresh directory of the test's own.
 fn dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "timestep-rope-streams-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temp dir");
-    dir
+    crate::support::scratch(&format!("streams-{name}"))
 }
 
 /// The hidden names in `dir`: temporary files left behind.
