@@ -671,12 +671,7 @@ fn advise_words(name: &str, sub: &clap::ArgMatches) -> Vec<String> {
             flags.push(("render-cost".into(), cost));
         }
     }
-    let capture = sub
-        .try_get_raw("capture")
-        .ok()
-        .flatten()
-        .and_then(|mut v| v.next())
-        .map(|v| v.to_string_lossy().into_owned());
+    let capture = raw_value(sub, "capture");
     if capture.is_none() {
         lengthen_to_a_verdict(&mut flags);
     }

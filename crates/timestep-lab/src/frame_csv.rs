@@ -40,17 +40,8 @@ pub const MAX_STEP_STARTS: usize = 16_384;
 
 /// The widest step start written: `u64::MAX` ns in seconds (`18446744073.709551615`), and
 /// the space before the next.
-pub const STEP_START_BYTES: usize = digits(u64::MAX / 1_000_000_000) + ".".len() + 9 + " ".len();
-
-/// How many decimal digits `n` is written in.
-const fn digits(mut n: u64) -> usize {
-    let mut digits = 1;
-    while n >= 10 {
-        n /= 10;
-        digits += 1;
-    }
-    digits
-}
+pub const STEP_START_BYTES: usize =
+    (u64::MAX / 1_000_000_000).ilog10() as usize + 1 + ".".len() + 9 + " ".len();
 
 /// One frame of one lane: when it started and reached the screen, what it stepped and showed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

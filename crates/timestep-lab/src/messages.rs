@@ -109,7 +109,6 @@ pub struct PrintFailed {
     line: String,
 }
 
-/// `message` on one line: line breaks become spaces.
 /// `message` on one line: its own line breaks become spaces, and any other control character
 /// (from a file it quotes) is [`shown`] as its escape.
 fn one_line(message: &str) -> String {

@@ -271,7 +271,7 @@ impl VsyncDetector {
 /// divides its counter rate by the display's (`frame_timer.cpp` line 26).
 fn whole_hz_period(hz: f64) -> Option<u64> {
     let hz = hz.round();
-    (hz >= 1.0).then(|| (1e9 / hz) as u64)
+    (hz >= MIN_HZ).then(|| (1e9 / hz) as u64)
 }
 
 /// `period_ns` if a display can refresh that slowly (at [`MIN_HZ`] or faster), else none: frames

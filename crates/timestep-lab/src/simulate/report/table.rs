@@ -436,13 +436,18 @@ fn name_width(lanes: &[LaneReport]) -> usize {
 fn write_lanes(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Result<()> {
     let name_w = name_width(lanes);
     let columns: Vec<&Column> = COLUMNS.iter().filter(|c| wide || c.narrow).collect();
-    // Each column as wide as it always was, or as its widest cell: a figure never runs into
-    // the next.
+    // Each lane's cells, made once; each column as wide as it always was, or as its widest
+    // cell: a figure never runs into the next.
+    let cells: Vec<Vec<String>> = lanes
+        .iter()
+        .map(|l| columns.iter().map(|c| (c.cell)(l)).collect())
+        .collect();
     let widths: Vec<usize> = columns
         .iter()
-        .map(|c| {
-            let cells = lanes.iter().map(|l| (c.cell)(l).chars().count());
-            cells.max().unwrap_or(0).max(c.width)
+        .enumerate()
+        .map(|(i, c)| {
+            let widest = cells.iter().map(|row| row[i].chars().count()).max();
+            widest.unwrap_or(0).max(c.width)
         })
         .collect();
     let row = |first: &str, cells: Vec<String>, last: &str| {
@@ -471,8 +476,7 @@ fn write_lanes(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Re
         "{}",
         row("", columns.iter().map(|c| c.sub.into()).collect(), "")
     )?;
-    for l in lanes {
-        let cells = columns.iter().map(|c| (c.cell)(l)).collect();
+    for (l, cells) in lanes.iter().zip(cells) {
         let hash = match &l.physics {
             Some(p) if wide => p.state_hash.as_str(),
             _ if wide => "-",
