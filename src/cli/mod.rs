@@ -583,13 +583,8 @@ fn long_enough_for_a_verdict(seconds: f64, display: &DisplayConfig) -> Result<()
     Err(BadFlags::TooShortForAVerdict {
         seconds,
         frames: (seconds * fps).floor(),
-        shortest: whole_ms_up(shortest),
+        shortest,
     })
-}
-
-/// `s` seconds rounded up to a whole millisecond, as a command line gives it.
-fn whole_ms_up(s: f64) -> f64 {
-    (s * 1e3).ceil() / 1e3
 }
 
 /// `advise --vrr` without a render time: a variable-refresh panel scans a frame out when it is
@@ -748,7 +743,7 @@ fn lengthen_to_a_verdict(flags: &mut Vec<(String, String)>) {
     if seconds.unwrap_or(args::ADVISE_SECONDS) >= shortest {
         return;
     }
-    let lengthened = format!("{}", whole_ms_up(shortest));
+    let lengthened = format!("{shortest}");
     flags.retain(|(l, _)| l != "seconds");
     flags.push(("seconds".into(), lengthened));
 }

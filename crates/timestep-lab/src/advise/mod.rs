@@ -265,9 +265,11 @@ fn too_short(frames: u64, span_s: f64, remedy: &str) -> Option<String> {
 /// The shortest run, s, in which a display refreshing at most `hz` times a second, paced by
 /// `pacing`, showing frames that each take at least `frame_ns`, can show
 /// [`SHORT_CAPTURE_FRAMES`] frames and last [`SHORT_CAPTURE_S`]: what a verdict on a simulated
-/// display needs at least.
+/// display needs at least. Rounded up to a whole millisecond, as a command line gives it, so
+/// every line that names it (the refusal, the verdict line, the estimate) names the same.
 pub fn shortest_run_s(hz: f64, frame_ns: u64, pacing: Pacing) -> f64 {
-    (SHORT_CAPTURE_FRAMES as f64 / fastest_fps(hz, frame_ns, pacing)).max(SHORT_CAPTURE_S)
+    let s = (SHORT_CAPTURE_FRAMES as f64 / fastest_fps(hz, frame_ns, pacing)).max(SHORT_CAPTURE_S);
+    (s * 1e3).ceil() / 1e3
 }
 
 /// The most frames a second a display refreshing at most `hz` times a second shows of frames
@@ -443,4 +445,20 @@ pub fn main_with(cfg: &AdviseConfig, watching: &mut Watching<'_>) -> Result<Exit
         }
     })?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shortest_run_is_named_in_whole_milliseconds_everywhere() {
+        // 120 frames at 90 Hz are 1.3333... s: the estimate line printed that many digits
+        // where the refusal said 1.334; both now take the one rounded value.
+        assert_eq!(shortest_run_s(90.0, 0, Pacing::Vsync), 1.334);
+        assert_eq!(shortest_run_s(60.0, 0, Pacing::Cap(45.0)), 2.667);
+        assert_eq!(shortest_run_s(60.0, 0, Pacing::Vsync), 2.0);
+        assert_eq!(shortest_run_s(240.0, 0, Pacing::Vsync), SHORT_CAPTURE_S);
+        assert_eq!(shortest_run_s(144.0, 50_000_000, Pacing::Vsync), 6.0);
+    }
 }
