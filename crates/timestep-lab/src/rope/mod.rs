@@ -10,6 +10,8 @@
 
 mod drive;
 mod euler;
+#[cfg(test)]
+mod hand_tests;
 mod integrator;
 mod params;
 mod rk4;
@@ -343,7 +345,7 @@ impl Rope {
             self.hand_works = self.energy() <= self.start_energy_j + self.hand_energy_j();
             if !self.hand_works {
                 self.held.1 = Vec2::ZERO;
-            } else if self.held.0 == self.reachable(g) {
+            } else if self.held.0 == self.within_reach(g.target, g.index) {
                 self.held.1 = g.velocity.clamp_length_max(HELD_SPEED_M_PER_S);
             }
         }
@@ -365,12 +367,24 @@ impl Rope {
 
     /// Moves the held particle towards its grab's target for a step of `dt` seconds: at most
     /// [`HELD_SPEED_M_PER_S`], to a target kept within reach of the pins; there, it moves
-    /// with the drag.
+    /// with the drag. The hand's energy is checked at every step (a frame of many ticks let
+    /// one grab add 90 J); a hand that may not add more holds still, and lets the particle
+    /// slip towards a pin that sways out of reach (a driven pin pulling on a particle held
+    /// still stretched the springs between until the rope exploded).
     fn approach(&mut self, dt: f32) {
-        let Some(g) = self.grab.filter(|_| self.hand_works) else {
+        let Some(g) = self.grab else {
             return;
         };
-        let target = self.reachable(g);
+        if self.hand_works && self.energy() > self.start_energy_j + self.hand_energy_j() {
+            self.hand_works = false;
+        }
+        if !self.hand_works {
+            let (at, _) = self.held;
+            let kept = self.within_reach(at, g.index);
+            self.held = (kept, (kept - at) / dt);
+            return;
+        }
+        let target = self.within_reach(g.target, g.index);
         let (at, _) = self.held;
         let most = HELD_SPEED_M_PER_S * dt;
         let to = target - at;
@@ -389,12 +403,11 @@ impl Rope {
         0.5 * f64::from(p.stiffness_n_per_m) * stretch * stretch
     }
 
-    /// `g`'s target moved, if it must be, to within [`HELD_STRETCH`] rest lengths per spring
-    /// of every pin.
-    fn reachable(&self, g: Grab) -> Vec2 {
-        let mut target = g.target;
+    /// `target` moved, if it must be, to within [`HELD_STRETCH`] rest lengths per spring
+    /// of every pin, for particle `index`.
+    fn within_reach(&self, mut target: Vec2, index: usize) -> Vec2 {
         for &(pin, at, _) in &self.anchors {
-            let springs = pin.abs_diff(g.index) as f32;
+            let springs = pin.abs_diff(index) as f32;
             let reach = springs * self.params.rest_length_m * HELD_STRETCH;
             let from = target - at;
             if from.length() > reach {
