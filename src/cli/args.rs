@@ -87,9 +87,10 @@ pub enum Command {
 #[derive(Args, Debug, Clone)]
 pub struct CommonArgs {
     /// Fixed step: 1ms, 0.5ms, 500us, 0.001 (bare: seconds, at most 1), or a rate: 60hz (exactly
-    /// 1/60 s)
-    #[arg(help_heading = "Loop", long, value_name = "DURATION|RATE", default_value = "1ms", value_parser = dt, allow_hyphen_values = true, global = true)]
-    pub dt: Tick,
+    /// 1/60 s); advise also takes auto (it ranks 30, 50, 60, 120 Hz and the display's rate)
+    /// [default: 1ms; advise: 60hz, the rate games tick at]
+    #[arg(help_heading = "Loop", long, value_name = "DURATION|RATE", value_parser = dt, allow_hyphen_values = true, global = true)]
+    pub dt: Option<Dt>,
     /// Longest frame time any mode sees; the excess is dropped (and reported)
     #[arg(help_heading = "Loop", long, value_name = "DURATION", default_value = "250ms", value_parser = positive_duration, allow_hyphen_values = true, global = true)]
     pub clamp: u64,
@@ -127,6 +128,22 @@ pub struct CommonArgs {
     pub max_substep: Option<MaxSubstep>,
 }
 
+/// `--dt`'s value: a tick, or (for `advise`) `auto`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dt {
+    /// This tick.
+    Tick(Tick),
+    /// `auto`: `advise` ranks the ticks themselves.
+    Auto,
+}
+
+/// The tick when `--dt` is not given (but for `advise`, which answers for a game's).
+pub const DEFAULT_DT: Tick = Tick::from_ns(1_000_000);
+
+/// `--dt auto` where only `advise` takes it.
+const DT_AUTO_FOR_ADVISE: &str =
+    "--dt auto: only advise chooses the tick; give a duration or a rate (e.g. 1ms, 60hz)";
+
 /// `--lanes`' value: the lanes in the order given.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LaneList(pub Vec<LaneSpec>);
@@ -135,7 +152,17 @@ impl CommonArgs {
     /// The timing settings, checked together (the clamp must be at least dt); an error names
     /// the flag it is about.
     pub fn timing(&self) -> Result<TimingConfig, BadFlags> {
-        TimingConfig::textbook(self.dt, self.clamp, self.max_steps).map_err(|e| {
+        let tick = match self.dt {
+            None => DEFAULT_DT,
+            Some(Dt::Tick(tick)) => tick,
+            Some(Dt::Auto) => return Err(BadFlags::Together(DT_AUTO_FOR_ADVISE)),
+        };
+        self.timing_at(tick)
+    }
+
+    /// The timing settings at `tick`, checked together as [`CommonArgs::timing`]'s are.
+    pub fn timing_at(&self, tick: Tick) -> Result<TimingConfig, BadFlags> {
+        TimingConfig::textbook(tick, self.clamp, self.max_steps).map_err(|e| {
             let flag = match e {
                 ConfigError::ZeroTick => "--dt",
                 ConfigError::ClampBelowTick { .. } => "--clamp",

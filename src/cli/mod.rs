@@ -14,7 +14,7 @@ use crate::commands::replay::ReplayOutput;
 use crate::commands::sweep::SweepOutput;
 use crate::failure::Failure;
 use errors::BadFlags;
-use timestep_lab::advise::{AdviseConfig, Situation};
+use timestep_lab::advise::{AdviseConfig, Situation, Ticks};
 use timestep_lab::draw::MAX_PANES;
 use timestep_lab::lane::{LaneError, LaneSpec};
 use timestep_lab::machine::Machine;
@@ -122,12 +122,13 @@ where
         Some(Command::Sweep(sweep)) => sweep_config(&cli.window.common, sweep, advise),
         Some(Command::Replay(replay)) => replay_config(&cli.window.common, replay, advise),
         Some(Command::Advise(args)) => {
-            let flags = matches
+            let (flags, check) = matches
                 .subcommand()
-                .map(|(name, sub)| advise_words(name, sub).join(" "))
+                .map(|(name, sub)| (advise_words(name, sub).join(" "), check_words(sub)))
                 .unwrap_or_default();
             let progress = args.progress;
-            advise_config(&cli.window.common, args, flags).map(|cfg| Run::Advise(cfg, progress))
+            advise_config(&cli.window.common, args, flags, check)
+                .map(|cfg| Run::Advise(cfg, progress))
         }
         Some(Command::Probe(probe)) => Ok(Run::Probe(probe_config(probe))),
         Some(Command::Lessons) => Ok(Run::Lessons),
@@ -505,6 +506,7 @@ fn advise_config(
     common: &CommonArgs,
     args: AdviseArgs,
     flags: String,
+    check: Vec<String>,
 ) -> Result<AdviseConfig, BadFlags> {
     let lanes = match (&common.lanes, args.engine) {
         (Some(_), Some(engine)) if engine != timestep_lab::advise::Engine::Custom => {
@@ -524,12 +526,28 @@ fn advise_config(
     let max_substep = common
         .max_substep
         .unwrap_or(timestep_loop::MaxSubstep::Set(ADVISE_SUBSTEP_NS));
+    let ticks = match common.dt {
+        None => Ticks::Game,
+        Some(args::Dt::Tick(tick)) => Ticks::Given(tick),
+        Some(args::Dt::Auto) => Ticks::Auto,
+    };
+    let display_hz = match (&args.capture, args.display.vrr) {
+        (Some(_), _) => None,
+        (None, Some((_, max_hz))) => Some(max_hz),
+        (None, None) => Some(args.display_hz.unwrap_or(DEFAULT_DISPLAY_HZ)),
+    };
+    let timings = ticks
+        .tried(display_hz)
+        .into_iter()
+        .map(|tick| common.timing_at(tick))
+        .collect::<Result<Vec<_>, _>>()?;
+    let timing = timings[0];
     let situation = match args.capture {
         Some(capture) => Situation::Capture(ReplayConfig {
             capture,
             app: args.which.app,
             swapchain: args.which.swapchain,
-            timing: common.timing()?,
+            timing,
             rope: common.rope(Drive::Off)?,
             lanes,
             max_substep,
@@ -548,7 +566,7 @@ fn advise_config(
             long_enough_for_a_verdict(args.seconds, &display)?;
             let pacings = timestep_lab::advise::pacings(args.display.pacing, &display, args.engine);
             let sim = SimConfig {
-                timing: common.timing()?,
+                timing,
                 rope: common.rope(Drive::Off)?,
                 display,
                 lanes,
@@ -564,8 +582,11 @@ fn advise_config(
     };
     Ok(AdviseConfig {
         situation,
+        ticks,
+        timings,
         engine: args.engine,
         flags,
+        check,
         json: args.json,
     })
 }
@@ -683,21 +704,52 @@ fn advise_words(name: &str, sub: &clap::ArgMatches) -> Vec<String> {
 /// The flags `name` was typed with that `advise` takes too, as (long name, value), in the
 /// order `advise` lists them.
 fn typed_advise_flags(name: &str, sub: &clap::ArgMatches) -> Vec<(String, String)> {
+    let skip: &[&str] = if name == "advise" { &[] } else { &["lanes"] };
+    typed_flags("advise", name, sub, skip)
+}
+
+/// The command that runs one loop alone on the situation `advise` was typed with (its
+/// [`AdviseConfig::check`]): `simulate` or `replay CAPTURE`, with every flag typed that it
+/// takes too but those the loop's check line gives itself.
+fn check_words(sub: &clap::ArgMatches) -> Vec<String> {
+    const OWN: [&str; 6] = ["lanes", "dt", "max_substep", "pacing", "seconds", "capture"];
+    let capture = raw_value(sub, "capture");
+    let target = if capture.is_some() {
+        "replay"
+    } else {
+        "simulate"
+    };
+    let flags = typed_flags(target, "advise", sub, &OWN)
+        .into_iter()
+        .flat_map(|(long, value)| [format!("--{long}"), shell_word(&value)]);
+    std::iter::once(target.to_string())
+        .chain(capture.map(|c| shell_word(&not_a_flag(&c))))
+        .chain(flags)
+        .collect()
+}
+
+/// The flags `name` was typed with that `target` takes too, but `skip`, as (long name,
+/// value), in the order `target` lists them.
+fn typed_flags(
+    target: &str,
+    name: &str,
+    sub: &clap::ArgMatches,
+    skip: &[&str],
+) -> Vec<(String, String)> {
     let mut top = <Cli as clap::CommandFactory>::command();
     top.build();
-    let (Some(advise), Some(own)) = (top.find_subcommand("advise"), top.find_subcommand(name))
-    else {
+    let (Some(target), Some(own)) = (top.find_subcommand(target), top.find_subcommand(name)) else {
         return Vec::new();
     };
     let mut flags = Vec::new();
-    for arg in advise.get_arguments() {
+    for arg in target.get_arguments() {
         let id = arg.get_id().as_str();
         let (Some(long), true) = (arg.get_long(), arg.get_action().takes_values()) else {
             continue;
         };
         let typed = own.get_arguments().any(|a| a.get_id() == id)
             && sub.value_source(id) == Some(clap::parser::ValueSource::CommandLine);
-        if !typed || (id == "lanes" && name != "advise") {
+        if !typed || skip.contains(&id) {
             continue;
         }
         let Ok(Some(values)) = sub.try_get_raw(id) else {

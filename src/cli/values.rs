@@ -221,14 +221,17 @@ pub(super) fn fps_cap(s: &str) -> Result<f64, BadValue> {
     Ok(Pacing::rate(hz, s.trim())?)
 }
 
-/// `--dt`: a duration or a rate ([`parse_tick`]); a bare number over one second (`16`, meant as
+/// `--dt`: `auto`, a duration or a rate ([`parse_tick`]); a bare number over one second (`16`, meant as
 /// 16 ms) is refused with the millisecond reading offered, as its help says bare numbers are
 /// seconds (`0.001`).
-pub(super) fn dt(s: &str) -> Result<timestep_loop::Tick, BadValue> {
+pub(super) fn dt(s: &str) -> Result<super::args::Dt, BadValue> {
+    if is_named("auto", s) {
+        return Ok(super::args::Dt::Auto);
+    }
     if s.trim().parse::<f64>().is_ok_and(|v| v > 1.0) {
         return Err(BadValue::BareTickOverASecond(s.trim().to_string()));
     }
-    Ok(timestep_loop::parse_tick(s)?)
+    Ok(super::args::Dt::Tick(timestep_loop::parse_tick(s)?))
 }
 
 pub(super) fn positive_hz(s: &str) -> Result<f64, BadValue> {

@@ -15,18 +15,29 @@ const ADVISE_CTRL_C: &str = "Ctrl-C stops it, with no verdict";
 
 /// Runs `advise`; `force`: progress shows even when stderr is not a terminal.
 pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
-    let Situation::Display { sim, pacings } = &cfg.situation else {
+    let Situation::Display { sim, .. } = &cfg.situation else {
         return Ok(advise::main(cfg)?);
     };
+    let runs = cfg.runs();
     let d = &sim.display;
     let said = Said {
         ctrl_c: ADVISE_CTRL_C,
         shortest_s: advise::shortest_run_s(d.display_hz, d.render_cost.min_ns(), d.pacing),
     };
     interrupt::install();
-    let mut progress = Progress::start(&every_run(sim, pacings.len()), force, said);
-    let lanes = sim.lanes.len();
-    let mut frame = |k: usize, f: &FrameRecord| progress.frame_as(k * lanes + f.lane, f);
+    let mut progress = Progress::start(&every_run(sim, &runs), force, said);
+    // Each run's lanes follow the runs before it in the bar.
+    let first: Vec<usize> = runs
+        .iter()
+        .scan(0, |at, run| {
+            let this = *at;
+            *at += run.lanes.len();
+            Some(this)
+        })
+        .collect();
+    let mut frame = |k: usize, f: &FrameRecord| {
+        progress.frame_as(first.get(k).copied().unwrap_or(0) + f.lane, f);
+    };
     let mut watching = Watching {
         frame: Some(&mut frame),
         stop: Some(interrupt::flag()),
@@ -42,11 +53,12 @@ pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
     }
 }
 
-/// Every candidate's run under every pacing as one simulated run of that many lanes, for the
-/// estimate (each pacing's runs counted as the first pacing's) and the bar.
-fn every_run(sim: &SimConfig, pacings: usize) -> SimConfig {
+/// Every candidate's run at every tick and under every pacing as one simulated run of that
+/// many lanes, for the estimate (each run counted at the first run's tick and pacing) and the
+/// bar.
+fn every_run(sim: &SimConfig, runs: &[advise::Run]) -> SimConfig {
     SimConfig {
-        lanes: sim.lanes.repeat(pacings.max(1)),
+        lanes: runs.iter().flat_map(|r| r.lanes.iter().copied()).collect(),
         ..sim.clone()
     }
 }

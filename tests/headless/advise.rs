@@ -5,7 +5,7 @@
 
 use crate::support::{bin, run_json as json, run_text as text};
 use serde_json::Value;
-use timestep_lab::advise::{LATENCY_STEP_MS, RULE, SPIN_STEP_PERCENT, STUTTER_STEP_MS};
+use timestep_lab::advise::{CPU_STEP_PERCENT, LATENCY_STEP_MS, RULE, STUTTER_STEP_MS};
 
 const CAPTURE: &str = "tests/data/presentmon/test_case_5.csv";
 
@@ -36,7 +36,7 @@ fn key(r: &Value) -> (u64, bool, u64, u64) {
         steps(f("stutter_rms_ms"), STUTTER_STEP_MS),
         r["deterministic"] != Value::Bool(true),
         latency,
-        steps(f("spin_percent"), SPIN_STEP_PERCENT),
+        steps(f("cpu_percent"), CPU_STEP_PERCENT),
     )
 }
 
@@ -167,8 +167,21 @@ fn on_a_vrr_panel_with_a_varying_render_it_paces_steadily() {
 fn on_gold_capture_5_its_figures_are_replays() {
     let v = advise(&[CAPTURE]);
     obeys_its_rule(&v);
-    let replay = json(&["replay", CAPTURE, "--json", "--max-substep", "1ms"]);
     let ranking = list(&v["ranking"]);
+    // The same loops at the same tick: advise's 60 Hz, its presets told it (`+tick=`).
+    let lanes: Vec<&str> = ranking.iter().filter_map(|r| r["lane"].as_str()).collect();
+    let lanes = lanes.join(",");
+    let replay = json(&[
+        "replay",
+        CAPTURE,
+        "--json",
+        "--max-substep",
+        "1ms",
+        "--dt",
+        "60hz",
+        "--lanes",
+        &lanes,
+    ]);
     let mut compared = 0;
     for lane in list(&replay["lanes"]) {
         let Some(r) = ranking.iter().find(|r| r["lane"] == lane["lane"]) else {
@@ -549,12 +562,14 @@ fn bare_advise_states_every_assumption() {
         "jitter ±0ns",
         "machine exact",
         "2 s per loop",
-        "step 1ms ticks (--dt sets it; advise does not choose the tick)",
+        "every loop ticks at 60hz, the rate games tick at: --dt sets another",
+        "substeps of at most 1ms",
+        "its stable step is 15.07 ms with euler",
     ] {
         assert!(out.contains(said), "no '{said}' in:\n{out}");
     }
-    let dt = prose(&["advise", "--seconds", "2", "--dt", "60hz"]);
-    assert!(dt.contains("step 16.666667ms ticks"), "{dt}");
+    let dt = prose(&["advise", "--seconds", "2", "--dt", "20ms"]);
+    assert!(dt.contains("every loop ticks at 50hz (--dt)"), "{dt}");
 }
 
 #[test]
@@ -603,9 +618,9 @@ fn prose(args: &[&str]) -> String {
 fn a_capture_verdict_carries_replays_caveats() {
     // MonoGame's loop ran on the captured starts: marked as replay marks it, and its setup
     // names no pacing of its own.
-    let out = prose(&["advise", CAPTURE]);
+    let out = prose(&["advise", CAPTURE, "--engine", "monogame"]);
     assert!(
-        out.contains("Recommended: monogame*, pacing as captured"),
+        out.contains("Recommended: monogame*, tick 16.6667ms, pacing as captured"),
         "{out}"
     );
     assert!(
@@ -700,4 +715,105 @@ fn a_snapping_timer_on_a_steady_display_holds_its_discards_in_the_books() {
     let v = advise(&flags);
     let ranked: Vec<String> = list(&v["ranking"]).iter().map(|r| name(r).0).collect();
     assert!(ranked.iter().any(|n| n == "glaiel"), "{ranked:?}");
+}
+
+/// The command a verdict printed to run `pick` alone, run with `--json`: every lane held.
+fn holds_when_run_as_printed(pick: &Value, situation: &[&str]) {
+    assert_eq!(pick["checked"], true, "{situation:?}: {pick}");
+    let check = pick["check"].as_str().unwrap_or_default();
+    let mut words: Vec<&str> = check.split_whitespace().collect();
+    assert_eq!(words.first(), Some(&"timestep-rope"), "{check}");
+    words.remove(0);
+    words.push("--json");
+    let run = json(&words);
+    for lane in list(&run["lanes"]) {
+        assert_eq!(lane["state"], "ok", "{situation:?}: `{check}`: {lane}");
+    }
+}
+
+#[test]
+fn the_pick_and_the_runner_up_hold_when_run_as_printed_over_a_grid_of_situations() {
+    // Ticks above the rope's stable step (15.07 ms) and below it, with and without substeps;
+    // fixed and variable-refresh displays; timer noise; a render cost. A 25 ms tick with timer
+    // noise and a 5 ms render got `interpolated` recommended, integrated in 1 ms substeps,
+    // while `simulate --lanes interpolated` with the same flags stepped whole ticks and
+    // exploded: the verdict now names the substeps it ran, and runs the pick that way.
+    let grid: [&[&str]; 8] = [
+        &[],
+        &["--dt", "40hz", "--jitter", "2ms", "--render-cost", "5ms"],
+        &["--dt", "10ms", "--max-substep", "off", "--jitter", "300us"],
+        &["--display-hz", "144", "--jitter", "2ms"],
+        &[
+            "--display-hz",
+            "59.94",
+            "--jitter",
+            "2ms",
+            "--render-cost",
+            "8ms",
+        ],
+        &[
+            "--vrr",
+            "48..144",
+            "--render-cost",
+            "4ms..14ms",
+            "--jitter",
+            "300us",
+        ],
+        &["--dt", "auto", "--display-hz", "144", "--step-cost", "1ms"],
+        &["--dt", "20hz", "--vsync", "off", "--render-cost", "3ms"],
+    ];
+    for situation in grid {
+        let mut args = vec!["--seconds", "3"];
+        args.extend_from_slice(situation);
+        let v = advise(&args);
+        obeys_its_rule(&v);
+        holds_when_run_as_printed(&v["recommended"], situation);
+        holds_when_run_as_printed(&v["runner_up"], situation);
+    }
+}
+
+#[test]
+fn without_dt_it_answers_for_a_60_hz_tick_and_dt_auto_ranks_the_ticks() {
+    let v = advise(&["--display-hz", "144", "--seconds", "3"]);
+    assert_eq!(v["ticks"], serde_json::json!(["60hz"]));
+    for r in list(&v["ranking"]) {
+        let tick = r["tick"].as_str().unwrap_or_default();
+        // MonoGame and Glaiel keep their own 60 Hz ticks, which their units round.
+        assert!(
+            ["60hz", "16.6667ms", "16.666666ms", "frame"].contains(&tick),
+            "{r}"
+        );
+    }
+    let v = advise(&["--display-hz", "144", "--seconds", "3", "--dt", "auto"]);
+    assert_eq!(
+        v["ticks"],
+        serde_json::json!(["30hz", "50hz", "60hz", "120hz", "144hz"])
+    );
+    let ticks: std::collections::BTreeSet<&str> = list(&v["ranking"])
+        .iter()
+        .filter_map(|r| r["tick"].as_str())
+        .collect();
+    for tick in ["30hz", "50hz", "120hz", "144hz"] {
+        assert!(ticks.contains(tick), "{tick} in {ticks:?}");
+    }
+    let out = text(&[
+        "advise",
+        "--display-hz",
+        "144",
+        "--seconds",
+        "3",
+        "--dt",
+        "auto",
+    ]);
+    let table: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("Best at each tick"))
+        .skip(2)
+        .take(5)
+        .collect();
+    let firsts: Vec<&str> = table
+        .iter()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(firsts, ["30hz", "50hz", "60hz", "120hz", "144hz"], "{out}");
 }

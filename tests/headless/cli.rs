@@ -5,6 +5,10 @@ use std::process::Command;
 
 /// Every bad value a user can type, and the word the one-line error must name.
 pub const BAD_INPUT: &[(&[&str], &str)] = &[
+    // Only advise chooses the tick.
+    (&["simulate", "--dt", "auto"], "--dt auto"),
+    (&["sweep", "--dt", "auto"], "--dt auto"),
+    (&["--dt", "auto"], "--dt auto"),
     // Durations: zero, negative, NaN, infinite, absurd, garbage, below resolution.
     (&["--dt", "0"], "--dt"),
     (&["--dt", "-1ms"], "--dt"),

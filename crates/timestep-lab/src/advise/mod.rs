@@ -18,22 +18,83 @@ use crate::replay::{ReplayConfig, ReplayError};
 use crate::simulate::{Controls, FrameRecord, SimConfig};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
-use timestep_loop::{Mode, Pacing, format_duration, millis};
+use timestep_loop::{
+    MaxSubstep, Mode, Pacing, PolicyEnv, Tick, TimingConfig, format_duration, millis,
+};
 
 /// The ranking rule, as `advise` prints it under the ranking and docs/REFERENCE.md states it.
 pub const RULE: &str = "Lanes that exploded, fell behind or stepped past the rope's stable \
                         step are dropped. The rest are ranked by stutter rms in whole quarter \
                         milliseconds (smoothness first), then deterministic before not (fixed \
                         ticks give the same results on every display), then mean input latency \
-                        in whole milliseconds, then CPU spent spinning in whole percent of a \
-                        core; what is still tied keeps the order tried.";
+                        in whole milliseconds, then CPU in whole percent of a core, its ticks \
+                        at --step-cost each and its waits' spinning; what is still tied keeps \
+                        the order tried.";
 
 /// Stutter is compared in steps of this many ms (differences below it are not seen).
 pub const STUTTER_STEP_MS: f64 = 0.25;
 /// Latency is compared in steps of this many ms.
 pub const LATENCY_STEP_MS: f64 = 1.0;
-/// Spinning is compared in steps of this many percent of a core.
-pub const SPIN_STEP_PERCENT: f64 = 1.0;
+/// CPU (ticking and spinning) is compared in steps of this many percent of a core.
+pub const CPU_STEP_PERCENT: f64 = 1.0;
+
+/// The tick `advise` answers for when `--dt` gives none, Hz: the rate games tick at (Godot's
+/// `physics_ticks_per_second`, game-loop's README and MonoGame's `TargetElapsedTime` ship
+/// with it).
+pub const GAME_TICK_HZ: u64 = 60;
+
+/// The ticks `--dt auto` ranks, Hz, besides the display's own rate.
+pub const AUTO_TICKS_HZ: [u64; 4] = [30, 50, 60, 120];
+
+/// The tick `advise` answers for when `--dt` gives none ([`GAME_TICK_HZ`]).
+pub fn game_tick() -> Tick {
+    Tick::per_second(GAME_TICK_HZ).unwrap_or(Tick::from_ns(16_666_667))
+}
+
+/// The ticks `--dt auto` tries, shortest last: [`AUTO_TICKS_HZ`] and `display_hz` (to a
+/// thousandth of a hertz, as `--display-hz` takes it), each once.
+pub fn auto_ticks(display_hz: Option<f64>) -> Vec<Tick> {
+    let whole = AUTO_TICKS_HZ.iter().filter_map(|&hz| Tick::per_second(hz));
+    let display = display_hz.and_then(|hz| Tick::from_rate((hz * 1e3).round() as u128, 1000));
+    let mut ticks: Vec<Tick> = whole.chain(display).collect();
+    ticks.sort_by(|a, b| b.seconds().total_cmp(&a.seconds()));
+    ticks.dedup();
+    ticks
+}
+
+/// How close a preset's own tick must be to the asked one to keep it, ns: an engine's units
+/// (MonoGame's 100 ns `TimeSpan` ticks) cannot name 1/60 s closer.
+const OWN_TICK_WITHIN_NS: u64 = 1_000;
+
+/// `lanes` at `tick`: a preset not given a tick of its own (`+tick=`) takes it, unless its own
+/// default is within [`OWN_TICK_WITHIN_NS`] of it; one whose engine counts whole ticks a second
+/// (Godot, game-loop) is left out at a tick that is not one. A textbook mode ticks at its run's
+/// `--dt`.
+pub fn at_tick(lanes: &[LaneSpec], tick: Tick) -> Vec<LaneSpec> {
+    let whole_hz = whole_hz(tick).is_some();
+    lanes
+        .iter()
+        .filter_map(|lane| {
+            let looped = lane.looped;
+            let preset = match looped.base() {
+                timestep_loop::Base::Preset(p) if looped.tick().is_none() => p,
+                _ => return Some(*lane),
+            };
+            let own = looped.policy(&PolicyEnv::default()).ok()?.timing.tick_ns();
+            if own.abs_diff(tick.ns()) <= OWN_TICK_WITHIN_NS {
+                return Some(*lane);
+            }
+            let counts_whole = matches!(
+                preset,
+                timestep_loop::Preset::Godot | timestep_loop::Preset::GameLoop
+            );
+            if counts_whole && !whole_hz {
+                return None;
+            }
+            looped.with_tick(tick).ok().map(|l| lane.with_loop(l))
+        })
+        .collect()
+}
 
 /// Display rates a steady pacing (`hold:`, `cap:`) is tried at on a variable-refresh panel: the
 /// highest in the panel's range whose period holds the longest render.
@@ -56,10 +117,33 @@ pub enum Situation {
 }
 
 impl Situation {
-    /// Every assumption the verdict rests on, in lines of prose: the display or the capture,
-    /// then the tick the textbook modes step (which `advise` does not choose: `--dt` does).
-    pub fn assumptions(&self) -> Vec<String> {
-        let (first, timing) = match self {
+    /// The candidates, as given.
+    fn lanes(&self) -> &[LaneSpec] {
+        match self {
+            Situation::Display { sim, .. } => &sim.lanes,
+            Situation::Capture(cfg) => &cfg.lanes,
+        }
+    }
+
+    /// The longest step the rope is integrated in, as every candidate is.
+    fn max_substep(&self) -> MaxSubstep {
+        match self {
+            Situation::Display { sim, .. } => sim.max_substep,
+            Situation::Capture(cfg) => cfg.max_substep,
+        }
+    }
+
+    /// The rope the candidates step.
+    fn rope(&self) -> &crate::rope::RopeParams {
+        match self {
+            Situation::Display { sim, .. } => &sim.rope,
+            Situation::Capture(cfg) => &cfg.rope,
+        }
+    }
+
+    /// The display or the capture, in one line of prose.
+    fn described(&self) -> String {
+        match self {
             Situation::Display { sim, pacings } => {
                 let d = &sim.display;
                 let panel = match d.vrr {
@@ -67,7 +151,7 @@ impl Situation {
                     None => format!("{} Hz display", d.display_hz),
                 };
                 let tried: Vec<String> = pacings.iter().map(|p| pacing_name(*p, d.vsync)).collect();
-                let line = format!(
+                format!(
                     "Situation: {panel}, vsync {}; each frame renders in {}, each tick costs {}; \
                      timer jitter ±{}; machine {} (sleep {}); {} s per loop; pacings tried: {}",
                     if d.vsync { "on" } else { "off" },
@@ -78,23 +162,35 @@ impl Situation {
                     d.sleep,
                     millis(d.duration_ns) / 1e3,
                     tried.join(", ")
-                );
-                (line, &sim.timing)
+                )
             }
-            Situation::Capture(cfg) => (
-                format!(
-                    "Situation: the capture {}, its own frame times and pacing",
-                    messages::shown(&cfg.capture.display().to_string())
-                ),
-                &cfg.timing,
+            Situation::Capture(cfg) => format!(
+                "Situation: the capture {}, its own frame times and pacing",
+                messages::shown(&cfg.capture.display().to_string())
             ),
-        };
-        let tick = format!(
-            "Tick: the textbook modes (fixed, interpolated, ...) step {} ticks (--dt sets it; \
-             advise does not choose the tick); each preset steps its engine's default tick.",
-            format_duration(timing.tick_ns())
-        );
-        vec![first, tick]
+        }
+    }
+}
+
+/// Which ticks `advise` answers for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ticks {
+    /// `--dt` not given: the tick games run ([`GAME_TICK_HZ`]).
+    Game,
+    /// `--dt`'s.
+    Given(Tick),
+    /// `--dt auto`: each of [`auto_ticks`], ranked together.
+    Auto,
+}
+
+impl Ticks {
+    /// The ticks tried, on a display of `display_hz` (if known).
+    pub fn tried(self, display_hz: Option<f64>) -> Vec<Tick> {
+        match self {
+            Ticks::Game => vec![game_tick()],
+            Ticks::Given(tick) => vec![tick],
+            Ticks::Auto => auto_ticks(display_hz),
+        }
     }
 }
 
@@ -103,12 +199,127 @@ impl Situation {
 pub struct AdviseConfig {
     /// The display or capture the candidates are run on.
     pub situation: Situation,
+    /// Which ticks it answers for.
+    pub ticks: Ticks,
+    /// The textbook timing at each tick tried ([`Ticks::tried`]), its clamp and step cap.
+    pub timings: Vec<TimingConfig>,
     /// The engine the user ships on (None: any loop, built with our crate).
     pub engine: Option<Engine>,
     /// The situation as the flags that give it, for the header.
     pub flags: String,
+    /// The command that runs one loop alone on the same situation, but for the loop's own
+    /// flags (`simulate` and the display's flags, or `replay CAPTURE` and the frames it
+    /// takes): a pick's check line adds `--lanes`, `--dt`, `--max-substep`, `--pacing` and
+    /// `--seconds`.
+    pub check: Vec<String>,
     /// Whether the verdict is one JSON object rather than a screen of text.
     pub json: bool,
+}
+
+impl AdviseConfig {
+    /// Every assumption the verdict rests on, in lines of prose: the display or the capture,
+    /// then the tick and how the rope is integrated.
+    pub fn assumptions(&self) -> Vec<String> {
+        vec![self.situation.described(), self.tick_line()]
+    }
+
+    /// The tick (or ticks) every loop runs, and the substeps the rope is integrated in.
+    fn tick_line(&self) -> String {
+        let tick = tick_name(self.timings.first().map_or(game_tick(), TimingConfig::tick));
+        let which = match self.ticks {
+            Ticks::Game => format!(
+                "Tick: every loop ticks at {tick}, the rate games tick at: --dt sets another, \
+                 and --dt auto ranks {} Hz and the display's rate",
+                rates_text()
+            ),
+            Ticks::Given(_) => format!("Tick: every loop ticks at {tick} (--dt)"),
+            Ticks::Auto => {
+                let all: Vec<String> = self.timings.iter().map(|t| tick_name(t.tick())).collect();
+                format!(
+                    "Ticks: every loop is tried at {} (--dt auto), and all are ranked together",
+                    all.join(", ")
+                )
+            }
+        };
+        let rope = self.situation.rope();
+        let stable = match rope.stability_limit_for(rope.integrator) {
+            s if s.is_finite() => format!("{:.2} ms", s * 1e3),
+            _ => "unbounded".into(),
+        };
+        let stable = format!("its stable step is {stable} with {}", rope.integrator);
+        let integrated = match self.situation.max_substep() {
+            MaxSubstep::Set(ns) => format!(
+                "the rope is integrated in substeps of at most {}, as a game's physics \
+                 substeps; {stable}",
+                format_duration(ns)
+            ),
+            MaxSubstep::Off => format!("the rope is integrated a whole tick a step; {stable}"),
+            MaxSubstep::Default => format!(
+                "presets integrate the rope in substeps of at most {}, modes a whole tick a \
+                 step; {stable}",
+                format_duration(timestep_loop::DEFAULT_MAX_SUBSTEP_NS)
+            ),
+        };
+        format!("{which}; {integrated}.")
+    }
+
+    /// Every run `advise` makes: the candidates at each tick, under each pacing.
+    pub fn runs(&self) -> Vec<Run> {
+        let pacings: Vec<Option<Pacing>> = match &self.situation {
+            Situation::Display { pacings, .. } => pacings.iter().copied().map(Some).collect(),
+            Situation::Capture(_) => vec![None],
+        };
+        let mut runs = Vec::new();
+        for (k, timing) in self.timings.iter().enumerate() {
+            let mut lanes = at_tick(self.situation.lanes(), timing.tick());
+            // Variable steps take each frame's time whatever the tick: one run of them is
+            // enough.
+            if k > 0 {
+                lanes.retain(|l| l.looped.textbook_mode() != Some(Mode::Variable));
+            }
+            for &pacing in &pacings {
+                runs.push(Run {
+                    timing: *timing,
+                    pacing,
+                    lanes: lanes.clone(),
+                });
+            }
+        }
+        runs
+    }
+}
+
+/// The rate of `tick`, Hz, if a second holds a whole number of them.
+fn whole_hz(tick: Tick) -> Option<u64> {
+    let second = u128::from(timestep_loop::NS_PER_S) * u128::from(tick.den());
+    let num = u128::from(tick.num());
+    (num > 0 && second % num == 0).then(|| u64::try_from(second / num).ok())?
+}
+
+/// A tick as `advise` names it: by its rate where a second holds a whole number of them, under
+/// 1,000 (`50hz`, though `--dt 20ms` gave it), else as `--dt` takes it.
+pub fn tick_name(tick: Tick) -> String {
+    match whole_hz(tick) {
+        Some(hz) if hz < 1_000 => format!("{hz}hz"),
+        _ => tick.to_string(),
+    }
+}
+
+/// [`AUTO_TICKS_HZ`] as prose: "30, 50, 60, 120".
+fn rates_text() -> String {
+    let rates: Vec<String> = AUTO_TICKS_HZ.iter().map(u64::to_string).collect();
+    rates.join(", ")
+}
+
+/// One run of candidates: at one tick, under one pacing (a capture's own on a capture).
+#[derive(Clone, Debug)]
+pub struct Run {
+    /// The textbook modes' timing (a preset's tick is in its spec).
+    pub timing: TimingConfig,
+    /// The pacing, on a simulated display.
+    pub pacing: Option<Pacing>,
+    /// The candidates.
+    pub lanes: Vec<LaneSpec>,
 }
 
 /// One lane under one pacing, as measured.
@@ -116,6 +327,8 @@ pub struct AdviseConfig {
 pub struct Measured {
     /// The lane, as named.
     pub spec: LaneSpec,
+    /// The run it was measured in (an index into [`AdviseConfig::runs`]).
+    pub run: usize,
     /// The pacing's name ([`pacing_name`]: vsync, none, cap:HZ, ...; "as captured" on a
     /// capture).
     pub pacing: String,
@@ -123,6 +336,10 @@ pub struct Measured {
     pub report: LaneReport,
     /// CPU time its waits spent spinning, percent of one core over the run.
     pub spin_percent: f64,
+    /// CPU time its ticks took at the situation's cost per tick, percent of one core.
+    pub tick_percent: f64,
+    /// Whether it held when run alone, as its check line runs it (None: not checked).
+    pub checked: Option<bool>,
 }
 
 /// The key the rule sorts by, smallest first, each figure in its step.
@@ -134,8 +351,8 @@ pub struct Key {
     pub not_deterministic: bool,
     /// Its mean input latency, in whole steps of [`LATENCY_STEP_MS`] (`u64::MAX`: nothing shown).
     pub latency_steps: u64,
-    /// Its CPU time spent spinning, in whole steps of [`SPIN_STEP_PERCENT`].
-    pub spin_steps: u64,
+    /// Its CPU time, ticking and spinning, in whole steps of [`CPU_STEP_PERCENT`].
+    pub cpu_steps: u64,
 }
 
 impl Measured {
@@ -153,6 +370,17 @@ impl Measured {
         self.report.latency_ms.as_ref().map(|l| l.mean)
     }
 
+    /// CPU time, ticking and spinning, percent of one core.
+    pub fn cpu_percent(&self) -> f64 {
+        self.spin_percent + self.tick_percent
+    }
+
+    /// Ticks a second it ran.
+    pub fn ticks_per_s(&self) -> f64 {
+        let shown = &self.report.shown;
+        shown.steps as f64 / shown.wall_time_s.max(f64::MIN_POSITIVE)
+    }
+
     /// Its place under [`RULE`].
     pub fn key(&self) -> Key {
         let steps = |v: f64, step: f64| (v / step).floor().max(0.0) as u64;
@@ -162,7 +390,7 @@ impl Measured {
             latency_steps: self
                 .latency_ms()
                 .map_or(u64::MAX, |l| steps(l, LATENCY_STEP_MS)),
-            spin_steps: steps(self.spin_percent, SPIN_STEP_PERCENT),
+            cpu_steps: steps(self.cpu_percent(), CPU_STEP_PERCENT),
         }
     }
 }
@@ -303,19 +531,19 @@ fn simulated_caveats(measured: &[Measured], run_s: f64) -> Vec<String> {
         .collect()
 }
 
-/// Runs every candidate on the situation (the runner `simulate` and `replay` use); with what the
-/// verdict must be read with ([`capture_caveats`]).
-pub fn measure(situation: &Situation) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
-    measure_with(situation, &mut Watching::default())
+/// Runs every candidate (the runner `simulate` and `replay` use), each of
+/// [`AdviseConfig::runs`] in turn; with what the verdict must be read with
+/// ([`capture_caveats`], or a simulated run that showed too few frames).
+pub fn measure(cfg: &AdviseConfig) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
+    measure_with(cfg, &mut Watching::default())
 }
 
-/// What a progress bar is handed of each frame: the index of the pacing it ran under, and the
-/// frame.
+/// What a progress bar is handed of each frame: the index of the run it belongs to (in
+/// [`AdviseConfig::runs`]), and the frame.
 pub type OnFrame<'a> = dyn FnMut(usize, &FrameRecord) + 'a;
 
-/// What watches `advise`'s runs on a simulated display: each frame, with the index of the
-/// pacing it ran under (in [`Situation::Display`]'s `pacings`), for a progress bar; and a flag
-/// that, once set, stops them (Ctrl-C), with no verdict.
+/// What watches `advise`'s runs on a simulated display: each frame, with the index of its run,
+/// for a progress bar; and a flag that, once set, stops them (Ctrl-C), with no verdict.
 #[derive(Default)]
 pub struct Watching<'a> {
     /// Handed each frame.
@@ -326,67 +554,172 @@ pub struct Watching<'a> {
 
 /// [`measure`], watched by `watching`.
 pub fn measure_with(
-    situation: &Situation,
+    cfg: &AdviseConfig,
     watching: &mut Watching<'_>,
 ) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
+    let mut out = Vec::new();
+    let mut caveats = Vec::new();
+    for (k, run) in cfg.runs().iter().enumerate() {
+        let (measured, said) = run_one(&cfg.situation, run, k, watching)?;
+        out.extend(measured);
+        caveats = said;
+    }
+    if let Situation::Display { sim, .. } = &cfg.situation {
+        caveats = simulated_caveats(&out, millis(sim.display.duration_ns) / 1e3);
+    }
+    Ok((out, caveats))
+}
+
+/// Runs `run`, the `k`th of [`AdviseConfig::runs`], on `situation`; with the capture's
+/// caveats on a capture.
+fn run_one(
+    situation: &Situation,
+    run: &Run,
+    k: usize,
+    watching: &mut Watching<'_>,
+) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
+    let measured = |spec: LaneSpec, pacing: String, report: LaneReport| Measured {
+        spec,
+        run: k,
+        pacing,
+        report,
+        spin_percent: 0.0,
+        tick_percent: 0.0,
+        checked: None,
+    };
     match situation {
-        Situation::Display { sim, pacings } => {
-            let mut out = Vec::new();
-            for (k, &pacing) in pacings.iter().enumerate() {
-                let mut sim = SimConfig::clone(sim);
+        Situation::Display { sim, .. } => {
+            let mut sim = SimConfig {
+                timing: run.timing,
+                lanes: run.lanes.clone(),
+                ..SimConfig::clone(sim)
+            };
+            if let Some(pacing) = run.pacing {
                 sim.display.pacing = pacing;
-                let controls = Controls {
-                    stop: watching.stop,
-                    ..Controls::default()
-                };
-                let frame = &mut watching.frame;
-                let outcome = crate::simulate::run_with(&sim, controls, |f| {
-                    if let Some(frame) = frame.as_mut() {
-                        frame(k, f);
-                    }
-                })
-                .map_err(AdviseError::Lanes)?;
-                if watching.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                    return Err(AdviseError::Interrupted);
-                }
-                let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
-                let named = pacing_name(pacing, sim.display.vsync);
-                for (spec, lane) in sim.lanes.iter().zip(outcome.lanes) {
-                    let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
-                    out.push(Measured {
-                        spec: *spec,
-                        pacing: named.clone(),
-                        report: lane.report,
-                        spin_percent: 100.0 * spun / run_ms,
-                    });
-                }
             }
-            let caveats = simulated_caveats(&out, millis(sim.display.duration_ns) / 1e3);
-            Ok((out, caveats))
+            let controls = Controls {
+                stop: watching.stop,
+                ..Controls::default()
+            };
+            let frame = &mut watching.frame;
+            let outcome = crate::simulate::run_with(&sim, controls, |f| {
+                if let Some(frame) = frame.as_mut() {
+                    frame(k, f);
+                }
+            })
+            .map_err(AdviseError::Lanes)?;
+            if watching.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+                return Err(AdviseError::Interrupted);
+            }
+            let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
+            let tick_ms = millis(sim.display.step_cost_ns);
+            let named = pacing_name(sim.display.pacing, sim.display.vsync);
+            let out = sim.lanes.iter().zip(outcome.lanes).map(|(spec, lane)| {
+                let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
+                let ticked = lane.report.shown.steps as f64 * tick_ms;
+                Measured {
+                    spin_percent: 100.0 * spun / run_ms,
+                    tick_percent: 100.0 * ticked / run_ms,
+                    ..measured(*spec, named.clone(), lane.report)
+                }
+            });
+            Ok((out.collect(), Vec::new()))
         }
         Situation::Capture(cfg) => {
-            let path = &cfg.capture;
+            let cfg = ReplayConfig {
+                timing: run.timing,
+                lanes: run.lanes.clone(),
+                ..cfg.clone()
+            };
             let (selection, summary) =
-                crate::replay::open(path, cfg.app.as_deref(), cfg.swapchain.as_deref())
+                crate::replay::open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
                     .map_err(AdviseError::Capture)?;
-            let reports = crate::replay::run(cfg, &selection, &summary).map_err(|e| match e {
+            let reports = crate::replay::run(&cfg, &selection, &summary).map_err(|e| match e {
                 ReplayError::Capture(e) => AdviseError::Capture(e),
                 ReplayError::Loop(e) => AdviseError::Lanes(e),
             })?;
-            let measured = cfg
-                .lanes
-                .iter()
-                .zip(reports)
-                .map(|(spec, report)| Measured {
-                    spec: *spec,
-                    pacing: AS_CAPTURED.into(),
-                    report,
-                    spin_percent: 0.0,
-                })
-                .collect();
-            Ok((measured, capture_caveats(&summary)))
+            let out = cfg.lanes.iter().zip(reports);
+            let out = out.map(|(spec, report)| measured(*spec, AS_CAPTURED.into(), report));
+            Ok((out.collect(), capture_caveats(&summary)))
         }
     }
+}
+
+/// The ranking (`held`, best first) with its pick and runner-up each checked by running it
+/// alone, as its check line ([`check_line`]) runs it: one that does not hold there is dropped,
+/// and the next is checked in its place.
+pub fn checked(
+    cfg: &AdviseConfig,
+    runs: &[Run],
+    mut held: Vec<Measured>,
+    mut dropped: Vec<Measured>,
+    stop: Option<&AtomicBool>,
+) -> Result<(Vec<Measured>, Vec<Measured>), AdviseError> {
+    let mut lanes: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < held.len() && lanes.len() < 2 {
+        let lane = held[i].spec.to_string();
+        if lanes.contains(&lane) {
+            i += 1;
+            continue;
+        }
+        let held_alone = holds_alone(cfg, runs, &held[i], stop)?;
+        held[i].checked = Some(held_alone);
+        if held_alone {
+            lanes.push(lane);
+            i += 1;
+        } else {
+            dropped.push(held.remove(i));
+        }
+    }
+    Ok((held, dropped))
+}
+
+/// Whether `m` holds run alone on the situation, as its check line runs it.
+fn holds_alone(
+    cfg: &AdviseConfig,
+    runs: &[Run],
+    m: &Measured,
+    stop: Option<&AtomicBool>,
+) -> Result<bool, AdviseError> {
+    let Some(run) = runs.get(m.run) else {
+        return Ok(false);
+    };
+    let alone = Run {
+        lanes: vec![m.spec],
+        ..run.clone()
+    };
+    let mut watching = Watching { frame: None, stop };
+    let (measured, _) = run_one(&cfg.situation, &alone, m.run, &mut watching)?;
+    Ok(measured.iter().all(|r| r.report.state.is_ok()))
+}
+
+/// The command line that runs `m` alone on the situation, as [`checked`] ran it: the
+/// situation's command ([`AdviseConfig::check`]) and `m`'s loop, tick, substeps, pacing and
+/// run length.
+pub fn check_line(cfg: &AdviseConfig, runs: &[Run], m: &Measured) -> String {
+    let mut words: Vec<String> = vec!["timestep-rope".into()];
+    words.extend(cfg.check.iter().cloned());
+    let mut flag = |name: &str, value: String| words.extend([format!("--{name}"), value]);
+    flag("lanes", m.spec.to_string());
+    if let Some(run) = runs.get(m.run) {
+        flag("dt", tick_name(run.timing.tick()));
+        if let Some(pacing) = run.pacing {
+            flag("pacing", pacing.to_string());
+        }
+    }
+    match cfg.situation.max_substep() {
+        MaxSubstep::Set(ns) => flag("max-substep", format_duration(ns)),
+        MaxSubstep::Off => flag("max-substep", "off".into()),
+        MaxSubstep::Default => {}
+    }
+    if let Situation::Display { sim, .. } = &cfg.situation {
+        flag(
+            "seconds",
+            format!("{}", millis(sim.display.duration_ns) / 1e3),
+        );
+    }
+    words.join(" ")
 }
 
 /// The pacing of every loop on a capture: the captured game's own.
@@ -433,9 +766,11 @@ pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, AdviseError> {
 
 /// [`main`], its runs watched by `watching` as [`measure_with`]'s are.
 pub fn main_with(cfg: &AdviseConfig, watching: &mut Watching<'_>) -> Result<ExitCode, AdviseError> {
-    let (measured, caveats) = measure_with(&cfg.situation, watching)?;
+    let runs = cfg.runs();
+    let (measured, caveats) = measure_with(cfg, watching)?;
     let (held, dropped) = rank(measured);
-    let mut advice = Advice::new(cfg, &held, &dropped);
+    let (held, dropped) = checked(cfg, &runs, held, dropped, watching.stop)?;
+    let mut advice = Advice::new(cfg, &runs, &held, &dropped);
     advice.caveats = caveats;
     messages::print("the advice", |out| {
         if cfg.json {

@@ -2,7 +2,7 @@
 //! object: the recommended loop and the runner-up with what each costs, the ranking and the rule
 //! it follows, the lanes dropped, and the settings that get the pick in the user's engine.
 
-use super::{AdviseConfig, Engine, Measured, RULE, STUTTER_STEP_MS, Situation};
+use super::{AdviseConfig, Engine, Measured, RULE, Run, STUTTER_STEP_MS, Situation};
 use crate::fit::COLUMNS;
 use serde::Serialize;
 use std::io::{self, Write};
@@ -17,6 +17,13 @@ pub struct Ranked {
     pub rank: usize,
     /// The lane, as named.
     pub lane: String,
+    /// The tick it ran at, as `--dt` takes it (a preset's is also in its name: `+tick=`;
+    /// "frame" for variable steps).
+    pub tick: String,
+    /// The tick, s.
+    pub tick_s: f64,
+    /// Ticks it ran a second.
+    pub ticks_per_s: f64,
     /// The pacing it ran under.
     pub pacing: String,
     /// Its stutter, rms, ms.
@@ -27,6 +34,10 @@ pub struct Ranked {
     pub latency_mean_ms: Option<f64>,
     /// CPU time its waits spent spinning, percent of one core over the run.
     pub spin_percent: f64,
+    /// CPU time its ticks took at `--step-cost` each, percent of one core.
+    pub tick_percent: f64,
+    /// Both: what the rule ranks by.
+    pub cpu_percent: f64,
     /// Whether its results are the same on every display (it steps whole fixed ticks).
     pub deterministic: bool,
     /// Simulation time over measured time: 1 keeps time, below 1 is slow motion.
@@ -35,12 +46,18 @@ pub struct Ranked {
     pub open_loop: Option<&'static str>,
     /// What choosing it costs, in words.
     pub costs: Vec<String>,
+    /// Whether it held run alone, as `check` runs it (null: not checked; only the pick and
+    /// the runner-up are).
+    pub checked: Option<bool>,
+    /// The command that runs it alone on the same situation.
+    pub check: String,
 }
 
 /// One loop that did not hold.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Dropped {
     pub lane: String,
+    pub tick: String,
     pub pacing: String,
     pub state: String,
 }
@@ -71,6 +88,8 @@ pub struct Advice {
     pub caveats: Vec<String>,
     /// Loops run (lanes × pacings), held or not.
     pub tried: usize,
+    /// The ticks tried, as `--dt` takes them.
+    pub ticks: Vec<String>,
     /// The rule the ranking follows, in words ([`RULE`]).
     pub rule: &'static str,
     /// The best loop that held; None: none held.
@@ -90,12 +109,20 @@ pub struct Advice {
 
 impl Advice {
     /// The verdict on `held` (best first) and `dropped`, for `cfg`.
-    pub fn new(cfg: &AdviseConfig, held: &[Measured], dropped: &[Measured]) -> Advice {
+    pub fn new(
+        cfg: &AdviseConfig,
+        runs: &[Run],
+        held: &[Measured],
+        dropped: &[Measured],
+    ) -> Advice {
         let all: Vec<&Measured> = held.iter().chain(dropped).collect();
         let ranking: Vec<Ranked> = held
             .iter()
             .enumerate()
-            .map(|(i, m)| ranked(i + 1, m, &all))
+            .map(|(i, m)| Ranked {
+                check: super::check_line(cfg, runs, m),
+                ..ranked(i + 1, m, &all)
+            })
             .collect();
         let vsync = match &cfg.situation {
             Situation::Display { sim, .. } => sim.display.vsync,
@@ -115,9 +142,14 @@ impl Advice {
         });
         Advice {
             situation: cfg.flags.clone(),
-            assumes: cfg.situation.assumptions(),
+            assumes: cfg.assumptions(),
             caveats: Vec::new(),
             tried: held.len() + dropped.len(),
+            ticks: cfg
+                .timings
+                .iter()
+                .map(|t| super::tick_name(t.tick()))
+                .collect(),
             rule: RULE,
             recommended: ranking.first().cloned(),
             runner_up: ranking
@@ -129,8 +161,12 @@ impl Advice {
                 .iter()
                 .map(|m| Dropped {
                     lane: m.spec.to_string(),
+                    tick: tick_of(m),
                     pacing: m.pacing.clone(),
-                    state: m.report.state.to_string(),
+                    state: match m.checked {
+                        Some(false) => "did not hold run alone".into(),
+                        _ => m.report.state.to_string(),
+                    },
                 })
                 .collect(),
             how,
@@ -175,7 +211,7 @@ impl Advice {
         writeln!(out)?;
         let Some(best) = &self.recommended else {
             writeln!(out, "No loop held here: nothing to recommend.")?;
-            return write_dropped(out, &self.dropped);
+            return write_dropped(out, &self.dropped, self.ticks.len() > 1);
         };
         write_pick(out, "Recommended:", best)?;
         if let Some(next) = &self.runner_up {
@@ -183,8 +219,12 @@ impl Advice {
         }
         writeln!(out)?;
         write_ranking(out, &self.ranking)?;
-        write_dropped(out, &self.dropped)?;
+        write_dropped(out, &self.dropped, self.ticks.len() > 1)?;
         writeln!(out, "Rule: {}", self.rule)?;
+        write_checks(out, best, self.runner_up.as_ref())?;
+        if self.ticks.len() > 1 {
+            write_ticks(out, &self.ticks, &self.ranking)?;
+        }
         if let Some(how) = &self.how {
             writeln!(out)?;
             write_how(out, how, best)?;
@@ -314,6 +354,13 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
     if r.policy.shows == "blend" {
         costs.extend(blend_cost(m, all));
     }
+    if m.tick_percent >= 0.05 {
+        costs.push(format!(
+            "ticks take {:.1}% of a core ({:.0} a second)",
+            m.tick_percent,
+            m.ticks_per_s()
+        ));
+    }
     if m.spin_percent >= 0.05 {
         costs.push(format!("spins {:.1}% of a core", m.spin_percent));
     }
@@ -331,6 +378,9 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
     Ranked {
         rank,
         lane: m.spec.to_string(),
+        tick: tick_of(m),
+        tick_s: r.policy.tick_s,
+        ticks_per_s: m.ticks_per_s(),
         pacing: m.pacing.clone(),
         stutter_rms_ms: r.shown.stutter_rms_ms,
         stutter_band_ms: {
@@ -339,20 +389,109 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
         },
         latency_mean_ms: m.latency_ms(),
         spin_percent: m.spin_percent,
+        tick_percent: m.tick_percent,
+        cpu_percent: m.cpu_percent(),
         deterministic: m.deterministic(),
         game_speed: speed,
         open_loop: r.open_loop,
         costs,
+        checked: m.checked,
+        check: String::new(),
     }
+}
+
+/// The tick `m` ran at, as [`super::tick_name`] names it: a preset's own, else its run's
+/// ("frame" for variable steps, which take each frame's time).
+fn tick_of(m: &Measured) -> String {
+    if m.spec.looped.textbook_mode() == Some(timestep_loop::Mode::Variable) {
+        return "frame".into();
+    }
+    let tick = m.spec.looped.tick().unwrap_or_else(|| {
+        let ns = (m.report.policy.tick_s * 1e9).round() as u64;
+        let rate = (1.0 / m.report.policy.tick_s).round() as u64;
+        match timestep_loop::Tick::per_second(rate) {
+            Some(t) if t.ns() == ns => t,
+            _ => timestep_loop::Tick::from_ns(ns),
+        }
+    });
+    super::tick_name(tick)
+}
+
+/// `lane` without its `+tick=` option, where a column gives the tick.
+fn without_tick(lane: &str) -> String {
+    let kept: Vec<&str> = lane
+        .split('+')
+        .filter(|p| !p.starts_with("tick="))
+        .collect();
+    kept.join("+")
+}
+
+/// The pick and the runner-up, each checked by running it alone: the command that did.
+fn write_checks(out: &mut impl Write, best: &Ranked, next: Option<&Ranked>) -> io::Result<()> {
+    for r in std::iter::once(best).chain(next) {
+        let held = if r.checked == Some(true) {
+            "held"
+        } else {
+            "not checked"
+        };
+        let line = format!("Run alone, {} {held}: {}", r.lane, r.check);
+        for part in crate::fit::command_lines(&line, COLUMNS) {
+            writeln!(out, "{part}")?;
+        }
+    }
+    Ok(())
+}
+
+/// Under `--dt auto`: the best loop at each tick tried, with what its ticks cost.
+fn write_ticks(out: &mut impl Write, ticks: &[String], ranking: &[Ranked]) -> io::Result<()> {
+    writeln!(out, "Best at each tick (the same rule):")?;
+    let head = [
+        "tick",
+        "loop",
+        "pacing",
+        "stutter ms",
+        "latency ms",
+        "ticks/s",
+        "CPU %",
+    ];
+    let mut rows = vec![head.map(String::from).to_vec()];
+    for tick in ticks {
+        let Some(r) = ranking.iter().find(|r| &r.tick == tick) else {
+            rows.push(vec![tick.clone(), "(none held)".into()]);
+            continue;
+        };
+        rows.push(vec![
+            tick.clone(),
+            without_tick(&r.marked()),
+            r.pacing.clone(),
+            format!("{:.2}", r.stutter_rms_ms),
+            r.latency_mean_ms.map_or("-".into(), |l| format!("{l:.1}")),
+            format!("{:.0}", r.ticks_per_s),
+            format!("{:.1}", r.cpu_percent),
+        ]);
+    }
+    let widths = [8, 24, 11, 10, 10, 7, 5];
+    let right = [false, false, false, true, true, true, true];
+    for line in crate::fit::columns(&rows, &widths, &right, 1) {
+        writeln!(out, "  {line}")?;
+    }
+    Ok(())
 }
 
 /// "Recommended: fixed+fuzzy, pacing vsync" and its costs.
 fn write_pick(out: &mut impl Write, label: &str, r: &Ranked) -> io::Result<()> {
-    writeln!(out, "{label} {}, pacing {}", r.marked(), r.pacing)?;
+    writeln!(
+        out,
+        "{label} {}, tick {}, pacing {}",
+        r.marked(),
+        r.tick,
+        r.pacing
+    )?;
     writeln!(out, "  costs: {}", r.costs.join("; "))
 }
 
-/// The first [`SHOWN`] of the ranking as a table.
+/// The first [`SHOWN`] of the ranking as a table, with the tick each ran at (the loops' names
+/// leave out `+tick=`, which the pick's line and `--json` keep).
 fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
     // The stutter is shown with the band the rule ranks it in, so the order reads as sorted.
     // Each column widens to its widest cell (a stutter of 100 ms or more), so rows line up.
@@ -360,10 +499,11 @@ fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
         "#",
         "",
         "loop",
+        "tick",
         "pacing",
         "stutter ms (band)",
         "latency ms",
-        "spin %",
+        "CPU %",
         "",
         "deterministic",
     ];
@@ -374,17 +514,22 @@ fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
         rows.push(vec![
             r.rank.to_string(),
             String::new(),
-            r.marked(),
+            without_tick(&r.marked()),
+            r.tick.clone(),
             r.pacing.clone(),
             format!("{:.2} ({low:.2}-{high:.2})", r.stutter_rms_ms),
             latency,
-            format!("{:.1}", r.spin_percent),
+            format!("{:.1}", r.cpu_percent),
             String::new(),
             if r.deterministic { "yes" } else { "no" }.into(),
         ]);
     }
-    let widths = [3, 0, 27, 11, 19, 10, 6, 0, 0];
-    let right = [true, false, false, false, true, true, true, false, false];
+    // The narrow columns take their cells' width; the stutter and latency keep theirs, so a
+    // ranking's figures line up from one verdict to the next.
+    let widths = [3, 0, 0, 0, 0, 19, 10, 5, 0, 0];
+    let right = [
+        true, false, false, false, false, true, true, true, false, false,
+    ];
     for line in crate::fit::columns(&rows, &widths, &right, 1) {
         writeln!(out, "{line}")?;
     }
@@ -403,14 +548,23 @@ fn write_ranking(out: &mut impl Write, ranking: &[Ranked]) -> io::Result<()> {
     Ok(())
 }
 
-/// The loops that did not hold, in one line.
-fn write_dropped(out: &mut impl Write, dropped: &[Dropped]) -> io::Result<()> {
+/// The loops that did not hold, in one line; `ticks`: each with its tick.
+fn write_dropped(out: &mut impl Write, dropped: &[Dropped], ticks: bool) -> io::Result<()> {
     if dropped.is_empty() {
         return Ok(());
     }
     let each: Vec<String> = dropped
         .iter()
-        .map(|d| format!("{} ({}, {})", d.lane, d.pacing, d.state))
+        .map(|d| match ticks {
+            true => format!(
+                "{} ({}, {}, {})",
+                without_tick(&d.lane),
+                d.tick,
+                d.pacing,
+                d.state
+            ),
+            false => format!("{} ({}, {})", d.lane, d.pacing, d.state),
+        })
         .collect();
     writeln!(out, "Dropped: {}", each.join(", "))
 }

@@ -156,12 +156,17 @@ impl Work {
             .filter_map(|spec| {
                 let policy = spec.looped.policy(&env).ok()?;
                 let ticks = ns / u128::from(policy.timing.tick_ns());
+                let substeps = u128::from(policy.substeps_per_tick());
+                // A frame's step in substeps: its share of the run in whole substeps, and
+                // one for what is left over.
+                let per_frame = match policy.max_substep_ns {
+                    Some(most) => frames + ns / u128::from(most.max(1)),
+                    None => frames,
+                };
                 let steps = match policy.mode {
-                    Mode::Variable => frames,
-                    Mode::SemiFixed => ticks + frames,
-                    Mode::Fixed | Mode::Interpolated => {
-                        ticks * u128::from(policy.substeps_per_tick())
-                    }
+                    Mode::Variable => per_frame,
+                    Mode::SemiFixed => ticks * substeps + frames,
+                    Mode::Fixed | Mode::Interpolated => ticks * substeps,
                 };
                 Some((steps, spec.integrator.unwrap_or(cfg.rope.integrator)))
             })
@@ -296,6 +301,14 @@ mod tests {
         assert_eq!(steps, [1_000_000_000, 60, 1_000_000_060]);
         let w = Work::of(&config(1_000_000, 10, "unity+rk4"));
         assert_eq!(w.lanes, [(500 * 20, Integrator::Rk4)]);
+        // Substepped at 1 ms (advise's runs): variable splits each frame, semi-fixed each
+        // 20 ms tick; they were counted a step a frame and a step a tick.
+        let substepped = SimConfig {
+            max_substep: timestep_loop::MaxSubstep::Set(1_000_000),
+            ..config(20_000_000, 1, "variable,semi-fixed")
+        };
+        let steps: Vec<u128> = Work::of(&substepped).lanes.iter().map(|l| l.0).collect();
+        assert_eq!(steps, [60 + 1_000, 50 * 20 + 60]);
     }
 
     /// `seconds` of `display`, as the flags would give it.
