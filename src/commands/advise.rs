@@ -7,6 +7,8 @@ use crate::failure::Failure;
 use crate::interrupt;
 use std::process::ExitCode;
 use timestep_lab::advise::{self, AdviseConfig, AdviseError, Situation, Watching};
+use timestep_lab::fit;
+use timestep_lab::fixes::{self, Stepping};
 use timestep_lab::messages;
 use timestep_lab::simulate::{FrameRecord, SimConfig};
 
@@ -15,6 +17,33 @@ const ADVISE_CTRL_C: &str = "Ctrl-C stops it, with no verdict";
 
 /// Runs `advise`; `force`: progress shows even when stderr is not a terminal.
 pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
+    let status = verdict(cfg, force)?;
+    // A tick the rope cannot take, and its fix, under the verdict's text (not its JSON).
+    if !cfg.json && status == ExitCode::SUCCESS {
+        let said = tick_fix_lines(&cfg.situation);
+        messages::print("the advice", |out| {
+            fit::write_fitted(out, false, |text| fixes::write_lines(text, &said))
+        })?;
+    }
+    Ok(status)
+}
+
+/// What to say of the candidates whose tick is above the rope's stable step, and the fix
+/// ([`fixes::tick_fix`]; `advise` substeps at 1 ms unless `--max-substep` says otherwise, so
+/// only a longer one brings this on).
+fn tick_fix_lines(situation: &Situation) -> Vec<String> {
+    let (lanes, rope) = match situation {
+        Situation::Display { sim, .. } => (
+            Stepping::of_specs(&sim.lanes, &sim.env(), &sim.rope),
+            &sim.rope,
+        ),
+        Situation::Capture(c) => (Stepping::of_specs(&c.lanes, &c.env(None), &c.rope), &c.rope),
+    };
+    fixes::lines(&lanes, rope, &[])
+}
+
+/// Runs the candidates and prints the verdict.
+fn verdict(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
     let Situation::Display { sim, pacings } = &cfg.situation else {
         return Ok(advise::main(cfg)?);
     };
