@@ -7,7 +7,10 @@ use crate::failure::Failure;
 use crate::interrupt;
 use std::process::ExitCode;
 use timestep_lab::advise::{self, AdviseConfig, AdviseError, Situation, Watching};
+use timestep_lab::fit;
+use timestep_lab::fixes::{self, Stepping};
 use timestep_lab::messages;
+use timestep_lab::replay::ReplayConfig;
 use timestep_lab::simulate::{FrameRecord, SimConfig};
 
 /// What Ctrl-C does to an `advise` run, as its estimate lines end.
@@ -15,6 +18,46 @@ const ADVISE_CTRL_C: &str = "Ctrl-C stops it, with no verdict";
 
 /// Runs `advise`; `force`: progress shows even when stderr is not a terminal.
 pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
+    let status = verdict(cfg, force)?;
+    // A tick the rope cannot take, and its fix, under the verdict's text (not its JSON).
+    if !cfg.json && status == ExitCode::SUCCESS {
+        let said = tick_fix_lines(cfg);
+        messages::print("the advice", |out| {
+            fit::write_fitted(out, false, |text| fixes::write_lines(text, &said))
+        })?;
+    }
+    Ok(status)
+}
+
+/// What to say of the candidates whose tick is above the rope's stable step, and the fix
+/// ([`fixes::tick_fix`]; `advise` substeps at 1 ms unless `--max-substep` says otherwise, so
+/// only a longer one brings this on), over every run: each tick tried.
+fn tick_fix_lines(cfg: &AdviseConfig) -> Vec<String> {
+    let mut lanes = Vec::new();
+    let rope = match &cfg.situation {
+        Situation::Display { sim, .. } => &sim.rope,
+        Situation::Capture(c) => &c.rope,
+    };
+    for run in cfg.runs() {
+        let env = match &cfg.situation {
+            Situation::Display { sim, .. } => SimConfig {
+                timing: run.timing,
+                ..SimConfig::clone(sim)
+            }
+            .env(),
+            Situation::Capture(c) => ReplayConfig {
+                timing: run.timing,
+                ..c.clone()
+            }
+            .env(None),
+        };
+        lanes.extend(Stepping::of_specs(&run.lanes, &env, rope));
+    }
+    fixes::lines(&lanes, rope, &[])
+}
+
+/// Runs the candidates and prints the verdict.
+fn verdict(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
     let Situation::Display { sim, .. } = &cfg.situation else {
         return Ok(advise::main(cfg)?);
     };

@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use timestep_lab::fit;
+use timestep_lab::fixes::{self, Stepping};
 use timestep_lab::lane::LaneReport;
 use timestep_lab::messages;
 use timestep_lab::replay::{
@@ -79,6 +80,23 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
     }
     timestep_lab::pending::commit_all(files).map_err(Failure::machine)?;
     let lanes: Vec<LaneReport> = outcome.lanes.into_iter().map(|l| l.report).collect();
+    let refresh_hz = summary.refresh_hz_estimate;
+    // A tick that equals the refresh flips where the game's frames came at the refresh too
+    // (not 89 fps on a 60 Hz display, whose frames run 0, 1 or 2 ticks for another reason).
+    let paced = refresh_hz.filter(|hz| {
+        summary
+            .render_fps
+            .is_some_and(|fps| (fps - hz).abs() <= hz * fixes::PACED_TOLERANCE)
+    });
+    let flipping: Vec<(String, f64)> = lanes
+        .iter()
+        .filter_map(|l| fixes::flips(l, paced).map(|hz| (l.lane.clone(), hz)))
+        .collect();
+    let said = fixes::lines(
+        &Stepping::of_specs(&cfg.lanes, &cfg.env(refresh_hz), &cfg.rope),
+        &cfg.rope,
+        &flipping,
+    );
     let report = ReplayReport {
         config: ReplayConfigReport {
             looped: LoopConfigReport::new(&cfg.timing, cfg.max_substep),
@@ -98,6 +116,7 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         } else {
             fit::write_fitted(w, out.wide, |text| {
                 write_table(text, &report, cfg, out.wide)?;
+                fixes::write_lines(text, &said)?;
                 write_advise(text, &out.advise)
             })
         }

@@ -7,6 +7,7 @@ use crate::interrupt;
 use crate::plot;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
+use timestep_lab::fixes::{self, Stepping};
 use timestep_lab::messages;
 use timestep_lab::pending;
 use timestep_lab::simulate::{
@@ -72,6 +73,18 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     pending::commit_all(files).map_err(Failure::machine)?;
 
     let ran = outcome.lanes.len();
+    let flipping: Vec<(String, f64)> = outcome
+        .lanes
+        .iter()
+        .filter_map(|l| {
+            fixes::flips(&l.report, cfg.display.vsynced_hz()).map(|hz| (l.report.lane.clone(), hz))
+        })
+        .collect();
+    let said = fixes::lines(
+        &Stepping::of_specs(&cfg.lanes, &cfg.env(), &cfg.rope),
+        &cfg.rope,
+        &flipping,
+    );
     let reports = outcome.lanes.into_iter().map(|l| l.report).collect();
     let mut report = Report::new(cfg, reports, progress.reached_ns(ran));
     if outcome.interrupted {
@@ -83,6 +96,7 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         } else {
             timestep_lab::fit::write_fitted(out, args.wide, |text| {
                 write_table(text, &report, cfg, args.wide)?;
+                fixes::write_lines(text, &said)?;
                 timestep_lab::replay::write_advise(text, &args.advise)
             })
         }

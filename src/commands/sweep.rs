@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use timestep_lab::fixes::{self, Stepping};
 use timestep_lab::lane::peak_rss_kib;
 use timestep_lab::messages;
 use timestep_lab::pending::{self, PendingFile};
@@ -56,6 +57,8 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
             cfg.axis,
         ),
         minutes: cfg.base.display.duration_ns as f64 / 60e9,
+        flipping: Vec::new(),
+        vsynced: cfg.base.display.vsynced_hz().is_some(),
     };
     let started = Instant::now();
     let outcome = sink
@@ -123,6 +126,12 @@ struct Sink<'a> {
     rows: u64,
     summary: Summary,
     minutes: f64,
+    /// The lanes whose fixed tick flipped 0/1/2 ticks a frame at a refresh it equals, each
+    /// with that refresh ([`fixes::flips`]) and its index, as rows come (in any order).
+    flipping: Vec<(f64, usize, String)>,
+    /// Whether every present waits for the display's refresh, each row's rate (vsync on a
+    /// fixed-rate display).
+    vsynced: bool,
 }
 
 impl Sink<'_> {
@@ -152,6 +161,9 @@ impl Sink<'_> {
             write!(self.stdout, "{sep}{}", json_row(row))?;
         }
         self.summary.add(row, self.minutes);
+        if let Some(hz) = fixes::flips(&row.report, self.vsynced.then_some(row.rate)) {
+            self.flipping.push((hz, row.lane, row.report.lane.clone()));
+        }
         self.rows += 1;
         Ok(())
     }
@@ -189,8 +201,19 @@ impl Sink<'_> {
                     ""
                 }
             )?;
+            let base = &cfg.base;
+            let lanes = Stepping::of_specs(&base.lanes, &base.env(), &base.rope);
+            self.flipping
+                .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+            let flipping: Vec<(String, f64)> = self
+                .flipping
+                .iter()
+                .map(|(hz, _, name)| (name.clone(), *hz))
+                .collect();
+            let said = fixes::lines(&lanes, &base.rope, &flipping);
             let advise = self.advise;
             timestep_lab::fit::write_fitted(out, self.wide, |t| {
+                fixes::write_lines(t, &said)?;
                 timestep_lab::replay::write_advise(t, advise)
             })?;
         }

@@ -10,6 +10,7 @@ mod architecture;
 mod cli;
 mod docs;
 mod drive;
+mod fixes;
 mod fuzz;
 mod hostile;
 mod long_runs;

@@ -15,6 +15,7 @@ pub mod chart;
 pub mod draw;
 pub mod fast;
 pub mod fit;
+pub mod fixes;
 pub mod frame;
 pub mod frame_csv;
 pub mod fuzz;

@@ -3,7 +3,8 @@
 //! the panel offers, each only where it makes one of those lanes stable.
 
 use super::{Refused, Session};
-use timestep_lab::draw::{stability_warning, stable_with};
+use timestep_lab::draw::stability_warning;
+use timestep_lab::fixes::{Stepping, fix_substep_ns};
 use timestep_lab::lane::Lane;
 use timestep_lab::rope::Integrator;
 use timestep_loop::MaxSubstep;
@@ -21,14 +22,14 @@ pub enum Fix {
 
 /// Whether `lane`'s step is above its rope's stable step with its integrator.
 fn unstable(lane: &Lane) -> bool {
-    lane.integrator().and_then(|i| stable_with(lane, i)) == Some(false)
+    lane.rope()
+        .is_some_and(|rope| Stepping::of_lane(lane, rope.params()).unstable(rope.params()))
 }
 
 /// Whether RK4 would hold `lane`'s step where its integrator does not.
 fn rk4_helps(lane: &Lane) -> bool {
-    unstable(lane)
-        && lane.integrator() != Some(Integrator::Rk4)
-        && stable_with(lane, Integrator::Rk4) == Some(true)
+    lane.rope()
+        .is_some_and(|rope| Stepping::of_lane(lane, rope.params()).rk4_helps(rope.params()))
 }
 
 impl Session {
@@ -86,8 +87,8 @@ impl Session {
         fixes
     }
 
-    /// The substep the panel's fix sets for the lanes `unstable`: half the smallest stable
-    /// step among their integrators (Euler's with none), from 1 µs to 1 ms.
+    /// The substep the panel's fix sets for the lanes `unstable`: [`fix_substep_ns`] of the
+    /// smallest stable step among their integrators (Euler's with none), as the commands say it.
     fn fix_substep_ns(&self, unstable: &[usize]) -> u64 {
         let limit_s = unstable
             .iter()
@@ -95,12 +96,7 @@ impl Session {
             .chain(unstable.is_empty().then_some(Integrator::Euler))
             .map(|i| self.rope.stability_limit_for(i))
             .fold(f64::INFINITY, f64::min);
-        let half = limit_s * 1e9 / 2.0;
-        if half.is_finite() {
-            half.clamp(1e3, 1e6) as u64
-        } else {
-            1_000_000
-        }
+        fix_substep_ns(limit_s)
     }
 
     /// The panel's fix for an unstable step (see [`Fix`]), by the reset rule.

@@ -3,6 +3,7 @@
 use super::canvas::{Canvas, Rgb};
 use super::palette as pal;
 use super::text::{self, Part, Texts};
+use crate::fixes::{Stepping, integrator_title};
 use crate::lane::{Judder, Lane};
 use crate::rope::{Integrator, Rope};
 use timestep_loop::{Mode, Pacer, Pacing, TimingConfig, millis};
@@ -118,51 +119,41 @@ fn judder_text(judder: &Judder) -> String {
 /// The longest step `lane` integrates its rope with, and the longest its integrator keeps this
 /// rope stable at, seconds; `None` for a lane with no fixed step (variable) or no rope.
 fn step_and_limit_s(lane: &Lane) -> Option<(f64, f64)> {
-    let p = lane.policy();
-    if p.mode == Mode::Variable {
-        return None;
-    }
-    let rope = lane.rope()?;
-    let integrator = lane.integrator()?;
-    let step_s = p.timing.tick_ns() as f64 / 1e9 / p.substeps_per_tick().max(1) as f64;
-    Some((step_s, rope.params().stability_limit_for(integrator)))
-}
-
-/// Whether `lane`'s step (its tick, or substep) is within `integrator`'s stable step on its
-/// rope; `None` for a variable lane (its step is the frame's) or one without a rope.
-pub fn stable_with(lane: &Lane, integrator: Integrator) -> Option<bool> {
-    let (step_s, _) = step_and_limit_s(lane)?;
-    let limit_s = lane.rope()?.params().stability_limit_for(integrator);
-    Some(step_s <= limit_s)
+    let params = lane.rope()?.params();
+    let stepping = Stepping::of_lane(lane, params);
+    Some((
+        stepping.step_s?,
+        params.stability_limit_for(stepping.integrator),
+    ))
 }
 
 /// What to say when `lane`'s step is above its integrator's stable step on this rope (the
 /// rope will explode however well the loop paces it), and what to do instead; `None` when it
 /// is below. "tick 16.67 ms is above this rope's stable step with Euler, 15.07 ms: it will
-/// explode; add substeps (--max-substep) or use RK4".
+/// explode; add substeps (--max-substep) or use RK4". The rule is [`crate::fixes`]'.
 pub fn stability_warning(lane: &Lane) -> Option<String> {
-    let (step_s, limit_s) = step_and_limit_s(lane).filter(|(step, limit)| step > limit)?;
-    let what = if lane.policy().substeps_per_tick() > 1 {
+    let params = lane.rope()?.params();
+    let stepping = Stepping::of_lane(lane, params);
+    if !stepping.unstable(params) {
+        return None;
+    }
+    let what = if stepping.substepped {
         "substep"
     } else {
         "tick"
     };
     // RK4 is offered only where its own stable step holds this step.
-    let (integrator, fix) = match lane.integrator() {
-        Some(Integrator::Rk4) => ("RK4", "add substeps (--max-substep) or a shorter --dt"),
-        _ if stable_with(lane, Integrator::Rk4) == Some(true) => {
-            ("Euler", "add substeps (--max-substep) or use RK4")
-        }
-        _ => (
-            "Euler",
-            "add substeps (--max-substep) or a shorter --dt (RK4 is unstable at it too)",
-        ),
+    let fix = match stepping.integrator {
+        Integrator::Rk4 => "add substeps (--max-substep) or a shorter --dt",
+        _ if stepping.rk4_helps(params) => "add substeps (--max-substep) or use RK4",
+        _ => "add substeps (--max-substep) or a shorter --dt (RK4 is unstable at it too)",
     };
     Some(format!(
-        "{what} {:.2} ms is above this rope's stable step with {integrator}, {:.2} ms: it will \
+        "{what} {:.2} ms is above this rope's stable step with {}, {:.2} ms: it will \
          explode; {fix}",
-        step_s * 1e3,
-        limit_s * 1e3
+        stepping.step_s.unwrap_or_default() * 1e3,
+        integrator_title(stepping.integrator),
+        params.stability_limit_for(stepping.integrator) * 1e3
     ))
 }
 

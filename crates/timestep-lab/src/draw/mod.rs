@@ -46,7 +46,7 @@ mod wall;
 pub use glossary::{LEGEND, tip};
 pub use hud::{
     CaptureCaption, HudCell, HudInfo, LaneRow, alike_tip, clamp_text, max_steps_text,
-    pacing_summary, stability_warning, stable_with, text_scale, vsync_summary,
+    pacing_summary, stability_warning, text_scale, vsync_summary,
 };
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Bands, Layout, MAX_PANES, OVERLAY_SPREAD, label_height};

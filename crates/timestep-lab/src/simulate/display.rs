@@ -61,6 +61,15 @@ pub struct DisplayConfig {
     pub seed: u64,
 }
 
+impl DisplayConfig {
+    /// The refresh every present waits for, Hz: with vsync on a fixed-rate display (not a
+    /// `--vrr` panel), so that no frame comes sooner than a refresh after the last; `None`
+    /// otherwise.
+    pub fn vsynced_hz(&self) -> Option<f64> {
+        (self.vsync && self.vrr.is_none()).then_some(self.display_hz)
+    }
+}
+
 impl Default for DisplayConfig {
     fn default() -> Self {
         DisplayConfig {
