@@ -21,7 +21,7 @@ pub enum Action {
     PreviousLane,
     /// The split view: every lane side by side (one lane becomes the four modes), and back.
     ToggleSplit,
-    /// The focused lane's timer: raw → snap → smooth → raw.
+    /// The focused lane's timer: raw → snap → snap-vsync → smooth → raw.
     CycleTimer,
     Reset,
     Pause,
@@ -100,7 +100,7 @@ impl Action {
             Action::NextLane => "focus the next lane".into(),
             Action::PreviousLane => "focus the lane before".into(),
             Action::ToggleSplit => "split view: lanes side by side".into(),
-            Action::CycleTimer => "next timer: raw, snap, smooth".into(),
+            Action::CycleTimer => "next timer: raw, snap, snap-vsync, smooth".into(),
             Action::Reset => "reset the rope(s)".into(),
             Action::Pause => "pause / resume".into(),
             Action::FrameBack => "paused: one frame back (the last 10 s are kept)".into(),

@@ -98,8 +98,14 @@ fn m_cycles_the_title_through_all_four_modes_2_picks_semi_fixed_and_t_its_timers
     wait_for_title(&window, "timestep-rope — fixed");
     press(&window, "2");
     wait_for_title(&window, "timestep-rope — semi-fixed");
-    // T cycles the timer: raw -> snap -> smooth -> raw (the mode's own, not named).
-    for want in ["semi-fixed+snap", "semi-fixed+smooth", "semi-fixed"] {
+    // T cycles the timer: raw -> snap -> snap-vsync -> smooth -> raw (the mode's own, not
+    // named).
+    for want in [
+        "semi-fixed+snap",
+        "semi-fixed+snap-vsync",
+        "semi-fixed+smooth",
+        "semi-fixed",
+    ] {
         press(&window, "t");
         wait_for_title(&window, &format!("timestep-rope — {want}"));
     }

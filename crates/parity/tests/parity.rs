@@ -1,6 +1,9 @@
-//! Our `bevy` and `game-loop` presets against the real crates, frame by frame: the same frame
-//! times in, the same number of ticks out on every frame. Each sequence reports the frames that
-//! differ; the target, and the assertion, is none.
+//! Our `bevy` and `game-loop` presets against the real crates, and our `glaiel` preset against
+//! a model of `frame_timer.cpp` written from its rules ([`frame_timer`]), frame by frame: the
+//! same frame times in, the same number of ticks out on every frame. Each sequence reports the
+//! frames that differ; the target, and the assertion, is none.
+
+mod frame_timer;
 
 use bevy_app::{App, FixedUpdate};
 use bevy_ecs::resource::Resource;
@@ -114,7 +117,13 @@ fn sequences() -> Vec<(&'static str, Vec<u64>)> {
 
 /// Ticks per frame of our preset.
 fn ours(preset: Preset, frames: &[u64]) -> Vec<u64> {
-    let mut lp = Loop::new(LoopSpec::preset(preset), &PolicyEnv::default()).unwrap();
+    ours_on(preset, frames, None)
+}
+
+/// Ticks per frame of our preset, told the display's nominal rate is `hint_hz` (or not told).
+fn ours_on(preset: Preset, frames: &[u64], hint_hz: Option<f64>) -> Vec<u64> {
+    let env = PolicyEnv::default().with_refresh_hint(hint_hz);
+    let mut lp = Loop::new(LoopSpec::preset(preset), &env).unwrap();
     frames
         .iter()
         .map(|&f| u64::from(lp.advance_ns(f, |_| {}).steps))
@@ -223,4 +232,28 @@ fn the_bevy_preset_ticks_as_bevy_0_19_1_on_every_frame() {
         );
     }
     assert_eq!(total, 0, "frames that differ from Bevy 0.19.1");
+}
+
+#[test]
+fn the_glaiel_preset_ticks_as_frame_timer_cpp_on_every_frame() {
+    // Every sequence on a display whose rate the loop is not told (SDL reports none: 60 Hz)
+    // and on displays of 50, 59.94 (SDL: 60) and 144 Hz, whatever the frames say; and a stall
+    // to a 141.7 ms frame, over 8 ticks (133.3 ms) but not 8 periods of 50 Hz (160 ms): the
+    // limits count in ticks (lines 48, 83).
+    let mut total = 0;
+    let mut all = sequences();
+    all.push(("60 Hz, 125 ms stall", stalled(600, 300, 125_000_000)));
+    for (name, frames) in all {
+        let ends = frame_timer::ends_of(&frames);
+        for hint in [None, Some(50.0), Some(59.94), Some(144.0)] {
+            let real = frame_timer::ticks(&ends, hint.map(frame_timer::sdl_refresh_rate));
+            let told = hint.map_or("no rate".into(), |hz| format!("told {hz} Hz"));
+            total += differing(
+                &format!("glaiel, {name}, {told}"),
+                &ours_on(Preset::Glaiel, &frames, hint),
+                &real,
+            );
+        }
+    }
+    assert_eq!(total, 0, "frames that differ from frame_timer.cpp");
 }

@@ -34,7 +34,9 @@ pub use smooth::DeltaSmoother;
 pub use spec::{Base, LoopSpec, SpecError, SpecErrorKind};
 pub use stepper::{Books, FrameStats, MAX_FRAME_STEPS, Step, StepRun, Stepper};
 pub use tick::{MAX_TICK_DEN, Tick};
-pub use timer::{Filtered, SNAP_FRAMES, Timer, TimerBooks, TimerKind};
+pub use timer::{
+    Filtered, SNAP_FRAMES, Timer, TimerBooks, TimerKind, display_mode_hz, snap_to_display_mode,
+};
 pub use units::{
     DurationError, MAX_DURATION_NS, MAX_HZ, MIN_HZ, NS_PER_MS, NS_PER_S, format_duration,
     hz_of_period, millis, ns_from_seconds, parse_duration, parse_duration_with_unit, parse_period,

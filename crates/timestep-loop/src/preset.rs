@@ -100,9 +100,10 @@ impl Preset {
                  a second, max_frame_time 0.1 s as in its README's example, no cap)"
             }
             Preset::Glaiel => {
-                "TylerGlaiel/FrameTimingControl frame_timer.cpp (ed335bb, 2023): snap to whole \
-                 refresh periods within 0.2 ms, mean of 4, resync past 8 ticks and on the first \
-                 frame, unlocked rendering with alpha"
+                "TylerGlaiel/FrameTimingControl frame_timer.cpp (ed335bb, 2023): every frame \
+                 snapped to whole periods of the display mode's whole-hertz rate (60 if unknown) \
+                 within 0.2 ms, mean of 4, resync past 8 ticks and on the first frame, unlocked \
+                 rendering with alpha"
             }
         }
     }
@@ -152,8 +153,9 @@ impl Preset {
                 clamp: Some((100_000_000, ClampOn::Delta)),
                 ..base
             },
-            // desired = cps / 60 truncated (16,666,666 ns at cps 1e9); the snapping timer and
-            // its resync past 8 frames; unlocked: render(acc / desired).
+            // desired = cps / 60 truncated (16,666,666 ns at cps 1e9); the snapping timer (to
+            // the display mode's rate on every frame, as the code does, not only while vsync is
+            // detected) and its resync past 8 frames; unlocked: render(acc / desired).
             Preset::Glaiel => Rules {
                 tick: Tick::from_ns(16_666_666),
                 timer: TimerKind::Snap,

@@ -1,7 +1,7 @@
 //! A loop as a user names it: `NAME[+OPTION...]`. NAME is a stepping mode or an engine preset;
-//! the options are a timer (`raw`, `snap`, `smooth`), a fuzzy step rule (`fuzzy`, `fuzzy59`;
-//! accumulating modes only), and for presets `interpolated` (blend), `tick=RATE|DURATION`
-//! (another tick) and, for Godot, `jitter=J`. In a comma-separated list, three names stand for
+//! the options are a timer (`raw`, `snap`, `snap-vsync`, `smooth`), a fuzzy step rule (`fuzzy`,
+//! `fuzzy59`; accumulating modes only), and for presets `interpolated` (blend),
+//! `tick=RATE|DURATION` (another tick) and, for Godot, `jitter=J`. In a comma-separated list, three names stand for
 //! groups: `modes` (the four textbook modes), `presets` (every preset) and `timers` (fixed with
 //! each timer and each fuzzy window).
 
@@ -161,7 +161,7 @@ fn base_names() -> String {
 
 impl LoopSpec {
     /// The options [`LoopSpec::parse`] knows, for messages.
-    pub const OPTIONS: &'static str = "raw, snap, smooth, fuzzy, fuzzy59, or for presets \
+    pub const OPTIONS: &'static str = "raw, snap, snap-vsync, smooth, fuzzy, fuzzy59, or for presets \
                                        interpolated, tick=RATE and for godot jitter=J";
 
     /// A textbook mode with its own timer (raw).
@@ -553,6 +553,7 @@ mod tests {
             [
                 "fixed",
                 "fixed+snap",
+                "fixed+snap-vsync",
                 "fixed+smooth",
                 "fixed+fuzzy",
                 "fixed+fuzzy59"

@@ -1,25 +1,32 @@
 //! Timers: what a loop does to the measured frame time before its stepper sees it.
 //!
 //! - `raw` hands it on as measured.
-//! - `snap` is Tyler Glaiel's FrameTimingControl (`frame_timer.cpp`, commit ed335bb, 2023),
-//!   whose limits are in update ticks (`desired_frametime`, the loop's tick), not refresh
-//!   periods: a delta over 8 ticks counts as one tick (lines 48-50, "ignore extra-slow
-//!   frames"); a delta within 0.2 ms of k refresh periods (k = 1..8) becomes exactly that
-//!   (lines 57-62; the error is discarded); then the mean of the last 4 deltas, the division's
-//!   remainder carried (lines 65-77, the history primed with 4 ticks, line 32); an accumulator
-//!   past 8 ticks is emptied (lines 83-92, a stepper rule the timer sets), and so is the first
-//!   frame's, as `resync` starts `true` (line 37). The snapping and averaging work only while
-//!   vsync is detected, with the measured rate rounded to whole hertz as the refresh period,
-//!   and otherwise the time is handed on as measured (the article: a strict timer when vsync
-//!   is off, or speedrunners lose). The two limits, extra-slow frames and the resync, apply
-//!   whether or not vsync is detected: in `frame_timer.cpp` they count in update ticks and
-//!   need no refresh rate (the mean of 4 needs none either, but it smooths vsync's jitter and
-//!   the strict timer leaves it out). Where a lane's tick is shorter than the refresh period
-//!   (a 1 ms tick on a 60 Hz display, never the case in Glaiel's own use), the limits count in
-//!   refresh periods instead, or every frame would be extra slow; with no refresh rate known,
-//!   in periods of 60 Hz, the rate `frame_timer.cpp` assumes when the display reports none
-//!   (lines 20-21).
+//! - `snap` is Tyler Glaiel's FrameTimingControl (`frame_timer.cpp`, commit ed335bb, 2023) as
+//!   the code runs it, on every frame: a delta over 8 update ticks (`desired_frametime`, the
+//!   loop's tick) counts as one tick (lines 48-50, "ignore extra-slow frames"); a delta within
+//!   0.2 ms of k periods of the display mode's rate (k = 1..8) becomes exactly that (lines
+//!   57-62; the error is discarded); then the mean of the last 4 deltas, the division's
+//!   remainder carried (lines 65-77), the history primed with 4 ticks (line 32) and joined by
+//!   every delta from the first frame's on; an accumulator past 8 ticks is emptied (lines
+//!   83-92, a stepper rule the timer sets), and so is the first frame's, as `resync` starts
+//!   `true` (line 37). The rate is what `SDL_GetCurrentDisplayMode` reports (lines 15-21):
+//!   SDL2's `refresh_rate` is whole hertz, rounded from the mode's rate on X11 and macOS
+//!   (`SDL_x11modes.c` `CalculateXRandRRefreshRate`, `SDL_cocoamodes.m`
+//!   `GetDisplayModeRefreshRate`), so here the display's nominal rate the loop was given (its
+//!   refresh hint) rounded to whole hertz, and 60 when it was given none, as the code assumes
+//!   when SDL reports none. It detects no vsync: the frame times never change what it snaps to.
+//! - `snap-vsync` is the same timer as the article describes it ("How to make your game run at
+//!   60fps": a strict timer when vsync is off, or speedrunners lose): it snaps and averages only
+//!   while vsync is detected (or, before a verdict, assumed from the hint), to the measured rate
+//!   rounded to whole hertz, and otherwise hands the time on as measured, the history left as it
+//!   was. Its two limits, extra-slow frames and the resync, apply whether or not vsync is
+//!   detected (they count in update ticks and need no refresh rate).
 //! - `smooth` is Godot's DeltaSmoother ([`super::smooth`]).
+//!
+//! Where one refresh period is longer than 8 update ticks (a 1 ms tick on a 60 Hz display,
+//! never the case in Glaiel's own use), both count their limits in refresh periods instead, or
+//! every frame would be extra slow; with no refresh rate known, in periods of 60 Hz, the rate
+//! `frame_timer.cpp` assumes when the display reports none (lines 20-21).
 //!
 //! A timer keeps books too: what it throws away (an extra-slow frame past its one tick, a
 //! snap's error down) is counted as discarded, what it adds (a snap's error up) as invented,
@@ -40,23 +47,39 @@ use std::str::FromStr;
 pub enum TimerKind {
     /// The frame time as measured.
     Raw,
-    /// Glaiel's snap to whole refresh periods and mean of four.
+    /// Glaiel's `frame_timer.cpp`: snap to whole periods of the display mode's rate and mean
+    /// of four, on every frame.
     Snap,
+    /// The same while vsync is detected, the time as measured while it is not (the article's
+    /// strict timer).
+    SnapVsync,
     /// Godot's DeltaSmoother.
     Smooth,
 }
 
 impl TimerKind {
-    /// Every timer: raw, snap, smooth.
-    pub const ALL: [TimerKind; 3] = [TimerKind::Raw, TimerKind::Snap, TimerKind::Smooth];
+    /// Every timer: raw, snap, snap-vsync, smooth.
+    pub const ALL: [TimerKind; 4] = [
+        TimerKind::Raw,
+        TimerKind::Snap,
+        TimerKind::SnapVsync,
+        TimerKind::Smooth,
+    ];
 
     /// The name a user types.
     pub fn name(self) -> &'static str {
         match self {
             TimerKind::Raw => "raw",
             TimerKind::Snap => "snap",
+            TimerKind::SnapVsync => "snap-vsync",
             TimerKind::Smooth => "smooth",
         }
+    }
+
+    /// Whether this is one of Glaiel's snapping timers (`snap`, `snap-vsync`), which also set
+    /// the stepper's resync.
+    pub fn snaps(self) -> bool {
+        matches!(self, TimerKind::Snap | TimerKind::SnapVsync)
     }
 }
 
@@ -86,10 +109,9 @@ impl FromStr for TimerKind {
 /// ticks an accumulator may hold before the snapping timer's resync empties it.
 pub const SNAP_FRAMES: u64 = 8;
 /// The refresh rate `frame_timer.cpp` assumes when the display reports none (lines 20-21):
-/// here, what the limits count in while no refresh rate is known, Hz.
+/// what `snap` snaps to without a refresh hint, and what `snap-vsync`'s limits count in while
+/// no refresh rate is known, Hz.
 const UNKNOWN_REFRESH_HZ: u64 = 60;
-/// Its period, ns, rounded down as `frame_timer.cpp` divides (line 26).
-const UNKNOWN_REFRESH_PERIOD_NS: u64 = 1_000_000_000 / UNKNOWN_REFRESH_HZ;
 /// A delta this close to a whole number of periods is snapped to it, ns (0.2 ms).
 const SNAP_TOLERANCE_NS: u64 = 200_000;
 /// Deltas averaged after snapping.
@@ -126,13 +148,17 @@ impl Snap {
     }
 
     /// What the limits count in for a refresh period `p`: the update tick (Glaiel's
-    /// `desired_frametime`), or the period where that is longer. His updates are never shorter
-    /// than the display's period (60 a second on a 60 Hz or faster display), and there the
-    /// tick is the unit, as in `frame_timer.cpp`; a lane whose tick is shorter (a 1 ms tick on
-    /// a 60 Hz display) would otherwise count every frame as extra slow and resync every frame.
-    /// Without a period (no vsync detected), the period of [`UNKNOWN_REFRESH_HZ`].
+    /// `desired_frametime`, as in `frame_timer.cpp` lines 48 and 83), or the period where one
+    /// period is longer than 8 ticks: a lane whose tick is that short (a 1 ms tick on a 60 Hz
+    /// display) would otherwise count every frame as extra slow. Without a period (no vsync
+    /// detected), the period of [`UNKNOWN_REFRESH_HZ`].
     fn unit(&self, p: Option<u64>) -> u64 {
-        self.desired.max(p.unwrap_or(UNKNOWN_REFRESH_PERIOD_NS))
+        let p = p.unwrap_or_else(|| whole_hz_period_ns(UNKNOWN_REFRESH_HZ));
+        if p > self.desired.saturating_mul(SNAP_FRAMES) {
+            p
+        } else {
+            self.desired
+        }
     }
 
     /// `d_ns` with an extra-slow frame cut to one unit, then snapped to whole `period`s and
@@ -150,11 +176,10 @@ impl Snap {
             out.ns = d;
             return out;
         };
-        if let Some(k) = (1..=SNAP_FRAMES).find(|k| (k * p).abs_diff(d) < SNAP_TOLERANCE_NS) {
-            out.discarded_ns += d.saturating_sub(k * p);
-            out.invented_ns += (k * p).saturating_sub(d);
-            d = k * p;
-        }
+        let snapped = snap_to(d, p);
+        out.discarded_ns += d.saturating_sub(snapped);
+        out.invented_ns += snapped.saturating_sub(d);
+        d = snapped;
         self.history.rotate_left(1);
         self.history[AVERAGE_OF - 1] = d;
         let sum: u64 = self.history.iter().sum();
@@ -211,7 +236,7 @@ impl Timer {
             kind,
             snap: Snap::new(tick.into().ns()),
             smooth: DeltaSmoother::new(vsync_requested),
-            resync: kind == TimerKind::Snap,
+            resync: kind.snaps(),
             books: TimerBooks::default(),
         }
     }
@@ -234,7 +259,10 @@ impl Timer {
                 ns: raw_ns,
                 ..Filtered::default()
             },
-            TimerKind::Snap => self.snap.filter(raw_ns, snap_period(vsync)),
+            TimerKind::Snap => self
+                .snap
+                .filter(raw_ns, Some(display_mode_period_ns(vsync))),
+            TimerKind::SnapVsync => self.snap.filter(raw_ns, snap_period(vsync)),
             TimerKind::Smooth => Filtered {
                 ns: self.smooth.smooth(raw_ns),
                 ..Filtered::default()
@@ -248,26 +276,73 @@ impl Timer {
         out
     }
 
-    /// Glaiel's resync for the stepper, ns: with the snapping timer, an accumulator past 8
-    /// update ticks (8 refresh periods where a period is the longer, vsync detected or not) is
-    /// emptied.
+    /// Glaiel's resync for the stepper, ns: with a snapping timer, an accumulator past 8
+    /// update ticks (8 refresh periods where a period is longer than 8 ticks, vsync detected
+    /// or not) is emptied.
     pub fn resync_over_ns(&self, vsync: &VsyncDetector) -> Option<u64> {
-        match self.kind {
-            TimerKind::Snap => Some(self.snap.unit(snap_period(vsync)) * SNAP_FRAMES),
-            _ => None,
-        }
+        let period = match self.kind {
+            TimerKind::Snap => Some(display_mode_period_ns(vsync)),
+            TimerKind::SnapVsync => snap_period(vsync),
+            _ => return None,
+        };
+        Some(self.snap.unit(period) * SNAP_FRAMES)
     }
 
     /// Whether this frame's accumulator is to be emptied whatever it holds: Glaiel's `resync`
-    /// starts `true` (`frame_timer.cpp` line 37), so the snapping timer's first frame does.
+    /// starts `true` (`frame_timer.cpp` line 37), so a snapping timer's first frame does.
     pub fn take_resync(&mut self) -> bool {
         std::mem::take(&mut self.resync)
     }
 }
 
-/// The frame the snapping timer snaps to, while vsync is detected or, before a verdict, assumed.
+/// The period `snap-vsync` snaps to, while vsync is detected or, before a verdict, assumed.
 fn snap_period(vsync: &VsyncDetector) -> Option<u64> {
     vsync.assumed_period_ns()
+}
+
+/// `d_ns` snapped to the first whole number k = 1..8 of `period_ns` it is within 0.2 ms of,
+/// else as it is (`frame_timer.cpp` lines 57-62).
+fn snap_to(d_ns: u64, period_ns: u64) -> u64 {
+    (1..=SNAP_FRAMES)
+        .map(|k| k.saturating_mul(period_ns))
+        .find(|target| target.abs_diff(d_ns) < SNAP_TOLERANCE_NS)
+        .unwrap_or(d_ns)
+}
+
+/// A frame time `d_ns` as `snap` snaps it before averaging, on a display whose nominal rate
+/// the loop knows as `hint_hz`: to whole periods of [`display_mode_hz`] when within 0.2 ms.
+///
+/// ```
+/// use timestep_loop::snap_to_display_mode;
+/// // A 59.94 Hz display's frame, snapped to 1/60 s (truncated to whole ns).
+/// assert_eq!(snap_to_display_mode(16_683_350, Some(59.94)), 16_666_666);
+/// // A 50 Hz frame on a display the loop was told nothing of (60 Hz): not near, kept.
+/// assert_eq!(snap_to_display_mode(20_000_000, None), 20_000_000);
+/// ```
+pub fn snap_to_display_mode(d_ns: u64, hint_hz: Option<f64>) -> u64 {
+    snap_to(d_ns, whole_hz_period_ns(display_mode_hz(hint_hz)))
+}
+
+/// The display mode's rate as `SDL_GetCurrentDisplayMode` reports it, Hz, for a display whose
+/// nominal rate the loop knows as `hint_hz`: whole hertz, rounded as SDL2 rounds the mode's
+/// rate on X11 and macOS (59.94 Hz is 60), and 60 when the rate is unknown or rounds to 0
+/// (`frame_timer.cpp` lines 15-21).
+pub fn display_mode_hz(hint_hz: Option<f64>) -> u64 {
+    match hint_hz.map(f64::round) {
+        Some(hz) if hz >= 1.0 => hz.min(1e9) as u64,
+        _ => UNKNOWN_REFRESH_HZ,
+    }
+}
+
+/// One period of a whole-hertz rate, ns, rounded down as `frame_timer.cpp` divides its counter
+/// rate by the display's (line 26).
+fn whole_hz_period_ns(hz: u64) -> u64 {
+    1_000_000_000 / hz.max(1)
+}
+
+/// The period `snap` snaps to: one of [`display_mode_hz`] of the loop's refresh hint.
+fn display_mode_period_ns(vsync: &VsyncDetector) -> u64 {
+    whole_hz_period_ns(display_mode_hz(vsync.hint_hz()))
 }
 
 #[cfg(test)]
@@ -332,15 +407,65 @@ mod tests {
         );
     }
 
-    #[test]
-    fn without_vsync_a_snapping_timer_hands_on_the_raw_time() {
-        let mut t = Timer::new(TimerKind::Snap, TICK, true);
-        let mut not_paced = VsyncDetector::new(Some(60.0));
+    /// Frame times a detector decides are not paced by the 60 Hz display it was told of.
+    fn not_paced() -> VsyncDetector {
+        let mut v = VsyncDetector::new(Some(60.0));
         for d in [
             3_000_000, 29_000_000, 7_000_000, 41_000_000, 2_000_000, 23_000_000,
         ] {
-            not_paced.observe(d);
+            v.observe(d);
         }
+        v
+    }
+
+    #[test]
+    fn snap_snaps_to_the_display_modes_whole_hertz_on_every_frame_vsync_or_not() {
+        // frame_timer.cpp detects no vsync: with frames no vsync paces it still snaps to the
+        // display mode's rate, and the first frame's delta joins the mean (lines 57-77).
+        let v = not_paced();
+        assert_eq!(v.assumed_period_ns(), None, "vsync decided against");
+        let mut t = Timer::new(TimerKind::Snap, TICK, true);
+        let out = t.filter(33_400_000, &v);
+        assert_eq!(
+            out.invented_ns + out.discarded_ns,
+            66_668,
+            "snapped to two periods"
+        );
+        assert_eq!(out.ns, (3 * TICK + 33_333_332) / 4, "averaged from frame 0");
+        assert!(
+            t.take_resync(),
+            "and its accumulator emptied, as resync starts true"
+        );
+        // The rate is the hint rounded to whole hertz, as SDL2 reports it; 60 without one.
+        assert_eq!(display_mode_hz(Some(59.94)), 60);
+        assert_eq!(display_mode_hz(Some(143.9)), 144);
+        assert_eq!(display_mode_hz(None), 60);
+        assert_eq!(
+            display_mode_hz(Some(0.4)),
+            60,
+            "SDL's 0 Hz is 60 (lines 20-21)"
+        );
+        let mut t = Timer::new(TimerKind::Snap, TICK, true);
+        let at_144 = VsyncDetector::new(Some(143.9));
+        assert_eq!(
+            t.filter(6_944_000, &at_144).invented_ns,
+            444,
+            "1/144 s, truncated"
+        );
+        assert_eq!(
+            t.resync_over_ns(&at_144),
+            Some(8 * TICK),
+            "in ticks, not periods"
+        );
+        // A 1 ms tick: one period of 60 Hz is over 8 ticks, so the limits count in periods.
+        let t = Timer::new(TimerKind::Snap, 1_000_000, true);
+        assert_eq!(t.resync_over_ns(&v), Some(8 * 16_666_666));
+    }
+
+    #[test]
+    fn without_vsync_snap_vsync_hands_on_the_raw_time() {
+        let mut t = Timer::new(TimerKind::SnapVsync, TICK, true);
+        let not_paced = not_paced();
         assert_eq!(not_paced.assumed_period_ns(), None);
         assert_eq!(t.filter(16_700_000, &not_paced).ns, 16_700_000);
         // Its limits need no refresh rate: an extra-slow frame is still one tick, the rest
@@ -354,5 +479,6 @@ mod tests {
             Some(16_666_666)
         );
         assert_eq!("smooth".parse::<TimerKind>(), Ok(TimerKind::Smooth));
+        assert_eq!("Snap-Vsync".parse::<TimerKind>(), Ok(TimerKind::SnapVsync));
     }
 }

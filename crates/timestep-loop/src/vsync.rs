@@ -44,6 +44,8 @@ const ENTER_AFTER: usize = 64;
 /// What the frame times say about vsync.
 #[derive(Clone, Debug)]
 pub struct VsyncDetector {
+    /// The display's nominal rate the loop was given, Hz.
+    hint_hz: Option<f64>,
     hint_ns: Option<u64>,
     period_ns: Option<u64>,
     learning: Vec<u64>,
@@ -71,11 +73,12 @@ pub struct VsyncDetector {
 impl VsyncDetector {
     /// `hint_hz`: the display's nominal rate, if the loop can know it.
     pub fn new(hint_hz: Option<f64>) -> VsyncDetector {
+        let hint_hz = hint_hz.filter(|hz| hz.is_finite() && *hz > 0.0);
         let hint_ns = hint_hz
-            .filter(|hz| hz.is_finite() && *hz > 0.0)
             .map(|hz| (1e9 / hz).round() as u64)
             .filter(|&ns| ns > 0);
         VsyncDetector {
+            hint_hz: hint_ns.and(hint_hz),
             hint_ns,
             period_ns: hint_ns,
             learning: Vec::with_capacity(LEARN),
@@ -264,6 +267,11 @@ impl VsyncDetector {
     /// The hint the detector was given, ns.
     pub fn hint_ns(&self) -> Option<u64> {
         self.hint_ns
+    }
+
+    /// The hint the detector was given, Hz (the display's nominal rate, as the loop knows it).
+    pub fn hint_hz(&self) -> Option<f64> {
+        self.hint_hz
     }
 }
 

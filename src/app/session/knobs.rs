@@ -485,7 +485,8 @@ impl Session {
                 ),
                 Widget::Choice,
                 "How the focused lane reads frame time: raw (as measured), snap (to the \
-                 display's period when close) or smooth (Godot's averaged delta).",
+                 display's period when close, as Glaiel's code), snap-vsync (the same only \
+                 while vsync is detected) or smooth (Godot's averaged delta).",
             ),
             knob(
                 KnobId::Drive,

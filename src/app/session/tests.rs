@@ -1865,11 +1865,19 @@ fn the_mode_and_timer_keys_cycle_in_the_crates_order_and_wrap() {
     );
     let mut t = TimerKind::Raw;
     let mut timers = Vec::new();
-    for _ in 0..3 {
+    for _ in 0..4 {
         t = super::cycled(t);
         timers.push(t);
     }
-    assert_eq!(timers, [TimerKind::Snap, TimerKind::Smooth, TimerKind::Raw]);
+    assert_eq!(
+        timers,
+        [
+            TimerKind::Snap,
+            TimerKind::SnapVsync,
+            TimerKind::Smooth,
+            TimerKind::Raw
+        ]
+    );
 }
 
 #[test]
@@ -2186,7 +2194,21 @@ fn leaving_the_spiral_hands_the_next_lessons_lanes_none_of_its_time() {
     }
     assert_eq!(frames[0], 0, "{frames:?}");
     for lane in s.lanes() {
-        assert_eq!(lane.stepper().dropped_ns(), 0, "{}", lane.name());
+        // A snapping timer's first frame averages its 0 ns into a history primed with 3 ticks,
+        // and its first-frame resync drops those 3 quarters of a tick (frame_timer.cpp lines
+        // 32, 37, 65-92): none of it the spiral's time.
+        let tick = lane.policy().timing.tick_ns();
+        let primed = if lane.timer().snaps() {
+            3 * tick / 4
+        } else {
+            0
+        };
+        assert!(
+            lane.stepper().dropped_ns() <= primed,
+            "{}: {} ns dropped",
+            lane.name(),
+            lane.stepper().dropped_ns()
+        );
     }
     let worst = s
         .screen

@@ -298,7 +298,8 @@ pub const TERMS: &[(&str, &str)] = &[
     ),
     (
         "+snap",
-        "snap: Glaiel's timer: frame times snapped to whole refreshes, mean of four",
+        "snap: Glaiel's timer: frame times snapped to whole refreshes of the display's rate, mean \
+         of four",
     ),
     (
         "+smooth",

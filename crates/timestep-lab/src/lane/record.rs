@@ -3,7 +3,7 @@
 //! began.
 
 use super::{Judder, Latency, Metrics, Vblanks};
-use timestep_loop::{Loop, Mode, Policy, Step, TimerKind};
+use timestep_loop::{Loop, Mode, Policy, Step, TimerKind, snap_to_display_mode};
 
 /// Where a presented frame landed: the vblank it was shown at and the display's period, when
 /// presents wait for vblanks.
@@ -45,14 +45,16 @@ fn due_steps(mode: Mode, ticks: f64) -> f64 {
 }
 
 /// The beat the rates predict for an accumulating loop of `policy` on a display refreshing
-/// every `period_ns` ([`super::vblanks::beat_s`]), with r the ticks each vblank hands it: the
-/// period ÷ its real tick (MonoGame's is 166,667 × 100 ns, not 1/60 s), or, for a snapping
-/// timer, the refresh rounded to whole hertz ÷ tick, as the OS reports it and it snaps to
-/// (`VsyncDetector::snap_period_ns`: at 59.94 Hz a 60 Hz tick fits, and its game runs 0.1%
-/// slow instead of beating).
-fn predicted_beat_s(policy: &Policy, period_ns: f64) -> Option<f64> {
+/// every `period_ns` ([`super::vblanks::beat_s`]), told its rate is `hint_hz`, with r the ticks
+/// each vblank hands it: the period ÷ its real tick (MonoGame's is 166,667 × 100 ns, not 1/60
+/// s), or, for a snapping timer, what it snaps the period to ÷ tick: `snap` to whole periods of
+/// the hint's whole hertz when within 0.2 ms ([`snap_to_display_mode`]), `snap-vsync` to the
+/// measured refresh rounded to whole hertz (`VsyncDetector::snap_period_ns`). At 59.94 Hz a 60
+/// Hz tick then fits, and its game runs 0.1% slow instead of beating.
+fn predicted_beat_s(policy: &Policy, period_ns: f64, hint_hz: Option<f64>) -> Option<f64> {
     let fed_ns = match policy.timer {
-        TimerKind::Snap => (1e9 / (1e9 / period_ns).round()).trunc(),
+        TimerKind::Snap => snap_to_display_mode(period_ns.round() as u64, hint_hz) as f64,
+        TimerKind::SnapVsync => (1e9 / (1e9 / period_ns).round()).trunc(),
         _ => period_ns,
     };
     let r = fed_ns / policy.timing.tick_ns() as f64;
@@ -136,7 +138,8 @@ impl Record {
         // out of rhythm with; a variable refresh has no beat.
         let expected = if looped.mode().accumulates() {
             if let Some(v) = vblank.filter(|v| v.cycles_ns.is_none()) {
-                let beat = predicted_beat_s(looped.policy(), v.period_ns);
+                let hint = looped.vsync().hint_hz();
+                let beat = predicted_beat_s(looped.policy(), v.period_ns, hint);
                 self.vblanks.set_beat(v.period_ns, beat);
             }
             expected
@@ -230,9 +233,9 @@ mod tests {
         spec.policy(&PolicyEnv::default()).unwrap()
     }
 
-    /// The beat the rates predict for `spec` at `hz`, s.
+    /// The beat the rates predict for `spec` at `hz`, told so, s.
     fn predicted(spec: &str, hz: f64) -> Option<f64> {
-        predicted_beat_s(&policy(spec), 1e9 / hz)
+        predicted_beat_s(&policy(spec), 1e9 / hz, Some(hz))
     }
 
     #[test]
@@ -250,7 +253,11 @@ mod tests {
         // Glaiel's timer snaps 59.94 Hz to 1/60 s: its tick fits, and its game runs slow.
         assert_eq!(predicted("glaiel", 59.94), None);
         assert_eq!(predicted("fixed+snap", 59.94), None);
+        assert_eq!(predicted("fixed+snap-vsync", 59.94), None);
         assert_eq!(predicted("glaiel", 60.0), None);
+        // Told nothing, it snaps to 60 Hz: a 50 Hz display's frames are not near, and beat.
+        let at_50 = predicted_beat_s(&policy("glaiel"), 2e7, None);
+        assert_eq!(at(at_50), Some(0.1));
     }
 
     #[test]

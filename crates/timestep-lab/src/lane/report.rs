@@ -4,9 +4,7 @@
 use super::{JudderStats, Lane, LatencyStats, RefreshInterval, StepsPerFrame, Vblanks, World};
 use crate::fast::{millis_f, millis_signed};
 use serde::Serialize;
-use timestep_loop::{
-    ClampOn, Loop, Pacer, Policy, SNAP_FRAMES, TimerKind, VsyncDetector, millis, seconds,
-};
+use timestep_loop::{ClampOn, Loop, Pacer, Policy, SNAP_FRAMES, VsyncDetector, millis, seconds};
 
 /// What one lane did, every figure measured (on the simulated clock in `simulate`, on the
 /// window's own clock in the window). Built in one go by [`LaneReport::new`]; its groups are
@@ -471,7 +469,7 @@ pub struct PolicyReport {
     pub clamp_on: &'static str,
     /// The step cap (null: none); whole ticks past it are dropped.
     pub max_steps: Option<u32>,
-    /// Glaiel's resync, with his snapping timer: an accumulator past this many update ticks
+    /// Glaiel's resync, with his snapping timers: an accumulator past this many update ticks
     /// (`frame_timer.cpp` line 83) is emptied, and so is the first frame's (null: never).
     pub resync_over_frames: Option<u64>,
     /// MonoGame: a frame waits until a whole tick is due.
@@ -503,7 +501,7 @@ impl PolicyReport {
                 ClampOn::Accumulator => "accumulator",
             },
             max_steps: t.max_steps(),
-            resync_over_frames: (p.timer == TimerKind::Snap).then_some(SNAP_FRAMES),
+            resync_over_frames: p.timer.snaps().then_some(SNAP_FRAMES),
             waits_for_tick: t.waits_for_tick(),
             shows: if p.mode.blends() { "blend" } else { "latest" },
             max_substep_s: p.max_substep_ns.map(s),
