@@ -64,7 +64,7 @@ pub fn auto_ticks(display_hz: Option<f64>) -> Vec<Tick> {
 
 /// How close a preset's own tick must be to the asked one to keep it, ns: an engine's units
 /// (MonoGame's 100 ns `TimeSpan` ticks) cannot name 1/60 s closer.
-const OWN_TICK_WITHIN_NS: u64 = 1_000;
+pub const OWN_TICK_WITHIN_NS: u64 = 1_000;
 
 /// `lanes` at `tick`: a preset not given a tick of its own (`+tick=`) takes it, unless its own
 /// default is within [`OWN_TICK_WITHIN_NS`] of it; one whose engine counts whole ticks a second
