@@ -1012,9 +1012,9 @@ mod tests {
             ),
             (
                 &["--dt", "16"],
-                "'16' is a 16 s tick (a bare number is seconds): did you mean 16ms?",
+                "'16' is a 16 s tick (a bare number is seconds): did you mean 16ms or 16hz?",
             ),
-            (&["simulate", "--dt", "1.5"], "did you mean 1.5ms?"),
+            (&["simulate", "--dt", "1.5"], "did you mean 1.5ms or 1.5hz?"),
         ] {
             let (msg, status) = err(args);
             assert_eq!(status, 2, "{args:?}");

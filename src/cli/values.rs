@@ -75,7 +75,7 @@ pub(super) enum BadValue {
     #[error(transparent)]
     Duration(#[from] DurationError),
     /// `--dt 16`: a bare number is seconds, and no game ticks once in more than one.
-    #[error("'{0}' is a {0} s tick (a bare number is seconds): did you mean {0}ms?")]
+    #[error("'{0}' is a {0} s tick (a bare number is seconds): did you mean {0}ms or {0}hz?")]
     BareTickOverASecond(String),
     #[error(transparent)]
     Name(#[from] UnknownName),

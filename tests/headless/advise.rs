@@ -5,7 +5,7 @@
 
 use crate::support::{bin, run_json as json, run_text as text};
 use serde_json::Value;
-use timestep_lab::advise::{CPU_STEP_PERCENT, LATENCY_STEP_MS, RULE, STUTTER_STEP_MS};
+use timestep_lab::advise::{CPU_STEP_PERCENT, FPS_STEP, LATENCY_STEP_MS, RULE, STUTTER_STEP_MS};
 
 const CAPTURE: &str = "tests/data/presentmon/test_case_5.csv";
 
@@ -26,7 +26,7 @@ fn name(v: &Value) -> (String, String) {
 }
 
 /// A ranked loop's key under the rule, from its printed figures.
-fn key(r: &Value) -> (u64, bool, u64, u64) {
+fn key(r: &Value) -> (u64, bool, u64, std::cmp::Reverse<u64>, u64) {
     let steps = |v: f64, step: f64| (v / step).floor() as u64;
     let f = |k: &str| r[k].as_f64().unwrap_or_else(|| panic!("{k} in {r}"));
     let latency = r["latency_mean_ms"]
@@ -36,6 +36,7 @@ fn key(r: &Value) -> (u64, bool, u64, u64) {
         steps(f("stutter_rms_ms"), STUTTER_STEP_MS),
         r["deterministic"] != Value::Bool(true),
         latency,
+        std::cmp::Reverse((f("fps") / FPS_STEP).round() as u64),
         steps(f("cpu_percent"), CPU_STEP_PERCENT),
     )
 }
@@ -562,7 +563,7 @@ fn bare_advise_states_every_assumption() {
         "jitter ±0ns",
         "machine exact",
         "2 s per loop",
-        "every loop ticks at 60hz, the rate games tick at: --dt sets another",
+        "every loop ticks at 60hz, the rate games tick at, a preset within a microsecond of it at its own: --dt sets another",
         "substeps of at most 1ms",
         "its stable step is 15.07 ms with euler",
     ] {
@@ -796,6 +797,11 @@ fn without_dt_it_answers_for_a_60_hz_tick_and_dt_auto_ranks_the_ticks() {
     for tick in ["30hz", "50hz", "120hz", "144hz"] {
         assert!(ticks.contains(tick), "{tick} in {ticks:?}");
     }
+    // A loop that waits for a 30 Hz tick shows half the frames: with a tick's CPU to save, it
+    // was the pick ("monogame+tick=30hz", 30 fps on a 60 Hz display).
+    let v = advise(&["--seconds", "3", "--dt", "auto", "--step-cost", "1ms"]);
+    let fps = v["recommended"]["fps"].as_f64().unwrap_or_default();
+    assert!(fps > 55.0, "{}", v["recommended"]);
     let out = text(&[
         "advise",
         "--display-hz",
@@ -807,7 +813,7 @@ fn without_dt_it_answers_for_a_60_hz_tick_and_dt_auto_ranks_the_ticks() {
     ]);
     let table: Vec<&str> = out
         .lines()
-        .skip_while(|l| !l.starts_with("Best at each tick"))
+        .skip_while(|l| !l.starts_with("Best loop of whole ticks at each tick"))
         .skip(2)
         .take(5)
         .collect();

@@ -27,14 +27,18 @@ pub const RULE: &str = "Lanes that exploded, fell behind or stepped past the rop
                         step are dropped. The rest are ranked by stutter rms in whole quarter \
                         milliseconds (smoothness first), then deterministic before not (fixed \
                         ticks give the same results on every display), then mean input latency \
-                        in whole milliseconds, then CPU in whole percent of a core, its ticks \
-                        at --step-cost each and its waits' spinning; what is still tied keeps \
-                        the order tried.";
+                        in whole milliseconds, then frames shown a second, more first, to the \
+                        nearest 5, then CPU in whole percent of a core, its ticks at \
+                        --step-cost each and its waits' spinning; what is still tied keeps the \
+                        order tried.";
 
 /// Stutter is compared in steps of this many ms (differences below it are not seen).
 pub const STUTTER_STEP_MS: f64 = 0.25;
 /// Latency is compared in steps of this many ms.
 pub const LATENCY_STEP_MS: f64 = 1.0;
+/// Frames shown a second are compared to the nearest this many (a loop that waits for a 30 Hz
+/// tick shows half a 60 Hz display's frames; 59.95 and 60 are the same).
+pub const FPS_STEP: f64 = 5.0;
 /// CPU (ticking and spinning) is compared in steps of this many percent of a core.
 pub const CPU_STEP_PERCENT: f64 = 1.0;
 
@@ -228,11 +232,15 @@ impl AdviseConfig {
         let tick = tick_name(self.timings.first().map_or(game_tick(), TimingConfig::tick));
         let which = match self.ticks {
             Ticks::Game => format!(
-                "Tick: every loop ticks at {tick}, the rate games tick at: --dt sets another, \
-                 and --dt auto ranks {} Hz and the display's rate",
+                "Tick: every loop ticks at {tick}, the rate games tick at, a preset within a \
+                 microsecond of it at its own: --dt sets another, and --dt auto ranks {} Hz \
+                 and the display's rate",
                 rates_text()
             ),
-            Ticks::Given(_) => format!("Tick: every loop ticks at {tick} (--dt)"),
+            Ticks::Given(_) => format!(
+                "Tick: every loop ticks at {tick} (--dt), a preset within a microsecond of it \
+                 at its own"
+            ),
             Ticks::Auto => {
                 let all: Vec<String> = self.timings.iter().map(|t| tick_name(t.tick())).collect();
                 format!(
@@ -351,6 +359,8 @@ pub struct Key {
     pub not_deterministic: bool,
     /// Its mean input latency, in whole steps of [`LATENCY_STEP_MS`] (`u64::MAX`: nothing shown).
     pub latency_steps: u64,
+    /// Frames it showed a second, to the nearest [`FPS_STEP`], more first.
+    pub fps_steps: std::cmp::Reverse<u64>,
     /// Its CPU time, ticking and spinning, in whole steps of [`CPU_STEP_PERCENT`].
     pub cpu_steps: u64,
 }
@@ -375,6 +385,12 @@ impl Measured {
         self.spin_percent + self.tick_percent
     }
 
+    /// Frames it showed a second.
+    pub fn fps(&self) -> f64 {
+        let shown = &self.report.shown;
+        shown.frames as f64 / shown.wall_time_s.max(f64::MIN_POSITIVE)
+    }
+
     /// Ticks a second it ran.
     pub fn ticks_per_s(&self) -> f64 {
         let shown = &self.report.shown;
@@ -390,6 +406,7 @@ impl Measured {
             latency_steps: self
                 .latency_ms()
                 .map_or(u64::MAX, |l| steps(l, LATENCY_STEP_MS)),
+            fps_steps: std::cmp::Reverse((self.fps() / FPS_STEP).round().max(0.0) as u64),
             cpu_steps: steps(self.cpu_percent(), CPU_STEP_PERCENT),
         }
     }

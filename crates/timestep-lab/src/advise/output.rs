@@ -24,6 +24,8 @@ pub struct Ranked {
     pub tick_s: f64,
     /// Ticks it ran a second.
     pub ticks_per_s: f64,
+    /// Frames it showed a second.
+    pub fps: f64,
     /// The pacing it ran under.
     pub pacing: String,
     /// Its stutter, rms, ms.
@@ -196,8 +198,9 @@ impl Advice {
         }
         write!(
             out,
-            "{} loops tried: {} held",
+            "{} loop{} tried: {} held",
             self.tried,
+            if self.tried == 1 { "" } else { "s" },
             self.ranking.len()
         )?;
         if !self.dropped.is_empty() {
@@ -297,6 +300,10 @@ pub const TERMS: &[(&str, &str)] = &[
         "fuzzy: Glaiel's fuzzy window: tick while 1/62 s is owed, take 1/60 s",
     ),
     (
+        "+snap-vsync",
+        "snap-vsync: Glaiel's timer as his article has it: it snaps only while vsync is seen",
+    ),
+    (
         "+snap",
         "snap: Glaiel's timer: frame times snapped to whole refreshes of the display's rate, mean \
          of four",
@@ -326,9 +333,9 @@ pub const TERMS: &[(&str, &str)] = &[
 /// "Terms:" and a line for each of [`TERMS`] that `text` uses, if any.
 fn write_terms(out: &mut impl Write, text: &str) -> io::Result<()> {
     let mut used = TERMS.iter().filter(|(seen, _)| {
-        // `+fuzzy59` also contains `+fuzzy`: that one counts only on its own.
-        let plain = text.replace("+fuzzy59", "");
-        if *seen == "+fuzzy" {
+        // `+fuzzy59` also contains `+fuzzy`, `+snap-vsync` `+snap`: those count only alone.
+        let plain = text.replace("+fuzzy59", "").replace("+snap-vsync", "");
+        if *seen == "+fuzzy" || *seen == "+snap" {
             plain.contains(seen)
         } else {
             text.contains(seen)
@@ -382,6 +389,7 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
         tick: tick_of(m),
         tick_s: r.policy.tick_s,
         ticks_per_s: m.ticks_per_s(),
+        fps: m.fps(),
         pacing: m.pacing.clone(),
         stutter_rms_ms: r.shown.stutter_rms_ms,
         stutter_band_ms: {
@@ -443,15 +451,21 @@ fn write_checks(out: &mut impl Write, best: &Ranked, next: Option<&Ranked>) -> i
     Ok(())
 }
 
-/// Under `--dt auto`: the best loop at each tick tried, with what its ticks cost.
+/// Under `--dt auto`: the best loop at each tick tried that steps whole ticks (variable and
+/// semi-fixed steps follow the frames), with what its ticks cost.
 fn write_ticks(out: &mut impl Write, ticks: &[String], ranking: &[Ranked]) -> io::Result<()> {
-    writeln!(out, "Best at each tick (the same rule):")?;
+    writeln!(
+        out,
+        "Best loop of whole ticks at each tick (the same rule):"
+    )?;
+    let ranking: Vec<&Ranked> = ranking.iter().filter(|r| r.deterministic).collect();
     let head = [
         "tick",
         "loop",
         "pacing",
         "stutter ms",
         "latency ms",
+        "fps",
         "ticks/s",
         "CPU %",
     ];
@@ -467,12 +481,13 @@ fn write_ticks(out: &mut impl Write, ticks: &[String], ranking: &[Ranked]) -> io
             r.pacing.clone(),
             format!("{:.2}", r.stutter_rms_ms),
             r.latency_mean_ms.map_or("-".into(), |l| format!("{l:.1}")),
+            format!("{:.0}", r.fps),
             format!("{:.0}", r.ticks_per_s),
             format!("{:.1}", r.cpu_percent),
         ]);
     }
-    let widths = [8, 24, 11, 10, 10, 7, 5];
-    let right = [false, false, false, true, true, true, true];
+    let widths = [8, 24, 11, 10, 10, 4, 7, 5];
+    let right = [false, false, false, true, true, true, true, true];
     for line in crate::fit::columns(&rows, &widths, &right, 1) {
         writeln!(out, "  {line}")?;
     }
