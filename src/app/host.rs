@@ -107,6 +107,9 @@ pub struct ViewState {
     pub rewind: usize,
     /// The control panel (`F2`).
     pub show_panel: bool,
+    /// The panel stepped aside when the window grew too narrow for it, and shows again when
+    /// it is wide enough (`F2` ends that).
+    pub panel_aside: bool,
 }
 
 impl ViewState {

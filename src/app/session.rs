@@ -168,6 +168,7 @@ impl Session {
             overlay: cfg.overlay && lanes.len() > 1,
             rewind: 0,
             show_panel: panel_starts_shown(width),
+            panel_aside: false,
         };
         let arrangement = Arrangement {
             size: (width, height),
@@ -479,7 +480,10 @@ impl Session {
             Action::NextLesson => self.step_lesson(true)?,
             Action::PreviousLesson => self.step_lesson(false)?,
             Action::ToggleHelp => self.view.show_help = !self.view.show_help,
-            Action::TogglePanel => self.view.show_panel = !self.view.show_panel,
+            Action::TogglePanel => {
+                self.view.show_panel = !self.view.show_panel;
+                self.view.panel_aside = false;
+            }
             Action::Back => self.back()?,
             Action::Quit => self.requests.quit = true,
         }
@@ -649,6 +653,7 @@ impl Session {
     pub fn resize(&mut self, width: u32, height: u32) {
         let a = self.screen.arrangement();
         if a.size != (width, height) {
+            self.panel_for_width(width);
             for lane in &mut self.lanes {
                 lane.set_refresh_hint(self.refresh_hz);
             }
@@ -659,6 +664,19 @@ impl Session {
             size: (width, height),
             ..a
         });
+    }
+
+    /// The panel steps aside when the window becomes too narrow for it and the panes (see
+    /// [`panel_starts_shown`]: shrunk to 360 px, it covered every rope), and comes back when
+    /// the window is wide enough again, unless `F2` has hidden or shown it since.
+    fn panel_for_width(&mut self, width: u32) {
+        let fits = panel_starts_shown(width);
+        let v = &mut self.view;
+        if v.show_panel && !fits {
+            (v.show_panel, v.panel_aside) = (false, true);
+        } else if v.panel_aside && fits {
+            (v.show_panel, v.panel_aside) = (true, false);
+        }
     }
 
     /// What the window's egui covers now, pixels: `panel` along the right edge (0: hidden),

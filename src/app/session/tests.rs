@@ -2294,3 +2294,22 @@ fn the_help_hides_the_panel_while_it_is_open() {
     s.handle_action(Action::ToggleHelp);
     assert!(s.panel_view().shown);
 }
+
+#[test]
+fn the_panel_steps_aside_in_a_window_too_narrow_for_it_and_comes_back() {
+    // The new-user trial shrank a 1280 px window to 360 px: the panel stayed and covered every
+    // rope.
+    let mut s = split();
+    assert!(s.view.show_panel);
+    s.resize(360, 640);
+    assert!(!s.view.show_panel);
+    s.resize(1280, 800);
+    assert!(s.view.show_panel);
+    // F2 has the last word: hidden by hand, it stays hidden when the window grows.
+    s.resize(360, 640);
+    s.handle_action(Action::TogglePanel);
+    assert!(s.view.show_panel);
+    s.handle_action(Action::TogglePanel);
+    s.resize(1280, 800);
+    assert!(!s.view.show_panel);
+}
