@@ -493,8 +493,21 @@ impl Session {
     /// M / Space: the focused lane's next mode (variable → semi-fixed → fixed → interpolated
     /// → variable), in every view; the title, its pane's label and the panel follow.
     fn next_mode(&mut self) -> Result<(), ConfigError> {
-        let lane = &mut self.lanes[self.view.focus];
-        lane.set_mode(cycled(lane.mode()))
+        let focus = self.view.focus;
+        let mode = cycled(self.lanes[focus].mode());
+        self.set_mode_of(focus, mode)
+    }
+
+    /// Lane `i` steps in `mode` from now on; a rope that exploded under the old mode starts
+    /// afresh, so the new mode is never labelled with the old one's explosion (the trial read
+    /// "fixed - EXPLODED" after `M` on an exploded variable lane).
+    fn set_mode_of(&mut self, i: usize, mode: Mode) -> Result<(), ConfigError> {
+        let lane = &mut self.lanes[i];
+        lane.set_mode(mode)?;
+        if lane.rope().is_some_and(|r| r.exploded()) {
+            lane.reset();
+        }
+        Ok(())
     }
 
     /// Tab and Shift+Tab: the focus `by` lanes on, round the lanes (the single view shows the
@@ -509,7 +522,7 @@ impl Session {
     fn pick(&mut self, i: usize) -> Result<(), ConfigError> {
         if self.lanes.len() == 1 {
             if let Some(&mode) = Mode::ALL.get(i) {
-                self.lanes[0].set_mode(mode)?;
+                self.set_mode_of(0, mode)?;
             }
         } else if i < self.lanes.len() {
             self.view.focus = i;

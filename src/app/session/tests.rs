@@ -2313,3 +2313,19 @@ fn the_panel_steps_aside_in_a_window_too_narrow_for_it_and_comes_back() {
     s.resize(1280, 800);
     assert!(!s.view.show_panel);
 }
+
+#[test]
+fn a_new_mode_on_an_exploded_rope_starts_it_afresh() {
+    // The trial pressed M on an exploded variable lane and read "semi-fixed - EXPLODED".
+    let mut s = session(Mode::Variable);
+    let mut now = 0;
+    explode(&mut s, &mut now, 40 * MS);
+    s.handle_action(Action::CycleMode);
+    assert_eq!(s.focused().mode(), Mode::SemiFixed);
+    assert!(!s.rope().exploded());
+    s.handle_action(Action::Pick(0));
+    explode(&mut s, &mut now, 40 * MS);
+    s.handle_action(Action::Pick(2));
+    assert_eq!(s.focused().mode(), Mode::Fixed);
+    assert!(!s.rope().exploded());
+}
