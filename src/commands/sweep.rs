@@ -238,10 +238,13 @@ fn plot_title(cfg: &SweepConfig) -> String {
             ConfigReport::new(&cfg.base).render_cost,
         ),
     };
+    // The tick is said: read beside `advise` (whose presets are told 60 Hz), a sweep's modes
+    // step --dt's and each preset its engine's own.
     format!(
-        "{} {rates} × {} lanes, {} s each, jitter ±{}, render {render}, seed {}",
+        "{} {rates} × {} lanes, dt {}, {} s each, jitter ±{}, render {render}, seed {}",
         cfg.rates.len(),
         cfg.base.lanes.len(),
+        cfg.base.timing.tick(),
         seconds(d.duration_ns),
         timestep_loop::format_duration(d.jitter_ns),
         d.seed

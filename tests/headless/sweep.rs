@@ -697,3 +697,22 @@ fn the_beat_table_says_what_the_run_can_and_cannot_show() {
     assert_eq!(cells("godot")[1], "-/-", "{table}");
     assert_eq!(cells("glaiel")[..2], ["-/-", "-/-"], "{table}");
 }
+
+#[test]
+fn the_first_line_names_the_tick_the_modes_step() {
+    // A new user read a sweep beside advise (whose presets are told 60 Hz) and could not tell
+    // which tick the sweep ran.
+    let out = crate::support::run_text(&[
+        "sweep",
+        "--display-hz",
+        "60,144",
+        "--seconds",
+        "1",
+        "--lanes",
+        "fixed",
+        "--dt",
+        "60hz",
+    ]);
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.contains("× 1 lanes, dt 60hz, 1 s each"), "{first}");
+}
