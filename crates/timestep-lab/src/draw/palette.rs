@@ -1,6 +1,7 @@
 //! The colours, in one place so the screen stays one palette.
 
 use super::canvas::{PanelStyle, Rgb};
+use timestep_loop::{Mode, Preset};
 
 pub const BG_TOP: Rgb = [25, 28, 37];
 pub const BG_BOTTOM: Rgb = [12, 14, 19];
@@ -47,12 +48,16 @@ pub const LANES: [Rgb; 4] = [
 /// variable green, fixed violet); a lane whose colour an earlier one took, or with none of
 /// its own, takes the first free one.
 pub fn lane_colours(names: &[String]) -> Vec<usize> {
-    let own = |name: &str| match name.split('+').next().unwrap_or("") {
-        "interpolated" => Some(0),
-        "semi-fixed" | "unity" => Some(1),
-        "variable" => Some(2),
-        "fixed" => Some(3),
-        _ => None,
+    // The base's own name, read as the loop's types read it: no mode's name is written here.
+    let own = |name: &str| {
+        let base = name.split('+').next().unwrap_or("");
+        match (base.parse::<Mode>(), base.parse::<Preset>()) {
+            (Ok(Mode::Interpolated), _) => Some(0),
+            (Ok(Mode::SemiFixed), _) | (_, Ok(Preset::Unity)) => Some(1),
+            (Ok(Mode::Variable), _) => Some(2),
+            (Ok(Mode::Fixed), _) => Some(3),
+            _ => None,
+        }
     };
     let mut taken = [false; LANES.len()];
     let mut colours: Vec<Option<usize>> = names
