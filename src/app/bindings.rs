@@ -111,7 +111,7 @@ impl Action {
             Action::CapUp => "fps cap up".into(),
             Action::TickShorter => "tick one stop shorter (to 1 ms)".into(),
             Action::TickLonger => "tick one stop longer (to 10 Hz)".into(),
-            Action::CyclePacing => "pacing: vsync, adaptive, late".into(),
+            Action::CyclePacing => super::pacing::pacing_cycle_text(),
             Action::ToggleIntegrator => "integrator: euler / rk4".into(),
             Action::CycleDrive => "drive the pin: sway, circle, off".into(),
             Action::ToggleTrail => "trail of the free end".into(),

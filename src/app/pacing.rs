@@ -47,14 +47,24 @@ pub const FPS_CAPS: [Option<f64>; 7] = [
     Some(144.0),
 ];
 
-/// The next pacing for the window's `C`: vsync → adaptive → late → vsync (a cap is left to
-/// `[` `]`, and the key leaves it for vsync).
+/// The pacings the window's `C` cycles through, in order (a cap is left to `[` `]`): the key,
+/// its help line and the panel's list all read this one list.
+pub const PACING_CYCLE: [Pacing; 3] = [Pacing::Vsync, Pacing::Adaptive, Pacing::Late];
+
+/// The next pacing for the window's `C`: the one after `pacing` in [`PACING_CYCLE`], round to
+/// the first (a cap or a hold, not in it, leaves for the first: vsync).
 pub fn next_pacing(pacing: Pacing) -> Pacing {
-    match pacing {
-        Pacing::Vsync => Pacing::Adaptive,
-        Pacing::Adaptive => Pacing::Late,
-        _ => Pacing::Vsync,
-    }
+    let next = PACING_CYCLE
+        .iter()
+        .position(|&p| p == pacing)
+        .map_or(0, |i| i + 1);
+    PACING_CYCLE[next % PACING_CYCLE.len()]
+}
+
+/// The help line of `C`: "pacing: vsync, adaptive, late".
+pub fn pacing_cycle_text() -> String {
+    let names: Vec<String> = PACING_CYCLE.iter().map(Pacing::to_string).collect();
+    format!("pacing: {}", names.join(", "))
 }
 
 /// `]`: the next cap in [`FPS_CAPS`] after `cap` (stays at the last one). A cap from the
@@ -222,6 +232,8 @@ mod tests {
         assert_eq!(seen, [Pacing::Adaptive, Pacing::Late, Pacing::Vsync]);
         assert_eq!(next_pacing(Pacing::Cap(30.0)), Pacing::Vsync);
         assert_eq!(next_pacing(Pacing::Hold(59.94)), Pacing::Vsync);
+        // The key's help line names the same cycle.
+        assert_eq!(pacing_cycle_text(), "pacing: vsync, adaptive, late");
     }
 
     #[test]

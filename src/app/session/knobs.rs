@@ -11,7 +11,7 @@
 use super::capped;
 use super::stability::Fix;
 use super::{Refused, Session};
-use crate::app::pacing::FPS_CAPS;
+use crate::app::pacing::{FPS_CAPS, PACING_CYCLE};
 use timestep_lab::draw::{clamp_text, max_steps_text};
 use timestep_lab::lane::Lane;
 use timestep_lab::lessons::LESSONS;
@@ -201,7 +201,7 @@ fn max_steps_options(now: Option<u32>) -> (Options<Option<u32>>, usize) {
 
 /// The pacings the `C` key cycles through, and a cap or hold in use.
 fn pacing_options(now: Pacing) -> (Options<Pacing>, usize) {
-    let mut options: Options<Pacing> = [Pacing::Vsync, Pacing::Adaptive, Pacing::Late]
+    let mut options: Options<Pacing> = PACING_CYCLE
         .into_iter()
         .map(|p| (p.to_string(), p))
         .collect();
