@@ -18,10 +18,11 @@ const ADVISE_CTRL_C: &str = "Ctrl-C stops it, with no verdict";
 
 /// Runs `advise`; `force`: progress shows even when stderr is not a terminal.
 pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
-    let status = verdict(cfg, force)?;
+    let runs = cfg.runs();
+    let status = verdict(cfg, &runs, force)?;
     // A tick the rope cannot take, and its fix, under the verdict's text (not its JSON).
     if !cfg.json && status == ExitCode::SUCCESS {
-        let said = tick_fix_lines(cfg);
+        let said = tick_fix_lines(cfg, &runs);
         messages::print("the advice", |out| {
             fit::write_fitted(out, false, |text| fixes::write_lines(text, &said))
         })?;
@@ -32,13 +33,13 @@ pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
 /// What to say of the candidates whose tick is above the rope's stable step, and the fix
 /// ([`fixes::tick_fix`]; `advise` substeps at 1 ms unless `--max-substep` says otherwise, so
 /// only a longer one brings this on), over every run: each tick tried.
-fn tick_fix_lines(cfg: &AdviseConfig) -> Vec<String> {
+fn tick_fix_lines(cfg: &AdviseConfig, runs: &[advise::Run]) -> Vec<String> {
     let mut lanes = Vec::new();
     let rope = match &cfg.situation {
         Situation::Display { sim, .. } => &sim.rope,
         Situation::Capture(c) => &c.rope,
     };
-    for run in cfg.runs() {
+    for run in runs {
         let env = match &cfg.situation {
             Situation::Display { sim, .. } => SimConfig {
                 timing: run.timing,
@@ -57,18 +58,17 @@ fn tick_fix_lines(cfg: &AdviseConfig) -> Vec<String> {
 }
 
 /// Runs the candidates and prints the verdict.
-fn verdict(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
+fn verdict(cfg: &AdviseConfig, runs: &[advise::Run], force: bool) -> Result<ExitCode, Failure> {
     let Situation::Display { sim, .. } = &cfg.situation else {
-        return Ok(advise::main(cfg)?);
+        return Ok(advise::main_with(cfg, runs, &mut Watching::default())?);
     };
-    let runs = cfg.runs();
     let d = &sim.display;
     let said = Said {
         ctrl_c: ADVISE_CTRL_C,
         shortest_s: advise::shortest_run_s(d.display_hz, d.render_cost.min_ns(), d.pacing),
     };
     interrupt::install();
-    let mut progress = Progress::start(&every_run(sim, &runs), force, said);
+    let mut progress = Progress::start(&every_run(sim, runs), force, said);
     // Each run's lanes follow the runs before it in the bar.
     let first: Vec<usize> = runs
         .iter()
@@ -85,7 +85,7 @@ fn verdict(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
         frame: Some(&mut frame),
         stop: Some(interrupt::flag()),
     };
-    let verdict = advise::main_with(cfg, &mut watching);
+    let verdict = advise::main_with(cfg, runs, &mut watching);
     progress.finish();
     match verdict {
         Err(e @ AdviseError::Interrupted) => {

@@ -739,37 +739,24 @@ fn the_pick_and_the_runner_up_hold_when_run_as_printed_over_a_grid_of_situations
     // noise and a 5 ms render got `interpolated` recommended, integrated in 1 ms substeps,
     // while `simulate --lanes interpolated` with the same flags stepped whole ticks and
     // exploded: the verdict now names the substeps it ran, and runs the pick that way.
-    let grid: [&[&str]; 8] = [
-        &[],
-        &["--dt", "40hz", "--jitter", "2ms", "--render-cost", "5ms"],
-        &["--dt", "10ms", "--max-substep", "off", "--jitter", "300us"],
-        &["--display-hz", "144", "--jitter", "2ms"],
-        &[
-            "--display-hz",
-            "59.94",
-            "--jitter",
-            "2ms",
-            "--render-cost",
-            "8ms",
-        ],
-        &[
-            "--vrr",
-            "48..144",
-            "--render-cost",
-            "4ms..14ms",
-            "--jitter",
-            "300us",
-        ],
-        &["--dt", "auto", "--display-hz", "144", "--step-cost", "1ms"],
-        &["--dt", "20hz", "--vsync", "off", "--render-cost", "3ms"],
+    let grid = [
+        "",
+        "--dt 40hz --jitter 2ms --render-cost 5ms",
+        "--dt 10ms --max-substep off --jitter 300us",
+        "--display-hz 144 --jitter 2ms",
+        "--display-hz 59.94 --jitter 2ms --render-cost 8ms",
+        "--vrr 48..144 --render-cost 4ms..14ms --jitter 300us",
+        "--dt auto --display-hz 144 --step-cost 1ms",
+        "--dt 20hz --vsync off --render-cost 3ms",
     ];
-    for situation in grid {
+    for flags in grid {
+        let situation: Vec<&str> = flags.split_whitespace().collect();
         let mut args = vec!["--seconds", "3"];
-        args.extend_from_slice(situation);
+        args.extend_from_slice(&situation);
         let v = advise(&args);
         obeys_its_rule(&v);
-        holds_when_run_as_printed(&v["recommended"], situation);
-        holds_when_run_as_printed(&v["runner_up"], situation);
+        holds_when_run_as_printed(&v["recommended"], &situation);
+        holds_when_run_as_printed(&v["runner_up"], &situation);
     }
 }
 

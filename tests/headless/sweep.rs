@@ -702,17 +702,8 @@ fn the_beat_table_says_what_the_run_can_and_cannot_show() {
 fn the_first_line_names_the_tick_the_modes_step() {
     // A new user read a sweep beside advise (whose presets are told 60 Hz) and could not tell
     // which tick the sweep ran.
-    let out = crate::support::run_text(&[
-        "sweep",
-        "--display-hz",
-        "60,144",
-        "--seconds",
-        "1",
-        "--lanes",
-        "fixed",
-        "--dt",
-        "60hz",
-    ]);
+    let args = "sweep --display-hz 60,144 --seconds 1 --lanes fixed --dt 60hz";
+    let out = crate::support::run_text(&args.split(' ').collect::<Vec<_>>());
     let first = out.lines().next().unwrap_or_default();
     assert!(first.contains("× 1 lanes, dt 60hz, 1 s each"), "{first}");
 }

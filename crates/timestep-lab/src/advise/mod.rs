@@ -337,6 +337,9 @@ pub struct Measured {
     pub spec: LaneSpec,
     /// The run it was measured in (an index into [`AdviseConfig::runs`]).
     pub run: usize,
+    /// The tick it stepped: its own (`+tick=`, or a preset's default kept by [`at_tick`]), else
+    /// its run's; `None` for variable steps, which take each frame's time.
+    pub tick: Option<Tick>,
     /// The pacing's name ([`pacing_name`]: vsync, none, cap:HZ, ...; "as captured" on a
     /// capture).
     pub pacing: String,
@@ -409,6 +412,21 @@ impl Measured {
             fps_steps: std::cmp::Reverse((self.fps() / FPS_STEP).round().max(0.0) as u64),
             cpu_steps: steps(self.cpu_percent(), CPU_STEP_PERCENT),
         }
+    }
+}
+
+/// The tick `spec` steps in a run at `tick`: its own where it has one (`+tick=`, or a preset's
+/// default, which [`at_tick`] keeps within [`OWN_TICK_WITHIN_NS`]), else the run's; `None` for
+/// variable steps.
+fn tick_of(spec: LaneSpec, tick: Tick) -> Option<Tick> {
+    let looped = spec.looped;
+    match looped.base() {
+        timestep_loop::Base::Mode(Mode::Variable) => None,
+        timestep_loop::Base::Mode(_) => Some(tick),
+        timestep_loop::Base::Preset(_) => looped.tick().or_else(|| {
+            let own = looped.policy(&PolicyEnv::default()).ok()?;
+            Some(own.timing.tick())
+        }),
     }
 }
 
@@ -552,7 +570,7 @@ fn simulated_caveats(measured: &[Measured], run_s: f64) -> Vec<String> {
 /// [`AdviseConfig::runs`] in turn; with what the verdict must be read with
 /// ([`capture_caveats`], or a simulated run that showed too few frames).
 pub fn measure(cfg: &AdviseConfig) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
-    measure_with(cfg, &mut Watching::default())
+    measure_with(cfg, &cfg.runs(), &mut Watching::default())
 }
 
 /// What a progress bar is handed of each frame: the index of the run it belongs to (in
@@ -569,14 +587,16 @@ pub struct Watching<'a> {
     pub stop: Option<&'a AtomicBool>,
 }
 
-/// [`measure`], watched by `watching`.
+/// [`measure`] of `runs` (the config's [`AdviseConfig::runs`], made once by the caller),
+/// watched by `watching`.
 pub fn measure_with(
     cfg: &AdviseConfig,
+    runs: &[Run],
     watching: &mut Watching<'_>,
 ) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
     let mut out = Vec::new();
     let mut caveats = Vec::new();
-    for (k, run) in cfg.runs().iter().enumerate() {
+    for (k, run) in runs.iter().enumerate() {
         let (measured, said) = run_one(&cfg.situation, run, k, watching)?;
         out.extend(measured);
         caveats = said;
@@ -598,6 +618,7 @@ fn run_one(
     let measured = |spec: LaneSpec, pacing: String, report: LaneReport| Measured {
         spec,
         run: k,
+        tick: tick_of(spec, run.timing.tick()),
         pacing,
         report,
         spin_percent: 0.0,
@@ -778,16 +799,20 @@ pub enum AdviseError {
 
 /// Runs `advise`: measures, ranks and prints the verdict.
 pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, AdviseError> {
-    main_with(cfg, &mut Watching::default())
+    main_with(cfg, &cfg.runs(), &mut Watching::default())
 }
 
-/// [`main`], its runs watched by `watching` as [`measure_with`]'s are.
-pub fn main_with(cfg: &AdviseConfig, watching: &mut Watching<'_>) -> Result<ExitCode, AdviseError> {
-    let runs = cfg.runs();
-    let (measured, caveats) = measure_with(cfg, watching)?;
+/// [`main`] of `runs` (the config's, made once by the caller), watched by `watching` as
+/// [`measure_with`]'s are.
+pub fn main_with(
+    cfg: &AdviseConfig,
+    runs: &[Run],
+    watching: &mut Watching<'_>,
+) -> Result<ExitCode, AdviseError> {
+    let (measured, caveats) = measure_with(cfg, runs, watching)?;
     let (held, dropped) = rank(measured);
-    let (held, dropped) = checked(cfg, &runs, held, dropped, watching.stop)?;
-    let mut advice = Advice::new(cfg, &runs, &held, &dropped);
+    let (held, dropped) = checked(cfg, runs, held, dropped, watching.stop)?;
+    let mut advice = Advice::new(cfg, runs, &held, &dropped);
     advice.caveats = caveats;
     messages::print("the advice", |out| {
         if cfg.json {

@@ -409,21 +409,10 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
     }
 }
 
-/// The tick `m` ran at, as [`super::tick_name`] names it: a preset's own, else its run's
-/// ("frame" for variable steps, which take each frame's time).
+/// The tick `m` ran at, as [`super::tick_name`] names it ("frame" for variable steps, which
+/// take each frame's time).
 fn tick_of(m: &Measured) -> String {
-    if m.spec.looped.textbook_mode() == Some(timestep_loop::Mode::Variable) {
-        return "frame".into();
-    }
-    let tick = m.spec.looped.tick().unwrap_or_else(|| {
-        let ns = (m.report.policy.tick_s * 1e9).round() as u64;
-        let rate = (1.0 / m.report.policy.tick_s).round() as u64;
-        match timestep_loop::Tick::per_second(rate) {
-            Some(t) if t.ns() == ns => t,
-            _ => timestep_loop::Tick::from_ns(ns),
-        }
-    });
-    super::tick_name(tick)
+    m.tick.map_or("frame".into(), super::tick_name)
 }
 
 /// `lane` without its `+tick=` option, where a column gives the tick.
