@@ -292,6 +292,47 @@ pub fn write_lines(out: &mut impl Write, lines: &[String]) -> io::Result<()> {
     Ok(())
 }
 
+/// The longest step `lane` integrates its rope with, and the longest its integrator keeps this
+/// rope stable at, seconds; `None` for a lane with no fixed step (variable) or no rope.
+pub(crate) fn step_and_limit_s(lane: &Lane) -> Option<(f64, f64)> {
+    let params = lane.rope()?.params();
+    let stepping = Stepping::of_lane(lane, params);
+    Some((
+        stepping.step_s?,
+        params.stability_limit_for(stepping.integrator),
+    ))
+}
+
+/// What to say when `lane`'s step is above its integrator's stable step on this rope (the
+/// rope will explode however well the loop paces it), and what to do instead; `None` when it
+/// is below. "tick 16.67 ms is above this rope's stable step with Euler, 15.07 ms: it will
+/// explode; add substeps (--max-substep) or use RK4". The rule is [`crate::fixes`]'.
+pub fn stability_warning(lane: &Lane) -> Option<String> {
+    let params = lane.rope()?.params();
+    let stepping = Stepping::of_lane(lane, params);
+    if !stepping.unstable(params) {
+        return None;
+    }
+    let what = if stepping.substepped {
+        "substep"
+    } else {
+        "tick"
+    };
+    // RK4 is offered only where its own stable step holds this step.
+    let fix = match stepping.integrator {
+        Integrator::Rk4 => "add substeps (--max-substep) or a shorter --dt",
+        _ if stepping.rk4_helps(params) => "add substeps (--max-substep) or use RK4",
+        _ => "add substeps (--max-substep) or a shorter --dt (RK4 is unstable at it too)",
+    };
+    Some(format!(
+        "{what} {:.2} ms is above this rope's stable step with {}, {:.2} ms: it will \
+         explode; {fix}",
+        stepping.step_s.unwrap_or_default() * 1e3,
+        integrator_title(stepping.integrator),
+        params.stability_limit_for(stepping.integrator) * 1e3
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

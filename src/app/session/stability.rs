@@ -3,7 +3,7 @@
 //! the panel offers, each only where it makes one of those lanes stable.
 
 use super::{Refused, Session};
-use timestep_lab::draw::stability_warning;
+use timestep_lab::fixes::stability_warning;
 use timestep_lab::fixes::{Stepping, fix_substep_ns};
 use timestep_lab::lane::Lane;
 use timestep_lab::rope::Integrator;

@@ -2,8 +2,8 @@
 //! rope's shown positions (blended where its mode blends), its pins, the grabbed particle, and
 //! in the split view its label.
 
-use super::hud::{loop_suffix, tick_words, vsync_summary};
 use super::pane::MARKER_FRAMES;
+use super::words::{loop_suffix, tick_words, vsync_summary};
 use super::{Layout, Marker, Pane, PaneLabel, RopeLook};
 use crate::lane::Lane;
 use crate::rope::Rope;

@@ -20,6 +20,7 @@
 //! `glossary.rs`, and rectangle fills in `canvas.rs`.
 
 mod canvas;
+mod figures;
 pub mod glossary;
 mod hud;
 mod lanes;
@@ -42,12 +43,11 @@ mod strip;
 mod text;
 mod view;
 mod wall;
+mod words;
 
+pub use figures::ms;
 pub use glossary::{LEGEND, tip};
-pub use hud::{
-    CaptureCaption, HudCell, HudInfo, LaneRow, alike_tip, clamp_text, max_steps_text,
-    pacing_summary, stability_warning, text_scale, vsync_summary,
-};
+pub use hud::{CaptureCaption, HudCell, HudInfo, LaneRow, text_scale};
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Bands, Layout, MAX_PANES, OVERLAY_SPREAD, label_height};
 pub use palette::lane_colours;
@@ -56,6 +56,7 @@ pub use screen::{Arrangement, Overlay, Screen};
 pub use strip::FrameStrip;
 pub use text::{Align, Part, TextLine, Texts, advance, cell, line_height};
 pub use view::{DEFAULT_SIZE, View, default_px_per_m, judge_as_drawn};
+pub use words::{alike_tip, clamp_text, max_steps_text, pacing_summary, vsync_summary};
 
 use hud::{hud_bar_height, hud_column_width};
 pub use strip::strip_height;
