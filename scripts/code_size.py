@@ -6,7 +6,8 @@ and files over 800 lines, in code that is not a test.
     python3 scripts/code_size.py --long     # and every function over 60 lines
 
 Test code is left out: files named tests.rs or *_tests.rs, anything under a tests/ or benches/
-directory, and every item behind `#[cfg(test)]` (found by matching its braces). Blank lines and
+directory, modules declared behind `#[cfg(test)]`, and every item behind `#[cfg(test)]` (found
+by matching its braces). Blank lines and
 comment-only lines are not counted as lines. A function's length is from its `fn` line to its
 closing brace. Braces inside strings, chars and comments are skipped, roughly: good enough to
 compare a tree with itself, not a Rust parser.
@@ -103,10 +104,25 @@ def is_test_file(path):
             or "tests" in path.parts or "benches" in path.parts)
 
 
+def test_modules(paths):
+    """Files of modules declared behind #[cfg(test)] (`#[cfg(test)] mod preview;`)."""
+    tests = set()
+    for path in paths:
+        for name in re.findall(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;",
+                               path.read_text()):
+            home = path.parent if path.name in ("mod.rs", "lib.rs", "main.rs") \
+                else path.parent / path.stem
+            tests.add(home / f"{name}.rs")
+            tests.update((home / name).rglob("*.rs"))
+    return tests
+
+
 def measure(root):
     lines, long_fns, long_files = 0, [], []
-    for path in sorted(Path(root).rglob("*.rs")):
-        if is_test_file(path):
+    paths = sorted(Path(root).rglob("*.rs"))
+    tests = test_modules(paths)
+    for path in paths:
+        if is_test_file(path) or path in tests:
             continue
         code = without_tests(code_only(path.read_text()))
         rows = code.split("\n")

@@ -68,33 +68,8 @@ impl LanePanes {
         trail: bool,
         replay: Replay,
     ) -> Vec<Pane<'a>> {
-        let n = lanes.len().min(layout.areas.len());
-        self.shown.resize_with(n, Vec::new);
-        self.trails.resize_with(n, Vec::new);
-        self.marks.resize_with(n, Vec::new);
-        if let Some(rope) = lanes.first().and_then(|l| l.rope()) {
-            self.pinned.clear();
-            self.pinned.extend(rope.pinned_indices());
-        }
-        if self.kept.back().is_some_and(|k| k.shown_ns.len() != n) {
-            self.kept.clear();
-        }
-        if replay.keep {
-            self.keep(&lanes[..n]);
-        }
-        let at = self.kept.len().checked_sub(1 + replay.rewind);
-        match at.filter(|_| replay.rewind > 0) {
-            Some(at) => {
-                for (out, kept) in self.shown.iter_mut().zip(&self.kept[at].positions) {
-                    out.clone_from(kept);
-                }
-            }
-            None => {
-                for (out, lane) in self.shown.iter_mut().zip(lanes) {
-                    lane.shown(out);
-                }
-            }
-        }
+        let lanes = &lanes[..lanes.len().min(layout.areas.len())];
+        let at = self.fill_shown(lanes, replay);
         self.follow(at, trail);
         // Running, the newest kept frame is this one; paused, the one showing.
         let labels = at
@@ -136,6 +111,40 @@ impl LanePanes {
                 },
             })
             .collect()
+    }
+
+    /// Sizes the panes' buffers for `lanes`, keeps this frame if `replay` says so, and fills
+    /// what each pane shows: the lanes now, or the kept frame stepped back to. Returns which
+    /// kept frame is shown, if one is.
+    fn fill_shown(&mut self, lanes: &[&Lane], replay: Replay) -> Option<usize> {
+        let n = lanes.len();
+        self.shown.resize_with(n, Vec::new);
+        self.trails.resize_with(n, Vec::new);
+        self.marks.resize_with(n, Vec::new);
+        if let Some(rope) = lanes.first().and_then(|l| l.rope()) {
+            self.pinned.clear();
+            self.pinned.extend(rope.pinned_indices());
+        }
+        if self.kept.back().is_some_and(|k| k.shown_ns.len() != n) {
+            self.kept.clear();
+        }
+        if replay.keep {
+            self.keep(lanes);
+        }
+        let at = self.kept.len().checked_sub(1 + replay.rewind);
+        match at.filter(|_| replay.rewind > 0) {
+            Some(at) => {
+                for (out, kept) in self.shown.iter_mut().zip(&self.kept[at].positions) {
+                    out.clone_from(kept);
+                }
+            }
+            None => {
+                for (out, lane) in self.shown.iter_mut().zip(lanes) {
+                    lane.shown(out);
+                }
+            }
+        }
+        at
     }
 
     /// Keeps what `lanes` show now as the newest frame, dropping the oldest past

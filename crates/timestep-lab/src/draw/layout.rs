@@ -326,7 +326,6 @@ impl Layout {
             tracks: Vec::with_capacity(panes),
             slots: Vec::with_capacity(panes),
         };
-        let th = track_height(height) as f32;
         for i in 0..panes {
             let (c, r) = ((i % cols) as f32, (i / cols) as f32);
             let at = Vec2::new(left + c * (cell.x + gap), top + r * (cell.y + gap)).floor();
@@ -337,32 +336,47 @@ impl Layout {
                 h: cell.y as u32,
             };
             let inset = Vec2::splat(margin * 0.5);
-            let rope_min = area.min() + inset + Vec2::new(0.0, label_px);
-            // The marker's track: at most a quarter of the rope's room, and none under 8 px.
-            let th = th.min((cell.y - label_px - 2.0 * inset.y) / 4.0);
-            let th = if th >= 8.0 { th.floor() } else { 0.0 };
-            let rope_max = (area.max() - inset - Vec2::new(0.0, th)).max(rope_min + Vec2::ONE);
-            layout.tracks.push(Area {
-                x: (area.min().x + inset.x) as u32,
-                y: rope_max.y.max(0.0) as u32,
-                w: (cell.x - 2.0 * inset.x).max(0.0) as u32,
-                h: th as u32,
-            });
-            layout.slots.push(Area {
-                x: area.x + 1,
-                y: area.y + 1,
-                w: area.w.saturating_sub(2),
-                h: (label_px as u32).saturating_sub(1),
-            });
-            layout.areas.push(area);
-            let view = drawn_view(params, (rope_min, rope_max), Vec2::ZERO);
-            layout.views.push(View {
-                width,
-                height,
-                ..view
-            });
+            layout.push_pane(params, area, cell, inset, label_px, (width, height));
         }
         layout
+    }
+
+    /// Adds the pane `area` (a grid's `cell`, unrounded) of a buffer of `size`: its rope's
+    /// view inside `inset` under a label of `label_px`, its marker's track at the bottom, and
+    /// its label's slot.
+    fn push_pane(
+        &mut self,
+        params: &RopeParams,
+        area: Area,
+        cell: Vec2,
+        inset: Vec2,
+        label_px: f32,
+        (width, height): (u32, u32),
+    ) {
+        let rope_min = area.min() + inset + Vec2::new(0.0, label_px);
+        // The marker's track: at most a quarter of the rope's room, and none under 8 px.
+        let th = (track_height(height) as f32).min((cell.y - label_px - 2.0 * inset.y) / 4.0);
+        let th = if th >= 8.0 { th.floor() } else { 0.0 };
+        let rope_max = (area.max() - inset - Vec2::new(0.0, th)).max(rope_min + Vec2::ONE);
+        self.tracks.push(Area {
+            x: (area.min().x + inset.x) as u32,
+            y: rope_max.y.max(0.0) as u32,
+            w: (cell.x - 2.0 * inset.x).max(0.0) as u32,
+            h: th as u32,
+        });
+        self.slots.push(Area {
+            x: area.x + 1,
+            y: area.y + 1,
+            w: area.w.saturating_sub(2),
+            h: (label_px as u32).saturating_sub(1),
+        });
+        self.areas.push(area);
+        let view = drawn_view(params, (rope_min, rope_max), Vec2::ZERO);
+        self.views.push(View {
+            width,
+            height,
+            ..view
+        });
     }
 
     /// The pane under the pixel `px`, if any.

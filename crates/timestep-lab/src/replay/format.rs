@@ -223,44 +223,10 @@ pub fn detect(path: &std::path::Path, head: &[u8]) -> Result<(Format, usize), Ca
         ));
     }
     for (i, line) in lines.iter().enumerate().take(64) {
-        let cells: Vec<String> = line
-            .split(',')
-            .map(|c| {
-                let c = c.trim().trim_start_matches('\u{feff}');
-                c.trim_matches('"').to_ascii_lowercase()
-            })
-            .collect();
-        let has = |name: &str| cells.iter().any(|c| c == name);
-        if line.starts_with("0.1% Min FPS") {
-            return Err(CaptureError::at(
-                path,
-                Some(i as u64 + 1),
-                None,
-                "this is a MangoHud _summary.csv (percentiles, not frames): give the per-frame \
-                 log it sits beside"
-                    .into(),
-            ));
-        }
-        let matches = |header: &[&str]| {
-            !header.is_empty()
-                && header.iter().all(|name| match name.strip_suffix('*') {
-                    Some(prefix) => cells.iter().any(|c| c.starts_with(prefix)),
-                    None => has(name),
-                })
-        };
-        if let Some(facts) = FACTS.iter().find(|f| matches(f.header)) {
-            return Ok((facts.format, i));
-        }
-        if matches(&PRESENTMON) {
-            return Err(CaptureError::at(
-                path,
-                Some(i as u64 + 1),
-                None,
-                "a PresentMon header without the columns replay needs (CPUStart and \
-                 MsCPUBusy and MsUntilDisplayed; CPUStart and DisplayLatency; or Dropped, \
-                 TimeInSeconds and msUntilDisplayed)"
-                    .into(),
-            ));
+        match header_of(line) {
+            Ok(Some(format)) => return Ok((format, i)),
+            Ok(None) => {}
+            Err(why) => return Err(CaptureError::at(path, Some(i as u64 + 1), None, why.into())),
         }
     }
     let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
@@ -273,6 +239,42 @@ pub fn detect(path: &std::path::Path, head: &[u8]) -> Result<(Format, usize), Ca
             timestep_loop::UnknownName::new("format", "", names).expected
         ),
     ))
+}
+
+/// The format whose column header `line` is; `None` if it is none's; an error for a line that
+/// says the file is a capture replay cannot read.
+fn header_of(line: &str) -> Result<Option<Format>, &'static str> {
+    if line.starts_with("0.1% Min FPS") {
+        return Err(
+            "this is a MangoHud _summary.csv (percentiles, not frames): give the per-frame \
+             log it sits beside",
+        );
+    }
+    let cells: Vec<String> = line
+        .split(',')
+        .map(|c| {
+            let c = c.trim().trim_start_matches('\u{feff}');
+            c.trim_matches('"').to_ascii_lowercase()
+        })
+        .collect();
+    let matches = |header: &[&str]| {
+        !header.is_empty()
+            && header.iter().all(|name| match name.strip_suffix('*') {
+                Some(prefix) => cells.iter().any(|c| c.starts_with(prefix)),
+                None => cells.iter().any(|c| c == name),
+            })
+    };
+    if let Some(facts) = FACTS.iter().find(|f| matches(f.header)) {
+        return Ok(Some(facts.format));
+    }
+    if matches(&PRESENTMON) {
+        return Err(
+            "a PresentMon header without the columns replay needs (CPUStart and MsCPUBusy and \
+             MsUntilDisplayed; CPUStart and DisplayLatency; or Dropped, TimeInSeconds and \
+             msUntilDisplayed)",
+        );
+    }
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -135,17 +135,8 @@ fn replay_batch(
     controls: Controls<'_>,
     mut on_frame: impl FnMut(&FrameRecord),
 ) -> Result<Batch, ReplayError> {
-    let env = cfg.env(summary.refresh_hz_estimate);
     let first_lane = batch.start;
-    let mut lanes = cfg.lanes[batch]
-        .iter()
-        .map(|&spec| {
-            let mut lane = Lane::new(spec, &cfg.rope, &env)?;
-            judge_as_drawn(&mut lane, &cfg.rope);
-            lane.keep_step_starts(controls.step_starts);
-            Ok(lane)
-        })
-        .collect::<Result<Vec<Lane>, ConfigError>>()?;
+    let mut lanes = batch_lanes(cfg, batch, summary, controls)?;
     let mut host = CaptureHost::new(summary.refresh_hz_estimate);
     let mut frames = Frames::new(Pacer::new(Pacing::Vsync, summary.refresh_hz_estimate));
     let mut stream = Stream::open(&cfg.capture, selection)?;
@@ -174,7 +165,35 @@ fn replay_batch(
             }
         }
     }
-    let outcomes = lanes
+    Ok(Batch {
+        lanes: outcomes(&lanes, &frames, controls),
+        interrupted,
+        span_ns: last - first.unwrap_or(last),
+    })
+}
+
+/// The lanes `batch` of `cfg`, made for the capture's display.
+fn batch_lanes(
+    cfg: &ReplayConfig,
+    batch: std::ops::Range<usize>,
+    summary: &CaptureSummary,
+    controls: Controls<'_>,
+) -> Result<Vec<Lane>, ConfigError> {
+    let env = cfg.env(summary.refresh_hz_estimate);
+    cfg.lanes[batch]
+        .iter()
+        .map(|&spec| {
+            let mut lane = Lane::new(spec, &cfg.rope, &env)?;
+            judge_as_drawn(&mut lane, &cfg.rope);
+            lane.keep_step_starts(controls.step_starts);
+            Ok(lane)
+        })
+        .collect()
+}
+
+/// What each lane did, a loop that would have waited marked as run open loop.
+fn outcomes(lanes: &[Lane], frames: &Frames, controls: Controls<'_>) -> Vec<LaneOutcome> {
+    lanes
         .iter()
         .enumerate()
         .map(|(i, lane)| {
@@ -185,12 +204,7 @@ fn replay_batch(
             outcome.report.held(frames.pending_ns(i));
             outcome
         })
-        .collect();
-    Ok(Batch {
-        lanes: outcomes,
-        interrupted,
-        span_ns: last - first.unwrap_or(last),
-    })
+        .collect()
 }
 
 /// Reads `path` to check it can be replayed: chooses its frames and sums them up.

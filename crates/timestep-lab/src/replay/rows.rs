@@ -210,6 +210,122 @@ struct CsvRows {
     lines_before: u64,
 }
 
+/// A CSV capture's column header: its names, and where a format's columns are among them.
+struct Header<'a> {
+    names: Vec<String>,
+    path: &'a Path,
+    /// The header's line, 1-based.
+    line: u64,
+    format: Format,
+}
+
+impl Header<'_> {
+    /// The column named `name`, ASCII case ignored.
+    fn find(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n.eq_ignore_ascii_case(name))
+    }
+
+    /// The column named `name`, or the error naming the format and the missing column.
+    fn need(&self, name: &str) -> Result<usize, CaptureError> {
+        let format = self.format;
+        self.find(name)
+            .ok_or_else(|| self.error(format!("{format} header without a {name} column")))
+    }
+
+    fn error(&self, message: String) -> CaptureError {
+        CaptureError::at(self.path, Some(self.line), None, message)
+    }
+
+    /// PresentMon's CPU start, in whichever column and unit its version writes.
+    fn cpu_start(&self) -> Result<(usize, Unit), CaptureError> {
+        const CANDIDATES: [(&str, Unit); 5] = [
+            ("CPUStartQPC", Unit::Qpc),
+            ("CPUStartTime", Unit::Ms),
+            ("CPUStartTimeInMs", Unit::Ms),
+            ("CPUStartQPCTime", Unit::Ms),
+            ("CPUStartQPCTimeInMs", Unit::Ms),
+        ];
+        CANDIDATES
+            .iter()
+            .find_map(|&(name, unit)| self.find(name).map(|i| (i, unit)))
+            .ok_or_else(|| {
+                self.error(
+                    "no CPU start column replay can read (CPUStartQPC, CPUStartTime or \
+                     CPUStartQPCTime; CPUStartDateTime is not supported)"
+                        .into(),
+                )
+            })
+    }
+
+    /// The group's columns and the layout of the format's times.
+    fn columns(&self) -> Result<([Option<usize>; 3], Layout), CaptureError> {
+        Ok(match self.format {
+            Format::CapFrameX => {
+                return Err(CaptureError::at(
+                    self.path,
+                    None,
+                    None,
+                    "not a CSV capture".into(),
+                ));
+            }
+            Format::PresentMon | Format::PresentMonV2 | Format::PresentMonV1 => (
+                [
+                    Some(self.need("Application")?),
+                    self.find("ProcessID"),
+                    self.find("SwapChainAddress"),
+                ],
+                self.presentmon_layout()?,
+            ),
+            Format::MangoHud => (
+                [None; 3],
+                Layout::MangoHud {
+                    elapsed: self.need("elapsed")?,
+                    frametime: self.need("frametime")?,
+                },
+            ),
+            Format::OldFrameLog => (
+                [Some(self.need(LANE)?), None, None],
+                Layout::Ours {
+                    start: self.need("wall_s")?,
+                    present: self.need(PRESENT).map_err(|e| CaptureError {
+                        message: "a --frame-log written before it had present_s: write it again \
+                                  with this version"
+                            .into(),
+                        ..e
+                    })?,
+                },
+            ),
+            Format::FrameRecords => (
+                [Some(self.need(LANE)?), None, None],
+                Layout::Ours {
+                    start: self.need(START)?,
+                    present: self.need(PRESENT)?,
+                },
+            ),
+        })
+    }
+
+    /// The columns of one of PresentMon's three layouts.
+    fn presentmon_layout(&self) -> Result<Layout, CaptureError> {
+        Ok(match self.format {
+            Format::PresentMon => Layout::PresentMon {
+                start: self.cpu_start()?,
+                busy: self.need("MsCPUBusy")?,
+                until: self.need("MsUntilDisplayed")?,
+            },
+            Format::PresentMonV2 => Layout::V2 {
+                start: self.cpu_start()?,
+                latency: self.need("DisplayLatency")?,
+            },
+            _ => Layout::V1 {
+                time: self.need("TimeInSeconds")?,
+                until: self.need("msUntilDisplayed")?,
+                dropped: self.need("Dropped")?,
+            },
+        })
+    }
+}
+
 impl CsvRows {
     /// Reads `file` (at `path`, read from the start of its column header) as `format`, the
     /// header on line `header_line` (0-based, as [`detect`] counts lines, blank ones included).
@@ -252,113 +368,24 @@ impl CsvRows {
 
     /// Reads the column header in `self.record`: the names, and where `format`'s columns are.
     fn read_header(&mut self, format: Format, header_line: usize) -> Result<(), CaptureError> {
-        let path = self.path.clone();
-        let path = path.as_path();
-        let record = &self.record;
-        let names: Vec<String> = record
-            .iter()
-            .map(|c| {
-                let name = String::from_utf8_lossy(c);
-                name.trim().trim_start_matches('\u{feff}').to_string()
-            })
-            .collect();
-        let find = |name: &str| names.iter().position(|n| n.eq_ignore_ascii_case(name));
-        let need = |name: &str| {
-            find(name).ok_or_else(|| {
-                CaptureError::at(
-                    path,
-                    Some(header_line as u64 + 1),
-                    None,
-                    format!("{format} header without a {name} column"),
-                )
-            })
-        };
-        let cpu_start = || -> Result<(usize, Unit), CaptureError> {
-            let candidates = [
-                ("CPUStartQPC", Unit::Qpc),
-                ("CPUStartTime", Unit::Ms),
-                ("CPUStartTimeInMs", Unit::Ms),
-                ("CPUStartQPCTime", Unit::Ms),
-                ("CPUStartQPCTimeInMs", Unit::Ms),
-            ];
-            candidates
+        let header = Header {
+            names: self
+                .record
                 .iter()
-                .find_map(|&(name, unit)| find(name).map(|i| (i, unit)))
-                .ok_or_else(|| {
-                    CaptureError::at(
-                        path,
-                        Some(header_line as u64 + 1),
-                        None,
-                        "no CPU start column replay can read (CPUStartQPC, CPUStartTime or \
-                         CPUStartQPCTime; CPUStartDateTime is not supported)"
-                            .into(),
-                    )
+                .map(|c| {
+                    let name = String::from_utf8_lossy(c);
+                    name.trim().trim_start_matches('\u{feff}').to_string()
                 })
+                .collect(),
+            path: &self.path,
+            line: header_line as u64 + 1,
+            format,
         };
-        let (group, layout) = match format {
-            Format::CapFrameX => {
-                return Err(CaptureError::at(
-                    path,
-                    None,
-                    None,
-                    "not a CSV capture".into(),
-                ));
-            }
-            Format::PresentMon | Format::PresentMonV2 | Format::PresentMonV1 => {
-                let group = [
-                    Some(need("Application")?),
-                    find("ProcessID"),
-                    find("SwapChainAddress"),
-                ];
-                let layout = match format {
-                    Format::PresentMon => Layout::PresentMon {
-                        start: cpu_start()?,
-                        busy: need("MsCPUBusy")?,
-                        until: need("MsUntilDisplayed")?,
-                    },
-                    Format::PresentMonV2 => Layout::V2 {
-                        start: cpu_start()?,
-                        latency: need("DisplayLatency")?,
-                    },
-                    _ => Layout::V1 {
-                        time: need("TimeInSeconds")?,
-                        until: need("msUntilDisplayed")?,
-                        dropped: need("Dropped")?,
-                    },
-                };
-                (group, layout)
-            }
-            Format::MangoHud => (
-                [None; 3],
-                Layout::MangoHud {
-                    elapsed: need("elapsed")?,
-                    frametime: need("frametime")?,
-                },
-            ),
-            Format::OldFrameLog => (
-                [Some(need(LANE)?), None, None],
-                Layout::Ours {
-                    start: need("wall_s")?,
-                    present: need(PRESENT).map_err(|e| CaptureError {
-                        message: "a --frame-log written before it had present_s: write it again \
-                                  with this version"
-                            .into(),
-                        ..e
-                    })?,
-                },
-            ),
-            Format::FrameRecords => (
-                [Some(need(LANE)?), None, None],
-                Layout::Ours {
-                    start: need(START)?,
-                    present: need(PRESENT)?,
-                },
-            ),
-        };
-        self.frame_type = find("FrameType");
+        let (group, layout) = header.columns()?;
+        self.frame_type = header.find("FrameType");
         self.group = group;
         self.layout = layout;
-        self.names = names;
+        self.names = header.names;
         Ok(())
     }
 

@@ -69,71 +69,10 @@ pub fn choose(
             "no frames: the file has a header and nothing else".into()
         ));
     }
-    let name = |c: &Count| text(&c.key[0]);
-    // `--app` may name a process by its ID: its groups alone are then considered.
-    let by_process = app.filter(|a| {
-        let a = a.trim();
-        !a.is_empty()
-            && a.bytes().all(|b| b.is_ascii_digit())
-            && counts.iter().any(|c| text(&c.key[1]) == a)
-    });
-    if let Some(pid) = by_process {
-        counts.retain(|c| text(&c.key[1]) == pid.trim());
-    }
-    let app = if by_process.is_some() {
-        counts.first().map(name)
-    } else {
-        app.map(str::to_string)
-    };
-    let apps = app_totals(&counts);
-    let chosen_app = match app.as_deref() {
-        Some(wanted) => apps
-            .iter()
-            .find(|(a, _)| a.eq_ignore_ascii_case(wanted.trim()))
-            .map(|(a, _)| a.clone())
-            .ok_or_else(|| {
-                err(format!(
-                    "--app: no frames of '{wanted}'; there are {}",
-                    listed(&apps)
-                ))
-            })?,
-        None => apps
-            .iter()
-            .filter(|(a, n)| !a.eq_ignore_ascii_case(COMPOSITOR) && *n > 0)
-            .max_by(|x, y| x.1.cmp(&y.1).then(std::cmp::Ordering::Greater))
-            .map(|(a, _)| a.clone())
-            .ok_or_else(|| {
-                err(format!(
-                    "no application frames but the compositor's; there are {} (--app \
-                     {COMPOSITOR} replays those)",
-                    listed(&apps)
-                ))
-            })?,
-    };
+    let app = keep_process(&mut counts, app);
+    let chosen_app = pick_app(&app_totals(&counts), app.as_deref()).map_err(err)?;
     let of_app: Vec<&Count> = counts.iter().filter(|c| name(c) == chosen_app).collect();
-    let group = match swapchain {
-        Some(wanted) => of_app
-            .iter()
-            .find(|c| same_address(&text(&c.key[2]), wanted))
-            .ok_or_else(|| {
-                let chains: Vec<(String, u64)> = of_app
-                    .iter()
-                    .map(|c| (text(&c.key[2]), c.application))
-                    .collect();
-                err(format!(
-                    "--swapchain: '{chosen_app}' has no swap chain {wanted}; it has {}",
-                    listed(&chains)
-                ))
-            })?,
-        None => of_app
-            .iter()
-            .max_by(|x, y| {
-                x.application
-                    .cmp(&y.application)
-                    .then(std::cmp::Ordering::Greater)
-            })
-            .ok_or_else(|| err(format!("no frames of '{chosen_app}'")))?,
-    };
+    let group = pick_swapchain(&of_app, &chosen_app, swapchain).map_err(err)?;
     if group.application == 0 {
         return Err(err(format!(
             "'{chosen_app}' has only generated frames ({}): nothing to replay",
@@ -154,6 +93,85 @@ pub fn choose(
         generated_skipped: group.generated,
         key: group.key.clone(),
     })
+}
+
+/// A group's application (or lane).
+fn name(c: &Count) -> String {
+    text(&c.key[0])
+}
+
+/// The application `--app` asks for. It may name a process by its ID: `counts` then keeps
+/// that process's groups alone, and the application is the process's.
+fn keep_process(counts: &mut Vec<Count>, app: Option<&str>) -> Option<String> {
+    let by_process = app.filter(|a| {
+        let a = a.trim();
+        !a.is_empty()
+            && a.bytes().all(|b| b.is_ascii_digit())
+            && counts.iter().any(|c| text(&c.key[1]) == a)
+    });
+    match by_process {
+        Some(pid) => {
+            counts.retain(|c| text(&c.key[1]) == pid.trim());
+            counts.first().map(name)
+        }
+        None => app.map(str::to_string),
+    }
+}
+
+/// The application `wanted`, or else the one with the most application frames that is not
+/// the compositor; the error message says which there are.
+fn pick_app(apps: &[(String, u64)], wanted: Option<&str>) -> Result<String, String> {
+    let found = match wanted {
+        Some(wanted) => apps
+            .iter()
+            .find(|(a, _)| a.eq_ignore_ascii_case(wanted.trim()))
+            .ok_or_else(|| format!("--app: no frames of '{wanted}'; there are {}", listed(apps))),
+        None => apps
+            .iter()
+            .filter(|(a, n)| !a.eq_ignore_ascii_case(COMPOSITOR) && *n > 0)
+            .max_by(|x, y| x.1.cmp(&y.1).then(std::cmp::Ordering::Greater))
+            .ok_or_else(|| {
+                format!(
+                    "no application frames but the compositor's; there are {} (--app \
+                     {COMPOSITOR} replays those)",
+                    listed(apps)
+                )
+            }),
+    };
+    found.map(|(a, _)| a.clone())
+}
+
+/// The swap chain `wanted` of the app's groups `of_app`, or else its busiest.
+fn pick_swapchain<'a>(
+    of_app: &[&'a Count],
+    app: &str,
+    wanted: Option<&str>,
+) -> Result<&'a Count, String> {
+    match wanted {
+        Some(wanted) => of_app
+            .iter()
+            .find(|c| same_address(&text(&c.key[2]), wanted))
+            .copied()
+            .ok_or_else(|| {
+                let chains: Vec<(String, u64)> = of_app
+                    .iter()
+                    .map(|c| (text(&c.key[2]), c.application))
+                    .collect();
+                format!(
+                    "--swapchain: '{app}' has no swap chain {wanted}; it has {}",
+                    listed(&chains)
+                )
+            }),
+        None => of_app
+            .iter()
+            .max_by(|x, y| {
+                x.application
+                    .cmp(&y.application)
+                    .then(std::cmp::Ordering::Greater)
+            })
+            .copied()
+            .ok_or_else(|| format!("no frames of '{app}'")),
+    }
 }
 
 /// Every group of `path` counted, in the order groups first appear.

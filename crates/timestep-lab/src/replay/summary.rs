@@ -163,78 +163,109 @@ impl Displayed {
     }
 }
 
+/// What one pass over a capture's frames gathers.
+struct Pass {
+    /// Frame start to frame start, ns.
+    frames: Durations,
+    /// Shown to shown (the display changing), ns.
+    changes: Durations,
+    vsync: VsyncDetector,
+    first: Option<u64>,
+    last: Option<u64>,
+    last_shown: Option<u64>,
+    count: u64,
+    displayed: u64,
+    on_screen: Displayed,
+}
+
+impl Pass {
+    fn new() -> Pass {
+        Pass {
+            frames: Durations::default(),
+            changes: Durations::default(),
+            vsync: VsyncDetector::new(None),
+            first: None,
+            last: None,
+            last_shown: None,
+            count: 0,
+            displayed: 0,
+            on_screen: Displayed::default(),
+        }
+    }
+
+    fn push(&mut self, start_ns: u64, shown_ns: Option<u64>) {
+        self.count += 1;
+        self.first.get_or_insert(start_ns);
+        if let Some(previous) = self.last {
+            self.frames.push(start_ns - previous);
+        }
+        self.last = Some(start_ns);
+        let Some(shown) = shown_ns else { return };
+        self.displayed += 1;
+        self.on_screen.push(start_ns, shown);
+        if let Some(before) = self.last_shown
+            && shown >= before
+        {
+            self.changes.push(shown - before);
+            self.vsync.observe(shown - before);
+        }
+        self.last_shown = Some(shown);
+    }
+
+    /// The refresh rate the display times show (to a thousandth of a Hz) and the verdict on
+    /// pacing.
+    fn refresh(&self, format: Format) -> (Option<f64>, &'static str) {
+        let paced = format.has_display_times() && self.vsync.vsynced();
+        let refresh = paced
+            .then(|| self.vsync.refresh_hz().map(|hz| (hz * 1e3).round() / 1e3))
+            .flatten();
+        let verdict = match (format.has_display_times(), paced, self.vsync.decided()) {
+            (false, _, _) => NO_DISPLAY_TIMES,
+            (true, true, _) => "paced",
+            (true, false, true) => "not paced",
+            (true, false, false) => "too few to tell",
+        };
+        (refresh, verdict)
+    }
+}
+
 /// Reads `selection`'s frames of `path` once and sums them up.
 pub fn summarise(path: &Path, selection: &Selection) -> Result<CaptureSummary, CaptureError> {
     let mut stream = Stream::open(path, selection)?;
-    let mut frames = Durations::default();
-    let mut changes = Durations::default();
-    let mut vsync = VsyncDetector::new(None);
-    let (mut first, mut last, mut last_shown) = (None, None, None);
-    let (mut count, mut displayed) = (0u64, 0u64);
-    let mut on_screen = Displayed::default();
+    let mut pass = Pass::new();
     while let Some(f) = stream.next_frame()? {
-        count += 1;
-        first.get_or_insert(f.start_ns);
-        if let Some(previous) = last {
-            frames.push(f.start_ns - previous);
-        }
-        last = Some(f.start_ns);
-        if let Some(shown) = f.shown_ns {
-            displayed += 1;
-            on_screen.push(f.start_ns, shown);
-            if let Some(before) = last_shown
-                && shown >= before
-            {
-                changes.push(shown - before);
-                vsync.observe(shown - before);
-            }
-            last_shown = Some(shown);
-        }
+        pass.push(f.start_ns, f.shown_ns);
     }
     let format: Format = selection.format;
-    let paced = format.has_display_times() && vsync.vsynced();
-    let refresh = if paced {
-        vsync.refresh_hz().map(|hz| (hz * 1e3).round() / 1e3)
-    } else {
-        None
-    };
-    let verdict = match (format.has_display_times(), paced, vsync.decided()) {
-        (false, _, _) => NO_DISPLAY_TIMES,
-        (true, true, _) => "paced",
-        (true, false, true) => "not paced",
-        (true, false, false) => "too few to tell",
-    };
+    let (refresh, verdict) = pass.refresh(format);
+    let shown = |v: Option<f64>| v.filter(|_| format.has_display_times());
     Ok(CaptureSummary {
         file: path.display().to_string(),
         format: format.name(),
         app: selection.app.clone(),
         process: selection.process.clone(),
         swapchain: selection.swapchain.clone(),
-        frames: count,
-        displayed,
-        not_displayed: count - displayed,
+        frames: pass.count,
+        displayed: pass.displayed,
+        not_displayed: pass.count - pass.displayed,
         display_out_of_order: stream.out_of_order(),
         generated_skipped: selection.generated_skipped,
-        span_s: seconds(last.unwrap_or(0) - first.unwrap_or(0)),
+        span_s: seconds(pass.last.unwrap_or(0) - pass.first.unwrap_or(0)),
         clock: format.clock(),
         display_times: format.display_times(),
-        frame_ms: frames.spread().unwrap_or(Spread {
+        frame_ms: pass.frames.spread().unwrap_or(Spread {
             median: 0.0,
             p5: 0.0,
             p95: 0.0,
             max: 0.0,
         }),
-        display_change_ms: changes.spread(),
+        display_change_ms: pass.changes.spread(),
         refresh_hz_estimate: refresh,
         refresh: verdict,
         clock_reads: format.clock_reads(),
-        render_fps: span_fps(count, first, last),
-        display_fps: on_screen
-            .fps(displayed)
-            .filter(|_| format.has_display_times()),
-        start_error_rms_ms: on_screen
-            .error_rms_ms()
-            .filter(|_| format.has_display_times()),
+        render_fps: span_fps(pass.count, pass.first, pass.last),
+        display_fps: shown(pass.on_screen.fps(pass.displayed)),
+        start_error_rms_ms: shown(pass.on_screen.error_rms_ms()),
     })
 }
 
