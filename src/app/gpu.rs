@@ -345,54 +345,7 @@ impl Gpu {
             label: Some("capture_encoder"),
         });
         self.fx.render(&mut encoder, &view, gui, context);
-        // Rows are copied out padded to wgpu's alignment.
-        let row = width * 4;
-        let padded =
-            row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("capture_buffer"),
-            size: u64::from(padded) * u64::from(height),
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        encoder.copy_texture_to_buffer(
-            texture.as_image_copy(),
-            wgpu::TexelCopyBufferInfo {
-                buffer: &buffer,
-                layout: wgpu::TexelCopyBufferLayout {
-                    offset: 0,
-                    bytes_per_row: Some(padded),
-                    rows_per_image: Some(height),
-                },
-            },
-            size,
-        );
-        queue.submit([encoder.finish()]);
-        let slice = buffer.slice(..);
-        let (tx, rx) = std::sync::mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |r| {
-            let _receiver_gone_is_no_matter = tx.send(r);
-        });
-        device
-            .poll(wgpu::PollType::wait_indefinitely())
-            .map_err(GpuError::Poll)?;
-        match rx.recv() {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => return Err(GpuError::Map(e)),
-            Err(_) => return Err(GpuError::NoAnswer),
-        }
-        let mapped = slice.get_mapped_range();
-        let mut rgba = Vec::with_capacity(row as usize * height as usize);
-        for line in mapped.chunks(padded as usize) {
-            rgba.extend_from_slice(&line[..row as usize]);
-        }
-        if bgra {
-            for px in rgba.chunks_exact_mut(4) {
-                px.swap(0, 2);
-            }
-        }
-        drop(mapped);
-        buffer.unmap();
+        let rgba = read_back(device, queue, encoder, &texture, bgra)?;
         self.take_device_error().map_or(Ok(rgba), Err)
     }
 
@@ -696,6 +649,68 @@ fn write_uniforms(queue: &wgpu::Queue, buffer: &wgpu::Buffer, width: u32, height
     let values = [width as f32, height as f32, VIGNETTE, 0.0];
     let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
     queue.write_buffer(buffer, 0, &bytes);
+}
+
+/// Copies `texture` out through `encoder` (after what the encoder already holds) and reads it
+/// back as RGBA rows, `bgra` texels swapped into RGBA.
+fn read_back(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    mut encoder: wgpu::CommandEncoder,
+    texture: &wgpu::Texture,
+    bgra: bool,
+) -> Result<Vec<u8>, GpuError> {
+    let size = texture.size();
+    let (width, height) = (size.width, size.height);
+    // Rows are copied out padded to wgpu's alignment.
+    let row = width * 4;
+    let padded =
+        row.div_ceil(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT) * wgpu::COPY_BYTES_PER_ROW_ALIGNMENT;
+    let buffer = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("capture_buffer"),
+        size: u64::from(padded) * u64::from(height),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &buffer,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded),
+                rows_per_image: Some(height),
+            },
+        },
+        size,
+    );
+    queue.submit([encoder.finish()]);
+    let slice = buffer.slice(..);
+    let (tx, rx) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |r| {
+        let _receiver_gone_is_no_matter = tx.send(r);
+    });
+    device
+        .poll(wgpu::PollType::wait_indefinitely())
+        .map_err(GpuError::Poll)?;
+    match rx.recv() {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => return Err(GpuError::Map(e)),
+        Err(_) => return Err(GpuError::NoAnswer),
+    }
+    let mapped = slice.get_mapped_range();
+    let mut rgba = Vec::with_capacity(row as usize * height as usize);
+    for line in mapped.chunks(padded as usize) {
+        rgba.extend_from_slice(&line[..row as usize]);
+    }
+    if bgra {
+        for px in rgba.chunks_exact_mut(4) {
+            px.swap(0, 2);
+        }
+    }
+    drop(mapped);
+    buffer.unmap();
+    Ok(rgba)
 }
 
 #[cfg(test)]

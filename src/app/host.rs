@@ -224,6 +224,57 @@ impl<W: WindowWall, P: Present> Wall for WindowHost<'_, W, P> {
     }
 }
 
+impl<W: WindowWall, P: Present> WindowHost<'_, W, P> {
+    /// With a step cost, the ticks the lanes that ran this frame took.
+    fn charge_step_cost(&mut self, lanes: &[Lane], ran: &[bool]) {
+        if self.step_cost_ns > 0 {
+            let ticks: u64 = lanes
+                .iter()
+                .zip(ran)
+                .filter(|(_, ran)| **ran)
+                .map(|(lane, _)| u64::from(lane.last().steps))
+                .sum();
+            self.wall.sleep(self.cost_of(ticks));
+        }
+    }
+
+    /// The frame's steps and step starts for the strip, of the lanes `shown`. Paused, the
+    /// strip holds still: it shows the frames up to the pause.
+    fn push_strip(&mut self, frame: &FrameDone, lanes: &[Lane], ran: &[bool], shown: &[usize]) {
+        if frame.paused {
+            return;
+        }
+        let steps: Vec<u32> = shown
+            .iter()
+            .map(|&i| if ran[i] { lanes[i].last().steps } else { 0 })
+            .collect();
+        let starts: Vec<&[u64]> = shown
+            .iter()
+            .map(|&i| lanes[i].record().step_starts())
+            .collect();
+        self.screen.push_frame(frame.frame_ns, &steps);
+        self.screen.push_step_starts(frame.start_ns, &starts);
+    }
+
+    /// The HUD's figures for the lanes `shown`.
+    fn hud(&mut self, shown: &[&Lane], paused: bool) -> HudInfo {
+        let pacing = std::mem::take(&mut self.pacing);
+        let mode = self.presenter.present_mode();
+        HudInfo {
+            capture: self.wall.caption(),
+            ..hud_info(
+                shown,
+                self.meter,
+                self.screen.strip(),
+                self.view,
+                paused,
+                pacing,
+                mode,
+            )
+        }
+    }
+}
+
 impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
     /// With a step cost, steps run back to back from the frame's start, as simulated (those
     /// past the frame's cap all at its end).
@@ -246,31 +297,11 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
         lanes: &[Lane],
         ran: &[bool],
     ) -> Result<Option<Shown>, P::Error> {
-        if self.step_cost_ns > 0 {
-            let ticks: u64 = lanes
-                .iter()
-                .zip(ran)
-                .filter(|(_, ran)| **ran)
-                .map(|(lane, _)| u64::from(lane.last().steps))
-                .sum();
-            self.wall.sleep(self.cost_of(ticks));
-        }
+        self.charge_step_cost(lanes, ran);
         self.meter.fps.push(frame.frame_ns);
         self.meter.last_frame_ns = frame.frame_ns;
         let shown: Vec<usize> = self.view.shown(lanes.len());
-        let steps: Vec<u32> = shown
-            .iter()
-            .map(|&i| if ran[i] { lanes[i].last().steps } else { 0 })
-            .collect();
-        let starts: Vec<&[u64]> = shown
-            .iter()
-            .map(|&i| lanes[i].record().step_starts())
-            .collect();
-        // Paused, the strip holds still: it shows the frames up to the pause.
-        if !frame.paused {
-            self.screen.push_frame(frame.frame_ns, &steps);
-            self.screen.push_step_starts(frame.start_ns, &starts);
-        }
+        self.push_strip(frame, lanes, ran, &shown);
         let shown_lanes: Vec<&Lane> = shown.iter().map(|&i| &lanes[i]).collect();
         let colours: Vec<usize> = shown
             .iter()
@@ -279,22 +310,8 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             .collect();
         // The key help hides the HUD: the help is read over everything, the HUD's bar or
         // column would cover its top.
-        let hud = (self.view.show_hud && !self.view.show_help).then(|| {
-            let pacing = std::mem::take(&mut self.pacing);
-            let mode = self.presenter.present_mode();
-            HudInfo {
-                capture: self.wall.caption(),
-                ..hud_info(
-                    &shown_lanes,
-                    self.meter,
-                    self.screen.strip(),
-                    self.view,
-                    frame.paused,
-                    pacing,
-                    mode,
-                )
-            }
-        });
+        let hud = (self.view.show_hud && !self.view.show_help)
+            .then(|| self.hud(&shown_lanes, frame.paused));
         let banner = (!self.view.split && !self.view.overlay)
             .then(|| shown_lanes.first().and_then(|l| explosion_banner(l)))
             .flatten();

@@ -508,21 +508,7 @@ fn advise_config(
     flags: String,
     check: Vec<String>,
 ) -> Result<AdviseConfig, BadFlags> {
-    let lanes = match (&common.lanes, args.engine) {
-        (Some(_), Some(engine)) if engine != timestep_lab::advise::Engine::Custom => {
-            return Err(BadFlags::EngineAndLanes(engine.name()));
-        }
-        (Some(lanes), _) => lanes.0.clone(),
-        (None, engine) => timestep_lab::advise::candidates(engine),
-    };
-    if let Some(engine) = args.engine.filter(|e| !e.paces(args.display.pacing)) {
-        let caps = engine.paces(timestep_loop::Pacing::Cap(60.0));
-        return Err(BadFlags::EnginePacing {
-            pacing: args.display.pacing,
-            engine: engine.title(),
-            and: if caps { " and cap:HZ" } else { "" },
-        });
-    }
+    let lanes = advise_lanes(common, &args)?;
     let max_substep = common
         .max_substep
         .unwrap_or(timestep_loop::MaxSubstep::Set(ADVISE_SUBSTEP_NS));
@@ -553,30 +539,14 @@ fn advise_config(
             max_substep,
         }),
         None => {
-            if args.which.app.is_some() || args.which.swapchain.is_some() {
-                return Err(BadFlags::Together(
-                    "--app and --swapchain choose a capture's frames: give advise \
-                            CAPTURE",
-                ));
-            }
-            let display = simulated_display(&args.display, args.display_hz, args.seconds)?;
-            if display.vrr.is_some() && display.render_cost.max_ns() == 0 {
-                return Err(BadFlags::Together(VRR_WITHOUT_RENDER));
-            }
-            long_enough_for_a_verdict(args.seconds, &display)?;
-            let pacings = timestep_lab::advise::pacings(args.display.pacing, &display, args.engine);
-            let sim = SimConfig {
-                timing,
-                rope: common.rope(Drive::Off)?,
-                display,
-                lanes,
-                max_substep,
-                draw: None,
-                physics: true,
-            };
+            let sim = advise_sim(common, &args, timing, lanes, max_substep)?;
             Situation::Display {
+                pacings: timestep_lab::advise::pacings(
+                    args.display.pacing,
+                    &sim.display,
+                    args.engine,
+                ),
                 sim: Box::new(sim),
-                pacings,
             }
         }
     };
@@ -588,6 +558,57 @@ fn advise_config(
         flags,
         check,
         json: args.json,
+    })
+}
+
+/// The loops advise ranks: `--lanes`, or `--engine`'s, refused where the engine cannot pace
+/// as `--pacing` asks.
+fn advise_lanes(common: &CommonArgs, args: &AdviseArgs) -> Result<Vec<LaneSpec>, BadFlags> {
+    let lanes = match (&common.lanes, args.engine) {
+        (Some(_), Some(engine)) if engine != timestep_lab::advise::Engine::Custom => {
+            return Err(BadFlags::EngineAndLanes(engine.name()));
+        }
+        (Some(lanes), _) => lanes.0.clone(),
+        (None, engine) => timestep_lab::advise::candidates(engine),
+    };
+    if let Some(engine) = args.engine.filter(|e| !e.paces(args.display.pacing)) {
+        let caps = engine.paces(timestep_loop::Pacing::Cap(60.0));
+        return Err(BadFlags::EnginePacing {
+            pacing: args.display.pacing,
+            engine: engine.title(),
+            and: if caps { " and cap:HZ" } else { "" },
+        });
+    }
+    Ok(lanes)
+}
+
+/// Advise on a simulated display: the display's flags checked together, and long enough for
+/// a verdict.
+fn advise_sim(
+    common: &CommonArgs,
+    args: &AdviseArgs,
+    timing: timestep_loop::TimingConfig,
+    lanes: Vec<LaneSpec>,
+    max_substep: timestep_loop::MaxSubstep,
+) -> Result<SimConfig, BadFlags> {
+    if args.which.app.is_some() || args.which.swapchain.is_some() {
+        return Err(BadFlags::Together(
+            "--app and --swapchain choose a capture's frames: give advise CAPTURE",
+        ));
+    }
+    let display = simulated_display(&args.display, args.display_hz, args.seconds)?;
+    if display.vrr.is_some() && display.render_cost.max_ns() == 0 {
+        return Err(BadFlags::Together(VRR_WITHOUT_RENDER));
+    }
+    long_enough_for_a_verdict(args.seconds, &display)?;
+    Ok(SimConfig {
+        timing,
+        rope: common.rope(Drive::Off)?,
+        display,
+        lanes,
+        max_substep,
+        draw: None,
+        physics: true,
     })
 }
 

@@ -9,26 +9,69 @@ mod simulate_progress;
 pub mod sweep;
 
 use crate::failure::Failure;
+use std::path::Path;
 use timestep_lab::pending::PendingFile;
-use timestep_lab::simulate::Plotting;
+use timestep_lab::simulate::{FrameRecord, Plotting, Trace};
 
-/// The frame-by-frame plot, titled by `title`, written into `file` (when one was asked for)
-/// and added to `files` to commit with the run's other outputs.
-fn plot_frames_into(
-    files: &mut Vec<(&'static str, PendingFile)>,
-    file: Option<PendingFile>,
-    plotting: Option<&Plotting>,
-    title: impl FnOnce() -> String,
-) -> Result<(), Failure> {
-    let (Some(mut file), Some(p)) = (file, plotting) else {
-        return Ok(());
-    };
-    crate::plot::plot_frames(&mut file, &title(), &p.plot()).map_err(|e| {
-        Failure::machine(format!(
-            "writing --plot '{}' failed: {e}",
-            file.path().display()
-        ))
-    })?;
-    files.push(("--plot", file));
-    Ok(())
+/// A run's frame-by-frame files, `--trace` and `--plot`: created before the run (a bad path
+/// stops it with status 2), fed every frame, written after it.
+struct FrameFiles {
+    trace: Option<Trace>,
+    plot: Option<(PendingFile, Plotting)>,
+}
+
+/// The files a run wrote, each with the flag that named it, to commit together.
+type Written = Vec<(&'static str, PendingFile)>;
+
+impl FrameFiles {
+    /// Creates `trace` and `plot` (the lanes `names`, the first `plot_ns` of the run).
+    fn open(
+        trace: Option<&Path>,
+        plot: Option<&Path>,
+        names: &[String],
+        plot_ns: Option<u64>,
+    ) -> Result<FrameFiles, Failure> {
+        let trace = timestep_lab::simulate::open("--trace", trace).map_err(Failure::usage)?;
+        let plot = plot.map(crate::plot::create).transpose();
+        let plot = plot.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
+        Ok(FrameFiles {
+            trace: trace.map(Trace::new),
+            plot: plot.map(|file| (file, Plotting::new(names, plot_ns))),
+        })
+    }
+
+    /// Whether the trace wants each step's start kept.
+    fn step_starts(&self) -> bool {
+        self.trace.is_some()
+    }
+
+    fn frame(&mut self, f: &FrameRecord) {
+        if let Some(t) = self.trace.as_mut() {
+            t.row(f);
+        }
+        if let Some((_, p)) = self.plot.as_mut() {
+            p.frame(f);
+        }
+    }
+
+    /// Writes the plot, titled by `title`, and ends the trace: the files to commit.
+    fn finish(self, title: impl FnOnce() -> String) -> Result<Written, Failure> {
+        let mut files = Vec::new();
+        if let Some((mut file, p)) = self.plot {
+            crate::plot::plot_frames(&mut file, &title(), &p.plot()).map_err(|e| {
+                Failure::machine(format!(
+                    "writing --plot '{}' failed: {e}",
+                    file.path().display()
+                ))
+            })?;
+            files.push(("--plot", file));
+        }
+        if let Some(t) = self.trace {
+            let file = t.finish();
+            let file =
+                file.map_err(|e| Failure::machine(format!("writing --trace failed: {e}")))?;
+            files.push(("--trace", file));
+        }
+        Ok(files)
+    }
 }

@@ -1,9 +1,9 @@
 //! `timestep-rope replay`: the capture checked and summed up before anything runs, then every
 //! lane on its frames, reported as `simulate` reports, with the capture's summary above.
 
+use super::FrameFiles;
 use crate::failure::Failure;
 use crate::interrupt;
-use crate::plot;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,12 +12,10 @@ use timestep_lab::fixes::{self, Stepping};
 use timestep_lab::lane::LaneReport;
 use timestep_lab::messages;
 use timestep_lab::replay::{
-    ReplayConfig, ReplayConfigReport, ReplayError, ReplayReport, open, run_with, why_lanes_differ,
-    write_advise, write_table,
+    CaptureSummary, ReplayConfig, ReplayConfigReport, ReplayError, ReplayReport, open, run_with,
+    why_lanes_differ, write_advise, write_table,
 };
-use timestep_lab::simulate::{
-    Controls, FrameRecord, LoopConfigReport, Plotting, RopeReport, Trace,
-};
+use timestep_lab::simulate::{Controls, FrameRecord, LoopConfigReport, RopeReport};
 use timestep_loop::seconds;
 
 /// Where a replay writes what it measured.
@@ -42,61 +40,32 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
     let (selection, summary) = open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
         .map_err(|e| Failure::usage(e.to_string()))?;
     let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
-    let mut trace = timestep_lab::simulate::open("--trace", out.trace.as_deref())
-        .map_err(Failure::usage)?
-        .map(Trace::new);
-    let plot_file = out.plot.as_deref().map(plot::create).transpose();
-    let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
-    let mut plotting = plot_file
-        .as_ref()
-        .map(|_| Plotting::new(&names, out.plot_ns));
+    let mut frame_files = FrameFiles::open(
+        out.trace.as_deref(),
+        out.plot.as_deref(),
+        &names,
+        out.plot_ns,
+    )?;
     interrupt::install();
     let controls = Controls {
         keep_positions: false,
         stop: Some(interrupt::flag()),
-        step_starts: trace.is_some(),
+        step_starts: frame_files.step_starts(),
     };
     let outcome = run_with(cfg, &selection, &summary, controls, |f: &FrameRecord| {
-        if let Some(t) = trace.as_mut() {
-            t.row(f);
-        }
-        if let Some(p) = plotting.as_mut() {
-            p.frame(f);
-        }
+        frame_files.frame(f)
     })
     .map_err(|e| match e {
         ReplayError::Capture(e) => Failure::usage(e.to_string()),
         ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
     })?;
-    let mut files = Vec::new();
-    super::plot_frames_into(&mut files, plot_file, plotting.as_ref(), || {
+    let files = frame_files.finish(|| {
         let app = timestep_lab::messages::shown(&summary.app);
         format!("{app} ({}), frame by frame", summary.format)
     })?;
-    if let Some(t) = trace {
-        let file = t.finish();
-        let file = file.map_err(|e| Failure::machine(format!("writing --trace failed: {e}")))?;
-        files.push(("--trace", file));
-    }
     timestep_lab::pending::commit_all(files).map_err(Failure::machine)?;
     let lanes: Vec<LaneReport> = outcome.lanes.into_iter().map(|l| l.report).collect();
-    let refresh_hz = summary.refresh_hz_estimate;
-    // A tick that equals the refresh flips where the game's frames came at the refresh too
-    // (not 89 fps on a 60 Hz display, whose frames run 0, 1 or 2 ticks for another reason).
-    let paced = refresh_hz.filter(|hz| {
-        summary
-            .render_fps
-            .is_some_and(|fps| (fps - hz).abs() <= hz * fixes::PACED_TOLERANCE)
-    });
-    let flipping: Vec<(String, f64)> = lanes
-        .iter()
-        .filter_map(|l| fixes::flips(l, paced).map(|hz| (l.lane.clone(), hz)))
-        .collect();
-    let said = fixes::lines(
-        &Stepping::of_specs(&cfg.lanes, &cfg.env(refresh_hz), &cfg.rope),
-        &cfg.rope,
-        &flipping,
-    );
+    let said = fix_lines(cfg, &summary, &lanes);
     let report = ReplayReport {
         config: ReplayConfigReport {
             looped: LoopConfigReport::new(&cfg.timing, cfg.max_substep),
@@ -122,4 +91,25 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         }
     })?;
     Ok(interrupt::status(report.interrupted))
+}
+
+/// The lines under the table on a stable step and on ticks that flip 0, 1, 2 a frame.
+fn fix_lines(cfg: &ReplayConfig, summary: &CaptureSummary, lanes: &[LaneReport]) -> Vec<String> {
+    let refresh_hz = summary.refresh_hz_estimate;
+    // A tick that equals the refresh flips where the game's frames came at the refresh too
+    // (not 89 fps on a 60 Hz display, whose frames run 0, 1 or 2 ticks for another reason).
+    let paced = refresh_hz.filter(|hz| {
+        summary
+            .render_fps
+            .is_some_and(|fps| (fps - hz).abs() <= hz * fixes::PACED_TOLERANCE)
+    });
+    let flipping: Vec<(String, f64)> = lanes
+        .iter()
+        .filter_map(|l| fixes::flips(l, paced).map(|hz| (l.lane.clone(), hz)))
+        .collect();
+    fixes::lines(
+        &Stepping::of_specs(&cfg.lanes, &cfg.env(refresh_hz), &cfg.rope),
+        &cfg.rope,
+        &flipping,
+    )
 }

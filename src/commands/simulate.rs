@@ -1,18 +1,18 @@
 //! `timestep-rope simulate`: files opened first, then the lanes on the simulated display,
 //! with progress, Ctrl-C, the plot and the report.
 
+use super::FrameFiles;
 use super::simulate_progress::{Progress, SIMULATE};
 use crate::failure::Failure;
 use crate::interrupt;
-use crate::plot;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use timestep_lab::fixes::{self, Stepping};
 use timestep_lab::messages;
 use timestep_lab::pending;
 use timestep_lab::simulate::{
-    Controls, FrameRecord, Plotting, Report, SimConfig, SimOutput, Trace, open, run_with,
-    write_dump, write_table,
+    Controls, FrameRecord, LaneOutcome, Report, SimConfig, SimOutput, open, run_with, write_dump,
+    write_table,
 };
 
 /// Runs `simulate`. Files named by flags are created before anything runs, so a bad path
@@ -21,46 +21,34 @@ use timestep_lab::simulate::{
 pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     // Created before anything runs, in order; the first bad path stops everything.
     let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
-    let mut trace = open("--trace", args.trace.as_deref())
-        .map_err(Failure::usage)?
-        .map(Trace::new);
+    let mut frame_files = FrameFiles::open(
+        args.trace.as_deref(),
+        args.plot.as_deref(),
+        &names,
+        args.plot_ns,
+    )?;
     let dump = open("--dump-state", args.dump_state.as_deref()).map_err(Failure::usage)?;
-    let plot_file = args.plot.as_deref().map(plot::create).transpose();
-    let plot_file = plot_file.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
-    let mut plotting = plot_file
-        .as_ref()
-        .map(|_| Plotting::new(&names, args.plot_ns));
 
     interrupt::install();
     let mut progress = Progress::start(cfg, args.progress, SIMULATE);
     let controls = Controls {
         keep_positions: dump.is_some(),
         stop: Some(interrupt::flag()),
-        step_starts: trace.is_some(),
+        step_starts: frame_files.step_starts(),
     };
     let outcome = run_with(cfg, controls, |f: &FrameRecord| {
-        if let Some(t) = trace.as_mut() {
-            t.row(f);
-        }
-        if let Some(p) = plotting.as_mut() {
-            p.frame(f);
-        }
+        frame_files.frame(f);
         progress.frame(f);
     });
     let outcome = outcome.map_err(|e| Failure::usage(format!("--lanes: {e}")))?;
     progress.finish();
-    let mut files = Vec::new();
-    super::plot_frames_into(&mut files, plot_file, plotting.as_ref(), || {
+    let mut files = frame_files.finish(|| {
         format!(
             "{} Hz display, jitter ±{}, frame by frame",
             cfg.display.display_hz,
             timestep_loop::format_duration(cfg.display.jitter_ns)
         )
     })?;
-    if let Some(t) = trace {
-        let file = t.finish();
-        files.push(("--trace", file.map_err(|e| failed("--trace", &e))?));
-    }
     if let Some(file) = dump {
         let mut out = BufWriter::new(file);
         let file = write_dump(&mut out, &outcome.lanes)
@@ -73,18 +61,7 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     pending::commit_all(files).map_err(Failure::machine)?;
 
     let ran = outcome.lanes.len();
-    let flipping: Vec<(String, f64)> = outcome
-        .lanes
-        .iter()
-        .filter_map(|l| {
-            fixes::flips(&l.report, cfg.display.vsynced_hz()).map(|hz| (l.report.lane.clone(), hz))
-        })
-        .collect();
-    let said = fixes::lines(
-        &Stepping::of_specs(&cfg.lanes, &cfg.env(), &cfg.rope),
-        &cfg.rope,
-        &flipping,
-    );
+    let said = fix_lines(cfg, &outcome.lanes);
     let reports = outcome.lanes.into_iter().map(|l| l.report).collect();
     let mut report = Report::new(cfg, reports, progress.reached_ns(ran));
     if outcome.interrupted {
@@ -102,6 +79,21 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         }
     })?;
     Ok(interrupt::status(outcome.interrupted))
+}
+
+/// The lines under the table on a stable step and on ticks that flip 0, 1, 2 a frame.
+fn fix_lines(cfg: &SimConfig, lanes: &[LaneOutcome]) -> Vec<String> {
+    let flipping: Vec<(String, f64)> = lanes
+        .iter()
+        .filter_map(|l| {
+            fixes::flips(&l.report, cfg.display.vsynced_hz()).map(|hz| (l.report.lane.clone(), hz))
+        })
+        .collect();
+    fixes::lines(
+        &Stepping::of_specs(&cfg.lanes, &cfg.env(), &cfg.rope),
+        &cfg.rope,
+        &flipping,
+    )
 }
 
 /// A write to `flag`'s file failed after the run (exit status 1).

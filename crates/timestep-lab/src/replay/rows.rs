@@ -568,30 +568,33 @@ impl CsvRows {
                 self.previous_ns = Some(at);
                 (start, Some(at))
             }
-            Layout::Ours { start, present } => {
-                let s = self.time(start, Unit::S)?;
-                // Never displayed: an empty cell (the frame log's), or NA.
-                let p = match self.number(present)? {
-                    Some(_) => Some(self.time(present, Unit::S)?),
-                    None => None,
-                };
-                if let Some(p) = p.filter(|&p| p < s) {
-                    let at = |ns: u64| ns as f64 / 1e9;
-                    let message = format!(
-                        "'{}' puts it on screen before the frame's start ({} s)",
-                        at(p),
-                        at(s)
-                    );
-                    return Err(self.error(present, message));
-                }
-                (s, p)
-            }
+            Layout::Ours { start, present } => self.ours(start, present)?,
         };
         Ok(Captured {
             start_ns,
             shown_ns,
             line,
         })
+    }
+
+    /// Our own logs' frame start and time on screen (`None`: never displayed, an empty cell
+    /// or NA), refused where the frame is on screen before it starts.
+    fn ours(&mut self, start: usize, present: usize) -> Result<(u64, Option<u64>), CaptureError> {
+        let s = self.time(start, Unit::S)?;
+        let p = match self.number(present)? {
+            Some(_) => Some(self.time(present, Unit::S)?),
+            None => None,
+        };
+        if let Some(p) = p.filter(|&p| p < s) {
+            let at = |ns: u64| ns as f64 / 1e9;
+            let message = format!(
+                "'{}' puts it on screen before the frame's start ({} s)",
+                at(p),
+                at(s)
+            );
+            return Err(self.error(present, message));
+        }
+        Ok((s, p))
     }
 }
 
