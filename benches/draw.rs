@@ -5,9 +5,9 @@
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
-use timestep_lab::RopeParams;
-use timestep_lab::draw::{Arrangement, HudInfo, Overlay, Screen};
-use timestep_lab::lane::{Lane, LaneSpec};
+use timestep_lab::model::lane::{Lane, LaneSpec};
+use timestep_lab::model::rope::RopeParams;
+use timestep_lab::view::draw::{Arrangement, HudInfo, Overlay, Screen};
 use timestep_loop::{Mode, PolicyEnv};
 
 const W: u32 = 1280;

@@ -5,10 +5,10 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use timestep_lab::RopeParams;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::replay::{self, ReplayConfig, Rows};
-use timestep_lab::simulate::{self, DisplayConfig, SimConfig};
+use timestep_lab::hosts::replay::{self, ReplayConfig, Rows};
+use timestep_lab::hosts::simulate::{self, DisplayConfig, SimConfig};
+use timestep_lab::model::lane::LaneSpec;
+use timestep_lab::model::rope::RopeParams;
 use timestep_loop::{NS_PER_S, TimingConfig};
 
 /// A PresentMon capture (the current set's gold columns, as PresentMon writes them) of `frames`

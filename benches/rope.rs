@@ -17,14 +17,14 @@
 use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use glam::Vec2;
 use std::hint::black_box;
-use timestep_lab::rope::{Integrator, Previous};
-use timestep_lab::{Rope, RopeParams};
+use timestep_lab::model::rope::{Integrator, Previous};
+use timestep_lab::model::rope::{Rope, RopeParams};
 
 /// The textbook rope, as in the particle-physics-engine books the source article builds on.
 /// Same physics as ours, the rest rule included, so the ratio compares structure with structure.
 mod textbook {
     use glam::Vec2;
-    use timestep_lab::RopeParams;
+    use timestep_lab::model::rope::RopeParams;
 
     fn flush(v: Vec2, floor: f32) -> Vec2 {
         let f = |c: f32| if c.abs() < floor { 0.0 } else { c };
@@ -142,7 +142,7 @@ mod textbook {
         }
 
         /// The same state as one of ours.
-        pub fn like(rope: &timestep_lab::Rope) -> Rope {
+        pub fn like(rope: &timestep_lab::model::rope::Rope) -> Rope {
             let pos: Vec<Vec2> = rope.positions().collect();
             let vel: Vec<Vec2> = rope.velocities().collect();
             Rope::new(rope.params(), &pos, &vel)
@@ -277,7 +277,10 @@ fn rope_step(c: &mut Criterion) {
 /// how the cost grows over the hour.
 fn rest_rule(c: &mut Criterion) {
     let mut group = c.benchmark_group("rest_rule");
-    for (name, fraction) in [("off", 0.0), ("on", timestep_lab::rope::REST_FRACTION)] {
+    for (name, fraction) in [
+        ("off", 0.0),
+        ("on", timestep_lab::model::rope::REST_FRACTION),
+    ] {
         let params = RopeParams {
             rest_fraction: fraction,
             ..RopeParams::default()
@@ -369,9 +372,9 @@ fn integrators(c: &mut Criterion) {
 /// and its host steps the textbook rope at the start of every tick. The ratio of the two is
 /// the whole run's; the step alone's is `rope_step/16`.
 fn whole_run(c: &mut Criterion) {
-    use timestep_lab::frame::{FrameDone, Frames, Host, Shown, Wall};
-    use timestep_lab::lane::{Lane, LaneSpec};
-    use timestep_lab::simulate::{self, Display, DisplayConfig, SimConfig};
+    use timestep_lab::hosts::simulate::{self, Display, DisplayConfig, SimConfig};
+    use timestep_lab::model::lane::{Lane, LaneSpec};
+    use timestep_lab::protocol::frame::{FrameDone, Frames, Host, Shown, Wall};
     use timestep_loop::{Mode, Pacer, Pacing, PolicyEnv, TimingConfig};
 
     /// The simulated display, with a textbook rope stepped as each tick begins.
@@ -447,9 +450,9 @@ fn whole_run(c: &mut Criterion) {
 /// rates × the ten default lanes × 60 s, one thread.
 fn sweep_rope(c: &mut Criterion) {
     use std::sync::atomic::AtomicBool;
-    use timestep_lab::lane::LaneSpec;
-    use timestep_lab::simulate::{DisplayConfig, SimConfig};
-    use timestep_lab::sweep::{self, SweepConfig};
+    use timestep_lab::analyses::sweep::{self, SweepConfig};
+    use timestep_lab::hosts::simulate::{DisplayConfig, SimConfig};
+    use timestep_lab::model::lane::LaneSpec;
     use timestep_loop::TimingConfig;
 
     let lanes = [LaneSpec::every_mode(), LaneSpec::every_preset()].concat();
@@ -469,7 +472,7 @@ fn sweep_rope(c: &mut Criterion) {
     group.sample_size(10);
     for physics in [true, false] {
         let cfg = SweepConfig {
-            axis: timestep_lab::sweep::Axis::DisplayHz,
+            axis: timestep_lab::analyses::sweep::Axis::DisplayHz,
             base: SimConfig {
                 physics,
                 ..base.clone()

@@ -4,8 +4,8 @@
 //!
 //!     cargo run --release --example energy
 
-use timestep_lab::rope::{Integrator, Previous};
-use timestep_lab::{Rope, RopeParams};
+use timestep_lab::model::rope::{Integrator, Previous};
+use timestep_lab::model::rope::{Rope, RopeParams};
 
 fn main() {
     for dt in [0.001f32, 1.0 / 60.0, 0.02] {

@@ -8,8 +8,8 @@
 //! Costs are wall-clock and so only comparable within one run; the subnormal counts are exact.
 
 use std::time::Instant;
-use timestep_lab::rope::Previous;
-use timestep_lab::{Rope, RopeParams};
+use timestep_lab::model::rope::Previous;
+use timestep_lab::model::rope::{Rope, RopeParams};
 
 const DT: f32 = 1e-3;
 const WINDOW_STEPS: u32 = 300_000;

@@ -1,9 +1,9 @@
 //! The binary's one top-level error: every command returns a [`Failure`] on its way up to
-//! `main`, which says it once (through `timestep_lab::messages`) and exits with its status.
+//! `main`, which says it once (through `timestep_lab::util::messages`) and exits with its status.
 
 use std::fmt;
-use timestep_lab::advise::AdviseError;
-use timestep_lab::messages::{EXIT_FAILURE, EXIT_USAGE, PrintFailed};
+use timestep_lab::analyses::advise::AdviseError;
+use timestep_lab::util::messages::{EXIT_FAILURE, EXIT_USAGE, PrintFailed};
 
 /// An error on its way to `main`: a one-line message (without the program's name) and the
 /// exit status it ends the program with.

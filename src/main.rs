@@ -12,10 +12,10 @@ use crate::failure::Failure;
 use cli::Run;
 use commands::{advise, probe, replay, simulate, sweep};
 use std::process::ExitCode;
-use timestep_lab::messages;
+use timestep_lab::util::messages;
 
 fn main() -> ExitCode {
-    timestep_lab::pending::remove_unfinished_at_any_end();
+    timestep_lab::util::pending::remove_unfinished_at_any_end();
     match run() {
         Ok(status) => status,
         Err(failure) => {
@@ -39,7 +39,7 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Advise(cfg, progress) => advise::main(&cfg, progress),
         Run::Probe(cfg) => probe::main(&cfg),
         Run::Lessons => written("the lessons", |out| {
-            timestep_lab::fit::write_fitted(out, false, timestep_lab::lessons::list)
+            timestep_lab::util::fit::write_fitted(out, false, timestep_lab::view::lessons::list)
         }),
         Run::Completions(shell) => written("the completions", |out| cli::completions(shell, out)),
         Run::Man(command) => written("the man page", |out| cli::man(*command, out)),

@@ -6,7 +6,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use timestep_lab::messages;
+use timestep_lab::util::messages;
 
 /// Whether progress shows: stderr is a terminal, or `force` (`--progress`).
 pub fn shows(force: bool) -> bool {

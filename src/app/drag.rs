@@ -9,8 +9,8 @@
 
 use glam::Vec2;
 use std::collections::VecDeque;
-use timestep_lab::draw::View;
-use timestep_lab::rope::{Grab, Rope};
+use timestep_lab::model::rope::{Grab, Rope};
+use timestep_lab::view::draw::View;
 use timestep_loop::seconds;
 
 /// How close (in screen pixels) a press must be to a particle to grab it.

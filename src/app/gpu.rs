@@ -18,7 +18,7 @@ use super::gui::{Damage, Gui};
 use pixels::wgpu;
 use pixels::{Pixels, PixelsBuilder, SurfaceTexture};
 use std::sync::{Arc, Mutex};
-use timestep_lab::messages::chain;
+use timestep_lab::util::messages::chain;
 use winit::window::Window;
 
 /// How dark the corners get (0 = no vignette).

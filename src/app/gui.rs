@@ -20,7 +20,7 @@ use egui::{ClippedPrimitive, TexturesDelta, ViewportId};
 use egui_wgpu::{Renderer, RendererOptions, ScreenDescriptor};
 use pixels::wgpu;
 use std::sync::Arc;
-use timestep_lab::draw::{HudInfo, Texts};
+use timestep_lab::view::draw::{HudInfo, Texts};
 use winit::event::WindowEvent;
 use winit::window::Window;
 

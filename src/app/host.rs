@@ -1,16 +1,16 @@
-//! The window as a host of the frame protocol (`timestep_lab::frame`): its clock and sleep are a
+//! The window as a host of the frame protocol (`timestep_lab::protocol::frame`): its clock and sleep are a
 //! [`Wall`], its present draws the session's screen into a [`Present`]er's buffer and shows it.
 //! Both are traits so that the very same host runs on a scripted clock in the tests; the winit
 //! handler in `app/mod.rs` supplies `Instant`, spin_sleep and the GPU.
 
 use super::pacing::FpsMeter;
 use std::collections::VecDeque;
-use timestep_lab::draw::{
+use timestep_lab::model::lane::Lane;
+use timestep_lab::protocol::frame::{FrameDone, Host, Shown, VblankCounter, Wall};
+use timestep_lab::util::fast::millis_f;
+use timestep_lab::view::draw::{
     CaptureCaption, FrameStrip, HudInfo, Overlay, Screen, Texts, explosion_banner,
 };
-use timestep_lab::fast::millis_f;
-use timestep_lab::frame::{FrameDone, Host, Shown, VblankCounter, Wall};
-use timestep_lab::lane::Lane;
 use timestep_loop::{NS_PER_MS, millis};
 
 /// The window's clock: a [`Wall`] that may be a capture played on the real one.
@@ -185,7 +185,7 @@ pub struct WindowHost<'a, W: WindowWall, P: Present> {
     pub vblanks: &'a mut VblankCounter,
     pub view: ViewState,
     /// The particle the mouse holds, in every rope.
-    pub grabbed: Option<timestep_lab::draw::Grip>,
+    pub grabbed: Option<timestep_lab::view::draw::Grip>,
     pub help: &'a [String],
     /// The pacing line of the HUD.
     pub pacing: String,

@@ -1,11 +1,11 @@
-//! The frame's text in egui: the lines drawing laid out (`timestep_lab::draw::Texts`: pane
+//! The frame's text in egui: the lines drawing laid out (`timestep_lab::view::draw::Texts`: pane
 //! labels, the strip's legends and scales, the hint, caption, banner and help) painted over the
 //! pixel buffer in egui's monospace font, sized so each character takes the advance the layout
 //! gave it, and each figure given its meaning as a tooltip. The buffer is the window's size in
 //! physical pixels, so a buffer pixel is `1 / pixels_per_point` points.
 
 use egui::{Align2, Color32, FontId, Order, RichText, Ui};
-use timestep_lab::draw::{Align, Part, TextLine, Texts, advance, line_height};
+use timestep_lab::view::draw::{Align, Part, TextLine, Texts, advance, line_height};
 
 /// The id of the area of the frame's `i`-th line.
 fn line_id(i: usize) -> egui::Id {

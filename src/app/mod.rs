@@ -1,7 +1,7 @@
 //! The live window: a winit 0.30 `ApplicationHandler` around [`session::Session`].
 //!
 //! The only module that touches winit, pixels or wgpu. Each redraw runs one frame of the frame
-//! protocol (`timestep_lab::frame`) through the session, with this window as its host: the clock is
+//! protocol (`timestep_lab::protocol::frame`) through the session, with this window as its host: the clock is
 //! `Instant` (a [`timestep_loop::SystemClock`], as every timestamp here is), sleeps are spin_sleep's, and the
 //! present draws into pixels' buffer and presents it; then the frame is logged. Everything
 //! with rules in it lives in the pure modules: `bindings` (keys → actions), `session` (what
@@ -39,13 +39,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use timestep_lab::draw::Texts;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::machine::Sleep;
-use timestep_lab::messages::{self, chain};
-use timestep_lab::replay::CaptureError;
-use timestep_lab::rope::RopeParams;
-use timestep_lab::wall::{RealWall, Wall};
+use timestep_lab::hosts::replay::CaptureError;
+use timestep_lab::model::lane::LaneSpec;
+use timestep_lab::model::rope::RopeParams;
+use timestep_lab::protocol::machine::Sleep;
+use timestep_lab::protocol::wall::{RealWall, Wall};
+use timestep_lab::util::messages::{self, chain};
+use timestep_lab::view::draw::Texts;
 use timestep_loop::{MaxSubstep, Pacing, PolicyEnv, TimingConfig};
 use winit::application::ApplicationHandler;
 use winit::dpi::{LogicalSize, PhysicalSize};
@@ -60,7 +60,7 @@ use winit::window::{Window, WindowId};
 pub struct WindowConfig {
     pub timing: TimingConfig,
     pub rope: RopeParams,
-    /// 1 to [`timestep_lab::draw::MAX_PANES`] lanes; more than one starts in the split view.
+    /// 1 to [`timestep_lab::view::draw::MAX_PANES`] lanes; more than one starts in the split view.
     pub lanes: Vec<LaneSpec>,
     pub max_substep: MaxSubstep,
     pub vsync: bool,
@@ -117,8 +117,8 @@ impl WindowConfig {
 
 /// The window's starting size in logical pixels, on a screen that holds it.
 const START_SIZE: LogicalSize<u32> = LogicalSize::new(
-    timestep_lab::draw::DEFAULT_SIZE.0,
-    timestep_lab::draw::DEFAULT_SIZE.1,
+    timestep_lab::view::draw::DEFAULT_SIZE.0,
+    timestep_lab::view::draw::DEFAULT_SIZE.1,
 );
 /// The smallest the window can be made, logical pixels.
 const MIN_SIZE: LogicalSize<u32> = LogicalSize::new(160, 120);
@@ -214,7 +214,7 @@ fn window_clock(cfg: &WindowConfig) -> Result<(WindowClock, Option<Option<f64>>)
     let Some(capture) = &cfg.replay else {
         return Ok((WindowClock::Live(real), None));
     };
-    let (selection, summary) = timestep_lab::replay::open(
+    let (selection, summary) = timestep_lab::hosts::replay::open(
         &capture.path,
         capture.app.as_deref(),
         capture.swapchain.as_deref(),
@@ -337,7 +337,7 @@ impl WindowWall for WindowClock {
             WindowClock::Capture(c) => c.shown(),
         }
     }
-    fn caption(&self) -> Option<timestep_lab::draw::CaptureCaption> {
+    fn caption(&self) -> Option<timestep_lab::view::draw::CaptureCaption> {
         match self {
             WindowClock::Live(w) => w.caption(),
             WindowClock::Capture(c) => c.caption(),
@@ -361,7 +361,7 @@ struct GpuPresent<'a> {
     /// The session as the panel shows it, taken before the frame.
     view: &'a PanelView,
     /// This frame's HUD figures, for the egui HUD.
-    hud: Option<timestep_lab::draw::HudInfo>,
+    hud: Option<timestep_lab::view::draw::HudInfo>,
     cost: &'a mut FrameCost,
     fits: bool,
     presented: &'a mut bool,
@@ -374,7 +374,7 @@ impl Present for GpuPresent<'_> {
         self.gpu.present_mode().to_string()
     }
 
-    fn hud_text(&mut self, hud: Option<&timestep_lab::draw::HudInfo>) -> bool {
+    fn hud_text(&mut self, hud: Option<&timestep_lab::view::draw::HudInfo>) -> bool {
         self.hud = hud.cloned();
         self.gui.is_some()
     }

@@ -7,9 +7,9 @@
 
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use timestep_lab::frame_csv::{FrameCsv, FrameRecord};
-use timestep_lab::messages::chain;
-use timestep_lab::pending::{CommitFailed, PendingFile};
+use timestep_lab::protocol::frame_csv::{FrameCsv, FrameRecord};
+use timestep_lab::util::messages::chain;
+use timestep_lab::util::pending::{CommitFailed, PendingFile};
 use timestep_loop::{millis, seconds};
 
 /// A file the window writes could not be created, written or put in place: the flag and the
@@ -81,7 +81,7 @@ pub enum FrameLogError {
 }
 
 /// `--frame-log`: the window's frame records, one row per frame per lane shown, in the layout
-/// `simulate --trace` writes ([`timestep_lab::frame_csv`]). Buffered, and flushed every
+/// `simulate --trace` writes ([`timestep_lab::protocol::frame_csv`]). Buffered, and flushed every
 /// [`FrameLog::FLUSH_EVERY_S`] of the window's clock (so the file being written,
 /// `.NAME.tmp-PID` beside the target, can be followed while the window runs) and at exit.
 #[derive(Debug)]
@@ -179,7 +179,7 @@ impl ReportFile {
     /// Writes `{"lanes": [...], "window": {...}}`; the file, to be committed.
     pub fn write(
         self,
-        lanes: &[timestep_lab::lane::LaneReport],
+        lanes: &[timestep_lab::model::lane::LaneReport],
         cost: &FrameCost,
     ) -> Result<PendingFile, OutputError> {
         let what = format!("writing --report {}", self.0.path().display());
@@ -249,7 +249,7 @@ pub struct Outputs {
 /// What the window has to show at exit: its lanes' reports, and its last frame (none if no
 /// frame was ever shown): RGBA8, width, height.
 pub struct AtExit<'a> {
-    pub reports: Vec<timestep_lab::lane::LaneReport>,
+    pub reports: Vec<timestep_lab::model::lane::LaneReport>,
     pub cost: FrameCost,
     pub frame: Option<(&'a [u8], u32, u32)>,
 }
@@ -284,7 +284,7 @@ impl Outputs {
             files.push(("--frame-log", log.finish()?));
         }
         if ok {
-            timestep_lab::pending::commit_all(files)?;
+            timestep_lab::util::pending::commit_all(files)?;
         }
         Ok(())
     }
@@ -322,7 +322,7 @@ mod tests {
         let mut log = FrameLog::create(&path).unwrap();
         let row = |start_ns| FrameRecord {
             lane: 0,
-            spec: timestep_lab::lane::parse_spec("fixed").unwrap(),
+            spec: timestep_lab::model::lane::parse_spec("fixed").unwrap(),
             frame: 0,
             start_ns,
             present_ns: Some(start_ns),
@@ -337,7 +337,7 @@ mod tests {
             step_starts_ns: Vec::new(),
             step_cost_ns: 0,
         };
-        let growing = timestep_lab::pending::temp_path(&path, std::process::id()).unwrap();
+        let growing = timestep_lab::util::pending::temp_path(&path, std::process::id()).unwrap();
         let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
         log.row(&row(100_000_000)).unwrap();
         assert_eq!(lines(&growing), 0, "buffered: not a write per frame");
@@ -368,13 +368,15 @@ mod tests {
             .unwrap()
             .commit()
             .unwrap();
-        let file = timestep_lab::simulate::open("--trace", Some(&trace));
+        let file = timestep_lab::hosts::simulate::open("--trace", Some(&trace));
         let file = file.unwrap().unwrap();
-        let written = timestep_lab::simulate::Trace::new(file).finish().unwrap();
+        let written = timestep_lab::hosts::simulate::Trace::new(file)
+            .finish()
+            .unwrap();
         written.commit().unwrap();
         let header = |p: &Path| std::fs::read_to_string(p).unwrap();
         assert_eq!(header(&log), header(&trace));
-        let columns = timestep_lab::frame_csv::COLUMNS.join(",");
+        let columns = timestep_lab::protocol::frame_csv::COLUMNS.join(",");
         assert_eq!(header(&log), format!("{columns}\n"));
         let _ = (std::fs::remove_file(&log), std::fs::remove_file(&trace));
     }

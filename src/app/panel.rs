@@ -11,7 +11,7 @@ use super::bindings::Action;
 use super::session::knobs::{Change, Knob, KnobId, PanelView, RESET_RULE, Widget};
 use super::session::stability::Fix;
 use egui::{Align2, Color32, RichText, Ui};
-use timestep_lab::draw::{HudCell, HudInfo, LEGEND, tip};
+use timestep_lab::view::draw::{HudCell, HudInfo, LEGEND, tip};
 
 /// The key that shows and hides the panel, as the help writes it.
 pub const PANEL_KEY: &str = "F2";
@@ -56,7 +56,7 @@ pub fn show(ctx: &egui::Context, view: &PanelView, state: &PanelState) -> Vec<Ch
     // tall enough.
     let screen = ctx.content_rect();
     let px_per_point = ctx.pixels_per_point().max(0.1);
-    let strip_px = timestep_lab::draw::strip_height(
+    let strip_px = timestep_lab::view::draw::strip_height(
         (screen.width() * px_per_point) as u32,
         (screen.height() * px_per_point) as u32,
     );
@@ -323,7 +323,7 @@ fn actions(ui: &mut Ui, changes: &mut Vec<Change>) {
 
 /// The tooltip of a HUD label: the library's glossary's sentence.
 fn hud_tip(label: &str) -> &'static str {
-    timestep_lab::draw::tip(label).unwrap_or("")
+    timestep_lab::view::draw::tip(label).unwrap_or("")
 }
 
 /// The HUD's grid spacing, points: between columns and between rows.

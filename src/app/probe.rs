@@ -1,7 +1,7 @@
 //! `probe --window`: how presents are paced in each present mode the surface offers. A small
 //! window presents the cleared buffer through the window's own `Gpu`, as fast as the mode
 //! lets it, for a while in each mode; each interval is from one present returning to the next.
-//! The figures are summed up by `timestep_lab::probe`; nothing here but the window and the clock.
+//! The figures are summed up by `timestep_lab::analyses::probe`; nothing here but the window and the clock.
 
 use super::gpu::{Gpu, Presented};
 use super::{WindowError, preflight};
@@ -9,7 +9,7 @@ use crate::failure::Failure;
 use pixels::wgpu::PresentMode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use timestep_lab::probe::{PresentRun, Presents};
+use timestep_lab::analyses::probe::{PresentRun, Presents};
 use timestep_loop::{Clock, SystemClock};
 use winit::application::ApplicationHandler;
 use winit::dpi::PhysicalSize;

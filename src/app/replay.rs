@@ -9,9 +9,9 @@
 
 use super::host::WindowWall;
 use std::path::{Path, PathBuf};
-use timestep_lab::draw::CaptureCaption;
-use timestep_lab::replay::{CaptureError, CaptureSummary, Captured, Selection, Stream};
-use timestep_lab::wall::Wall;
+use timestep_lab::hosts::replay::{CaptureError, CaptureSummary, Captured, Selection, Stream};
+use timestep_lab::protocol::wall::Wall;
+use timestep_lab::view::draw::CaptureCaption;
 
 /// The longest a frame is held, in real time, until the capture's time on screen, ns: the
 /// window handles no event while a frame is held.

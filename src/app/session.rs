@@ -13,15 +13,15 @@ use super::drag::Hand;
 use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
-use timestep_lab::draw::{
+use timestep_lab::model::lane::{Lane, LaneReport, LaneSpec};
+use timestep_lab::model::rope::RopeParams;
+use timestep_lab::protocol::frame::{FrameDone, Frames, VblankCounter};
+use timestep_lab::protocol::frame_csv::FrameRecord;
+use timestep_lab::view::draw::{
     Arrangement, Grip, Screen, alike_tip, default_px_per_m, judge_as_drawn, lane_colours,
     pacing_summary,
 };
-use timestep_lab::frame::{FrameDone, Frames, VblankCounter};
-use timestep_lab::frame_csv::FrameRecord;
-use timestep_lab::lane::{Lane, LaneReport, LaneSpec};
-use timestep_lab::lessons::{LESSONS, Lesson, NoLesson};
-use timestep_lab::rope::RopeParams;
+use timestep_lab::view::lessons::{LESSONS, Lesson, NoLesson};
 use timestep_loop::{ConfigError, Mode, Named, Pacer, Pacing, PolicyEnv};
 
 /// The stall the `S` key injects.

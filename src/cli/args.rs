@@ -5,12 +5,12 @@ use super::errors::BadFlags;
 use super::values::*;
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
-use timestep_lab::advise::Engine;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::machine::{Machine, Sleep};
-use timestep_lab::rope::{BadParams, Drive, Integrator, Pin, RopeParams};
-use timestep_lab::simulate::vrr::Lfc;
-use timestep_lab::simulate::{Phase, RenderCost, Stall};
+use timestep_lab::analyses::advise::Engine;
+use timestep_lab::hosts::simulate::vrr::Lfc;
+use timestep_lab::hosts::simulate::{Phase, RenderCost, Stall};
+use timestep_lab::model::lane::LaneSpec;
+use timestep_lab::model::rope::{BadParams, Drive, Integrator, Pin, RopeParams};
+use timestep_lab::protocol::machine::{Machine, Sleep};
 use timestep_loop::MaxSubstep;
 use timestep_loop::{
     ConfigError, Mode, Named, Pacing, Tick, TimingConfig, parse_duration_with_unit,

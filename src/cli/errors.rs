@@ -1,9 +1,9 @@
 //! What is wrong with a command line once every value has parsed: flags that do not go
 //! together, a run too large, a file named twice. Each is one line naming the flags.
 
-use timestep_lab::lane::LaneError;
-use timestep_lab::rope::BadParams;
-use timestep_lab::sweep::{MAX_CONFIGS, RatesError};
+use timestep_lab::analyses::sweep::{MAX_CONFIGS, RatesError};
+use timestep_lab::model::lane::LaneError;
+use timestep_lab::model::rope::BadParams;
 use timestep_loop::{ConfigError, Pacing};
 
 /// Flags that cannot run as given.
@@ -17,7 +17,7 @@ pub enum BadFlags {
     /// More lanes than the window has panes for.
     #[error(
         "--lanes: the window shows at most {max} lanes, got {0} (simulate takes any number)",
-        max = timestep_lab::draw::MAX_PANES
+        max = timestep_lab::view::draw::MAX_PANES
     )]
     TooManyPanes(usize),
     #[error(
@@ -51,8 +51,8 @@ pub enum BadFlags {
         "--seconds {seconds}: too short for a verdict: the display shows at most {frames:.0} \
          frames in it, and a verdict wants at least {want} frames and {want_s} s: give --seconds \
          {shortest} or more",
-        want = timestep_lab::advise::SHORT_CAPTURE_FRAMES,
-        want_s = timestep_lab::advise::SHORT_CAPTURE_S
+        want = timestep_lab::analyses::advise::SHORT_CAPTURE_FRAMES,
+        want_s = timestep_lab::analyses::advise::SHORT_CAPTURE_S
     )]
     TooShortForAVerdict {
         seconds: f64,

@@ -14,15 +14,15 @@ use crate::commands::replay::ReplayOutput;
 use crate::commands::sweep::SweepOutput;
 use crate::failure::Failure;
 use errors::BadFlags;
-use timestep_lab::advise::{AdviseConfig, Situation, Ticks};
-use timestep_lab::draw::MAX_PANES;
-use timestep_lab::lane::{LaneError, LaneSpec};
-use timestep_lab::machine::Machine;
-use timestep_lab::replay::ReplayConfig;
-use timestep_lab::rope::Drive;
-use timestep_lab::simulate::vrr::Vrr;
-use timestep_lab::simulate::{DisplayConfig, RenderCost, SimConfig, SimOutput};
-use timestep_lab::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig};
+use timestep_lab::analyses::advise::{AdviseConfig, Situation, Ticks};
+use timestep_lab::analyses::sweep::{Axis, DEFAULT_RATES, MAX_CONFIGS, SweepConfig};
+use timestep_lab::hosts::replay::ReplayConfig;
+use timestep_lab::hosts::simulate::vrr::Vrr;
+use timestep_lab::hosts::simulate::{DisplayConfig, RenderCost, SimConfig, SimOutput};
+use timestep_lab::model::lane::{LaneError, LaneSpec};
+use timestep_lab::model::rope::Drive;
+use timestep_lab::protocol::machine::Machine;
+use timestep_lab::view::draw::MAX_PANES;
 use timestep_loop::Pacing;
 use timestep_loop::ns_from_seconds;
 
@@ -147,7 +147,7 @@ fn clap_failure(e: clap::Error) -> Result<String, Failure> {
         | ErrorKind::DisplayVersion
         | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => Ok(wrap_help(
             &e.render().to_string(),
-            timestep_lab::fit::COLUMNS,
+            timestep_lab::util::fit::COLUMNS,
         )),
         kind => {
             let missing = kind == ErrorKind::MissingRequiredArgument;
@@ -305,7 +305,7 @@ fn window_config(args: WindowArgs) -> Result<WindowConfig, BadFlags> {
 
 /// A plain launch's lanes: [`crate::app::DEFAULT_LANES`].
 fn default_lanes() -> Result<Vec<LaneSpec>, LaneError> {
-    timestep_lab::lane::parse_lanes(crate::app::DEFAULT_LANES)
+    timestep_lab::model::lane::parse_lanes(crate::app::DEFAULT_LANES)
 }
 
 /// `--replay` and the flags that choose its frames.
@@ -415,7 +415,7 @@ fn sweep_config(common: &CommonArgs, args: SweepArgs, advise: String) -> Result<
 /// What a sweep sweeps: display rates, or with `--vrr` frame rates (`--fps`), which set the
 /// render cost.
 fn sweep_rates(args: &SweepArgs) -> Result<(Axis, Vec<f64>), BadFlags> {
-    let default = || timestep_lab::sweep::parse_rates(DEFAULT_RATES);
+    let default = || timestep_lab::analyses::sweep::parse_rates(DEFAULT_RATES);
     match (&args.display.vrr, &args.display_hz, &args.fps) {
         (None, _, Some(_)) => Err(BadFlags::Together(
             "--fps sweeps frame rates on a --vrr panel: give --vrr MIN..MAX (or sweep display \
@@ -541,7 +541,7 @@ fn advise_config(
         None => {
             let sim = advise_sim(common, &args, timing, lanes, max_substep)?;
             Situation::Display {
-                pacings: timestep_lab::advise::pacings(
+                pacings: timestep_lab::analyses::advise::pacings(
                     args.display.pacing,
                     &sim.display,
                     args.engine,
@@ -565,11 +565,11 @@ fn advise_config(
 /// as `--pacing` asks.
 fn advise_lanes(common: &CommonArgs, args: &AdviseArgs) -> Result<Vec<LaneSpec>, BadFlags> {
     let lanes = match (&common.lanes, args.engine) {
-        (Some(_), Some(engine)) if engine != timestep_lab::advise::Engine::Custom => {
+        (Some(_), Some(engine)) if engine != timestep_lab::analyses::advise::Engine::Custom => {
             return Err(BadFlags::EngineAndLanes(engine.name()));
         }
         (Some(lanes), _) => lanes.0.clone(),
-        (None, engine) => timestep_lab::advise::candidates(engine),
+        (None, engine) => timestep_lab::analyses::advise::candidates(engine),
     };
     if let Some(engine) = args.engine.filter(|e| !e.paces(args.display.pacing)) {
         let caps = engine.paces(timestep_loop::Pacing::Cap(60.0));
@@ -617,11 +617,11 @@ fn advise_sim(
 /// no frames is ranked on nothing).
 fn long_enough_for_a_verdict(seconds: f64, display: &DisplayConfig) -> Result<(), BadFlags> {
     let (hz, frame_ns) = (display.display_hz, display.render_cost.min_ns());
-    let shortest = timestep_lab::advise::shortest_run_s(hz, frame_ns, display.pacing);
+    let shortest = timestep_lab::analyses::advise::shortest_run_s(hz, frame_ns, display.pacing);
     if seconds >= shortest {
         return Ok(());
     }
-    let fps = timestep_lab::advise::fastest_fps(hz, frame_ns, display.pacing);
+    let fps = timestep_lab::analyses::advise::fastest_fps(hz, frame_ns, display.pacing);
     Err(BadFlags::TooShortForAVerdict {
         seconds,
         frames: (seconds * fps).floor(),
@@ -700,11 +700,11 @@ fn advise_words(name: &str, sub: &clap::ArgMatches) -> Vec<String> {
     let mut flags = typed_advise_flags(name, sub);
     if name == "sweep" && sub.value_source("vrr") == Some(clap::parser::ValueSource::CommandLine) {
         let fps = raw_value(sub, "fps").unwrap_or_else(|| DEFAULT_RATES.to_string());
-        if let Some(hz) = timestep_lab::sweep::parse_rates(&fps)
+        if let Some(hz) = timestep_lab::analyses::sweep::parse_rates(&fps)
             .ok()
             .and_then(|r| r.first().copied())
         {
-            let cost = timestep_lab::sweep::render_cost_of_fps(hz).to_string();
+            let cost = timestep_lab::analyses::sweep::render_cost_of_fps(hz).to_string();
             flags.push(("render-cost".into(), cost));
         }
     }
@@ -808,7 +808,7 @@ fn lengthen_to_a_verdict(flags: &mut Vec<(String, String)>) {
     let slowest = value("render-cost").and_then(|c| values::parse_render_cost(&c).ok());
     let pacing = value("pacing").and_then(|p| values::parse_pacing(&p).ok());
     let seconds = value("seconds").and_then(|s| values::seconds(&s).ok());
-    let shortest = timestep_lab::advise::shortest_run_s(
+    let shortest = timestep_lab::analyses::advise::shortest_run_s(
         hz,
         slowest.map_or(0, RenderCost::max_ns),
         pacing.unwrap_or(Pacing::Vsync),
@@ -837,14 +837,14 @@ fn one_rate(id: &str, value: &str) -> String {
     if id != "display_hz" || values::positive_hz(value).is_ok() {
         return value.to_string();
     }
-    match timestep_lab::sweep::parse_rates(value) {
+    match timestep_lab::analyses::sweep::parse_rates(value) {
         Ok(rates) if !rates.is_empty() => format!("{}", rates[0]),
         _ => value.to_string(),
     }
 }
 
 /// `word` as a shell takes it: as it is when it holds only safe characters; single-quoted;
-/// or, when it holds a character [`timestep_lab::messages::shown`] escapes (one a terminal would
+/// or, when it holds a character [`timestep_lab::util::messages::shown`] escapes (one a terminal would
 /// act on, a line break that would end the command), in bash's `$'...'` quoting with each such
 /// character escaped, so the printed line shows no raw control byte and still runs as printed.
 fn shell_word(word: &str) -> String {
@@ -852,7 +852,7 @@ fn shell_word(word: &str) -> String {
     if !word.is_empty() && word.chars().all(safe) {
         return word.to_string();
     }
-    let unprintable = timestep_lab::messages::unprintable;
+    let unprintable = timestep_lab::util::messages::unprintable;
     if !word.chars().any(unprintable) {
         return format!("'{}'", word.replace('\'', "'\\''"));
     }
@@ -917,15 +917,18 @@ fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayCo
 #[cfg(test)]
 mod tests {
     use super::*;
-    use timestep_lab::machine::Sleep;
-    use timestep_lab::simulate::Stall;
+    use timestep_lab::hosts::simulate::Stall;
+    use timestep_lab::protocol::machine::Sleep;
 
     fn err(args: &[&str]) -> (String, u8) {
         let mut v = vec!["timestep-rope"];
         v.extend_from_slice(args);
         match parse(v) {
             Ok(run) => panic!("{args:?} parsed: {run:?}"),
-            Err(e) => (timestep_lab::messages::error_text(&e.message), e.status),
+            Err(e) => (
+                timestep_lab::util::messages::error_text(&e.message),
+                e.status,
+            ),
         }
     }
 
@@ -1060,7 +1063,9 @@ mod tests {
         ] {
             let quoted = shell_word(word);
             assert!(
-                !quoted.chars().any(timestep_lab::messages::unprintable),
+                !quoted
+                    .chars()
+                    .any(timestep_lab::util::messages::unprintable),
                 "{quoted}"
             );
             let Ok(out) = std::process::Command::new("bash")

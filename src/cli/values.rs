@@ -4,14 +4,14 @@
 use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use std::marker::PhantomData;
-use timestep_lab::bounded::{self, Bounds, Min, OutOfRange, bounded};
-use timestep_lab::lane::{LaneError, parse_lanes};
-use timestep_lab::lessons::NoLesson;
-use timestep_lab::machine::{Machine, MachineError};
-use timestep_lab::rope::{Drive, DriveError};
-use timestep_lab::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
-use timestep_lab::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
-use timestep_lab::sweep::RatesError;
+use timestep_lab::analyses::sweep::RatesError;
+use timestep_lab::hosts::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
+use timestep_lab::hosts::simulate::{MAX_RAMP_POINTS, Phase, Ramp, RenderCost, Stall};
+use timestep_lab::model::lane::{LaneError, parse_lanes};
+use timestep_lab::model::rope::{Drive, DriveError};
+use timestep_lab::protocol::machine::{Machine, MachineError};
+use timestep_lab::util::bounded::{self, Bounds, Min, OutOfRange, bounded};
+use timestep_lab::view::lessons::NoLesson;
 use timestep_loop::MaxSubstep;
 use timestep_loop::{
     DurationError, Mode, Named, Pacing, PacingError, UnknownName, format_duration, is_named,
@@ -54,7 +54,7 @@ pub(super) enum BadValue {
     StallDuration(String, #[source] Box<BadValue>),
     #[error("'{0}' is not MIN..MAX in Hz (e.g. 48..144)")]
     NotVrr(String),
-    #[error("'{0}': a panel's range starts at {min} Hz or more", min = timestep_lab::MIN_HZ)]
+    #[error("'{0}': a panel's range starts at {min} Hz or more", min = timestep_loop::MIN_HZ)]
     VrrFromZero(String),
     #[error("'{0}' is empty or reversed: MIN must be below MAX")]
     VrrReversed(String),
@@ -217,7 +217,7 @@ fn up_to(max: f64, said: String) -> Bounds<f64> {
 
 /// `--fps-cap HZ`: a rate bounded as `--pacing cap:HZ`'s is (see [`Pacing::rate`]).
 pub(super) fn fps_cap(s: &str) -> Result<f64, BadValue> {
-    let hz = parse_float(timestep_lab::sweep::without_hz(s))?;
+    let hz = parse_float(timestep_lab::analyses::sweep::without_hz(s))?;
     Ok(Pacing::rate(hz, s.trim())?)
 }
 
@@ -235,7 +235,11 @@ pub(super) fn dt(s: &str) -> Result<super::args::Dt, BadValue> {
 }
 
 pub(super) fn positive_hz(s: &str) -> Result<f64, BadValue> {
-    bounded_float(s, timestep_lab::sweep::without_hz(s), &bounded::rate())
+    bounded_float(
+        s,
+        timestep_lab::analyses::sweep::without_hz(s),
+        &bounded::rate(),
+    )
 }
 
 /// A run's length, s: at least 1 ns (the simulated clock's unit: a shorter run has no
@@ -273,8 +277,11 @@ pub(super) fn drag_rate(s: &str) -> Result<f32, BadValue> {
 
 pub(super) fn particle_count(s: &str) -> Result<usize, BadValue> {
     let n: i64 = s.trim().parse().map_err(|_| BadValue::NotWhole(s.into()))?;
-    let max = timestep_lab::rope::MAX_PARTICLES;
-    let said = format!("{max} ({})", timestep_lab::rope::max_particles_cost());
+    let max = timestep_lab::model::rope::MAX_PARTICLES;
+    let said = format!(
+        "{max} ({})",
+        timestep_lab::model::rope::max_particles_cost()
+    );
     let bounds = Bounds::Sides {
         min: Min::AtLeast(1),
         max: Some((max as i64, said)),
@@ -325,7 +332,7 @@ pub(super) fn parse_stall(s: &str) -> Result<Stall, BadValue> {
 }
 
 pub(super) fn rate_list(s: &str) -> Result<RateList, RatesError> {
-    timestep_lab::sweep::parse_rates(s).map(RateList)
+    timestep_lab::analyses::sweep::parse_rates(s).map(RateList)
 }
 
 /// A plot's path: its extension must name a format the plot can be written in.
@@ -353,7 +360,7 @@ pub(super) fn parse_vrr(s: &str) -> Result<(f64, f64), BadValue> {
         .split_once("..")
         .ok_or_else(|| BadValue::NotVrr(s.into()))?;
     let (lo, hi) = (parse_float(lo)?, positive_hz(hi)?);
-    if lo.is_nan() || lo < timestep_lab::MIN_HZ {
+    if lo.is_nan() || lo < timestep_loop::MIN_HZ {
         return Err(BadValue::VrrFromZero(s.into()));
     }
     if lo >= hi {
@@ -393,6 +400,6 @@ pub(super) fn parse_lesson(s: &str) -> Result<usize, BadValue> {
         .trim()
         .parse()
         .map_err(|_| BadValue::NotLesson(s.into()))?;
-    timestep_lab::lessons::Lesson::number(n)?;
+    timestep_lab::view::lessons::Lesson::number(n)?;
     Ok(n)
 }

@@ -6,12 +6,12 @@ use super::simulate_progress::{Progress, Said};
 use crate::failure::Failure;
 use crate::interrupt;
 use std::process::ExitCode;
-use timestep_lab::advise::{self, AdviseConfig, AdviseError, Situation, Watching};
-use timestep_lab::fit;
-use timestep_lab::fixes::{self, Stepping};
-use timestep_lab::messages;
-use timestep_lab::replay::ReplayConfig;
-use timestep_lab::simulate::{FrameRecord, SimConfig};
+use timestep_lab::analyses::advise::{self, AdviseConfig, AdviseError, Situation, Watching};
+use timestep_lab::hosts::replay::ReplayConfig;
+use timestep_lab::hosts::simulate::{FrameRecord, SimConfig};
+use timestep_lab::model::fixes::{self, Stepping};
+use timestep_lab::util::fit;
+use timestep_lab::util::messages;
 
 /// What Ctrl-C does to an `advise` run, as its estimate lines end.
 const ADVISE_CTRL_C: &str = "Ctrl-C stops it, with no verdict";

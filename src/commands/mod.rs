@@ -10,8 +10,8 @@ pub mod sweep;
 
 use crate::failure::Failure;
 use std::path::Path;
-use timestep_lab::pending::PendingFile;
-use timestep_lab::simulate::{FrameRecord, Plotting, Trace};
+use timestep_lab::hosts::simulate::{FrameRecord, Plotting, Trace};
+use timestep_lab::util::pending::PendingFile;
 
 /// A run's frame-by-frame files, `--trace` and `--plot`: created before the run (a bad path
 /// stops it with status 2), fed every frame, written after it.
@@ -31,7 +31,8 @@ impl FrameFiles {
         names: &[String],
         plot_ns: Option<u64>,
     ) -> Result<FrameFiles, Failure> {
-        let trace = timestep_lab::simulate::open("--trace", trace).map_err(Failure::usage)?;
+        let trace =
+            timestep_lab::hosts::simulate::open("--trace", trace).map_err(Failure::usage)?;
         let plot = plot.map(crate::plot::create).transpose();
         let plot = plot.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
         Ok(FrameFiles {

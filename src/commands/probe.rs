@@ -1,5 +1,5 @@
 //! `timestep-rope probe`: the library's probe of this machine's clock and sleeps (see
-//! [`timestep_lab::probe`]), run with a progress bar, Ctrl-C and `--out`; with `--window`, the
+//! [`timestep_lab::analyses::probe`]), run with a progress bar, Ctrl-C and `--out`; with `--window`, the
 //! window's presents first (`crate::app::probe`).
 
 use crate::app::probe::PresentProbe;
@@ -10,15 +10,15 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use timestep_lab::machine::MachineProfile;
-use timestep_lab::machine::Sleep;
-use timestep_lab::messages;
-use timestep_lab::pending::PendingFile;
-use timestep_lab::probe::{
+use timestep_lab::analyses::probe::{
     ClockReport, Facts, Measured, Plan, Presents, ProbeReport, facts, measure_clock,
     measure_sleeps, write_json, write_table,
 };
-use timestep_lab::wall::{RealWall, Wall};
+use timestep_lab::protocol::machine::MachineProfile;
+use timestep_lab::protocol::machine::Sleep;
+use timestep_lab::protocol::wall::{RealWall, Wall};
+use timestep_lab::util::messages;
+use timestep_lab::util::pending::PendingFile;
 use timestep_loop::NS_PER_S;
 
 /// Longest `--seconds`: ten minutes.
@@ -61,7 +61,9 @@ pub fn main(cfg: &ProbeConfig) -> Result<ExitCode, Failure> {
         if cfg.json {
             write_json(w, &report)
         } else {
-            timestep_lab::fit::write_fitted(w, false, |text| write_table(text, &report, &facts))
+            timestep_lab::util::fit::write_fitted(w, false, |text| {
+                write_table(text, &report, &facts)
+            })
         }
     })?;
     Ok(interrupt::status(report.interrupted))

@@ -7,15 +7,15 @@ use crate::interrupt;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use timestep_lab::fit;
-use timestep_lab::fixes::{self, Stepping};
-use timestep_lab::lane::LaneReport;
-use timestep_lab::messages;
-use timestep_lab::replay::{
+use timestep_lab::hosts::replay::{
     CaptureSummary, ReplayConfig, ReplayConfigReport, ReplayError, ReplayReport, open, run_with,
     why_lanes_differ, write_advise, write_table,
 };
-use timestep_lab::simulate::{Controls, FrameRecord, LoopConfigReport, RopeReport};
+use timestep_lab::hosts::simulate::{Controls, FrameRecord, LoopConfigReport, RopeReport};
+use timestep_lab::model::fixes::{self, Stepping};
+use timestep_lab::model::lane::LaneReport;
+use timestep_lab::util::fit;
+use timestep_lab::util::messages;
 use timestep_loop::seconds;
 
 /// Where a replay writes what it measured.
@@ -23,7 +23,7 @@ use timestep_loop::seconds;
 pub struct ReplayOutput {
     pub json: bool,
     /// Whether the table is printed in full; otherwise every line fits
-    /// [`timestep_lab::fit::COLUMNS`] (`--wide`).
+    /// [`timestep_lab::util::fit::COLUMNS`] (`--wide`).
     pub wide: bool,
     pub trace: Option<PathBuf>,
     pub plot: Option<PathBuf>,
@@ -35,7 +35,7 @@ pub struct ReplayOutput {
 
 /// Runs `replay`: the capture is read and checked, and the output files created, before
 /// anything runs, so a bad one fails at once with status 2. The outputs replace their targets
-/// once all are written (see [`timestep_lab::pending`]), also when Ctrl-C stopped the run.
+/// once all are written (see [`timestep_lab::util::pending`]), also when Ctrl-C stopped the run.
 pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure> {
     let (selection, summary) = open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
         .map_err(|e| Failure::usage(e.to_string()))?;
@@ -60,10 +60,10 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
     })?;
     let files = frame_files.finish(|| {
-        let app = timestep_lab::messages::shown(&summary.app);
+        let app = timestep_lab::util::messages::shown(&summary.app);
         format!("{app} ({}), frame by frame", summary.format)
     })?;
-    timestep_lab::pending::commit_all(files).map_err(Failure::machine)?;
+    timestep_lab::util::pending::commit_all(files).map_err(Failure::machine)?;
     let lanes: Vec<LaneReport> = outcome.lanes.into_iter().map(|l| l.report).collect();
     let said = fix_lines(cfg, &summary, &lanes);
     let report = ReplayReport {

@@ -7,17 +7,17 @@ use crate::failure::Failure;
 use crate::interrupt;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
-use timestep_lab::fixes::{self, Stepping};
-use timestep_lab::messages;
-use timestep_lab::pending;
-use timestep_lab::simulate::{
+use timestep_lab::hosts::simulate::{
     Controls, FrameRecord, LaneOutcome, Report, SimConfig, SimOutput, open, run_with, write_dump,
     write_table,
 };
+use timestep_lab::model::fixes::{self, Stepping};
+use timestep_lab::util::messages;
+use timestep_lab::util::pending;
 
 /// Runs `simulate`. Files named by flags are created before anything runs, so a bad path
 /// fails at once with status 2; they replace their targets only once all are written (see
-/// [`timestep_lab::pending`]), also when Ctrl-C stopped the run.
+/// [`timestep_lab::util::pending`]), also when Ctrl-C stopped the run.
 pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     // Created before anything runs, in order; the first bad path stops everything.
     let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
@@ -71,10 +71,10 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         if args.json {
             writeln!(out, "{}", report.to_json())
         } else {
-            timestep_lab::fit::write_fitted(out, args.wide, |text| {
+            timestep_lab::util::fit::write_fitted(out, args.wide, |text| {
                 write_table(text, &report, cfg, args.wide)?;
                 fixes::write_lines(text, &said)?;
-                timestep_lab::replay::write_advise(text, &args.advise)
+                timestep_lab::hosts::replay::write_advise(text, &args.advise)
             })
         }
     })?;

@@ -6,8 +6,8 @@
 use crate::progress;
 use indicatif::ProgressBar;
 use std::time::{Duration, Instant};
-use timestep_lab::messages;
-use timestep_lab::simulate::{FrameBound, FrameRecord, SimConfig, Work, projected_s};
+use timestep_lab::hosts::simulate::{FrameBound, FrameRecord, SimConfig, Work, projected_s};
+use timestep_lab::util::messages;
 use timestep_loop::{format_duration, seconds};
 
 /// Runs shorter than this (estimated) say nothing and show no bar.

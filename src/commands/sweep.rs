@@ -9,12 +9,14 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
-use timestep_lab::fixes::{self, Stepping};
-use timestep_lab::lane::peak_rss_kib;
-use timestep_lab::messages;
-use timestep_lab::pending::{self, PendingFile};
-use timestep_lab::simulate::ConfigReport;
-use timestep_lab::sweep::{Axis, Outcome, Row, Summary, SweepConfig, SweepCsv, json_row, run};
+use timestep_lab::analyses::sweep::{
+    Axis, Outcome, Row, Summary, SweepConfig, SweepCsv, json_row, run,
+};
+use timestep_lab::hosts::simulate::ConfigReport;
+use timestep_lab::model::fixes::{self, Stepping};
+use timestep_lab::model::lane::peak_rss_kib;
+use timestep_lab::util::messages;
+use timestep_lab::util::pending::{self, PendingFile};
 use timestep_loop::seconds;
 
 /// Where a sweep writes.
@@ -23,7 +25,7 @@ pub struct SweepOutput {
     /// Rows as JSON on stdout instead of the table.
     pub json: bool,
     /// Whether the table is printed in full; otherwise every line fits
-    /// [`timestep_lab::fit::COLUMNS`] (`--wide`).
+    /// [`timestep_lab::util::fit::COLUMNS`] (`--wide`).
     pub wide: bool,
     pub csv: Option<PathBuf>,
     pub plot: Option<PathBuf>,
@@ -32,7 +34,7 @@ pub struct SweepOutput {
 }
 
 /// Runs a sweep. `--csv` and `--plot` are checked and created before anything runs; they
-/// replace their targets once all is written (see [`timestep_lab::pending`]), also when Ctrl-C
+/// replace their targets once all is written (see [`timestep_lab::util::pending`]), also when Ctrl-C
 /// stopped the sweep or stdout's reader went away.
 pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
     let plot_file = out.plot.as_deref().map(plot::create).transpose();
@@ -147,7 +149,7 @@ impl Sink<'_> {
             write!(out, "{{\"config\": {config},\n\"rows\": [")?;
         } else {
             let title = plot_title(cfg);
-            timestep_lab::fit::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
+            timestep_lab::util::fit::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
         }
         out.flush()
     }
@@ -189,7 +191,9 @@ impl Sink<'_> {
         } else {
             writeln!(out)?;
             let (summary, wide) = (&self.summary, self.wide);
-            timestep_lab::fit::write_fitted(out, wide, |text| summary.write_table(text, wide))?;
+            timestep_lab::util::fit::write_fitted(out, wide, |text| {
+                summary.write_table(text, wide)
+            })?;
             writeln!(
                 out,
                 "\n{} of {} configurations in {elapsed:.2} s{}",
@@ -212,9 +216,9 @@ impl Sink<'_> {
                 .collect();
             let said = fixes::lines(&lanes, &base.rope, &flipping);
             let advise = self.advise;
-            timestep_lab::fit::write_fitted(out, self.wide, |t| {
+            timestep_lab::util::fit::write_fitted(out, self.wide, |t| {
                 fixes::write_lines(t, &said)?;
-                timestep_lab::replay::write_advise(t, advise)
+                timestep_lab::hosts::replay::write_advise(t, advise)
             })?;
         }
         out.flush()

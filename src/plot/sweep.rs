@@ -5,8 +5,8 @@ use super::{Figure, PlotError, font, page, render, stroke, tidy};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use timestep_lab::chart::SweepPoint;
-use timestep_lab::pending::PendingFile;
+use timestep_lab::util::pending::PendingFile;
+use timestep_lab::view::chart::SweepPoint;
 
 /// Rates a reader looks for, marked where the sweep covers them.
 const COMMON_HZ: [f64; 7] = [60.0, 75.0, 90.0, 120.0, 144.0, 165.0, 240.0];

@@ -5,7 +5,9 @@
 
 use crate::support::{bin, run_json as json, run_text as text};
 use serde_json::Value;
-use timestep_lab::advise::{CPU_STEP_PERCENT, FPS_STEP, LATENCY_STEP_MS, RULE, STUTTER_STEP_MS};
+use timestep_lab::analyses::advise::{
+    CPU_STEP_PERCENT, FPS_STEP, LATENCY_STEP_MS, RULE, STUTTER_STEP_MS,
+};
 
 const CAPTURE: &str = "tests/data/presentmon/test_case_5.csv";
 

@@ -98,9 +98,9 @@ fn nothing_but_main_imports_cli() {
 #[test]
 fn the_rope_imports_no_timing_type() {
     let words = [
-        "crate::lane",
-        "crate::simulate",
-        "crate::frame",
+        "crate::model::lane",
+        "crate::hosts::simulate",
+        "crate::protocol::frame",
         "Stepper",
         "Loop",
         "TimingConfig",

@@ -726,7 +726,7 @@ fn trace_has_a_row_per_presented_frame_per_lane_and_dump_has_positions() {
 
     let csv = std::fs::read_to_string(&trace).unwrap();
     let mut lines = csv.lines();
-    let columns = timestep_lab::frame_csv::COLUMNS;
+    let columns = timestep_lab::protocol::frame_csv::COLUMNS;
     assert_eq!(lines.next(), Some(columns.join(",").as_str()));
     let at = |name: &str| columns.iter().position(|c| *c == name).unwrap();
     let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();

@@ -200,10 +200,10 @@ fn stated(pattern: &str) -> Vec<(String, String)> {
 fn the_figures_the_docs_state_are_the_codes() {
     let figures = [
         ("bad", crate::cli::BAD_INPUT.len()),
-        ("lessons", timestep_lab::lessons::LESSONS.len()),
+        ("lessons", timestep_lab::view::lessons::LESSONS.len()),
         (
             "presets",
-            timestep_lab::lane::LaneSpec::every_preset().len(),
+            timestep_lab::model::lane::LaneSpec::every_preset().len(),
         ),
     ];
     for (word, actual) in figures {

@@ -2,10 +2,10 @@
 //! deterministic as a still one; and judder, what a driven end shows of the loop.
 
 use crate::support::*;
-use timestep_lab::RopeParams;
-use timestep_lab::draw::judge_as_drawn;
-use timestep_lab::lane::{Lane, LaneSpec};
-use timestep_lab::rope::Drive;
+use timestep_lab::model::lane::{Lane, LaneSpec};
+use timestep_lab::model::rope::Drive;
+use timestep_lab::model::rope::RopeParams;
+use timestep_lab::view::draw::judge_as_drawn;
 use timestep_loop::{MaxSubstep, Mode, PolicyEnv, TimingConfig};
 
 fn driven() -> RopeParams {
@@ -72,19 +72,19 @@ fn the_pin_is_where_the_path_says_at_the_simulated_time() {
 fn fixed_and_interpolated_take_the_same_driven_steps_and_end_the_same() {
     let display = display(59.94);
     let cfg = simulate_config(display, driven(), "fixed,interpolated");
-    let runs = timestep_lab::simulate::run(&cfg, |_| {}).unwrap();
+    let runs = timestep_lab::hosts::simulate::run(&cfg, |_| {}).unwrap();
     let hash = |i: usize| physics(&runs[i].0).state_hash.clone();
     assert_eq!(hash(0), hash(1));
 }
 
 fn simulate_config(
-    display: timestep_lab::simulate::DisplayConfig,
+    display: timestep_lab::hosts::simulate::DisplayConfig,
     rope: RopeParams,
     lanes: &str,
-) -> timestep_lab::simulate::SimConfig {
-    timestep_lab::simulate::SimConfig {
+) -> timestep_lab::hosts::simulate::SimConfig {
+    timestep_lab::hosts::simulate::SimConfig {
         rope,
-        lanes: timestep_lab::lane::parse_lanes(lanes).unwrap(),
+        lanes: timestep_lab::model::lane::parse_lanes(lanes).unwrap(),
         ..config(display)
     }
 }
@@ -93,12 +93,12 @@ fn simulate_config(
 fn a_coarse_tick_judders_by_pixels_when_shown_latest_and_not_when_blended() {
     // --dt 20hz --max-substep 1ms on a 60 Hz display: fixed shows each 50 ms tick for three
     // frames, so the driven end jumps; interpolated shows where the path is.
-    let cfg = timestep_lab::simulate::SimConfig {
+    let cfg = timestep_lab::hosts::simulate::SimConfig {
         timing: TimingConfig::textbook(50 * MS, 250 * MS, None).unwrap(),
         max_substep: MaxSubstep::Set(MS),
         ..simulate_config(display(60.0), driven(), "fixed,interpolated")
     };
-    let runs = timestep_lab::simulate::run(&cfg, |_| {}).unwrap();
+    let runs = timestep_lab::hosts::simulate::run(&cfg, |_| {}).unwrap();
     let judder = |i: usize| runs[i].0.shown.judder_px.unwrap();
     // The sway's steady 0.98 m/s: 0.91 px rms, 1.32 px at worst.
     assert!(
@@ -114,18 +114,22 @@ fn a_coarse_tick_judders_by_pixels_when_shown_latest_and_not_when_blended() {
     // At the default 1 ms tick fixed's judder is a fraction of a pixel; without a drive there
     // is none to report.
     let fine = simulate_config(display(60.0), driven(), "fixed");
-    let r = timestep_lab::simulate::run(&fine, |_| {}).unwrap();
+    let r = timestep_lab::hosts::simulate::run(&fine, |_| {}).unwrap();
     assert!(r[0].0.shown.judder_px.unwrap().rms < 0.1);
     let still = simulate_config(display(60.0), RopeParams::default(), "fixed");
-    let r = timestep_lab::simulate::run(&still, |_| {}).unwrap();
+    let r = timestep_lab::hosts::simulate::run(&still, |_| {}).unwrap();
     assert_eq!(r[0].0.shown.judder_px, None);
 }
 
 /// A rope of `params` hanging still under its pin, stepped with the drive at 1 ms ticks from
 /// simulated time `from_ms` for `ms` milliseconds; returns the pin's positions, one a tick,
 /// and whether the rope exploded.
-fn drive_ticks(rope: &mut timestep_lab::Rope, from_ms: u32, ms: u32) -> Vec<glam::Vec2> {
-    use timestep_lab::rope::Previous;
+fn drive_ticks(
+    rope: &mut timestep_lab::model::rope::Rope,
+    from_ms: u32,
+    ms: u32,
+) -> Vec<glam::Vec2> {
+    use timestep_lab::model::rope::Previous;
     (from_ms + 1..=from_ms + ms)
         .map(|tick| {
             rope.drive_to(f64::from(tick) * 1e6);
@@ -144,10 +148,10 @@ fn fastest(pins: &[glam::Vec2]) -> f32 {
 
 #[test]
 fn a_new_drive_takes_the_pin_over_from_where_it_is_and_the_rope_holds() {
-    use timestep_lab::rope::HANDOVER_NS;
+    use timestep_lab::model::rope::HANDOVER_NS;
     // The 3 s each drive runs below holds its whole handover.
     const { assert!(HANDOVER_NS < 3e9) };
-    let mut rope = timestep_lab::Rope::new(driven());
+    let mut rope = timestep_lab::model::rope::Rope::new(driven());
     // 4.5 s of sway: the pin swings at its far side, 1.2 m from its place.
     let before = drive_ticks(&mut rope, 0, 4_500);
     let at = *before.last().unwrap();
@@ -187,7 +191,7 @@ fn a_new_drive_takes_the_pin_over_from_where_it_is_and_the_rope_holds() {
 
 #[test]
 fn a_rope_reset_under_a_moving_drive_is_not_torn_at_its_pin() {
-    let mut rope = timestep_lab::Rope::new(driven());
+    let mut rope = timestep_lab::model::rope::Rope::new(driven());
     drive_ticks(&mut rope, 0, 4_500);
     // R (or the reset after an explosion): the rope back in its starting line, its pin at its
     // place, while the drive's path is 1.2 m to the side.

@@ -4,8 +4,8 @@
 //! what helps. Neither is said of a default run, and neither gets into `--json`.
 
 use crate::support::{run_json, run_text};
-use timestep_lab::RopeParams;
-use timestep_lab::rope::Integrator;
+use timestep_lab::model::rope::Integrator;
+use timestep_lab::model::rope::RopeParams;
 
 const CAPTURE: &str = "tests/data/presentmon/test_case_0.csv";
 

@@ -246,7 +246,7 @@ fn ctrl_c_stops_a_long_run_at_a_frame_and_reports_what_ran_with_valid_files() {
     // The files are whole for the part that ran.
     let csv = std::fs::read_to_string(&trace).unwrap();
     let rows: Vec<&str> = csv.lines().collect();
-    let columns = timestep_lab::frame_csv::COLUMNS.len();
+    let columns = timestep_lab::protocol::frame_csv::COLUMNS.len();
     assert!(rows.len() > 1 && rows.iter().all(|r| r.split(',').count() == columns));
     let frames = lanes
         .iter()

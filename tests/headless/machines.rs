@@ -2,11 +2,11 @@
 //! and sleeps, and the vsync detector's verdicts on them. All on the simulated clock.
 
 use crate::support::*;
-use timestep_lab::lane::{LaneReport, LaneSpec};
-use timestep_lab::machine::{Machine, Sleep};
-use timestep_lab::simulate::vrr::{Lfc, Vrr};
-use timestep_lab::simulate::{self, DisplayConfig, FrameRecord, RenderCost, SimConfig};
-use timestep_lab::sweep::{self, Axis, SweepConfig};
+use timestep_lab::analyses::sweep::{self, Axis, SweepConfig};
+use timestep_lab::hosts::simulate::vrr::{Lfc, Vrr};
+use timestep_lab::hosts::simulate::{self, DisplayConfig, FrameRecord, RenderCost, SimConfig};
+use timestep_lab::model::lane::{LaneReport, LaneSpec};
+use timestep_lab::protocol::machine::{Machine, Sleep};
 use timestep_loop::{Mode, Pacing};
 
 fn vrr(min_hz: f64, max_hz: f64, lfc: Lfc) -> DisplayConfig {
@@ -292,7 +292,7 @@ fn a_vrr_sweep_sweeps_frame_rates_each_as_simulate_runs_it() {
 
 #[test]
 fn a_probed_machine_wakes_as_its_profile_measured_and_spins_the_rest() {
-    use timestep_lab::machine::{MachineProfile, SleepSample};
+    use timestep_lab::protocol::machine::{MachineProfile, SleepSample};
     // A hand-written profile: a 1 µs clock, every native sleep exactly 2 ms late, and a 3 ms
     // threshold for spinning.
     let late = |request_ns| SleepSample::from_overshoots(request_ns, vec![2 * MS; 10]);

@@ -3,9 +3,9 @@
 //! and the trace says when each step ran.
 
 use crate::support::*;
-use timestep_lab::lane::LaneReport;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::simulate::{self, DisplayConfig, FrameRecord, Ramp, RenderCost};
+use timestep_lab::hosts::simulate::{self, DisplayConfig, FrameRecord, Ramp, RenderCost};
+use timestep_lab::model::lane::LaneReport;
+use timestep_lab::model::lane::LaneSpec;
 use timestep_loop::Mode;
 use timestep_loop::Pacing;
 

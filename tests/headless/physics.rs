@@ -1,8 +1,8 @@
 //! The rope against closed-form physics.
 
 use glam::Vec2;
-use timestep_lab::rope::{Grab, Integrator, Previous};
-use timestep_lab::{Pin, Rope, RopeParams};
+use timestep_lab::model::rope::{Grab, Integrator, Previous};
+use timestep_lab::model::rope::{Pin, Rope, RopeParams};
 
 const DT: f32 = 1e-3;
 
@@ -389,7 +389,7 @@ fn rk4_drains_an_undamped_ropes_energy_steadily_where_euler_keeps_it_in_a_band()
 
 #[test]
 fn a_held_particle_follows_at_a_bounded_speed_and_no_farther_than_its_springs_allow() {
-    use timestep_lab::rope::{HELD_SPEED_M_PER_S, HELD_STRETCH};
+    use timestep_lab::model::rope::{HELD_SPEED_M_PER_S, HELD_STRETCH};
     let p = RopeParams::default();
     // The particle next to the pin, held at a point 3 m away: before, it was put there in one
     // step, its spring 15 times its rest length, and the rope exploded.
@@ -433,7 +433,7 @@ fn a_held_particle_follows_at_a_bounded_speed_and_no_farther_than_its_springs_al
 
 #[test]
 fn a_hand_shaking_the_rope_for_a_minute_never_pulls_a_spring_near_exploding() {
-    use timestep_lab::rope::EXPLODE_STRETCH;
+    use timestep_lab::model::rope::EXPLODE_STRETCH;
     // Particle 8 held and swept 3 m side to side at 2 Hz, near the hanging rope's swings,
     // its target moved once a 60 Hz frame, the rope stepped at the default 1 ms tick.
     let mut rope = Rope::new(RopeParams::default());

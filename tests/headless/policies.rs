@@ -3,10 +3,10 @@
 //! each preset's own rule, and vsync detection.
 
 use crate::support::*;
-use timestep_lab::RopeParams;
-use timestep_lab::lane::LaneReport;
-use timestep_lab::lane::parse_lanes;
-use timestep_lab::simulate::{self, DisplayConfig, RenderCost, SimConfig};
+use timestep_lab::hosts::simulate::{self, DisplayConfig, RenderCost, SimConfig};
+use timestep_lab::model::lane::LaneReport;
+use timestep_lab::model::lane::parse_lanes;
+use timestep_lab::model::rope::RopeParams;
 use timestep_loop::MaxSubstep;
 use timestep_loop::TimingConfig;
 

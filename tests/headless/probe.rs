@@ -6,8 +6,8 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use timestep_lab::machine::{MachineProfile, QUANTILES, SleepSample};
-use timestep_lab::probe::REQUESTS_NS;
+use timestep_lab::analyses::probe::REQUESTS_NS;
+use timestep_lab::protocol::machine::{MachineProfile, QUANTILES, SleepSample};
 
 /// A path in the temporary directory, removed when dropped.
 struct Temp(PathBuf);

@@ -1,7 +1,7 @@
 //! Divergence and long runs: nothing panics, drifts or leaks.
 
 use crate::support::*;
-use timestep_lab::simulate::DisplayConfig;
+use timestep_lab::hosts::simulate::DisplayConfig;
 use timestep_loop::Mode;
 
 #[test]

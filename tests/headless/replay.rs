@@ -4,10 +4,12 @@
 
 use crate::support::*;
 use std::path::{Path, PathBuf};
-use timestep_lab::RopeParams;
-use timestep_lab::lane::{LaneReport, parse_lanes};
-use timestep_lab::replay::{self, CaptureSummary, ReplayConfig, Selection};
-use timestep_lab::simulate::{self, Controls, DisplayConfig, FrameRecord, RenderCost, SimConfig};
+use timestep_lab::hosts::replay::{self, CaptureSummary, ReplayConfig, Selection};
+use timestep_lab::hosts::simulate::{
+    self, Controls, DisplayConfig, FrameRecord, RenderCost, SimConfig,
+};
+use timestep_lab::model::lane::{LaneReport, parse_lanes};
+use timestep_lab::model::rope::RopeParams;
 use timestep_loop::TimingConfig;
 
 fn data(name: &str) -> PathBuf {

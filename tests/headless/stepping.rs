@@ -1,9 +1,9 @@
 //! The stepping modes' promises, checked on the simulated clock.
 
 use crate::support::*;
-use timestep_lab::rope::{Integrator, Previous};
-use timestep_lab::simulate::{self, DisplayConfig};
-use timestep_lab::{Rope, RopeParams};
+use timestep_lab::hosts::simulate::{self, DisplayConfig};
+use timestep_lab::model::rope::{Integrator, Previous};
+use timestep_lab::model::rope::{Rope, RopeParams};
 use timestep_loop::{Mode, Stepper, TimingConfig};
 
 /// The frame patterns a real machine produces: common rates, timer noise and hitches.
@@ -266,7 +266,7 @@ fn interpolation_removes_the_stutter_that_fixed_steps_leave_at_59_94_hz() {
 fn each_integrators_bound_is_right_to_the_hertz_on_a_straight_chain() {
     // A straight, weightless chain with its fastest (longitudinal) mode nudged: the mode the
     // bound is computed for, undisturbed by a swing's curvature.
-    use timestep_lab::rope::Integrator;
+    use timestep_lab::model::rope::Integrator;
     for integrator in Integrator::ALL {
         let params = RopeParams {
             integrator,
@@ -279,7 +279,7 @@ fn each_integrators_bound_is_right_to_the_hertz_on_a_straight_chain() {
             let nudged = (0..params.particles)
                 .map(|i| glam::Vec2::new(i as f32 * 0.2 + if i % 2 == 1 { 1e-4 } else { 0.0 }, 0.0))
                 .collect();
-            let mut rope = timestep_lab::Rope::with_positions(params, nudged).unwrap();
+            let mut rope = timestep_lab::model::rope::Rope::with_positions(params, nudged).unwrap();
             let h = (1.0 / hz) as f32;
             (0..(30.0 * hz) as u32).any(|_| {
                 rope.step(h, Previous::Keep);
@@ -304,7 +304,7 @@ fn variable_steps_with_rk4_hold_at_60_hz_and_tear_apart_below_its_bound() {
         duration_ns: 20 * S,
         ..display(60.0)
     });
-    cfg.lanes = vec![timestep_lab::lane::parse_spec("variable+rk4").unwrap()];
+    cfg.lanes = vec![timestep_lab::model::lane::parse_spec("variable+rk4").unwrap()];
     let r = &simulate::run(&cfg, |_| {}).unwrap()[0].0;
     assert!(
         !physics(r).exploded,

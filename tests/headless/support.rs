@@ -1,10 +1,10 @@
 //! Helpers shared by the behaviour tests: drive the real lanes with the simulated display,
 //! exactly as `simulate` does.
 
-use timestep_lab::RopeParams;
-use timestep_lab::lane::LaneReport;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::simulate::{self, DisplayConfig, FrameRecord, SimConfig, Stall};
+use timestep_lab::hosts::simulate::{self, DisplayConfig, FrameRecord, SimConfig, Stall};
+use timestep_lab::model::lane::LaneReport;
+use timestep_lab::model::lane::LaneSpec;
+use timestep_lab::model::rope::RopeParams;
 use timestep_loop::{Mode, TimingConfig};
 
 pub use timestep_loop::NS_PER_MS as MS;
@@ -68,7 +68,7 @@ pub fn stall(at_ns: u64, duration_ns: u64) -> Stall {
 }
 
 /// A lane's rope figures, which every `simulate` lane has.
-pub fn physics(r: &LaneReport) -> &timestep_lab::lane::PhysicsReport {
+pub fn physics(r: &LaneReport) -> &timestep_lab::model::lane::PhysicsReport {
     match &r.physics {
         Some(p) => p,
         None => panic!("{} ran without a rope", r.lane),

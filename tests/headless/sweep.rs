@@ -7,10 +7,10 @@ use crate::support::*;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use timestep_lab::RopeParams;
-use timestep_lab::lane::{LaneSpec, LaneState, parse_lanes};
-use timestep_lab::simulate::{self, DisplayConfig, Phase, RenderCost, SimConfig};
-use timestep_lab::sweep::{self, SweepConfig};
+use timestep_lab::analyses::sweep::{self, SweepConfig};
+use timestep_lab::hosts::simulate::{self, DisplayConfig, Phase, RenderCost, SimConfig};
+use timestep_lab::model::lane::{LaneSpec, LaneState, parse_lanes};
+use timestep_lab::model::rope::RopeParams;
 use timestep_loop::MaxSubstep;
 use timestep_loop::TimingConfig;
 
@@ -376,7 +376,7 @@ fn ctrl_c_ends_a_sweep_with_130_and_complete_rows() {
         .unwrap();
     // Wait (on the file being written, not the clock) until rows have been written, then
     // press Ctrl-C.
-    let growing = timestep_lab::pending::temp_path(&csv, child.id()).unwrap();
+    let growing = timestep_lab::util::pending::temp_path(&csv, child.id()).unwrap();
     let mut polls = 0;
     while std::fs::read_to_string(&growing).map_or(0, |t| t.lines().count()) < 3 {
         polls += 1;

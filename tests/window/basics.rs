@@ -63,7 +63,7 @@ fn a_timed_run_exits_cleanly_and_its_screenshot_shows_the_rope() {
 
     // The rope hangs still from its pin (no drive): its beads, in their own colour, make a
     // column taller than it is wide, wherever the layout (HUD, panel, strip) put it.
-    let bead = timestep_lab::draw::BEAD;
+    let bead = timestep_lab::view::draw::BEAD;
     let is_bead = |x: u32, y: u32| {
         let p = image.pixel(x, y).expect("in range").demultiply();
         let rgb = [p.red(), p.green(), p.blue()];
@@ -426,13 +426,13 @@ fn split_starts_with_a_rope_in_each_quadrant_and_v_toggles_back_and_forth() {
     // Every pane (laid out as the window lays them out: left of the panel, 356 px at scale 1,
     // and under the HUD's bar, about 64) holds a rope: bright pixels well inside it, away
     // from its label.
-    let params = timestep_lab::RopeParams {
-        drive: timestep_lab::rope::Drive::sway(),
-        ..timestep_lab::RopeParams::default()
+    let params = timestep_lab::model::rope::RopeParams {
+        drive: timestep_lab::model::rope::Drive::sway(),
+        ..timestep_lab::model::rope::RopeParams::default()
     };
-    let layout = timestep_lab::draw::Layout::split(&params, (w - 356, h), 4, (64, 0), 0);
+    let layout = timestep_lab::view::draw::Layout::split(&params, (w - 356, h), 4, (64, 0), 0);
     for (i, a) in layout.areas.iter().enumerate() {
-        let label = timestep_lab::draw::text_scale(h) * 26;
+        let label = timestep_lab::view::draw::text_scale(h) * 26;
         let bright = (a.y + label..a.y + a.h - 2)
             .flat_map(|y| (a.x + 2..a.x + a.w - 2).map(move |x| (x, y)))
             .filter(|&(x, y)| luma(x, y) > 110)

@@ -348,8 +348,8 @@ fn a_minute_of_random_keys_and_drags_keeps_it_presenting_in_flat_memory() {
     let window = find_window(&mut app);
     wait_for_frames(&mut app, &log.0, 0, 10, "starting");
     // Grab targets: the rope's starting line and where it hangs, on screen.
-    let params = timestep_lab::RopeParams::default();
-    let view = timestep_lab::draw::View::for_rope(&params, 1280, 800);
+    let params = timestep_lab::model::rope::RopeParams::default();
+    let view = timestep_lab::view::draw::View::for_rope(&params, 1280, 800);
     let targets: Vec<(f32, f32)> = params
         .initial_positions()
         .into_iter()

@@ -2,7 +2,7 @@
 //! step through them.
 
 use crate::support::*;
-use timestep_lab::lessons::LESSONS;
+use timestep_lab::view::lessons::LESSONS;
 
 fn title(window: &str) -> String {
     xdotool(&["getwindowname", window]).unwrap_or_default()
@@ -40,7 +40,7 @@ fn every_lesson_runs_with_its_lanes_and_draws_its_caption() {
         // The caption: a panel of text across the bottom of the panes, above the strip.
         let image = tiny_skia::Pixmap::load_png(&shot.0).expect("the screenshot is a PNG");
         let (w, h) = (image.width(), image.height());
-        let strip = timestep_lab::draw::strip_height(w, h);
+        let strip = timestep_lab::view::draw::strip_height(w, h);
         let band = (h - strip - 90)..(h - strip - 8);
         let lit = band
             .flat_map(|y| (w / 4..3 * w / 4).map(move |x| (x, y)))

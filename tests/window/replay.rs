@@ -3,7 +3,7 @@
 
 use crate::support::*;
 use std::path::Path;
-use timestep_lab::replay::{Stream, open};
+use timestep_lab::hosts::replay::{Stream, open};
 
 /// The capture's frames: (start, time on screen if ever shown), ns on its own timeline.
 fn captured(path: &Path) -> Vec<(u64, Option<u64>)> {

@@ -19,7 +19,7 @@ pub const PATIENCE: Duration = Duration::from_secs(60);
 /// A start-up failure that takes longer than this is a hang.
 pub const HANG_GUARD: Duration = Duration::from_secs(20);
 /// The frame log's columns: the frame records' layout, the one `simulate --trace` writes.
-pub use timestep_lab::frame_csv::COLUMNS as FRAME_LOG_COLUMNS;
+pub use timestep_lab::protocol::frame_csv::COLUMNS as FRAME_LOG_COLUMNS;
 
 /// The frame log's header line.
 pub fn frame_log_header() -> String {
@@ -97,7 +97,7 @@ impl Running {
     /// Where the app writes the output file `target` while it runs (it is renamed over
     /// `target` at exit): the file to follow.
     pub fn growing(&self, target: &Path) -> PathBuf {
-        timestep_lab::pending::temp_path(target, self.pid()).expect("a file name")
+        timestep_lab::util::pending::temp_path(target, self.pid()).expect("a file name")
     }
 
     pub fn stderr(&self) -> String {

@@ -11,12 +11,12 @@
 //! [`MAX_ROWS`] rows are pulled, and the lanes run only on a capture of at most [`MAX_ROWS`]
 //! frames, however long its gaps (every lane's work per frame is bounded).
 
-use crate::RopeParams;
-use crate::lane::LaneSpec;
-use crate::machine::{Machine, Sleep};
-use crate::messages;
-use crate::replay::{self, CaptureError, ReplayConfig, ReplayError, Rows};
-use crate::simulate::{self, DisplayConfig, RenderCost, SimConfig};
+use crate::hosts::replay::{self, CaptureError, ReplayConfig, ReplayError, Rows};
+use crate::hosts::simulate::{self, DisplayConfig, RenderCost, SimConfig};
+use crate::model::lane::LaneSpec;
+use crate::model::rope::RopeParams;
+use crate::protocol::machine::{Machine, Sleep};
+use crate::util::messages;
 use std::path::{Path, PathBuf};
 use timestep_loop::{ConfigError, Mode, NS_PER_MS, Pacing, TimingConfig};
 

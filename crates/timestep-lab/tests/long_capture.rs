@@ -8,8 +8,8 @@ mod support;
 
 use std::path::Path;
 use support::{presentmon_capture, replay_config, scratch};
-use timestep_lab::lane::{LaneSpec, peak_rss_kib};
-use timestep_lab::replay;
+use timestep_lab::hosts::replay;
+use timestep_lab::model::lane::{LaneSpec, peak_rss_kib};
 use timestep_loop::Mode;
 
 /// A PresentMon capture of `frames` frames of one game at 60 fps on a 60 Hz display, a dropped

@@ -3,9 +3,9 @@
 //!
 //! Its own test binary, so the process's peak memory is this run's alone.
 
-use timestep_lab::lane::{LaneSpec, peak_rss_kib};
-use timestep_lab::rope::RopeParams;
-use timestep_lab::simulate::{self, DisplayConfig, SimConfig};
+use timestep_lab::hosts::simulate::{self, DisplayConfig, SimConfig};
+use timestep_lab::model::lane::{LaneSpec, peak_rss_kib};
+use timestep_lab::model::rope::RopeParams;
 use timestep_loop::{Mode, NS_PER_MS, NS_PER_S, TimingConfig};
 
 /// `simulate --mode fixed --display-hz 59.94 --jitter 0.3ms --seconds SECONDS`, its one

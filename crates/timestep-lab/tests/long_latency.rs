@@ -8,8 +8,8 @@ mod support;
 
 use std::path::Path;
 use support::{presentmon_capture, replay_config, scratch};
-use timestep_lab::lane::{LaneSpec, peak_rss_kib};
-use timestep_lab::replay;
+use timestep_lab::hosts::replay;
+use timestep_lab::model::lane::{LaneSpec, peak_rss_kib};
 use timestep_loop::Mode;
 
 /// Frame `i` on screen 1 s + 13.7 µs × i after its start: over a second, and no two in one

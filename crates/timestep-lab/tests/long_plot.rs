@@ -8,10 +8,10 @@ mod support;
 
 use std::path::Path;
 use support::{presentmon_capture, replay_config, scratch};
-use timestep_lab::lane::{LaneSpec, peak_rss_kib};
-use timestep_lab::replay;
-use timestep_lab::runs::Controls;
-use timestep_lab::simulate::Plotting;
+use timestep_lab::hosts::replay;
+use timestep_lab::hosts::simulate::Plotting;
+use timestep_lab::model::lane::{LaneSpec, peak_rss_kib};
+use timestep_lab::protocol::runs::Controls;
 use timestep_loop::Mode;
 
 /// A PresentMon capture of `frames` frames at 60 fps, each on screen 8 to 8.4 ms after its

@@ -7,9 +7,9 @@ use crate::app::session::Session;
 use crate::app::session::tests::config;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::rope::RopeParams;
-use timestep_lab::wall::Wall;
+use timestep_lab::model::lane::LaneSpec;
+use timestep_lab::model::rope::RopeParams;
+use timestep_lab::protocol::wall::Wall;
 use timestep_loop::Mode;
 
 /// A clock the test moves: frames read it, sleeps move it on.
@@ -65,7 +65,7 @@ fn split_view_text() -> Texts {
 #[test]
 fn a_pane_figure_is_found_by_its_text_and_hovering_it_shows_its_meaning() {
     let texts = split_view_text();
-    let loop_tip = timestep_lab::draw::tip("loop").unwrap_or_else(|| panic!("a loop tip"));
+    let loop_tip = timestep_lab::view::draw::tip("loop").unwrap_or_else(|| panic!("a loop tip"));
     // The second pane's loop line: "1ms raw" (or as the session's tick has it).
     let figure = texts
         .lines()

@@ -10,9 +10,9 @@ use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::convert::Infallible;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::rope::RopeParams;
-use timestep_lab::wall::Wall;
+use timestep_lab::model::lane::LaneSpec;
+use timestep_lab::model::rope::RopeParams;
+use timestep_lab::protocol::wall::Wall;
 use timestep_loop::{Mode, NS_PER_MS as MS};
 
 /// A clock the test moves: frames read it, sleeps move it on.
@@ -41,7 +41,7 @@ impl Present for Nowhere {
     type Error = Infallible;
     fn present(
         &mut self,
-        _draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+        _draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::view::draw::Texts,
     ) -> Result<bool, Infallible> {
         Ok(true)
     }
@@ -141,8 +141,8 @@ fn the_legend_opened_wraps_at_the_panels_width_and_the_panes_are_laid_out_left_o
         h.step();
     }
     // Each term reads as the glossary (the tooltips' table) defines it.
-    for term in timestep_lab::draw::LEGEND {
-        let meaning = timestep_lab::draw::tip(term).unwrap_or_default();
+    for term in timestep_lab::view::draw::LEGEND {
+        let meaning = timestep_lab::view::draw::tip(term).unwrap_or_default();
         assert!(h.query_by_label(meaning).is_some(), "{term}: {meaning}");
     }
     // The legend's sentences wrap: the panel keeps its width.
@@ -317,7 +317,7 @@ fn switch_to_rk4_is_offered_only_where_rk4_is_stable_at_the_tick() {
 #[test]
 fn the_warning_names_its_lanes_and_a_fix_is_offered_only_where_it_changes_something() {
     use crate::app::bindings::Action;
-    use timestep_lab::rope::Integrator;
+    use timestep_lab::model::rope::Integrator;
     let cfg = config(LaneSpec::every_mode(), RopeParams::default());
     let mut run = Run::new(Mode::Fixed);
     run.session = Session::new(&cfg, 1280, 800).unwrap_or_else(|e| panic!("{e}"));
@@ -384,7 +384,7 @@ fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
 
 #[test]
 fn every_figure_the_hud_shows_has_a_tooltip_one_lane_or_several_live_or_replayed() {
-    use timestep_lab::draw::{CaptureCaption, HudInfo, LaneRow};
+    use timestep_lab::view::draw::{CaptureCaption, HudInfo, LaneRow};
     for lanes in [1, 4] {
         for capture in [
             None,
@@ -410,7 +410,7 @@ fn every_figure_the_hud_shows_has_a_tooltip_one_lane_or_several_live_or_replayed
 #[test]
 fn the_hud_figures_are_found_by_name_in_the_window_s_egui() {
     let session = Run::new(Mode::Fixed).session;
-    let hud = timestep_lab::draw::HudInfo::new(&[session.focused()]);
+    let hud = timestep_lab::view::draw::HudInfo::new(&[session.focused()]);
     let mut h = Harness::new_ui(|ui| super::hud(ui.ctx(), &hud));
     h.run();
     for label in ["mode", "steps", "alpha", "drift", "dropped", "energy"] {
@@ -479,7 +479,7 @@ fn the_panel_grows_with_its_contents_down_to_the_strip_rather_than_scroll() {
 
 #[test]
 fn with_every_lesson_the_panel_keeps_its_width_and_the_top_bar_stays_clear_of_it() {
-    use timestep_lab::lessons::LESSONS;
+    use timestep_lab::view::lessons::LESSONS;
     // The window's egui: the HUD's text, then the panel, as `Gui::prepare` runs them.
     let mut h = Harness::builder()
         .with_size([1280.0, 800.0])
@@ -527,26 +527,26 @@ fn with_every_lesson_the_panel_keeps_its_width_and_the_top_bar_stays_clear_of_it
 #[test]
 fn the_huds_bar_keeps_its_height_paused_and_after_the_first_input() {
     let session = crate::app::session::tests::plain_launch();
-    let lanes: Vec<&timestep_lab::lane::Lane> = session.lanes().iter().collect();
-    let live = timestep_lab::draw::HudInfo {
+    let lanes: Vec<&timestep_lab::model::lane::Lane> = session.lanes().iter().collect();
+    let live = timestep_lab::view::draw::HudInfo {
         fps: 36.4,
         frame_ms: 27.5,
         pacing: "vsync".into(),
         present_mode: "FifoRelaxed (vsync)".into(),
-        ..timestep_lab::draw::HudInfo::new(&lanes)
+        ..timestep_lab::view::draw::HudInfo::new(&lanes)
     };
-    let paused = timestep_lab::draw::HudInfo {
+    let paused = timestep_lab::view::draw::HudInfo {
         paused: true,
         rewound: 12,
         ..live.clone()
     };
-    let typed = timestep_lab::draw::HudInfo {
+    let typed = timestep_lab::view::draw::HudInfo {
         input: "31.2 ms, mean 30.8".into(),
         ..live.clone()
     };
     // 864 points wide with the panel hidden, and 1280 beside the panel's 356.
     for width in [864.0, 924.0] {
-        let height = |hud: &timestep_lab::draw::HudInfo| {
+        let height = |hud: &timestep_lab::view::draw::HudInfo| {
             let hud = hud.clone();
             let mut h = Harness::builder()
                 .with_size([width, 540.0])
@@ -570,9 +570,9 @@ fn the_huds_bar_keeps_its_height_paused_and_after_the_first_input() {
 /// to a column too. The bar takes three rows a line at most.
 #[test]
 fn the_bar_takes_three_rows_a_line_at_most_after_a_column_and_in_a_narrow_room() {
-    use timestep_lab::draw::HudInfo;
+    use timestep_lab::view::draw::HudInfo;
     let session = crate::app::session::tests::plain_launch();
-    let lanes: Vec<&timestep_lab::lane::Lane> = session.lanes().iter().collect();
+    let lanes: Vec<&timestep_lab::model::lane::Lane> = session.lanes().iter().collect();
     let (bar, column) = (HudInfo::new(&lanes), HudInfo::new(&lanes[..1]));
     for width in [1280.0, 420.0] {
         // (whether the bar is shown, the bar, the one lane's column)
@@ -600,7 +600,7 @@ fn the_bar_takes_three_rows_a_line_at_most_after_a_column_and_in_a_narrow_room()
 #[test]
 fn in_a_short_window_one_lanes_hud_is_a_bar_of_a_few_rows() {
     let session = Run::new(Mode::Fixed).session;
-    let hud = timestep_lab::draw::HudInfo::new(&[session.focused()]);
+    let hud = timestep_lab::view::draw::HudInfo::new(&[session.focused()]);
     for (size, bar) in [([777.0, 486.0], true), ([1280.0, 800.0], false)] {
         let shown = hud.clone();
         let mut h = Harness::builder()

@@ -5,7 +5,7 @@
 use super::tests::{Scripted, new, plain_launch, rope_of, session, split};
 use super::*;
 use proptest::prelude::*;
-use timestep_lab::rope::{Drive, RopeParams};
+use timestep_lab::model::rope::{Drive, RopeParams};
 use timestep_loop::NS_PER_MS as MS;
 
 /// One thing the user does.
@@ -44,7 +44,7 @@ fn start(which: u8) -> Session {
         1 => split(),
         2 => session(Mode::Interpolated),
         _ => {
-            let lanes = timestep_lab::lane::parse_lanes("godot,bevy,unity,glaiel")
+            let lanes = timestep_lab::model::lane::parse_lanes("godot,bevy,unity,glaiel")
                 .unwrap_or_else(|e| panic!("{e}"));
             let rope = RopeParams {
                 drive: Drive::sway(),

@@ -12,10 +12,10 @@ use super::capped;
 use super::stability::Fix;
 use super::{Refused, Session};
 use crate::app::pacing::{FPS_CAPS, PACING_CYCLE};
-use timestep_lab::draw::{clamp_text, max_steps_text};
-use timestep_lab::lane::Lane;
-use timestep_lab::lessons::LESSONS;
-use timestep_lab::rope::{Drive, Integrator};
+use timestep_lab::model::lane::Lane;
+use timestep_lab::model::rope::{Drive, Integrator};
+use timestep_lab::view::draw::{clamp_text, max_steps_text};
+use timestep_lab::view::lessons::LESSONS;
 use timestep_loop::{MaxSubstep, Mode, Pacing, PolicyEnv, TimerKind};
 
 /// The reset rule, as the panel states it.

@@ -3,10 +3,10 @@
 //! the panel offers, each only where it makes one of those lanes stable.
 
 use super::{Refused, Session};
-use timestep_lab::fixes::stability_warning;
-use timestep_lab::fixes::{Stepping, fix_substep_ns};
-use timestep_lab::lane::Lane;
-use timestep_lab::rope::Integrator;
+use timestep_lab::model::fixes::stability_warning;
+use timestep_lab::model::fixes::{Stepping, fix_substep_ns};
+use timestep_lab::model::lane::Lane;
+use timestep_lab::model::rope::Integrator;
 use timestep_loop::MaxSubstep;
 
 /// How the stability warning is fixed from the panel.

@@ -2,10 +2,10 @@ use super::super::host::{MAX_STEP_COST_NS, WindowWall, hud_info};
 use super::knobs::{Change, KnobId};
 use super::*;
 use std::convert::Infallible;
-use timestep_lab::draw::{HudInfo, Layout, View, explosion_banner};
-use timestep_lab::rope::{HELD_SPEED_M_PER_S, Pin, Rope, RopeParams};
-use timestep_lab::wall::Wall;
-use timestep_lab::watch::RESET_AFTER_NS;
+use timestep_lab::model::rope::{HELD_SPEED_M_PER_S, Pin, Rope, RopeParams};
+use timestep_lab::model::watch::RESET_AFTER_NS;
+use timestep_lab::protocol::wall::Wall;
+use timestep_lab::view::draw::{HudInfo, Layout, View, explosion_banner};
 use timestep_loop::{Pacing, TimingConfig};
 
 use timestep_loop::NS_PER_MS as MS;
@@ -35,9 +35,9 @@ pub(super) struct Buffer {
     frame: Vec<u8>,
     size: (u32, u32),
     /// The HUD's figures of the last frame, as the window's egui HUD would get them.
-    hud: Option<timestep_lab::draw::HudInfo>,
+    hud: Option<timestep_lab::view::draw::HudInfo>,
     /// The last frame's text, as egui would paint it.
-    texts: timestep_lab::draw::Texts,
+    texts: timestep_lab::view::draw::Texts,
 }
 
 impl Buffer {
@@ -46,7 +46,7 @@ impl Buffer {
             frame: vec![0; width as usize * height as usize * 4],
             size: (width, height),
             hud: None,
-            texts: timestep_lab::draw::Texts::default(),
+            texts: timestep_lab::view::draw::Texts::default(),
         }
     }
 }
@@ -58,14 +58,14 @@ impl Present for Buffer {
     type Error = Infallible;
     fn present(
         &mut self,
-        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::view::draw::Texts,
     ) -> Result<bool, Infallible> {
         let (w, h) = self.size;
         self.frame.resize(w as usize * h as usize * 4, 0);
         self.texts = draw(&mut self.frame, w, h);
         Ok(true)
     }
-    fn hud_text(&mut self, hud: Option<&timestep_lab::draw::HudInfo>) -> bool {
+    fn hud_text(&mut self, hud: Option<&timestep_lab::view::draw::HudInfo>) -> bool {
         self.hud = hud.cloned();
         false
     }
@@ -96,7 +96,7 @@ impl Session {
         self.lesson
     }
 
-    fn drive(&self) -> timestep_lab::rope::Drive {
+    fn drive(&self) -> timestep_lab::model::rope::Drive {
         self.rope.drive
     }
 
@@ -328,7 +328,7 @@ impl Present for Broken {
     }
     fn present(
         &mut self,
-        _draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+        _draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::view::draw::Texts,
     ) -> Result<bool, Lost> {
         Err(Lost)
     }
@@ -372,11 +372,11 @@ fn a_refused_integrator_key_leaves_the_lane_as_it_was_and_the_screen_says_why() 
 fn a_lesson_there_is_none_of_changes_nothing_and_the_screen_says_why() {
     let mut s = session(Mode::Fixed);
     let specs: Vec<_> = s.lanes.iter().map(Lane::spec).collect();
-    let n = timestep_lab::lessons::LESSONS.len() + 1;
+    let n = timestep_lab::view::lessons::LESSONS.len() + 1;
     s.apply(Change::Knob(KnobId::Lesson, n));
     assert_eq!(s.lanes.iter().map(Lane::spec).collect::<Vec<_>>(), specs);
     assert_eq!(s.lesson, None);
-    let why = timestep_lab::lessons::NoLesson(n).to_string();
+    let why = timestep_lab::view::lessons::NoLesson(n).to_string();
     assert_eq!(s.refused().map(ToString::to_string), Some(why.clone()));
     assert_eq!(s.hint(), format!("not changed: {why}"));
 }
@@ -408,7 +408,7 @@ fn a_frame_in_fixed_mode_takes_whole_steps_and_reports_them() {
     // Fixed shows the current state at 16 ms after 16.5 ms of running.
     assert!((r.rows[0].drift_ms - -0.5).abs() < 1e-9, "{:?}", r.rows);
     let starts = vec!["0.016500000"; 16].join(" ");
-    let mut csv = timestep_lab::frame_csv::FrameCsv::new(Vec::new()).unwrap();
+    let mut csv = timestep_lab::protocol::frame_csv::FrameCsv::new(Vec::new()).unwrap();
     csv.row(&r.rows[0]).unwrap();
     let text = String::from_utf8(csv.finish().unwrap()).unwrap();
     assert_eq!(
@@ -445,7 +445,7 @@ fn paused_frames_do_not_step_and_their_time_is_discarded() {
 /// The window's clock and presents on `simulate`'s display: the clock is the display's, and
 /// each present waits for the display's next vblank, as a vsynced swap chain does.
 #[derive(Clone)]
-struct OnDisplay(std::rc::Rc<std::cell::RefCell<timestep_lab::simulate::Display>>);
+struct OnDisplay(std::rc::Rc<std::cell::RefCell<timestep_lab::hosts::simulate::Display>>);
 
 impl Wall for OnDisplay {
     fn now_ns(&mut self) -> u64 {
@@ -465,7 +465,7 @@ impl Present for OnDisplay {
     type Error = Infallible;
     fn present(
         &mut self,
-        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::draw::Texts,
+        draw: &mut dyn FnMut(&mut [u8], u32, u32) -> timestep_lab::view::draw::Texts,
     ) -> Result<bool, Infallible> {
         draw(&mut [], 0, 0);
         self.0.borrow_mut().present(0);
@@ -477,11 +477,11 @@ impl Present for OnDisplay {
 /// `simulate`'s display for `display`, and returns each lane's report.
 fn through_the_window(
     lanes: &[LaneSpec],
-    display: &timestep_lab::simulate::DisplayConfig,
+    display: &timestep_lab::hosts::simulate::DisplayConfig,
 ) -> Vec<LaneReport> {
     let mut s = new(&config(lanes.to_vec(), RopeParams::default()), 320, 200);
     s.set_refresh_hint(Some(display.display_hz));
-    let shared = timestep_lab::simulate::Display::new(display.clone());
+    let shared = timestep_lab::hosts::simulate::Display::new(display.clone());
     s.restart_clock(shared.start_ns());
     let mut wall = OnDisplay(std::rc::Rc::new(std::cell::RefCell::new(shared)));
     let mut presenter = wall.clone();
@@ -496,9 +496,9 @@ fn through_the_window(
 /// `simulate`'s reports of `lanes` on `display`, each on its own copy of it.
 fn simulated(
     lanes: &[LaneSpec],
-    display: &timestep_lab::simulate::DisplayConfig,
+    display: &timestep_lab::hosts::simulate::DisplayConfig,
 ) -> Vec<LaneReport> {
-    let cfg = timestep_lab::simulate::SimConfig {
+    let cfg = timestep_lab::hosts::simulate::SimConfig {
         timing: demo_timing(),
         rope: RopeParams::default(),
         display: display.clone(),
@@ -507,7 +507,7 @@ fn simulated(
         draw: None,
         physics: true,
     };
-    match timestep_lab::simulate::run(&cfg, |_| {}) {
+    match timestep_lab::hosts::simulate::run(&cfg, |_| {}) {
         Ok(runs) => runs.into_iter().map(|(r, _)| r).collect(),
         Err(e) => panic!("{e}"),
     }
@@ -523,7 +523,7 @@ fn books(mut r: LaneReport) -> LaneReport {
 
 #[test]
 fn the_windows_host_keeps_the_same_books_as_simulate_on_the_same_frame_times() {
-    use timestep_lab::simulate::{DisplayConfig, RenderCost};
+    use timestep_lab::hosts::simulate::{DisplayConfig, RenderCost};
     // A 59.94 Hz display with a render cost that varies from frame to frame: missed vblanks,
     // double updates, the beat, latency. The window counts vblanks from its measured presents;
     // simulate knows them. (The window's clock is the display's own: it has no second, noisy
@@ -550,7 +550,7 @@ fn the_windows_host_keeps_the_same_books_as_simulate_on_the_same_frame_times() {
         "fixed+fuzzy59",
     ]
     .iter()
-    .map(|l| timestep_lab::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}")))
+    .map(|l| timestep_lab::model::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}")))
     .collect();
     // One lane at a time, MonoGame's wait included: the same books, figure for figure.
     for lane in &every {
@@ -577,7 +577,7 @@ fn the_windows_host_keeps_the_same_books_as_simulate_on_the_same_frame_times() {
 
 #[test]
 fn explosions_and_resets_leave_the_window_and_simulate_in_the_same_state() {
-    use timestep_lab::simulate::DisplayConfig;
+    use timestep_lab::hosts::simulate::DisplayConfig;
     // 20 Hz variable steps explode within a frame or two; each explosion is reset 2 s later by
     // the one reset rule both share. Ten seconds is several explode-and-reset cycles.
     let display = DisplayConfig {
@@ -598,7 +598,7 @@ fn explosions_and_resets_leave_the_window_and_simulate_in_the_same_state() {
 
 #[test]
 fn monogames_wait_gives_every_window_frame_a_tick() {
-    use timestep_lab::simulate::{DisplayConfig, RenderCost};
+    use timestep_lab::hosts::simulate::{DisplayConfig, RenderCost};
     // --vsync off, a 1 ms render: without the wait most frames would run no tick.
     let display = DisplayConfig {
         vsync: false,
@@ -606,8 +606,8 @@ fn monogames_wait_gives_every_window_frame_a_tick() {
         duration_ns: 4_000 * MS,
         ..Default::default()
     };
-    let spec =
-        timestep_lab::lane::parse_spec("monogame+tick=10hz").unwrap_or_else(|e| panic!("{e}"));
+    let spec = timestep_lab::model::lane::parse_spec("monogame+tick=10hz")
+        .unwrap_or_else(|e| panic!("{e}"));
     let window = through_the_window(&[spec], &display);
     let r = &window[0];
     assert_eq!(
@@ -1009,8 +1009,8 @@ fn each_frame_logs_when_its_steps_began_and_the_input_it_showed() {
 
 #[test]
 fn a_window_frame_log_replays_to_the_windows_own_books() {
-    use timestep_lab::replay::{self, ReplayConfig};
-    use timestep_lab::simulate::{DisplayConfig, RenderCost};
+    use timestep_lab::hosts::replay::{self, ReplayConfig};
+    use timestep_lab::hosts::simulate::{DisplayConfig, RenderCost};
     let display = DisplayConfig {
         display_hz: 59.94,
         render_cost: RenderCost::Uniform(2 * MS, 20 * MS),
@@ -1025,7 +1025,7 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
     let mut log = super::super::output::FrameLog::create(&path).unwrap_or_else(|e| panic!("{e}"));
     let mut s = new(&config(lanes.clone(), RopeParams::default()), 320, 200);
     s.set_refresh_hint(Some(display.display_hz));
-    let shared = timestep_lab::simulate::Display::new(display.clone());
+    let shared = timestep_lab::hosts::simulate::Display::new(display.clone());
     s.restart_clock(shared.start_ns());
     let mut wall = OnDisplay(std::rc::Rc::new(std::cell::RefCell::new(shared)));
     let mut presenter = wall.clone();
@@ -1086,7 +1086,7 @@ fn a_gap_in_a_replayed_capture_never_blocks_the_window() {
         "lane,start_s,present_s\nx,0,0.0166\nx,0.0166,8640000\nx,1000000000,1000000000.0166\n";
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
     let (selection, summary) =
-        timestep_lab::replay::open(&path, None, None).unwrap_or_else(|e| panic!("{e}"));
+        timestep_lab::hosts::replay::open(&path, None, None).unwrap_or_else(|e| panic!("{e}"));
     let real = Scripted {
         now_ns: 5_000 * MS,
         tick_ns: 0,
@@ -1164,7 +1164,7 @@ fn a_one_hz_caps_wait_is_left_to_the_window_and_not_slept_in_the_frame() {
 #[test]
 fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
     use super::super::replay::CaptureWall;
-    use timestep_lab::replay::{self, ReplayConfig};
+    use timestep_lab::hosts::replay::{self, ReplayConfig};
     // PresentMon's gold capture 5: 258 frames of about 11 ms on a 60 Hz display, 84 of them
     // never shown. The window plays it on a clock the test drives (each wait moves it on).
     let path = std::path::PathBuf::from("tests/data/presentmon/test_case_5.csv");
@@ -1172,7 +1172,7 @@ fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
     let mut lanes = LaneSpec::every_mode();
     lanes.extend(
         ["godot", "bevy", "glaiel"]
-            .map(|l| timestep_lab::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}"))),
+            .map(|l| timestep_lab::model::lane::parse_spec(l).unwrap_or_else(|e| panic!("{e}"))),
     );
     let real = Scripted {
         now_ns: 5_000 * MS,
@@ -1225,10 +1225,10 @@ fn l_steps_through_the_lessons_and_each_sets_its_lanes_pacing_and_trail() {
     let mut s = session(Mode::Interpolated);
     assert_eq!(s.lesson(), None);
     let mut seen = Vec::new();
-    for _ in 0..timestep_lab::lessons::LESSONS.len() {
+    for _ in 0..timestep_lab::view::lessons::LESSONS.len() {
         s.handle_action(Action::NextLesson);
         let n = s.lesson().unwrap_or_else(|| panic!("no lesson"));
-        let lesson = &timestep_lab::lessons::LESSONS[n - 1];
+        let lesson = &timestep_lab::view::lessons::LESSONS[n - 1];
         let names: Vec<String> = s.lanes().iter().map(Lane::name).collect();
         assert_eq!(names.join(","), lesson.lanes_text(), "lesson {n}");
         assert_eq!(s.pacing(), lesson.pacing, "lesson {n}");
@@ -1375,11 +1375,11 @@ fn d_cycles_every_ropes_drive_and_g_the_trail() {
     let mut s = split();
     assert_eq!(
         s.drive(),
-        timestep_lab::rope::Drive::Off,
+        timestep_lab::model::rope::Drive::Off,
         "the test config drives nothing"
     );
     s.handle_action(Action::CycleDrive);
-    assert_eq!(s.drive(), timestep_lab::rope::Drive::sway());
+    assert_eq!(s.drive(), timestep_lab::model::rope::Drive::sway());
     let mut now = 0;
     for _ in 0..90 {
         now += 16_666_667;
@@ -1395,7 +1395,7 @@ fn d_cycles_every_ropes_drive_and_g_the_trail() {
     );
     s.handle_action(Action::CycleDrive);
     s.handle_action(Action::CycleDrive);
-    assert_eq!(s.drive(), timestep_lab::rope::Drive::Off);
+    assert_eq!(s.drive(), timestep_lab::model::rope::Drive::Off);
     assert!(!s.view.trail);
     s.handle_action(Action::ToggleTrail);
     assert!(s.view.trail);
@@ -1405,7 +1405,7 @@ fn d_cycles_every_ropes_drive_and_g_the_trail() {
 /// help, the HUD hidden, paused, and an exploded rope's banner.
 fn every_view() -> Vec<(String, Session)> {
     let lanes =
-        |spec: &str| timestep_lab::lane::parse_lanes(spec).unwrap_or_else(|e| panic!("{e}"));
+        |spec: &str| timestep_lab::model::lane::parse_lanes(spec).unwrap_or_else(|e| panic!("{e}"));
     let mut views = vec![
         ("single".to_string(), session(Mode::Interpolated)),
         ("split 4".to_string(), split()),
@@ -1484,7 +1484,7 @@ fn a_tick_above_the_ropes_stable_step_says_so_with_the_fix() {
         let hud = s.hud("");
         (s.stability_warnings(), hud.lanes[3].tick.clone())
     };
-    use timestep_lab::rope::Integrator;
+    use timestep_lab::model::rope::Integrator;
     use timestep_loop::MaxSubstep;
     let (lines, tick) = at("60hz", MaxSubstep::Default, Integrator::Euler);
     assert_eq!(
@@ -1523,10 +1523,10 @@ fn a_tick_above_the_ropes_stable_step_says_so_with_the_fix() {
 /// A plain launch's session: [`crate::app::DEFAULT_LANES`] overlaid, the pin swaying, as the
 /// command line makes it.
 pub(crate) fn plain_launch() -> Session {
-    let lanes = timestep_lab::lane::parse_lanes(crate::app::DEFAULT_LANES)
+    let lanes = timestep_lab::model::lane::parse_lanes(crate::app::DEFAULT_LANES)
         .unwrap_or_else(|e| panic!("{e}"));
     let rope = RopeParams {
-        drive: timestep_lab::rope::Drive::sway(),
+        drive: timestep_lab::model::rope::Drive::sway(),
         ..RopeParams::default()
     };
     let cfg = WindowConfig {
@@ -1575,7 +1575,7 @@ fn a_plain_launch_shows_lanes_that_differ_within_10_s_at_60_and_144_hz() {
         // within it.
         let watch = s.lanes()[2]
             .watch()
-            .map(timestep_lab::watch::ExplosionWatch::explosions);
+            .map(timestep_lab::model::watch::ExplosionWatch::explosions);
         let exploded = watch.unwrap_or(0) > 0;
         assert_eq!(
             exploded,
@@ -1704,7 +1704,7 @@ fn paused_and_stepped_back_the_labels_and_strip_show_that_frame_not_the_live_fig
     // The first lane's label, as drawn: the text of the lines at the pane's top-left.
     let label = |s: &Session, b: &Buffer| -> Vec<String> {
         let a = s.layout().areas[0];
-        let rows = i64::from(a.y)..i64::from(a.y + timestep_lab::draw::label_height(800));
+        let rows = i64::from(a.y)..i64::from(a.y + timestep_lab::view::draw::label_height(800));
         let left = i64::from(a.x) + 20;
         b.texts
             .lines()
@@ -1757,7 +1757,7 @@ fn frames_of_a_resize_storm_do_not_make_the_refresh_estimate() {
         }
     };
     frames(&mut s, 180, period, false);
-    let hz = |s: &Session| timestep_lab::draw::vsync_summary(&s.lanes()[0]);
+    let hz = |s: &Session| timestep_lab::view::draw::vsync_summary(&s.lanes()[0]);
     assert_eq!(hz(&s), "60.00 Hz");
     // Dragging the window's corner: frames 0.67 ms apart, between resizes.
     frames(&mut s, 600, 672_000, true);
@@ -1913,7 +1913,7 @@ fn lessons_2_4_and_5_say_so_on_screen_when_the_frame_rate_is_too_low_for_their_p
 
 #[test]
 fn the_help_says_what_keys_1_to_n_show_among_the_lanes_running() {
-    let lanes = timestep_lab::lane::parse_lanes("interpolated,unity+tick=100ms,variable")
+    let lanes = timestep_lab::model::lane::parse_lanes("interpolated,unity+tick=100ms,variable")
         .expect("the plain launch's lanes");
     let mut s = new(&config(lanes, RopeParams::default()), 1280, 800);
     s.handle_action(Action::ToggleHelp);
@@ -1962,7 +1962,7 @@ fn the_panel_and_the_hud_word_the_mode_the_clamp_and_the_cap_alike() {
 /// and keep the usual hint.
 #[test]
 fn the_hint_says_when_the_lanes_on_screen_look_alike() {
-    let launch = timestep_lab::lane::parse_lanes("interpolated,unity+tick=100ms,variable")
+    let launch = timestep_lab::model::lane::parse_lanes("interpolated,unity+tick=100ms,variable")
         .expect("the plain launch's lanes");
     for (lanes, alike) in [(LaneSpec::every_mode(), true), (launch, false)] {
         let mut s = new(&config(lanes, RopeParams::default()), 1280, 800);

@@ -3,9 +3,9 @@
 
 use std::io::Write;
 use std::path::Path;
-use timestep_lab::lane::LaneSpec;
-use timestep_lab::replay::ReplayConfig;
-use timestep_lab::rope::RopeParams;
+use timestep_lab::hosts::replay::ReplayConfig;
+use timestep_lab::model::lane::LaneSpec;
+use timestep_lab::model::rope::RopeParams;
 use timestep_loop::{NS_PER_MS, TimingConfig};
 
 /// A PresentMon capture of `frames` frames of one game begun at 60 fps, frame `i` on screen
