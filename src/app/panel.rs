@@ -8,7 +8,7 @@
 //! harness.
 
 use super::bindings::Action;
-use super::session::knobs::{Change, Knob, KnobId, PanelView, RESET_RULE, Widget};
+use super::session::knobs::{Change, Knob, KnobId, PANEL_WIDTH, PanelView, RESET_RULE, Widget};
 use super::session::stability::Fix;
 use egui::{Align2, Color32, RichText, Ui};
 use timestep_lab::draw::{HudCell, HudInfo, LEGEND, tip};
@@ -16,9 +16,6 @@ use timestep_lab::draw::{HudCell, HudInfo, LEGEND, tip};
 /// The key that shows and hides the panel, as the help writes it.
 pub const PANEL_KEY: &str = "F2";
 
-/// The panel's width, points: fixed, so the panes can be laid out left of it and its text
-/// wraps at it.
-pub const PANEL_WIDTH: f32 = 340.0;
 /// The gap between the panel and the window's edges, points.
 const PANEL_MARGIN: f32 = 8.0;
 /// The panel's egui id (its area's, for [`covered_width`]).

@@ -7,8 +7,8 @@
 //! Every lane is fed the same measured frame times and the same hand, so every difference on
 //! screen between lanes comes from the loop alone.
 
-use super::WindowConfig;
 use super::bindings::{Action, help_lines, picks};
+use super::config::{DEFAULT_CAPTION, WindowConfig};
 use super::drag::Hand;
 use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
 use super::pacing::{cap_down, cap_up, next_pacing};
@@ -150,7 +150,7 @@ fn build_lanes(
 /// too narrow for their labels and a lesson's panes shrink under its caption; it starts hidden
 /// and the key hint names `F2`, which shows it).
 fn panel_starts_shown(width: u32) -> bool {
-    width as f32 >= 3.0 * super::panel::PANEL_WIDTH
+    width as f32 >= 3.0 * knobs::PANEL_WIDTH
 }
 
 impl Session {
@@ -426,11 +426,11 @@ impl Session {
         self.arrange();
     }
 
-    /// The plain launch's caption (see [`super::DEFAULT_CAPTION`]) while its lanes are
+    /// The plain launch's caption (see [`DEFAULT_CAPTION`]) while its lanes are
     /// overlaid, outside a lesson; else none.
     fn plain_caption(&self) -> Vec<String> {
         match self.lesson.is_none() && self.home.overlay && self.view.overlay {
-            true => super::DEFAULT_CAPTION.map(String::from).to_vec(),
+            true => DEFAULT_CAPTION.map(String::from).to_vec(),
             false => Vec::new(),
         }
     }

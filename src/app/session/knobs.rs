@@ -24,6 +24,10 @@ steps start every lane afresh: the rope back at its starting line, its counts (s
 dropped time, judder) from zero. Every other knob keeps the rope and its counts running, as its \
 key does.";
 
+/// The panel's width, points: fixed, so the panes can be laid out left of it (see
+/// `panel_starts_shown`) and its text wraps at it.
+pub const PANEL_WIDTH: f32 = 340.0;
+
 /// The tick slider's stops, Hz (1000 Hz is the 1 ms tick).
 pub const TICK_STOPS_HZ: [u32; 6] = [1000, 120, 60, 30, 20, 10];
 /// The clamps offered, ms.

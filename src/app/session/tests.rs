@@ -2040,7 +2040,10 @@ fn paused_the_huds_frame_time_holds_with_the_picture() {
 fn the_plain_launch_says_what_it_shows_while_its_lanes_are_overlaid() {
     let mut s = plain_launch();
     let caption = |s: &Session| s.caption.clone();
-    assert_eq!(caption(&s), crate::app::DEFAULT_CAPTION.map(String::from));
+    assert_eq!(
+        caption(&s),
+        crate::app::config::DEFAULT_CAPTION.map(String::from)
+    );
     // Its layout keeps the panes clear of the caption's band.
     let a = s.layout().areas[0];
     let mut buffer = Buffer::new(1280, 800);
@@ -2049,7 +2052,7 @@ fn the_plain_launch_says_what_it_shows_while_its_lanes_are_overlaid() {
         .texts
         .lines()
         .iter()
-        .find(|l| l.text() == crate::app::DEFAULT_CAPTION[0])
+        .find(|l| l.text() == crate::app::config::DEFAULT_CAPTION[0])
         .map(|l| l.rect().1);
     assert!(
         title.is_some_and(|y| y >= i64::from(a.y + a.h)),
@@ -2069,7 +2072,10 @@ fn the_plain_launch_says_what_it_shows_while_its_lanes_are_overlaid() {
     s.handle_action(Action::NextLesson);
     assert!(caption(&s)[0].starts_with("Lesson 1/"));
     s.handle_action(Action::Back);
-    assert_eq!(caption(&s), crate::app::DEFAULT_CAPTION.map(String::from));
+    assert_eq!(
+        caption(&s),
+        crate::app::config::DEFAULT_CAPTION.map(String::from)
+    );
     // Other launches have none.
     assert!(split().caption.is_empty() && session(Mode::Fixed).caption.is_empty());
 }
