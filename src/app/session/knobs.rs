@@ -19,7 +19,7 @@ use timestep_lab::draw::{clamp_text, max_steps_text};
 use timestep_lab::lane::Lane;
 use timestep_lab::lessons::LESSONS;
 use timestep_lab::rope::{Drive, Integrator};
-use timestep_loop::{MaxSubstep, Mode, Named, Pacing, PolicyEnv, TimerKind};
+use timestep_loop::{MaxSubstep, Mode, Named, Pacing, PolicyEnv, TimerKind, TimingConfig};
 
 /// The reset rule, as the panel states it.
 pub const RESET_RULE: &str = "A change applies at the next frame. Tick, substeps, clamp and max \
@@ -285,9 +285,8 @@ fn lesson_options(now: Option<usize>) -> Options {
 
 /// The lanes by name, when there are several to choose from.
 fn lane_options(s: &Session) -> Option<Options> {
-    let choices = s.lanes.iter().enumerate().map(|(i, l)| (l.name(), i));
-    let options = offer((choices.collect(), s.view.focus), Setting::Lane);
-    (s.lanes.len() > 1).then_some(options)
+    let choices = s.lanes.iter().map(Lane::name).zip(0..).collect();
+    (s.lanes.len() > 1).then(|| offer((choices, s.view.focus), Setting::Lane))
 }
 
 /// The tick knob's name: the stability warning is shown under it.
@@ -560,7 +559,7 @@ impl Session {
     }
 
     /// The loop's timing that lane runs (a preset's own tick, clamp and cap).
-    fn knob_timing(&self) -> timestep_loop::TimingConfig {
+    fn knob_timing(&self) -> TimingConfig {
         self.knob_lane().policy().timing
     }
 
