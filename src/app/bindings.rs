@@ -5,7 +5,8 @@
 //! work on any layout; `?` is also matched by the text it types, for layouts where it is
 //! not Shift+Slash.
 
-use timestep_loop::Mode;
+use timestep_lab::model::rope::{Drive, Integrator};
+use timestep_loop::{Mode, Named, TimerKind};
 use winit::keyboard::KeyCode;
 
 /// Everything the user can ask for from the keyboard.
@@ -100,7 +101,7 @@ impl Action {
             Action::NextLane => "focus the next lane".into(),
             Action::PreviousLane => "focus the lane before".into(),
             Action::ToggleSplit => "split view: lanes side by side".into(),
-            Action::CycleTimer => "next timer: raw, snap, snap-vsync, smooth".into(),
+            Action::CycleTimer => format!("next timer: {}", names::<TimerKind>(", ")),
             Action::Reset => "reset the rope(s)".into(),
             Action::Pause => "pause / resume".into(),
             Action::FrameBack => "paused: one frame back (the last 10 s are kept)".into(),
@@ -112,8 +113,8 @@ impl Action {
             Action::TickShorter => "tick one stop shorter (to 1 ms)".into(),
             Action::TickLonger => "tick one stop longer (to 10 Hz)".into(),
             Action::CyclePacing => super::pacing::pacing_cycle_text(),
-            Action::ToggleIntegrator => "integrator: euler / rk4".into(),
-            Action::CycleDrive => "drive the pin: sway, circle, off".into(),
+            Action::ToggleIntegrator => format!("integrator: {}", names::<Integrator>(" / ")),
+            Action::CycleDrive => format!("drive the pin: {}", Drive::NAMES.join(", ")),
             Action::ToggleTrail => "trail of the free end".into(),
             Action::NextLesson => "next lesson (after the last: the plain view)".into(),
             Action::PreviousLesson => "previous lesson".into(),
@@ -124,6 +125,12 @@ impl Action {
             Action::Quit => "quit".into(),
         }
     }
+}
+
+/// Every value of `T` by its name, in order, joined by `between`.
+fn names<T: Named>(between: &str) -> String {
+    let names: Vec<&str> = T::ALL.iter().map(|v| v.name()).collect();
+    names.join(between)
 }
 
 /// What has to happen on the keyboard for a binding to fire.

@@ -11,7 +11,7 @@ use timestep_lab::util::fast::millis_f;
 use timestep_lab::view::draw::{
     CaptureCaption, FrameStrip, HudInfo, Overlay, Screen, Texts, explosion_banner,
 };
-use timestep_loop::{NS_PER_MS, millis};
+use timestep_loop::{NS_PER_MS, Named, millis};
 
 /// The window's clock: a [`Wall`] that may be a capture played on the real one.
 pub trait WindowWall: Wall {
@@ -89,19 +89,40 @@ impl Meter {
     }
 }
 
-/// What the window shows: which lanes, and what is drawn over them.
+/// How the lanes are laid out: the focused one alone, side by side, or over each other in
+/// one pane, each in its colour (`V`, `O`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Single,
+    Split,
+    Overlay,
+}
+
+impl Named for View {
+    const ALL: &'static [View] = &[View::Single, View::Split, View::Overlay];
+    const WHAT: &'static str = "view";
+    fn name(self) -> &'static str {
+        match self {
+            View::Single => "single",
+            View::Split => "split",
+            View::Overlay => "overlay",
+        }
+    }
+}
+
+/// What the window shows: which lanes, and what is drawn over them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ViewState {
     /// The lane the keys act on, and the one the single view shows.
     pub focus: usize,
-    /// Every lane side by side, or the focused one alone.
-    pub split: bool,
+    /// The [`View`], as the present reads it (see [`ViewState::layout`]): every lane side by
+    /// side (the overlay too), and over each other.
+    split: bool,
     pub show_hud: bool,
     pub show_help: bool,
     /// The free end's trail (`G`).
     pub trail: bool,
-    /// Every lane drawn over each other in one pane (`O`), when there are several.
-    pub overlay: bool,
+    overlay: bool,
     /// Paused and stepped back this many frames (`,`): the lanes are drawn as that frame
     /// showed them.
     pub rewind: usize,
@@ -113,6 +134,20 @@ pub struct ViewState {
 }
 
 impl ViewState {
+    /// How the lanes are laid out.
+    pub fn layout(&self) -> View {
+        match (self.split, self.overlay) {
+            (_, true) => View::Overlay,
+            (true, false) => View::Split,
+            (false, false) => View::Single,
+        }
+    }
+
+    /// Lays the lanes out as `view`.
+    pub fn set_layout(&mut self, view: View) {
+        (self.split, self.overlay) = (view != View::Single, view == View::Overlay);
+    }
+
     /// The lanes on screen, by index: all of them in the split view and the overlay, the
     /// focused one otherwise.
     pub fn shown(&self, lanes: usize) -> Vec<usize> {

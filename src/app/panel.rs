@@ -8,7 +8,9 @@
 //! harness.
 
 use super::bindings::Action;
-use super::session::knobs::{Change, Knob, KnobId, PanelView, RESET_RULE, Widget};
+use super::session::knobs::{
+    Change, Knob, Options, PANEL_WIDTH, PanelView, RESET_RULE, TICK, Widget,
+};
 use super::session::stability::Fix;
 use egui::{Align2, Color32, RichText, Ui};
 use timestep_lab::view::draw::{HudCell, HudInfo, LEGEND, tip};
@@ -16,9 +18,6 @@ use timestep_lab::view::draw::{HudCell, HudInfo, LEGEND, tip};
 /// The key that shows and hides the panel, as the help writes it.
 pub const PANEL_KEY: &str = "F2";
 
-/// The panel's width, points: fixed, so the panes can be laid out left of it and its text
-/// wraps at it.
-pub const PANEL_WIDTH: f32 = 340.0;
 /// The gap between the panel and the window's edges, points.
 const PANEL_MARGIN: f32 = 8.0;
 /// The panel's egui id (its area's, for [`covered_width`]).
@@ -123,15 +122,16 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
         .num_columns(2)
         .striped(true)
         .show(ui, |ui| {
-            for knob in &view.knobs {
+            for (knob, options) in &view.knobs {
                 ui.label(RichText::new(knob.key).monospace().color(KEY))
                     .on_hover_text("The key that does the same.");
-                if let Some(choice) = knob_widget(ui, knob) {
-                    changes.push(Change::Knob(knob.id, choice));
+                let chosen = knob_widget(ui, knob, options).and_then(|i| options.list.get(i));
+                if let Some(&(_, setting)) = chosen {
+                    changes.push(Change::Set(setting));
                 }
                 ui.end_row();
                 // Under the tick, so the slider stays where it is when the warning appears.
-                if let (KnobId::Tick, Some(warning)) = (knob.id, &view.warning) {
+                if let (TICK, Some(warning)) = (knob.name, &view.warning) {
                     ui.label("");
                     ui.vertical(|ui| stability(ui, warning, &view.fixes, changes));
                     ui.end_row();
@@ -152,20 +152,31 @@ fn contents(ui: &mut Ui, view: &PanelView, state: &PanelState, changes: &mut Vec
     });
 }
 
+/// The label of option `i` of `options` ("" if there is none).
+fn label(options: &Options, i: usize) -> String {
+    options
+        .list
+        .get(i)
+        .map(|(l, _)| l.clone())
+        .unwrap_or_default()
+}
+
 /// One knob's widget, labelled with its name (its accessible name) and with its tooltip;
-/// the option chosen, if the user chose one this frame.
-fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
-    let mut choice = knob.current;
-    let last = knob.options.len().saturating_sub(1);
+/// the index of the option chosen, if the user chose one this frame.
+fn knob_widget(ui: &mut Ui, knob: &Knob, options: &Options) -> Option<usize> {
+    let mut choice = options.current;
+    let last = options.list.len().saturating_sub(1);
     let response = match knob.widget {
         Widget::Slider => {
-            let options = &knob.options;
-            let track = slider_width(ui, knob);
+            let track = slider_width(ui, knob, options);
             let slider = egui::Slider::new(&mut choice, 0..=last)
                 .step_by(1.0)
                 .text(knob.name)
-                .custom_formatter(|v, _| options.get(v as usize).cloned().unwrap_or_default())
-                .custom_parser(|s| options.iter().position(|o| o == s).map(|i| i as f64));
+                .custom_formatter(|v, _| label(options, v as usize))
+                .custom_parser(|s| {
+                    let i = options.list.iter().position(|(l, _)| l == s);
+                    i.map(|i| i as f64)
+                });
             let response = ui
                 .scope(|ui| {
                     ui.spacing_mut().slider_width = track;
@@ -183,16 +194,16 @@ fn knob_widget(ui: &mut Ui, knob: &Knob) -> Option<usize> {
             choice = usize::from(on);
             r
         }
-        Widget::Choice => choice_box(ui, knob, &mut choice),
+        Widget::Choice => choice_box(ui, knob, options, &mut choice),
     };
     response.on_hover_text(knob.tooltip);
-    (choice != knob.current).then_some(choice)
+    (choice != options.current).then_some(choice)
 }
 
 /// A drop-down of `knob`'s options, named by the label after it. The button keeps to the
 /// room the label leaves in the panel's width: a long option (a lesson's title) wraps in it
 /// rather than widening the panel.
-fn choice_box(ui: &mut Ui, knob: &Knob, choice: &mut usize) -> egui::Response {
+fn choice_box(ui: &mut Ui, knob: &Knob, options: &Options, choice: &mut usize) -> egui::Response {
     let gap = ui.spacing().item_spacing.x;
     let room =
         (ui.available_width() - text_width(ui, knob.name) - gap).max(ui.spacing().combo_width);
@@ -202,8 +213,8 @@ fn choice_box(ui: &mut Ui, knob: &Knob, choice: &mut usize) -> egui::Response {
             egui::ComboBox::from_id_salt(knob.name).wrap().show_index(
                 ui,
                 choice,
-                knob.options.len(),
-                |i| knob.options.get(i).cloned().unwrap_or_default(),
+                options.list.len(),
+                |i| label(options, i),
             )
         });
         let label = ui.label(knob.name);
@@ -226,11 +237,11 @@ fn text_width(ui: &Ui, text: &str) -> f32 {
 /// The track width of `knob`'s slider, points: egui's own where the row fits in the panel
 /// with its widest value, less where it would not (a row that overflowed would widen the
 /// panel as the value changes).
-fn slider_width(ui: &Ui, knob: &Knob) -> f32 {
-    let widest = knob
-        .options
+fn slider_width(ui: &Ui, knob: &Knob, options: &Options) -> f32 {
+    let widest = options
+        .list
         .iter()
-        .map(|o| text_width(ui, o))
+        .map(|(o, _)| text_width(ui, o))
         .fold(0.0, f32::max);
     let spacing = ui.spacing();
     let value = widest + 2.0 * spacing.button_padding.x;

@@ -7,14 +7,15 @@
 //! Every lane is fed the same measured frame times and the same hand, so every difference on
 //! screen between lanes comes from the loop alone.
 
-use super::WindowConfig;
 use super::bindings::{Action, help_lines, picks};
+use super::config::{DEFAULT_CAPTION, WindowConfig};
 use super::drag::Hand;
-use super::host::{Meter, Present, ViewState, WindowHost, WindowWall};
+use super::host::{Meter, Present, View, ViewState, WindowHost, WindowWall};
 use super::pacing::{cap_down, cap_up, next_pacing};
 use glam::Vec2;
+use knobs::Setting;
 use timestep_lab::model::lane::{Lane, LaneReport, LaneSpec};
-use timestep_lab::model::rope::RopeParams;
+use timestep_lab::model::rope::{Drive, RopeParams};
 use timestep_lab::protocol::frame::{FrameDone, Frames, VblankCounter};
 use timestep_lab::protocol::frame_csv::FrameRecord;
 use timestep_lab::view::draw::{
@@ -39,12 +40,6 @@ pub enum Refused {
     /// A lane's loop cannot take it (a clamp below the tick).
     #[error(transparent)]
     Loop(#[from] ConfigError),
-    /// An option its knob does not have (the index the panel gave).
-    #[error("no option {0}")]
-    NoOption(usize),
-    /// A value its knob does not have: no such mode, integrator, timer or drive.
-    #[error("no such {0}")]
-    NoSuch(&'static str),
     /// An integrator for a lane without a rope.
     #[error("the lane has no rope to integrate")]
     NoRope,
@@ -150,7 +145,28 @@ fn build_lanes(
 /// too narrow for their labels and a lesson's panes shrink under its caption; it starts hidden
 /// and the key hint names `F2`, which shows it).
 fn panel_starts_shown(width: u32) -> bool {
-    width as f32 >= 3.0 * super::panel::PANEL_WIDTH
+    width as f32 >= 3.0 * knobs::PANEL_WIDTH
+}
+
+/// The view of `lanes` lanes launched, in a lesson or left as they were made: several side by
+/// side (`overlay`: over each other in one pane), one alone.
+fn view_of(lanes: usize, overlay: bool) -> View {
+    match (lanes > 1, overlay) {
+        (false, _) => View::Single,
+        (true, false) => View::Split,
+        (true, true) => View::Overlay,
+    }
+}
+
+/// `a` with `view`'s lanes (of `lanes`) and what it draws over them.
+fn arranged(a: Arrangement, view: &ViewState, lanes: usize) -> Arrangement {
+    Arrangement {
+        lanes: view.shown(lanes).len(),
+        split: view.layout() != View::Single,
+        hud: view.show_hud,
+        overlay: view.layout() == View::Overlay,
+        ..a
+    }
 }
 
 impl Session {
@@ -159,26 +175,19 @@ impl Session {
     pub fn new(cfg: &WindowConfig, width: u32, height: u32) -> Result<Session, BadLanes> {
         let env = cfg.env(None);
         let lanes = build_lanes(&cfg.lanes, &cfg.rope, &env).map_err(BadLanes)?;
-        let view = ViewState {
-            focus: 0,
-            split: lanes.len() > 1,
-            show_hud: true,
-            show_help: false,
-            trail: false,
-            overlay: cfg.overlay && lanes.len() > 1,
-            rewind: 0,
-            show_panel: panel_starts_shown(width),
-            panel_aside: false,
-        };
-        let arrangement = Arrangement {
+        let mut view = ViewState::default();
+        (view.show_hud, view.show_panel) = (true, panel_starts_shown(width));
+        view.set_layout(view_of(lanes.len(), cfg.overlay));
+        let start = Arrangement {
             size: (width, height),
-            lanes: lanes.len(),
-            split: view.split,
+            lanes: 0,
+            split: false,
             hud: true,
-            overlay: view.overlay,
+            overlay: false,
             panel: 0,
             bar: 0,
         };
+        let arrangement = arranged(start, &view, lanes.len());
         let mut frames = Frames::new(Pacer::new(cfg.pacing, None));
         frames.anchor(0);
         Ok(Session {
@@ -235,8 +244,7 @@ impl Session {
         self.rope = rope;
         self.screen.set_params(&rope);
         self.view.focus = 0;
-        self.view.split = self.lanes.len() > 1;
-        self.view.overlay = false;
+        self.view.set_layout(view_of(self.lanes.len(), false));
         self.view.trail = lesson.trail;
         self.set_pacing(lesson.pacing);
         self.step_cost_ns = lesson.step_cost_ns;
@@ -256,8 +264,8 @@ impl Session {
         self.rope = home.rope;
         self.screen.set_params(&home.rope);
         self.view.focus = 0;
-        self.view.split = self.lanes.len() > 1;
-        self.view.overlay = home.overlay && self.lanes.len() > 1;
+        self.view
+            .set_layout(view_of(self.lanes.len(), home.overlay));
         self.view.trail = false;
         self.set_pacing(home.pacing);
         self.step_cost_ns = 0;
@@ -332,9 +340,9 @@ impl Session {
         Some(format!("{tip}  F1: keys"))
     }
 
-    /// D: the next drive for every rope (sway, circle, off).
-    fn cycle_drive(&mut self) {
-        self.rope.drive = self.rope.drive.next();
+    /// Every rope's drive is `drive` from now on (`D`, the panel, a lesson's).
+    fn set_drive(&mut self, drive: Drive) {
+        self.rope.drive = drive;
         for lane in &mut self.lanes {
             lane.set_drive(self.rope.drive, default_px_per_m(&self.rope));
         }
@@ -400,7 +408,7 @@ impl Session {
             Some(n) => format!("timestep-rope \u{2014} lesson {n} \u{2014}"),
             None => "timestep-rope \u{2014}".to_string(),
         };
-        if self.view.split || self.view.overlay {
+        if self.view.layout() != View::Single {
             let names: Vec<String> = self.lanes.iter().map(Lane::name).collect();
             let view = if self.overlay() {
                 "overlay"
@@ -422,15 +430,14 @@ impl Session {
     /// Does what `action` asks. A change a lane cannot make leaves the lane as it was, and
     /// the screen says why until the next change ([`Session::refused`]).
     pub fn handle_action(&mut self, action: Action) {
-        self.refused = self.act(action).err();
-        self.arrange();
+        self.apply(knobs::Change::Action(action));
     }
 
-    /// The plain launch's caption (see [`super::DEFAULT_CAPTION`]) while its lanes are
+    /// The plain launch's caption (see [`DEFAULT_CAPTION`]) while its lanes are
     /// overlaid, outside a lesson; else none.
     fn plain_caption(&self) -> Vec<String> {
-        match self.lesson.is_none() && self.home.overlay && self.view.overlay {
-            true => super::DEFAULT_CAPTION.map(String::from).to_vec(),
+        match self.lesson.is_none() && self.home.overlay && self.overlay() {
+            true => DEFAULT_CAPTION.map(String::from).to_vec(),
             false => Vec::new(),
         }
     }
@@ -443,40 +450,36 @@ impl Session {
     /// Does what `action` asks, or says why the lane refuses it (none does today but a lane
     /// without a rope asked for an integrator: every policy involved was built once already).
     fn act(&mut self, action: Action) -> Result<(), Refused> {
-        let focus = self.view.focus;
+        let lane = self.focused();
         match action {
-            Action::CycleMode => self.next_mode()?,
+            Action::CycleMode => self.set(Setting::Mode(cycled(lane.mode())))?,
             Action::Pick(i) => self.pick(i)?,
             Action::NextLane => self.step_focus(1),
             Action::PreviousLane => self.step_focus(self.lanes.len().saturating_sub(1)),
             Action::ToggleSplit => self.toggle_split()?,
-            Action::CycleTimer => {
-                let lane = &mut self.lanes[focus];
-                lane.set_timer(cycled(lane.timer()))?;
-            }
+            Action::CycleTimer => self.set(Setting::Timer(cycled(lane.timer())))?,
             Action::Reset => self.reset(),
-            Action::Pause => self.set_paused(!self.paused()),
+            Action::Pause => self.set(Setting::Paused(!self.paused()))?,
             Action::FrameBack => self.step_frame(-1),
             Action::FrameOn => self.step_frame(1),
-            Action::ToggleOverlay => self.set_overlay(!self.view.overlay)?,
+            Action::ToggleOverlay => self.set_overlay(!self.overlay())?,
             Action::Stall => self.requests.stall = true,
-            Action::CapDown => self.set_pacing(capped(cap_down(self.fps_cap()))),
-            Action::CapUp => self.set_pacing(capped(cap_up(self.fps_cap()))),
+            Action::CapDown => self.set(Setting::Pacing(capped(cap_down(self.fps_cap()))))?,
+            Action::CapUp => self.set(Setting::Pacing(capped(cap_up(self.fps_cap()))))?,
             Action::TickShorter => self.step_tick(false)?,
             Action::TickLonger => self.step_tick(true)?,
-            Action::CyclePacing => self.set_pacing(next_pacing(self.pacing())),
+            Action::CyclePacing => self.set(Setting::Pacing(next_pacing(self.pacing())))?,
             Action::ToggleIntegrator => {
-                let lane = &mut self.lanes[focus];
                 let now = lane.integrator().ok_or(Refused::NoRope)?;
-                lane.set_integrator(now.next())?;
+                self.set(Setting::Integrator(now.next()))?;
             }
             Action::ToggleHud => {
                 self.view.show_hud = !self.view.show_hud;
                 // The rope may use the HUD's column while the HUD is hidden.
                 self.arrange();
             }
-            Action::CycleDrive => self.cycle_drive(),
-            Action::ToggleTrail => self.view.trail = !self.view.trail,
+            Action::CycleDrive => self.set(Setting::Drive(self.rope.drive.next()))?,
+            Action::ToggleTrail => self.set(Setting::Trail(!self.view.trail))?,
             Action::NextLesson => self.step_lesson(true)?,
             Action::PreviousLesson => self.step_lesson(false)?,
             Action::ToggleHelp => self.view.show_help = !self.view.show_help,
@@ -488,14 +491,6 @@ impl Session {
             Action::Quit => self.requests.quit = true,
         }
         Ok(())
-    }
-
-    /// M / Space: the focused lane's next mode (variable → semi-fixed → fixed → interpolated
-    /// → variable), in every view; the title, its pane's label and the panel follow.
-    fn next_mode(&mut self) -> Result<(), ConfigError> {
-        let focus = self.view.focus;
-        let mode = cycled(self.lanes[focus].mode());
-        self.set_mode_of(focus, mode)
     }
 
     /// Lane `i` steps in `mode` from now on; a rope that exploded under the old mode starts
@@ -526,8 +521,7 @@ impl Session {
             }
         } else if i < self.lanes.len() {
             self.view.focus = i;
-            self.view.split = false;
-            self.view.overlay = false;
+            self.view.set_layout(View::Single);
             self.arrange();
         }
         Ok(())
@@ -580,7 +574,7 @@ impl Session {
 
     /// Whether the lanes are overlaid in one pane.
     pub fn overlay(&self) -> bool {
-        self.view.overlay
+        self.view.layout() == View::Overlay
     }
 
     /// O: every lane drawn over each other in one pane, each in its colour, or not (the
@@ -589,8 +583,7 @@ impl Session {
         if on && self.lanes.len() == 1 {
             self.fork_every_mode()?;
         }
-        self.view.overlay = on && self.lanes.len() > 1;
-        self.view.split = self.lanes.len() > 1;
+        self.view.set_layout(view_of(self.lanes.len(), on));
         self.arrange();
         Ok(())
     }
@@ -618,14 +611,16 @@ impl Session {
     /// V: the split view and back (from the overlay: the split view). One lane becomes the
     /// four modes first (see [`Session::fork_every_mode`]).
     fn toggle_split(&mut self) -> Result<(), Refused> {
-        if std::mem::take(&mut self.view.overlay) {
-            self.view.split = true;
-        } else if self.lanes.len() == 1 {
-            self.fork_every_mode()?;
-            self.view.split = self.lanes.len() > 1;
-        } else {
-            self.view.split = !self.view.split;
-        }
+        let view = match self.view.layout() {
+            View::Overlay => View::Split,
+            _ if self.lanes.len() == 1 => {
+                self.fork_every_mode()?;
+                view_of(self.lanes.len(), false)
+            }
+            View::Single => View::Split,
+            View::Split => View::Single,
+        };
+        self.view.set_layout(view);
         self.arrange();
         Ok(())
     }
@@ -706,13 +701,8 @@ impl Session {
             self.caption = self.plain_caption();
         }
         self.screen.set_caption(&self.caption);
-        self.screen.arrange(Arrangement {
-            lanes: self.view.shown(self.lanes.len()).len(),
-            split: self.view.split,
-            hud: self.view.show_hud,
-            overlay: self.view.overlay,
-            ..a
-        });
+        self.screen
+            .arrange(arranged(a, &self.view, self.lanes.len()));
     }
 
     /// The cursor moved to `px` (buffer pixels, which are the window's physical pixels).
@@ -740,7 +730,7 @@ impl Session {
         let Some(pane) = layout.pane_at(px) else {
             return false;
         };
-        let lane_of = |pane: usize| match self.view.split || self.view.overlay {
+        let lane_of = |pane: usize| match self.view.layout() != View::Single {
             true => pane.min(self.lanes.len() - 1),
             false => self.view.focus,
         };
@@ -902,7 +892,7 @@ impl Session {
     }
 }
 
-/// The knobs the panel shows and sets.
+/// The knobs the panel shows and the settings they and the keys set.
 pub mod knobs;
 /// Lanes whose step their rope cannot take: what the screen says, and the panel's fixes.
 pub mod stability;

@@ -4,14 +4,14 @@
 use super::super::host::{Present, WindowWall};
 use super::*;
 use crate::app::session::Session;
-use crate::app::session::knobs::KnobId;
+use crate::app::session::knobs::Setting;
 use crate::app::session::tests::config;
 use egui::accesskit::Role;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable;
 use std::convert::Infallible;
 use timestep_lab::model::lane::LaneSpec;
-use timestep_lab::model::rope::RopeParams;
+use timestep_lab::model::rope::{Drive, RopeParams};
 use timestep_lab::protocol::wall::Wall;
 use timestep_loop::{Mode, NS_PER_MS as MS};
 
@@ -173,6 +173,44 @@ fn the_panel_grows_back_with_the_window_after_a_tiny_size() {
         "{} px tall, was {full}",
         height(&h)
     );
+}
+
+/// The drive is set to the one chosen, at its default period, as `D` reaches it; a drive
+/// launched with its own period is shown by its name.
+#[test]
+fn a_drive_chosen_in_the_panel_is_set_at_its_default_period() {
+    let rope = RopeParams {
+        drive: drive_of("sway:3s"),
+        ..RopeParams::default()
+    };
+    let cfg = config(vec![LaneSpec::mode(Mode::Fixed)], rope);
+    let session = Session::new(&cfg, 1280, 800).unwrap_or_else(|e| panic!("{e}"));
+    let clock = Simulated { now_ns: 0 };
+    let mut h = harness(Run {
+        session,
+        panel: PanelState::default(),
+        clock,
+    });
+    h.run();
+    let drive = |h: &Harness<'static, Run>| {
+        let rope = h.state().session.focused().rope().map(|r| r.params().drive);
+        let knobs = h.state().session.knobs();
+        let (_, options) = knobs
+            .into_iter()
+            .find(|(k, _)| k.name == "Drive")
+            .expect("the knob");
+        (rope, options.list[options.current].0.clone())
+    };
+    assert_eq!(drive(&h), (Some(drive_of("sway:3s")), "sway".into()));
+    choose(&mut h, "Drive", "circle");
+    assert_eq!(drive(&h), (Some(drive_of("circle")), "circle".into()));
+    choose(&mut h, "Drive", "sway");
+    assert_eq!(drive(&h), (Some(Drive::sway()), "sway".into()));
+}
+
+/// The drive `text` names.
+fn drive_of(text: &str) -> Drive {
+    Drive::parse(text).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
@@ -360,22 +398,18 @@ fn the_warning_names_its_lanes_and_a_fix_is_offered_only_where_it_changes_someth
 fn every_knob_is_found_by_its_name_and_the_panel_key_hides_them_all() {
     let mut h = harness(Run::new(Mode::Fixed));
     h.run();
-    let names: Vec<&str> = h.state().session.knobs().iter().map(|k| k.name).collect();
+    let names: Vec<&str> = h
+        .state()
+        .session
+        .knobs()
+        .iter()
+        .map(|(k, _)| k.name)
+        .collect();
     for name in &names {
         assert!(h.query_all_by_label(name).count() > 0, "{name}");
     }
-    for id in [
-        KnobId::Tick,
-        KnobId::Clamp,
-        KnobId::MaxSteps,
-        KnobId::View,
-        KnobId::Pause,
-        KnobId::Lesson,
-    ] {
-        assert!(
-            h.state().session.knobs().iter().any(|k| k.id == id),
-            "{id:?}"
-        );
+    for name in ["Tick", "Clamp", "Max steps", "View", "Pause", "Lesson"] {
+        assert!(names.contains(&name), "{name}");
     }
     h.state_mut().session.handle_action(Action::TogglePanel);
     h.run();
@@ -426,16 +460,16 @@ fn the_view_choice_and_pause_checkbox_do_what_v_o_and_p_do_and_show_one_view() {
     assert!(!h.state().session.overlay());
     let view = |h: &Harness<'static, Run>| {
         let knobs = h.state().session.knobs();
-        let k = knobs.into_iter().find(|k| k.id == KnobId::View);
-        k.map(|k| k.options[k.current].clone())
+        let k = knobs.into_iter().find(|(k, _)| k.name == "View");
+        k.map(|(_, o)| o.list[o.current].0.clone())
     };
     assert_eq!(view(&h).as_deref(), Some("single"));
     choose(&mut h, "View", "overlay");
     let session = &h.state().session;
     assert!(session.overlay());
     // One lane forks into the four modes, as `O` does.
-    let lane = session.knobs().into_iter().find(|k| k.id == KnobId::Lane);
-    assert_eq!(lane.map(|k| k.options.len()), Some(Mode::ALL.len()));
+    let lane = session.knobs().into_iter().find(|(k, _)| k.name == "Lane");
+    assert_eq!(lane.map(|(_, o)| o.list.len()), Some(Mode::ALL.len()));
     // One view at a time: overlaid is neither split nor single.
     assert_eq!(view(&h).as_deref(), Some("overlay"));
     h.state_mut().session.handle_action(Action::ToggleSplit);
@@ -500,7 +534,8 @@ fn with_every_lesson_the_panel_keeps_its_width_and_the_top_bar_stays_clear_of_it
     // At 1280 px the bar fits left of the panel; at 1000 and 800 it wraps to fit.
     for (n, size) in (0..=LESSONS.len()).flat_map(|n| [(n, 1280.0), (n, 1000.0), (n, 800.0)]) {
         h.set_size(egui::vec2(size, 800.0));
-        h.state_mut().session.apply(Change::Knob(KnobId::Lesson, n));
+        let lesson = Setting::Lesson((n > 0).then_some(n));
+        h.state_mut().session.apply(lesson);
         assert!(h.state().session.refused().is_none(), "lesson {n}");
         for _ in 0..3 {
             h.run();

@@ -1,6 +1,9 @@
-//! The loop's knobs, as the window's panel shows them: each one a name, its key, its allowed
-//! values and the one in use, and a tooltip. The panel (`app/panel.rs`) draws whatever this
-//! list holds, so a new knob is one entry here and one arm in [`Session::set_knob`].
+//! The loop's knobs, as the window's panel shows them: one table, [`KNOBS`], each row a name,
+//! its key, how it is drawn, a tooltip, and its options now, each a label and the [`Setting`]
+//! choosing it applies. The panel (`app/panel.rs`) draws whatever the table holds and hands
+//! back the `Setting` chosen, which [`Session::apply`] sets as the keys set theirs; a new
+//! knob is one row here (and, for a new kind of value, one `Setting` and its arm in
+//! [`Session::set`]).
 //!
 //! The reset rule, one for every knob ([`RESET_RULE`]): a change applies at the next frame.
 //! A change to the loop's timing (tick, substeps, clamp, max steps) starts every lane afresh,
@@ -8,21 +11,54 @@
 //! figure mixes two timings. Every other knob keeps the rope and the books running, exactly
 //! as its key does.
 
-use super::capped;
 use super::stability::Fix;
-use super::{Refused, Session};
+use super::{Action, Refused, Session, capped};
+use crate::app::host::View;
 use crate::app::pacing::{FPS_CAPS, PACING_CYCLE};
 use timestep_lab::model::lane::Lane;
 use timestep_lab::model::rope::{Drive, Integrator};
 use timestep_lab::view::draw::{clamp_text, max_steps_text};
 use timestep_lab::view::lessons::LESSONS;
-use timestep_loop::{MaxSubstep, Mode, Pacing, PolicyEnv, TimerKind};
+use timestep_loop::{MaxSubstep, Mode, Named, Pacing, PolicyEnv, TimerKind, TimingConfig};
 
 /// The reset rule, as the panel states it.
 pub const RESET_RULE: &str = "A change applies at the next frame. Tick, substeps, clamp and max \
 steps start every lane afresh: the rope back at its starting line, its counts (steps, drift, \
 dropped time, judder) from zero. Every other knob keeps the rope and its counts running, as its \
 key does.";
+
+/// The panel's width, points: fixed, so the panes can be laid out left of it (see
+/// `panel_starts_shown`) and its text wraps at it.
+pub const PANEL_WIDTH: f32 = 340.0;
+
+/// What a knob's option (or a key) sets: a typed value for one of the session's settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Setting {
+    /// The lane the keys and the knobs act on, by index.
+    Lane(usize),
+    /// The focused lane's mode.
+    Mode(Mode),
+    View(View),
+    Paused(bool),
+    /// The loop's tick, ns.
+    Tick(u64),
+    Substep(MaxSubstep),
+    /// The focused lane's integrator.
+    Integrator(Integrator),
+    /// The clamp, ns (`None`, the loop's having none, changes nothing).
+    Clamp(Option<u64>),
+    /// The step cap (`None`, the loop's having none, changes nothing).
+    MaxSteps(Option<u32>),
+    /// The pacing, a frame cap among them.
+    Pacing(Pacing),
+    /// The focused lane's timer.
+    Timer(TimerKind),
+    /// Every rope's drive.
+    Drive(Drive),
+    Trail(bool),
+    /// A lesson (1-based), or none: the plain view launched.
+    Lesson(Option<usize>),
+}
 
 /// The tick slider's stops, Hz (1000 Hz is the 1 ms tick).
 pub const TICK_STOPS_HZ: [u32; 6] = [1000, 120, 60, 30, 20, 10];
@@ -32,29 +68,6 @@ const CLAMPS_MS: [u64; 5] = [50, 100, 250, 500, 1000];
 const MAX_STEPS: [u32; 8] = [1, 2, 3, 5, 8, 15, 30, 60];
 /// The substep lengths offered, µs.
 const SUBSTEPS_US: [u64; 5] = [8000, 4000, 2000, 1000, 500];
-
-/// Which knob.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KnobId {
-    Mode,
-    Lane,
-    View,
-    Pause,
-    Tick,
-    Substep,
-    Integrator,
-    Clamp,
-    MaxSteps,
-    Pacing,
-    FpsCap,
-    Timer,
-    Drive,
-    Trail,
-    Lesson,
-}
-
-/// The views the View knob chooses between, in its order.
-pub const VIEWS: [&str; 3] = ["single", "split", "overlay"];
 
 /// How the panel draws a knob.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,30 +80,58 @@ pub enum Widget {
     Toggle,
 }
 
-/// One knob: what the panel shows of it.
-#[derive(Clone, Debug, PartialEq)]
+/// One row of the knob table.
+#[derive(Debug)]
 pub struct Knob {
-    pub id: KnobId,
     /// Its name, which is also its accessible name.
     pub name: &'static str,
     /// The key that does the same, as the help writes it ("" for none).
     pub key: &'static str,
-    /// What it can be set to, as shown.
-    pub options: Vec<String>,
-    /// The option in use.
-    pub current: usize,
     pub widget: Widget,
     /// What it means, in one sentence, with its unit.
     pub tooltip: &'static str,
+    /// Its options for the session as it is (`None`: the knob is not shown).
+    options: fn(&Session) -> Option<Options>,
 }
 
-/// One option of a knob: its label and what choosing it sets.
-type Options<T> = Vec<(String, T)>;
+/// A knob's options now: each its label and what choosing it sets, and the one in use.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub list: Vec<(String, Setting)>,
+    pub current: usize,
+}
+
+/// One knob's values, each with its label.
+type Choices<T> = Vec<(String, T)>;
+
+/// `choices` as a knob's options, each value set as `setting` makes it.
+fn offer<T>((choices, current): (Choices<T>, usize), setting: impl Fn(T) -> Setting) -> Options {
+    let list = choices.into_iter().map(|(l, v)| (l, setting(v))).collect();
+    Options { list, current }
+}
+
+/// Every value of `T` by its name, and `now` (the first if it is none of them).
+fn named<T: Named + PartialEq>(now: Option<T>, setting: fn(T) -> Setting) -> Options {
+    let current = T::ALL.iter().position(|&v| Some(v) == now).unwrap_or(0);
+    offer(
+        (
+            T::ALL.iter().map(|&v| (v.name().into(), v)).collect(),
+            current,
+        ),
+        setting,
+    )
+}
+
+/// Off and on, labelled `labels`.
+fn toggle(on: bool, labels: [&str; 2], setting: fn(bool) -> Setting) -> Options {
+    let choices = vec![(labels[0].into(), false), (labels[1].into(), true)];
+    offer((choices, usize::from(on)), setting)
+}
 
 /// The index of `value` in `options`, inserting it (labelled by `label`) in order when it is
 /// not there, so the knob always shows what is in use.
 fn place<T: PartialEq + PartialOrd + Copy>(
-    options: &mut Options<T>,
+    options: &mut Choices<T>,
     value: T,
     label: impl Fn(T) -> String,
 ) -> usize {
@@ -103,6 +144,22 @@ fn place<T: PartialEq + PartialOrd + Copy>(
         .unwrap_or(options.len());
     options.insert(at, (label(value), value));
     at
+}
+
+/// The index of `value` in `options`, added at the end (labelled by `label`) when it is not
+/// there.
+fn find_or_add<T: PartialEq + Copy>(
+    options: &mut Choices<T>,
+    value: T,
+    label: impl Fn(T) -> String,
+) -> usize {
+    options
+        .iter()
+        .position(|(_, v)| *v == value)
+        .unwrap_or_else(|| {
+            options.push((label(value), value));
+            options.len() - 1
+        })
 }
 
 /// A duration in ms, as short as it reads: "8.33 ms", "1 ms".
@@ -122,8 +179,8 @@ fn tick_of_hz(hz: u32) -> u64 {
 
 /// The tick's options, longest rate first as the slider goes (1 ms to 10 Hz), and the one in
 /// use: a tick within 0.1% of a stop is that stop (16.667 ms is 60 Hz).
-fn tick_options(tick_ns: u64) -> (Options<u64>, usize) {
-    let mut options: Options<u64> = TICK_STOPS_HZ
+fn tick_options(tick_ns: u64) -> (Choices<u64>, usize) {
+    let mut options: Choices<u64> = TICK_STOPS_HZ
         .iter()
         .map(|&hz| {
             let ns = tick_of_hz(hz);
@@ -144,8 +201,8 @@ fn tick_options(tick_ns: u64) -> (Options<u64>, usize) {
 }
 
 /// The substep options: the loop's default, none, then ever shorter substeps.
-fn substep_options(now: MaxSubstep) -> (Options<MaxSubstep>, usize) {
-    let mut options: Options<MaxSubstep> = vec![
+fn substep_options(now: MaxSubstep) -> (Choices<MaxSubstep>, usize) {
+    let mut options: Choices<MaxSubstep> = vec![
         ("default".into(), MaxSubstep::Default),
         ("off".into(), MaxSubstep::Off),
     ];
@@ -155,19 +212,13 @@ fn substep_options(now: MaxSubstep) -> (Options<MaxSubstep>, usize) {
             MaxSubstep::Set(us * 1000),
         )
     }));
-    let current = options
-        .iter()
-        .position(|(_, v)| *v == now)
-        .unwrap_or_else(|| {
-            options.push((format!("{now:?}"), now));
-            options.len() - 1
-        });
+    let current = find_or_add(&mut options, now, |now| format!("{now:?}"));
     (options, current)
 }
 
 /// The clamp's options, ns (none: the loop has no clamp).
-fn clamp_options(now: Option<u64>) -> (Options<Option<u64>>, usize) {
-    let mut options: Options<Option<u64>> = CLAMPS_MS
+fn clamp_options(now: Option<u64>) -> (Choices<Option<u64>>, usize) {
+    let mut options: Choices<Option<u64>> = CLAMPS_MS
         .iter()
         .map(|&ms| (clamp_text(Some(ms * 1_000_000)), Some(ms * 1_000_000)))
         .collect();
@@ -177,21 +228,17 @@ fn clamp_options(now: Option<u64>) -> (Options<Option<u64>>, usize) {
 
 /// The modes, the lane's own worded as the HUD words it ([`Lane::mode_text`]: a preset's
 /// mode names the preset).
-fn mode_options(lane: &Lane) -> (Vec<String>, usize) {
-    let mut options: Vec<String> = Mode::ALL.iter().map(|m| m.to_string()).collect();
-    let current = Mode::ALL
-        .iter()
-        .position(|&m| m == lane.mode())
-        .unwrap_or(0);
-    if let Some(own) = options.get_mut(current) {
+fn mode_options(lane: &Lane) -> Options {
+    let mut options = named(Some(lane.mode()), Setting::Mode);
+    if let Some((own, _)) = options.list.get_mut(options.current) {
         *own = lane.mode_text();
     }
-    (options, current)
+    options
 }
 
 /// The step cap's options (none: unlimited).
-fn max_steps_options(now: Option<u32>) -> (Options<Option<u32>>, usize) {
-    let mut options: Options<Option<u32>> = MAX_STEPS
+fn max_steps_options(now: Option<u32>) -> (Choices<Option<u32>>, usize) {
+    let mut options: Choices<Option<u32>> = MAX_STEPS
         .iter()
         .map(|&n| (n.to_string(), Some(n)))
         .collect();
@@ -200,53 +247,207 @@ fn max_steps_options(now: Option<u32>) -> (Options<Option<u32>>, usize) {
 }
 
 /// The pacings the `C` key cycles through, and a cap or hold in use.
-fn pacing_options(now: Pacing) -> (Options<Pacing>, usize) {
-    let mut options: Options<Pacing> = PACING_CYCLE
+fn pacing_options(now: Pacing) -> (Choices<Pacing>, usize) {
+    let mut options: Choices<Pacing> = PACING_CYCLE
         .into_iter()
         .map(|p| (p.to_string(), p))
         .collect();
-    let current = options
-        .iter()
-        .position(|(_, p)| *p == now)
-        .unwrap_or_else(|| {
-            options.push((now.to_string(), now));
-            options.len() - 1
-        });
+    let current = find_or_add(&mut options, now, |now| now.to_string());
     (options, current)
 }
 
 /// The caps `[` `]` step through (off: no cap), and the one in use.
-fn cap_options(now: Option<f64>) -> (Options<Option<f64>>, usize) {
+fn cap_options(now: Option<f64>) -> (Choices<Option<f64>>, usize) {
     let label = |c: Option<f64>| c.map_or("off".into(), |hz| format!("{hz} fps"));
-    let mut options: Options<Option<f64>> = FPS_CAPS.iter().map(|&c| (label(c), c)).collect();
+    let mut options: Choices<Option<f64>> = FPS_CAPS.iter().map(|&c| (label(c), c)).collect();
     let current = place(&mut options, now, label);
     (options, current)
 }
 
-/// The drives `D` cycles through.
-const DRIVES: [&str; 3] = Drive::NAMES;
-
-/// The drive's name.
-fn drive_name(drive: Drive) -> &'static str {
-    drive.name()
+/// The drives by their names (each at its default period), and the one in use by its name.
+fn drive_options(now: Drive) -> Options {
+    let drives = Drive::NAMES
+        .iter()
+        .filter_map(|name| Drive::parse(name).ok());
+    let choices: Choices<Drive> = drives.map(|d| (d.name().into(), d)).collect();
+    let current = choices.iter().position(|(_, d)| d.name() == now.name());
+    offer((choices, current.unwrap_or(0)), Setting::Drive)
 }
 
-/// Labels alone, for the panel.
-fn labels<T>(options: Options<T>) -> Vec<String> {
-    options.into_iter().map(|(label, _)| label).collect()
+/// No lesson (the plain view), then each lesson by its number and title.
+fn lesson_options(now: Option<usize>) -> Options {
+    let lessons = LESSONS.iter().enumerate();
+    let choices = std::iter::once(("none (the plain view)".into(), None))
+        .chain(lessons.map(|(i, l)| (format!("{}. {}", i + 1, l.title), Some(i + 1))))
+        .collect();
+    offer((choices, now.unwrap_or(0)), Setting::Lesson)
 }
 
-/// The option chosen, or why there is none.
-fn chosen<T: Copy>(options: Options<T>, i: usize) -> Result<T, Refused> {
-    options.get(i).map(|&(_, v)| v).ok_or(Refused::NoOption(i))
+/// The lanes by name, when there are several to choose from.
+fn lane_options(s: &Session) -> Option<Options> {
+    let choices = s.lanes.iter().map(Lane::name).zip(0..).collect();
+    (s.lanes.len() > 1).then(|| offer((choices, s.view.focus), Setting::Lane))
 }
+
+/// The tick knob's name: the stability warning is shown under it.
+pub const TICK: &str = "Tick";
+
+/// Every knob of the loop, in the panel's order.
+pub const KNOBS: [Knob; 15] = [
+    Knob {
+        name: "Lane",
+        key: "Tab, 1-4",
+        widget: Widget::Choice,
+        tooltip: "The lane the keys and these knobs act on (and the one the single view shows).",
+        options: lane_options,
+    },
+    Knob {
+        name: "Mode",
+        key: "M",
+        widget: Widget::Choice,
+        tooltip: "How the lane chosen above (or the only one) turns frame time into steps: \
+                  variable (one step of the frame's length), semi-fixed (steps of at most a \
+                  tick, the last one shorter), fixed (whole ticks, the leftover carried) or \
+                  interpolated (fixed, drawn blended by alpha).",
+        options: |s| Some(mode_options(s.knob_lane())),
+    },
+    Knob {
+        name: "View",
+        key: "V, O",
+        widget: Widget::Choice,
+        tooltip: "single: the chosen lane alone; split: every lane side by side in its own \
+                  pane; overlay: every lane drawn in one pane in its colour, so the gap between \
+                  two loops is a distance on screen. One lane becomes the four modes, forked \
+                  from this rope.",
+        options: |s| Some(named(Some(s.view.layout()), Setting::View)),
+    },
+    Knob {
+        name: "Pause",
+        key: "P; , and . step",
+        widget: Widget::Toggle,
+        tooltip: "Freezes the picture; paused, , and . show the frame before and after, each \
+                  lane as that frame showed it (the last 600 frames are kept).",
+        options: |s| Some(toggle(s.paused(), ["running", "paused"], Setting::Paused)),
+    },
+    Knob {
+        name: TICK,
+        key: "- =",
+        widget: Widget::Slider,
+        tooltip: "The fixed step every textbook lane simulates, ms (or Hz: ticks per simulated \
+                  second); the variable mode ignores it.",
+        options: |s| {
+            Some(offer(
+                tick_options(s.knob_timing().tick_ns()),
+                Setting::Tick,
+            ))
+        },
+    },
+    Knob {
+        name: "Substeps",
+        key: "",
+        widget: Widget::Choice,
+        tooltip: "The longest single integration step, ms: a longer tick is cut into equal \
+                  substeps no longer than this (default: presets at 1 ms, textbook modes none).",
+        options: |s| {
+            Some(offer(
+                substep_options(s.knob_env().max_substep),
+                Setting::Substep,
+            ))
+        },
+    },
+    Knob {
+        name: "Integrator",
+        key: "I",
+        widget: Widget::Choice,
+        tooltip: "How the focused lane's rope is integrated: semi-implicit Euler (one force \
+                  evaluation a step) or RK4 (four, with a wider stable step).",
+        options: |s| Some(named(s.knob_lane().integrator(), Setting::Integrator)),
+    },
+    Knob {
+        name: "Clamp",
+        key: "",
+        widget: Widget::Choice,
+        tooltip: "The longest frame time the loop accepts, ms: anything longer (a hitch) is \
+                  dropped, so the simulation falls behind the wall clock by the excess.",
+        options: |s| {
+            Some(offer(
+                clamp_options(s.knob_timing().clamp_ns()),
+                Setting::Clamp,
+            ))
+        },
+    },
+    Knob {
+        name: "Max steps",
+        key: "",
+        widget: Widget::Choice,
+        tooltip: "The most ticks one frame may run, steps: time for more is dropped (the \
+                  spiral-of-death guard).",
+        options: |s| {
+            let steps = max_steps_options(s.knob_timing().max_steps());
+            Some(offer(steps, Setting::MaxSteps))
+        },
+    },
+    Knob {
+        name: "Pacing",
+        key: "C",
+        widget: Widget::Choice,
+        tooltip: "How frames are paced: vsync (presents wait for the display), adaptive (seed \
+                  001's render interval) or late (sleep at the frame's end, input read late).",
+        options: |s| Some(offer(pacing_options(s.pacing()), Setting::Pacing)),
+    },
+    Knob {
+        name: "Frame cap",
+        key: "[ ]",
+        widget: Widget::Choice,
+        tooltip: "Frames start at most this often, frames per second (off: the pacing above).",
+        options: |s| {
+            Some(offer(cap_options(s.fps_cap()), |c| {
+                Setting::Pacing(capped(c))
+            }))
+        },
+    },
+    Knob {
+        name: "Timer",
+        key: "T",
+        widget: Widget::Choice,
+        tooltip: "How the focused lane reads frame time: raw (as measured), snap (to the \
+                  display's period when close, as Glaiel's code), snap-vsync (the same only \
+                  while vsync is detected) or smooth (Godot's averaged delta).",
+        options: |s| Some(named(Some(s.knob_lane().timer()), Setting::Timer)),
+    },
+    Knob {
+        name: "Drive",
+        key: "D",
+        widget: Widget::Choice,
+        tooltip: "How the pinned end moves: side to side, round a circle, or not at all; a \
+                  driven pin is what judder (px rms) is measured on.",
+        options: |s| Some(drive_options(s.rope.drive)),
+    },
+    Knob {
+        name: "Trail",
+        key: "G",
+        widget: Widget::Toggle,
+        tooltip: "The free end's last shown positions as fading dots: evenly spaced when the \
+                  motion shown is smooth.",
+        options: |s| Some(toggle(s.view.trail, ["off", "on"], Setting::Trail)),
+    },
+    Knob {
+        name: "Lesson",
+        key: "L",
+        widget: Widget::Choice,
+        tooltip: "A lesson sets up its own lanes, tick, pacing and drive and says what to look \
+                  at; none goes back to the view launched.",
+        options: |s| Some(lesson_options(s.lesson)),
+    },
+];
 
 /// What the panel shows of the session, taken before a frame: the panel draws from this
 /// alone, and what the user changes comes back as [`Change`]s.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default)]
 pub struct PanelView {
     pub shown: bool,
-    pub knobs: Vec<Knob>,
+    /// Each knob shown, with its options now.
+    pub knobs: Vec<(&'static Knob, Options)>,
     /// What to say of the lanes whose step is above their rope's stable step, if any (see
     /// [`Session::tick_warning`]).
     pub warning: Option<String>,
@@ -256,12 +457,18 @@ pub struct PanelView {
 
 /// What the user asked for in the panel; applied after the frame it was drawn in, so it
 /// applies at the next frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Change {
-    Knob(KnobId, usize),
+    Set(Setting),
     Fix(Fix),
     /// What a key does once (reset, pause, stall, help).
-    Action(super::Action),
+    Action(Action),
+}
+
+impl From<Setting> for Change {
+    fn from(setting: Setting) -> Change {
+        Change::Set(setting)
+    }
 }
 
 impl Session {
@@ -277,11 +484,18 @@ impl Session {
         }
     }
 
-    /// Does what the panel asked. A change the loop refuses changes nothing, and
-    /// [`Session::refused`] says why until the next change.
-    pub fn apply(&mut self, change: Change) {
-        let outcome = match change {
-            Change::Knob(id, choice) => self.set_knob(id, choice),
+    /// Every knob shown, in the panel's order, with its options now.
+    pub fn knobs(&self) -> Vec<(&'static Knob, Options)> {
+        let options = |k: &'static Knob| (k.options)(self).map(|o| (k, o));
+        KNOBS.iter().filter_map(options).collect()
+    }
+
+    /// Does what the panel (or a test) asked: a setting, a fix or what a key does. A change
+    /// the loop refuses changes nothing, and [`Session::refused`] says why until the next
+    /// change.
+    pub fn apply(&mut self, change: impl Into<Change>) {
+        let outcome = match change.into() {
+            Change::Set(setting) => self.set(setting),
             Change::Fix(fix) => self.fix_stability(fix),
             Change::Action(action) => self.act(action),
         };
@@ -289,29 +503,53 @@ impl Session {
         self.arrange();
     }
 
-    /// Which of [`VIEWS`] is showing.
-    fn view_choice(&self) -> usize {
-        if self.overlay() {
-            2
-        } else {
-            usize::from(self.view.split)
+    /// Sets `setting`, by the reset rule ([`RESET_RULE`]): a new timing starts every lane
+    /// afresh ([`Session::retime`]); a value the loop refuses (a clamp below the tick)
+    /// changes nothing.
+    pub(super) fn set(&mut self, setting: Setting) -> Result<(), Refused> {
+        let focus = self.view.focus;
+        let env = self.knob_env();
+        let timing = env.timing;
+        match setting {
+            Setting::Lane(i) if i < self.lanes.len() => self.view.focus = i,
+            Setting::Mode(mode) => self.set_mode_of(focus, mode)?,
+            Setting::View(view) => self.set_view(view)?,
+            Setting::Paused(paused) if paused != self.paused() => self.set_paused(paused),
+            Setting::Tick(ns) => self.retime(env.with_timing(timing.with_tick(ns)?))?,
+            Setting::Substep(max) => self.retime(env.with_max_substep(max))?,
+            Setting::Clamp(Some(ns)) => self.retime(env.with_timing(timing.with_clamp(ns)?))?,
+            Setting::MaxSteps(Some(n)) => {
+                self.retime(env.with_timing(timing.with_max_steps(n)?))?;
+            }
+            Setting::Integrator(integrator) => self.lanes[focus].set_integrator(integrator)?,
+            Setting::Pacing(pacing) => self.set_pacing(pacing),
+            Setting::Timer(timer) => self.lanes[focus].set_timer(timer)?,
+            Setting::Drive(drive) => self.set_drive(drive),
+            Setting::Trail(on) => self.view.trail = on,
+            Setting::Lesson(Some(n)) => self.start_lesson(n)?,
+            Setting::Lesson(None) if self.lesson.is_some() => self.leave_lesson()?,
+            // What is in use already, or no lane at all.
+            Setting::Lane(_)
+            | Setting::Paused(_)
+            | Setting::Clamp(None)
+            | Setting::MaxSteps(None)
+            | Setting::Lesson(None) => {}
         }
+        Ok(())
     }
 
-    /// Shows [`VIEWS`]`[choice]`, as V and O would.
-    fn set_view_choice(&mut self, choice: usize) -> Result<(), Refused> {
-        if choice == self.view_choice() {
-            return Ok(());
-        }
-        match choice {
-            0 | 1 => {
+    /// Lays the lanes out as `view`, as V and O would.
+    fn set_view(&mut self, view: View) -> Result<(), Refused> {
+        match view {
+            _ if view == self.view.layout() => Ok(()),
+            View::Overlay => self.set_overlay(true),
+            View::Single | View::Split => {
                 self.set_overlay(false)?;
-                if self.view.split != (choice == 1) {
+                if self.view.layout() != view {
                     self.toggle_split()?;
                 }
                 Ok(())
             }
-            _ => self.set_overlay(true),
         }
     }
 
@@ -320,312 +558,14 @@ impl Session {
         self.focused()
     }
 
+    /// The loop's timing that lane runs (a preset's own tick, clamp and cap).
+    fn knob_timing(&self) -> TimingConfig {
+        self.knob_lane().policy().timing
+    }
+
     /// The loop's settings every lane was built with (the focused lane's).
     pub(super) fn knob_env(&self) -> PolicyEnv {
         *self.knob_lane().looped().env()
-    }
-
-    /// Every knob of the loop, in the panel's order, with the value in use.
-    pub fn knobs(&self) -> Vec<Knob> {
-        let lane = self.knob_lane();
-        let timing = lane.policy().timing;
-        let env = self.knob_env();
-        let knob =
-            |id, name, key, (options, current): (Vec<String>, usize), widget, tooltip| Knob {
-                id,
-                name,
-                key,
-                options,
-                current,
-                widget,
-                tooltip,
-            };
-        let mut knobs = Vec::new();
-        if self.lanes.len() > 1 {
-            knobs.push(knob(
-                KnobId::Lane,
-                "Lane",
-                "Tab, 1-4",
-                (self.lanes.iter().map(Lane::name).collect(), self.view.focus),
-                Widget::Choice,
-                "The lane the keys and these knobs act on (and the one the single view shows).",
-            ));
-        }
-        knobs.push(knob(
-            KnobId::Mode,
-            "Mode",
-            "M",
-            mode_options(lane),
-            Widget::Choice,
-            "How the lane chosen above (or the only one) turns frame time into steps: variable \
-             (one step of the frame's length), semi-fixed (steps of at most a tick, the last one \
-             shorter), fixed (whole ticks, the leftover carried) or interpolated (fixed, drawn \
-             blended by alpha).",
-        ));
-        knobs.extend([
-            knob(
-                KnobId::View,
-                "View",
-                "V, O",
-                (
-                    VIEWS.iter().map(|v| (*v).to_string()).collect(),
-                    self.view_choice(),
-                ),
-                Widget::Choice,
-                "single: the chosen lane alone; split: every lane side by side in its own pane; \
-                 overlay: every lane drawn in one pane in its colour, so the gap between two \
-                 loops is a distance on screen. One lane becomes the four modes, forked from \
-                 this rope.",
-            ),
-            knob(
-                KnobId::Pause,
-                "Pause",
-                "P; , and . step",
-                (
-                    vec!["running".into(), "paused".into()],
-                    usize::from(self.paused()),
-                ),
-                Widget::Toggle,
-                "Freezes the picture; paused, , and . show the frame before and after, each lane \
-                 as that frame showed it (the last 600 frames are kept).",
-            ),
-            knob(
-                KnobId::Tick,
-                "Tick",
-                "- =",
-                {
-                    let (o, c) = tick_options(timing.tick_ns());
-                    (labels(o), c)
-                },
-                Widget::Slider,
-                "The fixed step every textbook lane simulates, ms (or Hz: ticks per simulated \
-                 second); the variable mode ignores it.",
-            ),
-            knob(
-                KnobId::Substep,
-                "Substeps",
-                "",
-                {
-                    let (o, c) = substep_options(env.max_substep);
-                    (labels(o), c)
-                },
-                Widget::Choice,
-                "The longest single integration step, ms: a longer tick is cut into equal \
-                 substeps no longer than this (default: presets at 1 ms, textbook modes none).",
-            ),
-            knob(
-                KnobId::Integrator,
-                "Integrator",
-                "I",
-                (
-                    vec!["euler".into(), "rk4".into()],
-                    usize::from(lane.integrator() == Some(Integrator::Rk4)),
-                ),
-                Widget::Choice,
-                "How the focused lane's rope is integrated: semi-implicit Euler (one force \
-                 evaluation a step) or RK4 (four, with a wider stable step).",
-            ),
-            knob(
-                KnobId::Clamp,
-                "Clamp",
-                "",
-                {
-                    let (o, c) = clamp_options(timing.clamp_ns());
-                    (labels(o), c)
-                },
-                Widget::Choice,
-                "The longest frame time the loop accepts, ms: anything longer (a hitch) is \
-                 dropped, so the simulation falls behind the wall clock by the excess.",
-            ),
-            knob(
-                KnobId::MaxSteps,
-                "Max steps",
-                "",
-                {
-                    let (o, c) = max_steps_options(timing.max_steps());
-                    (labels(o), c)
-                },
-                Widget::Choice,
-                "The most ticks one frame may run, steps: time for more is dropped (the \
-                 spiral-of-death guard).",
-            ),
-            knob(
-                KnobId::Pacing,
-                "Pacing",
-                "C",
-                {
-                    let (o, c) = pacing_options(self.pacing());
-                    (labels(o), c)
-                },
-                Widget::Choice,
-                "How frames are paced: vsync (presents wait for the display), adaptive (seed \
-                 001's render interval) or late (sleep at the frame's end, input read late).",
-            ),
-            knob(
-                KnobId::FpsCap,
-                "Frame cap",
-                "[ ]",
-                {
-                    let (o, c) = cap_options(self.fps_cap());
-                    (labels(o), c)
-                },
-                Widget::Choice,
-                "Frames start at most this often, frames per second (off: the pacing above).",
-            ),
-            knob(
-                KnobId::Timer,
-                "Timer",
-                "T",
-                (
-                    TimerKind::ALL.iter().map(|t| t.to_string()).collect(),
-                    TimerKind::ALL
-                        .iter()
-                        .position(|&t| t == lane.timer())
-                        .unwrap_or(0),
-                ),
-                Widget::Choice,
-                "How the focused lane reads frame time: raw (as measured), snap (to the \
-                 display's period when close, as Glaiel's code), snap-vsync (the same only \
-                 while vsync is detected) or smooth (Godot's averaged delta).",
-            ),
-            knob(
-                KnobId::Drive,
-                "Drive",
-                "D",
-                (
-                    DRIVES.iter().map(|d| d.to_string()).collect(),
-                    DRIVES
-                        .iter()
-                        .position(|&d| d == drive_name(self.rope.drive))
-                        .unwrap_or(0),
-                ),
-                Widget::Choice,
-                "How the pinned end moves: side to side, round a circle, or not at all; a \
-                 driven pin is what judder (px rms) is measured on.",
-            ),
-            knob(
-                KnobId::Trail,
-                "Trail",
-                "G",
-                (
-                    vec!["off".into(), "on".into()],
-                    usize::from(self.view.trail),
-                ),
-                Widget::Toggle,
-                "The free end's last shown positions as fading dots: evenly spaced when the \
-                 motion shown is smooth.",
-            ),
-            knob(
-                KnobId::Lesson,
-                "Lesson",
-                "L",
-                (
-                    std::iter::once("none (the plain view)".to_string())
-                        .chain(
-                            LESSONS
-                                .iter()
-                                .enumerate()
-                                .map(|(i, l)| format!("{}. {}", i + 1, l.title)),
-                        )
-                        .collect(),
-                    self.lesson.unwrap_or(0),
-                ),
-                Widget::Choice,
-                "A lesson sets up its own lanes, tick, pacing and drive and says what to look \
-                 at; none goes back to the view launched.",
-            ),
-        ]);
-        knobs
-    }
-
-    /// Sets knob `id` to its option `choice` (an index into [`Knob::options`] as
-    /// [`Session::knobs`] gave them), by the reset rule ([`RESET_RULE`]). An option the
-    /// loop refuses (a clamp below the tick) changes nothing and says why.
-    pub fn set_knob(&mut self, id: KnobId, choice: usize) -> Result<(), Refused> {
-        let focus = self.view.focus;
-        let timing = self.knob_lane().policy().timing;
-        let env = self.knob_env();
-        match id {
-            KnobId::Mode => {
-                let mode = *Mode::ALL.get(choice).ok_or(Refused::NoSuch("mode"))?;
-                Ok(self.lanes[focus].set_mode(mode)?)
-            }
-            KnobId::Lane => {
-                if choice < self.lanes.len() {
-                    self.view.focus = choice;
-                    self.arrange();
-                }
-                Ok(())
-            }
-            KnobId::View => self.set_view_choice(choice),
-            KnobId::Pause => {
-                if (choice == 1) != self.paused() {
-                    self.set_paused(choice == 1);
-                }
-                Ok(())
-            }
-            KnobId::Tick => {
-                let tick = chosen(tick_options(timing.tick_ns()).0, choice)?;
-                let timing = env.timing.with_tick(tick)?;
-                self.retime(env.with_timing(timing))
-            }
-            KnobId::Substep => {
-                let max_substep = chosen(substep_options(env.max_substep).0, choice)?;
-                self.retime(env.with_max_substep(max_substep))
-            }
-            KnobId::Clamp => match chosen(clamp_options(timing.clamp_ns()).0, choice)? {
-                Some(ns) => {
-                    let timing = env.timing.with_clamp(ns)?;
-                    self.retime(env.with_timing(timing))
-                }
-                None => Ok(()),
-            },
-            KnobId::MaxSteps => match chosen(max_steps_options(timing.max_steps()).0, choice)? {
-                Some(n) => {
-                    let timing = env.timing.with_max_steps(n)?;
-                    self.retime(env.with_timing(timing))
-                }
-                None => Ok(()),
-            },
-            KnobId::Integrator => {
-                let integrator = [Integrator::Euler, Integrator::Rk4]
-                    .get(choice)
-                    .copied()
-                    .ok_or(Refused::NoSuch("integrator"))?;
-                Ok(self.lanes[focus].set_integrator(integrator)?)
-            }
-            KnobId::Pacing => {
-                self.set_pacing(chosen(pacing_options(self.pacing()).0, choice)?);
-                Ok(())
-            }
-            KnobId::FpsCap => {
-                self.set_pacing(capped(chosen(cap_options(self.fps_cap()).0, choice)?));
-                Ok(())
-            }
-            KnobId::Timer => {
-                let timer = *TimerKind::ALL.get(choice).ok_or(Refused::NoSuch("timer"))?;
-                Ok(self.lanes[focus].set_timer(timer)?)
-            }
-            KnobId::Drive => {
-                let want = *DRIVES.get(choice).ok_or(Refused::NoSuch("drive"))?;
-                for _ in 0..DRIVES.len() {
-                    if drive_name(self.rope.drive) == want {
-                        break;
-                    }
-                    self.cycle_drive();
-                }
-                Ok(())
-            }
-            KnobId::Trail => {
-                self.view.trail = choice == 1;
-                Ok(())
-            }
-            KnobId::Lesson => match choice {
-                0 if self.lesson.is_some() => self.leave_lesson(),
-                0 => Ok(()),
-                n => self.start_lesson(n),
-            },
-        }
     }
 
     /// Every lane afresh on `env` (the loop's timing changed), keeping each lane's spec, the
@@ -646,10 +586,10 @@ impl Session {
             true => (current + 1).min(options.len().saturating_sub(1)),
             false => current.saturating_sub(1),
         };
-        if next == current {
-            return Ok(());
+        match options.get(next) {
+            Some(&(_, tick)) if next != current => self.set(Setting::Tick(tick)),
+            _ => Ok(()),
         }
-        self.set_knob(KnobId::Tick, next)
     }
 }
 

@@ -1,5 +1,5 @@
 use super::super::host::{MAX_STEP_COST_NS, WindowWall, hud_info};
-use super::knobs::{Change, KnobId};
+use super::knobs::Setting;
 use super::*;
 use std::convert::Infallible;
 use timestep_lab::model::rope::{HELD_SPEED_M_PER_S, Pin, Rope, RopeParams};
@@ -114,7 +114,7 @@ impl Session {
     }
 
     fn split(&self) -> bool {
-        self.view.split
+        self.view.layout() != crate::app::host::View::Single
     }
 
     fn hud_shown(&self) -> bool {
@@ -131,7 +131,7 @@ impl Session {
 
     /// The view the focused lane is drawn with.
     fn view(&self) -> &View {
-        let pane = if self.view.split { self.view.focus } else { 0 };
+        let pane = if self.split() { self.view.focus } else { 0 };
         &self.screen.layout().views[pane]
     }
 
@@ -148,7 +148,7 @@ impl Session {
     /// The single view's banner: the focused lane's explosion countdown (in the split view
     /// each pane's label says it instead).
     fn banner(&self) -> Option<String> {
-        if self.view.split {
+        if self.split() {
             None
         } else {
             explosion_banner(self.focused())
@@ -275,8 +275,8 @@ fn in_every_view_the_mode_key_changes_the_focused_lanes_mode_and_tab_the_focus()
         let focus = |s: &Session| s.view.focus;
         let knob_mode = |s: &Session| {
             let knobs = s.panel_view().knobs;
-            let mode = knobs.iter().find(|k| k.id == KnobId::Mode);
-            mode.map(|k| k.current)
+            let mode = knobs.iter().find(|(k, _)| k.name == "Mode");
+            mode.map(|(_, options)| options.current)
         };
         let before = focus(&s);
         let mut seen = vec![s.mode()];
@@ -373,7 +373,7 @@ fn a_lesson_there_is_none_of_changes_nothing_and_the_screen_says_why() {
     let mut s = session(Mode::Fixed);
     let specs: Vec<_> = s.lanes.iter().map(Lane::spec).collect();
     let n = timestep_lab::view::lessons::LESSONS.len() + 1;
-    s.apply(Change::Knob(KnobId::Lesson, n));
+    s.apply(Setting::Lesson(Some(n)));
     assert_eq!(s.lanes.iter().map(Lane::spec).collect::<Vec<_>>(), specs);
     assert_eq!(s.lesson, None);
     let why = timestep_lab::view::lessons::NoLesson(n).to_string();
@@ -385,12 +385,12 @@ fn a_lesson_there_is_none_of_changes_nothing_and_the_screen_says_why() {
 fn a_clamp_below_the_tick_chosen_in_the_panel_changes_nothing_and_the_screen_says_why() {
     let mut s = session(Mode::Fixed);
     // The 10 Hz stop: a 100 ms tick under the 250 ms clamp.
-    s.apply(Change::Knob(KnobId::Tick, 5));
+    s.apply(Setting::Tick(100 * MS));
     assert_eq!(s.refused(), None);
     let timing = s.focused().policy().timing;
     assert_eq!(timing.tick_ns(), 100 * MS);
     // The first clamp offered, 50 ms, is shorter than the tick.
-    s.apply(Change::Knob(KnobId::Clamp, 0));
+    s.apply(Setting::Clamp(Some(50 * MS)));
     assert_eq!(s.focused().policy().timing, timing);
     let why = "the clamp (50ms) must be at least the tick (100ms)";
     assert_eq!(s.refused().map(ToString::to_string).as_deref(), Some(why));
@@ -1943,8 +1943,11 @@ fn the_panel_and_the_hud_word_the_mode_the_clamp_and_the_cap_alike() {
     s.start_lesson(5).expect("the lesson starts");
     let knobs = s.knobs();
     let current = |name: &str| {
-        let knob = knobs.iter().find(|k| k.name == name).expect("the knob");
-        knob.options[knob.current].clone()
+        let (_, options) = knobs
+            .iter()
+            .find(|(k, _)| k.name == name)
+            .expect("the knob");
+        options.list[options.current].0.clone()
     };
     let lines = s.hud("Fifo").cells();
     let row = |name: &str| {
@@ -2040,7 +2043,10 @@ fn paused_the_huds_frame_time_holds_with_the_picture() {
 fn the_plain_launch_says_what_it_shows_while_its_lanes_are_overlaid() {
     let mut s = plain_launch();
     let caption = |s: &Session| s.caption.clone();
-    assert_eq!(caption(&s), crate::app::DEFAULT_CAPTION.map(String::from));
+    assert_eq!(
+        caption(&s),
+        crate::app::config::DEFAULT_CAPTION.map(String::from)
+    );
     // Its layout keeps the panes clear of the caption's band.
     let a = s.layout().areas[0];
     let mut buffer = Buffer::new(1280, 800);
@@ -2049,7 +2055,7 @@ fn the_plain_launch_says_what_it_shows_while_its_lanes_are_overlaid() {
         .texts
         .lines()
         .iter()
-        .find(|l| l.text() == crate::app::DEFAULT_CAPTION[0])
+        .find(|l| l.text() == crate::app::config::DEFAULT_CAPTION[0])
         .map(|l| l.rect().1);
     assert!(
         title.is_some_and(|y| y >= i64::from(a.y + a.h)),
@@ -2069,7 +2075,10 @@ fn the_plain_launch_says_what_it_shows_while_its_lanes_are_overlaid() {
     s.handle_action(Action::NextLesson);
     assert!(caption(&s)[0].starts_with("Lesson 1/"));
     s.handle_action(Action::Back);
-    assert_eq!(caption(&s), crate::app::DEFAULT_CAPTION.map(String::from));
+    assert_eq!(
+        caption(&s),
+        crate::app::config::DEFAULT_CAPTION.map(String::from)
+    );
     // Other launches have none.
     assert!(split().caption.is_empty() && session(Mode::Fixed).caption.is_empty());
 }
@@ -2327,5 +2336,11 @@ fn a_new_mode_on_an_exploded_rope_starts_it_afresh() {
     explode(&mut s, &mut now, 40 * MS);
     s.handle_action(Action::Pick(2));
     assert_eq!(s.focused().mode(), Mode::Fixed);
+    assert!(!s.rope().exploded());
+    // The panel's Mode sets what the key sets, the same way.
+    s.handle_action(Action::Pick(0));
+    explode(&mut s, &mut now, 40 * MS);
+    s.apply(Setting::Mode(Mode::Interpolated));
+    assert_eq!(s.focused().mode(), Mode::Interpolated);
     assert!(!s.rope().exploded());
 }
