@@ -12,9 +12,7 @@ use timestep_lab::model::lane::LaneSpec;
 use timestep_lab::model::rope::{BadParams, Drive, Integrator, Pin, RopeParams};
 use timestep_lab::protocol::machine::{Machine, Sleep};
 use timestep_loop::MaxSubstep;
-use timestep_loop::{
-    ConfigError, Mode, Named, Pacing, Tick, TimingConfig, parse_duration_with_unit,
-};
+use timestep_loop::{ConfigError, Mode, Pacing, Tick, TimingConfig, parse_duration_with_unit};
 
 /// `--pacing`'s choices, as the window's and `simulate`'s help name them.
 const PACING_VALUES: &str = "vsync|cap:HZ|hold:HZ|adaptive|late";
@@ -101,10 +99,10 @@ pub struct CommonArgs {
     #[arg(help_heading = "Rope", long, value_name = "N", default_value_t = RopeParams::default().particles, value_parser = particle_count, allow_hyphen_values = true, global = true)]
     pub particles: usize,
     /// Which ends are pinned: one (particle 0) or both
-    #[arg(help_heading = "Rope", long, value_name = names::<Pin>(), default_value = "one", value_parser = named::<Pin>(), global = true)]
+    #[arg(help_heading = "Rope", long, value_name = names::<Pin>(), default_value_t = Pin::One, global = true)]
     pub pin: Pin,
     /// How the rope is integrated: euler (semi-implicit) or rk4
-    #[arg(help_heading = "Rope", long, value_name = names::<Integrator>(), default_value = "euler", value_parser = named::<Integrator>(), global = true)]
+    #[arg(help_heading = "Rope", long, value_name = names::<Integrator>(), default_value_t = Integrator::Euler, global = true)]
     pub integrator: Integrator,
     /// Move the pinned end along a path, an exact function of simulated time: sway (side to
     /// side, 1.2 m each way at a steady speed) or circle (0.5 m radius), each with an optional
@@ -186,21 +184,12 @@ impl CommonArgs {
     }
 }
 
-/// A switch a flag turns on or off (`--vsync`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum OnOff {
-    On,
-    Off,
-}
-
-impl Named for OnOff {
-    const ALL: &'static [OnOff] = &[OnOff::On, OnOff::Off];
-    const WHAT: &'static str = "switch";
-    fn name(self) -> &'static str {
-        match self {
-            OnOff::On => "on",
-            OnOff::Off => "off",
-        }
+timestep_loop::named_enum! {
+    /// A switch a flag turns on or off (`--vsync`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum OnOff as "switch" {
+        On = "on",
+        Off = "off",
     }
 }
 
@@ -210,7 +199,7 @@ pub struct WindowArgs {
     #[command(flatten)]
     pub common: CommonArgs,
     /// Mode to start in [default: interpolated]
-    #[arg(help_heading = "Loop", long, value_name = "MODE", value_parser = named::<Mode>())]
+    #[arg(help_heading = "Loop", long, value_name = "MODE")]
     pub mode: Option<Mode>,
     /// Start in the split view: the four modes side by side (--lanes variable,semi-fixed,fixed,interpolated)
     #[arg(help_heading = "Loop", long)]
@@ -220,7 +209,7 @@ pub struct WindowArgs {
     #[arg(help_heading = "Window", long, value_name = "N", value_parser = parse_lesson, allow_hyphen_values = true)]
     pub lesson: Option<usize>,
     /// Present with vsync (off picks a non-vsync present mode where the surface has one)
-    #[arg(help_heading = "Pacing", long, default_value = "on", value_parser = listed::<OnOff>())]
+    #[arg(help_heading = "Pacing", long, default_value_t = OnOff::On, value_parser = listed::<OnOff>())]
     pub vsync: OnOff,
     /// Cap the frame rate with spin_sleep, e.g. 30, 59.94, 144 (the same as --pacing cap:HZ)
     #[arg(help_heading = "Pacing", long, value_name = "HZ", value_parser = fps_cap, allow_hyphen_values = true)]
@@ -244,7 +233,7 @@ pub struct WindowArgs {
     pub report: Option<PathBuf>,
     /// How pacing waits (a cap, adaptive, late, MonoGame's wait): spin (spin_sleep: the OS's
     /// sleep to within its accuracy, then spin) or native (the OS's sleep alone)
-    #[arg(help_heading = "Pacing", long, value_name = names::<Sleep>(), default_value = "spin", value_parser = named::<Sleep>())]
+    #[arg(help_heading = "Pacing", long, value_name = names::<Sleep>(), default_value_t = Sleep::Spin)]
     pub sleep: Sleep,
     /// Play a capture (PresentMon, CapFrameX, MangoHud, or this program's --frame-log or
     /// --trace): each frame starts at the capture's next frame start and is held until its time
@@ -288,7 +277,7 @@ pub enum ModeChoice {
 #[derive(Args, Debug, Clone)]
 pub struct DisplayArgs {
     /// Wait for vblank before presenting
-    #[arg(help_heading = "Display", long, default_value = "on", value_parser = listed::<OnOff>())]
+    #[arg(help_heading = "Display", long, default_value_t = OnOff::On, value_parser = listed::<OnOff>())]
     pub vsync: OnOff,
     /// A variable-refresh panel of MIN..MAX Hz (e.g. 48..144) instead of a fixed rate: a frame
     /// is scanned out when ready but no sooner than 1/MAX after the last scanout, and after
@@ -308,7 +297,7 @@ pub struct DisplayArgs {
     pub machine: Option<Machine>,
     /// How the loop's pacing waits: native (the OS's sleep alone) or spin (native to within
     /// the machine's accuracy, then spin to the deadline, as spin_sleep does)
-    #[arg(help_heading = "Machine and pacing", long, value_name = names::<Sleep>(), default_value = "spin", value_parser = named::<Sleep>())]
+    #[arg(help_heading = "Machine and pacing", long, value_name = names::<Sleep>(), default_value_t = Sleep::Spin)]
     pub sleep: Sleep,
     /// Timer noise: each clock reading is off by a uniform amount in ±D
     #[arg(help_heading = "Display", long, value_name = "D", default_value = "0", value_parser = parse_duration_with_unit, allow_hyphen_values = true)]
@@ -487,7 +476,7 @@ pub struct AdviseArgs {
     pub seconds: f64,
     /// The engine you ship on: the loops it can run are ranked, and its settings printed
     /// (custom: your own loop, with this project's timestep-loop crate) [default: every loop]
-    #[arg(help_heading = "Loop", long, value_name = names::<Engine>(), value_parser = named::<Engine>())]
+    #[arg(help_heading = "Loop", long, value_name = names::<Engine>())]
     pub engine: Option<Engine>,
     /// Print one JSON object instead of the text
     #[arg(help_heading = "Output", long)]

@@ -3,6 +3,8 @@
 
 use super::{LaneList, MAX_DRAW_SIDE, MAX_SECONDS, ModeChoice, RateList};
 use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Arg, Command, Error};
+use std::ffi::OsStr;
 use std::marker::PhantomData;
 use timestep_lab::analyses::sweep::RatesError;
 use timestep_lab::hosts::simulate::vrr::{LFC_RATIO, Lfc, MIN_RANGE_HZ};
@@ -120,30 +122,16 @@ pub(super) fn positive_duration(s: &str) -> Result<u64, BadValue> {
     )?)
 }
 
-/// clap's reader of a [`Named`] enum's value (a mode, a pin, an integrator, a sleep, an
-/// engine, on/off): [`Named::parse`]'s rule and message, one way for every name.
+/// clap's reader of a [`Named`] enum whose names `--help` and the completions list (`--vsync`):
+/// [`Named::parse`]'s rule, and a miss clap's own "invalid value" error, which lists the names
+/// (as a `ValueEnum` gave it). An enum read without its names listed needs no reader of its own:
+/// clap reads it with its `FromStr`, which is [`Named::parse`].
 #[derive(Clone, Copy)]
-pub(super) struct NamedParser<T> {
-    /// Whether clap is given the names, which `--help` and the completions then list, and whose
-    /// own "invalid value" error (as a `ValueEnum` gave it) a miss becomes.
-    listed: bool,
-    of: PhantomData<fn() -> T>,
-}
-
-/// Reads a `T` by name; `--help` shows the flag's value name only.
-pub(super) fn named<T>() -> NamedParser<T> {
-    NamedParser {
-        listed: false,
-        of: PhantomData,
-    }
-}
+pub(super) struct Listed<T>(PhantomData<fn() -> T>);
 
 /// Reads a `T` by name; `--help` and the completions list its names.
-pub(super) fn listed<T>() -> NamedParser<T> {
-    NamedParser {
-        listed: true,
-        of: PhantomData,
-    }
+pub(super) fn listed<T>() -> Listed<T> {
+    Listed(PhantomData)
 }
 
 /// `T`'s names joined by `|`, a flag's value name: `one|both`.
@@ -152,32 +140,22 @@ pub(super) fn names<T: Named>() -> String {
     names.join("|")
 }
 
-impl<T: Named + Send + Sync> TypedValueParser for NamedParser<T> {
+impl<T: Named + Send + Sync> TypedValueParser for Listed<T> {
     type Value = T;
 
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<T, clap::Error> {
+    fn parse_ref(&self, cmd: &Command, arg: Option<&Arg>, value: &OsStr) -> Result<T, Error> {
         let read = |s: &str| T::parse(s).map_err(|e| e.to_string());
-        let parsed = read.parse_ref(cmd, arg, value);
-        if self.listed && parsed.is_err() {
-            PossibleValuesParser::new(possible::<T>()).parse_ref(cmd, arg, value)?;
-        }
-        parsed
+        read.parse_ref(cmd, arg, value).or_else(|e| {
+            let names = T::ALL.iter().map(|v| v.name());
+            PossibleValuesParser::new(names).parse_ref(cmd, arg, value)?;
+            Err(e)
+        })
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        let names: Box<dyn Iterator<Item = PossibleValue>> = Box::new(possible::<T>());
-        self.listed.then_some(names)
+        let names = T::ALL.iter().map(|v| PossibleValue::new(v.name()));
+        Some(Box::new(names))
     }
-}
-
-/// `T`'s names as clap's possible values.
-fn possible<T: Named>() -> impl Iterator<Item = PossibleValue> {
-    T::ALL.iter().map(|v| PossibleValue::new(v.name()))
 }
 
 pub(super) fn parse_mode_choice(s: &str) -> Result<ModeChoice, UnknownName> {

@@ -25,8 +25,85 @@ pub trait Named: Copy + 'static {
     /// );
     /// ```
     fn parse(text: &str) -> Result<Self, UnknownName> {
-        parse_named(text)
+        let wanted = text.trim();
+        let names = Self::ALL.iter().map(|v| v.name());
+        let found = Self::ALL
+            .iter()
+            .find(|v| is_named(v.name(), wanted))
+            .copied();
+        found.ok_or_else(|| UnknownName::new(Self::WHAT, wanted, names))
     }
+}
+
+/// Declares an enum a user picks by name, each variant's name written once beside it, and
+/// derives the rest from that one list: an inherent `ALL` (an array, in the order listed) and
+/// `name()`, [`Named`] (`WHAT` the text after `as`), `Display` (the name, padded to a width
+/// when one is given) and `FromStr` ([`Named::parse`]). The enum's own attributes and each
+/// variant's doc are kept; the variants carry no data.
+///
+/// ```
+/// timestep_loop::named_enum! {
+///     /// How a lamp is lit.
+///     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///     pub enum Lamp as "lamp" {
+///         /// Not at all.
+///         Off = "off",
+///         /// Half way.
+///         Dim = "dim",
+///     }
+/// }
+/// assert_eq!(Lamp::ALL, [Lamp::Off, Lamp::Dim]);
+/// assert_eq!(format!("{:>4}|", Lamp::Dim), " dim|");
+/// assert_eq!(" DIM ".parse::<Lamp>(), Ok(Lamp::Dim));
+/// let e = "on".parse::<Lamp>().unwrap_err();
+/// assert_eq!(e.to_string(), "unknown lamp 'on' (expected off or dim)");
+/// ```
+#[macro_export]
+macro_rules! named_enum {
+    (
+        $(#[$meta:meta])*
+        $vis:vis enum $enum:ident as $what:literal {
+            $($(#[$doc:meta])* $variant:ident = $name:literal),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        $vis enum $enum {
+            $($(#[$doc])* $variant),+
+        }
+
+        impl $enum {
+            #[doc = concat!("Every ", $what, ", in order:" $(, " `", $name, "`")+, ".")]
+            $vis const ALL: [$enum; [$($name),+].len()] = [$($enum::$variant),+];
+
+            /// The name a user types.
+            $vis fn name(self) -> &'static str {
+                match self {
+                    $($enum::$variant => $name),+
+                }
+            }
+        }
+
+        impl $crate::Named for $enum {
+            const ALL: &'static [$enum] = &$enum::ALL;
+            const WHAT: &'static str = $what;
+            fn name(self) -> &'static str {
+                $enum::name(self)
+            }
+        }
+
+        impl ::std::fmt::Display for $enum {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.pad(self.name())
+            }
+        }
+
+        impl ::std::str::FromStr for $enum {
+            type Err = $crate::UnknownName;
+            fn from_str(s: &str) -> Result<$enum, $crate::UnknownName> {
+                <$enum as $crate::Named>::parse(s)
+            }
+        }
+    };
 }
 
 /// A name that is none of a [`Named`] enum's names.
@@ -78,16 +155,6 @@ impl fmt::Display for UnknownName {
 }
 
 impl std::error::Error for UnknownName {}
-
-/// Reads a value of `T` from its name: trimmed, ASCII case ignored.
-pub(crate) fn parse_named<T: Named>(text: &str) -> Result<T, UnknownName> {
-    let wanted = text.trim();
-    T::ALL
-        .iter()
-        .copied()
-        .find(|v| is_named(v.name(), wanted))
-        .ok_or_else(|| UnknownName::new(T::WHAT, wanted, T::ALL.iter().map(|v| v.name())))
-}
 
 /// Whether `text` is `name` by [`Named`]'s rule: trimmed, ASCII case ignored. For a name that
 /// is not one of a [`Named`] enum's (`off` beside a number, a row of a table).

@@ -10,32 +10,32 @@
 
 use crate::config::{ClampOn, ConfigError, StepRule, TimingConfig};
 use crate::mode::Mode;
-use crate::named::{Named, UnknownName, parse_named};
 use crate::policy::{Policy, PolicyEnv};
 use crate::tick::Tick;
 use crate::timer::TimerKind;
-use std::fmt;
-use std::str::FromStr;
 
 /// One period of 60 Hz, exactly: 50,000,000 / 3 ns.
 const SIXTY_HZ: Tick = Tick::from_rate_const(50_000_000, 3);
 
-/// An engine (or article) whose loop a [`crate::Loop`] runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Preset {
-    /// Godot 4: 60 ticks, jitter fix, delta smoothing, at most 8 ticks a frame.
-    Godot,
-    /// Bevy: `Time<Fixed>` at 64 Hz, deltas clamped at 250 ms.
-    Bevy,
-    /// Unity: `FixedUpdate` at 50 Hz, Maximum Allowed Timestep 1/3 s.
-    Unity,
-    /// MonoGame: 60 Hz fixed step that waits for a whole tick, accumulator clamped at 500 ms.
-    MonoGame,
-    /// The `game-loop` crate: 60 updates a second, frames clamped at 0.1 s.
-    GameLoop,
-    /// Tyler Glaiel's FrameTimingControl: snapping timer, resync, blended.
-    Glaiel,
+crate::named_enum! {
+    /// An engine (or article) whose loop a [`crate::Loop`] runs, in the order the `presets` group
+    /// lists them.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum Preset as "preset" {
+        /// Godot 4: 60 ticks, jitter fix, delta smoothing, at most 8 ticks a frame.
+        Godot = "godot",
+        /// Bevy: `Time<Fixed>` at 64 Hz, deltas clamped at 250 ms.
+        Bevy = "bevy",
+        /// Unity: `FixedUpdate` at 50 Hz, Maximum Allowed Timestep 1/3 s.
+        Unity = "unity",
+        /// MonoGame: 60 Hz fixed step that waits for a whole tick, accumulator clamped at 500 ms.
+        MonoGame = "monogame",
+        /// The `game-loop` crate: 60 updates a second, frames clamped at 0.1 s.
+        GameLoop = "game-loop",
+        /// Tyler Glaiel's FrameTimingControl: snapping timer, resync, blended.
+        Glaiel = "glaiel",
+    }
 }
 
 /// One preset's numbers and rules.
@@ -51,28 +51,6 @@ struct Rules {
 }
 
 impl Preset {
-    /// Every preset, in the order the `presets` group lists them.
-    pub const ALL: [Preset; 6] = [
-        Preset::Godot,
-        Preset::Bevy,
-        Preset::Unity,
-        Preset::MonoGame,
-        Preset::GameLoop,
-        Preset::Glaiel,
-    ];
-
-    /// The name a user types.
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Godot => "godot",
-            Preset::Bevy => "bevy",
-            Preset::Unity => "unity",
-            Preset::MonoGame => "monogame",
-            Preset::GameLoop => "game-loop",
-            Preset::Glaiel => "glaiel",
-        }
-    }
-
     /// The source (file and version) the preset follows.
     pub fn source(self) -> &'static str {
         match self {
@@ -204,27 +182,6 @@ impl Preset {
             max_substep_ns: env.max_substep.for_loop(true),
             preset: Some(self),
         })
-    }
-}
-
-impl Named for Preset {
-    const ALL: &'static [Preset] = &Preset::ALL;
-    const WHAT: &'static str = "preset";
-    fn name(self) -> &'static str {
-        Preset::name(self)
-    }
-}
-
-impl fmt::Display for Preset {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-impl FromStr for Preset {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        parse_named(s)
     }
 }
 

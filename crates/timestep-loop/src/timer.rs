@@ -34,73 +34,34 @@
 //! the primed history the average hands out first), so that with the stepper's books
 //! `measured + invented == consumed + dropped + discarded + remainder` for every timer.
 
-use crate::named::{Named, UnknownName, parse_named};
 use crate::smooth::DeltaSmoother;
 use crate::tick::Tick;
 use crate::vsync::VsyncDetector;
-use std::fmt;
-use std::str::FromStr;
 
-/// Which timer a loop uses: what it does to the measured frame time before the stepper sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum TimerKind {
-    /// The frame time as measured.
-    Raw,
-    /// Glaiel's `frame_timer.cpp`: snap to whole periods of the display mode's rate and mean
-    /// of four, on every frame.
-    Snap,
-    /// The same while vsync is detected, the time as measured while it is not (the article's
-    /// strict timer).
-    SnapVsync,
-    /// Godot's DeltaSmoother.
-    Smooth,
+crate::named_enum! {
+    /// Which timer a loop uses: what it does to the measured frame time before the stepper sees
+    /// it.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
+    pub enum TimerKind as "timer" {
+        /// The frame time as measured.
+        Raw = "raw",
+        /// Glaiel's `frame_timer.cpp`: snap to whole periods of the display mode's rate and mean
+        /// of four, on every frame.
+        Snap = "snap",
+        /// The same while vsync is detected, the time as measured while it is not (the article's
+        /// strict timer).
+        SnapVsync = "snap-vsync",
+        /// Godot's DeltaSmoother.
+        Smooth = "smooth",
+    }
 }
 
 impl TimerKind {
-    /// Every timer: raw, snap, snap-vsync, smooth.
-    pub const ALL: [TimerKind; 4] = [
-        TimerKind::Raw,
-        TimerKind::Snap,
-        TimerKind::SnapVsync,
-        TimerKind::Smooth,
-    ];
-
-    /// The name a user types.
-    pub fn name(self) -> &'static str {
-        match self {
-            TimerKind::Raw => "raw",
-            TimerKind::Snap => "snap",
-            TimerKind::SnapVsync => "snap-vsync",
-            TimerKind::Smooth => "smooth",
-        }
-    }
-
     /// Whether this is one of Glaiel's snapping timers (`snap`, `snap-vsync`), which also set
     /// the stepper's resync.
     pub fn snaps(self) -> bool {
         matches!(self, TimerKind::Snap | TimerKind::SnapVsync)
-    }
-}
-
-impl Named for TimerKind {
-    const ALL: &'static [TimerKind] = &TimerKind::ALL;
-    const WHAT: &'static str = "timer";
-    fn name(self) -> &'static str {
-        TimerKind::name(self)
-    }
-}
-
-impl fmt::Display for TimerKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.name())
-    }
-}
-
-impl FromStr for TimerKind {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        parse_named(s)
     }
 }
 

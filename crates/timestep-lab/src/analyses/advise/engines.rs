@@ -3,44 +3,26 @@
 //! pins every name and default to that page's words).
 
 use super::Measured;
-use timestep_loop::{Named, Pacing, UnknownName};
+use timestep_loop::Pacing;
 
-/// The engine a user ships on (`--engine`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Engine {
-    /// Godot 4.
-    Godot,
-    /// Bevy.
-    Bevy,
-    /// Unity.
-    Unity,
-    /// MonoGame.
-    MonoGame,
-    /// A loop of one's own, built with this project's `timestep-loop` crate.
-    Custom,
+timestep_loop::named_enum! {
+    /// The engine a user ships on (`--engine`).
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Engine as "engine" {
+        /// Godot 4.
+        Godot = "godot",
+        /// Bevy.
+        Bevy = "bevy",
+        /// Unity.
+        Unity = "unity",
+        /// MonoGame.
+        MonoGame = "monogame",
+        /// A loop of one's own, built with this project's `timestep-loop` crate.
+        Custom = "custom",
+    }
 }
 
 impl Engine {
-    /// Every engine, in the order they are listed.
-    pub const ALL: [Engine; 5] = [
-        Engine::Godot,
-        Engine::Bevy,
-        Engine::Unity,
-        Engine::MonoGame,
-        Engine::Custom,
-    ];
-
-    /// The name a user types.
-    pub fn name(self) -> &'static str {
-        match self {
-            Engine::Godot => "godot",
-            Engine::Bevy => "bevy",
-            Engine::Unity => "unity",
-            Engine::MonoGame => "monogame",
-            Engine::Custom => "custom",
-        }
-    }
-
     /// The name a reader knows it by.
     pub fn title(self) -> &'static str {
         match self {
@@ -68,21 +50,6 @@ impl Engine {
     /// Its rows of [`SETTINGS`], in order.
     pub fn settings(self) -> impl Iterator<Item = &'static Setting> {
         SETTINGS.iter().filter(move |s| s.engine == self)
-    }
-}
-
-impl Named for Engine {
-    const ALL: &'static [Engine] = &Engine::ALL;
-    const WHAT: &'static str = "engine";
-    fn name(self) -> &'static str {
-        Engine::name(self)
-    }
-}
-
-impl std::str::FromStr for Engine {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Engine, UnknownName> {
-        Engine::parse(s)
     }
 }
 

@@ -2,50 +2,16 @@
 
 use super::{Drive, Integrator};
 use glam::Vec2;
-use std::fmt;
-use std::str::FromStr;
-use timestep_loop::{Named, UnknownName};
 
-/// Which ends of the rope are fixed in place. Particle 0 is always pinned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pin {
-    /// Only particle 0: the rope swings.
-    One,
-    /// Both ends: the rope sags between them.
-    Both,
-}
-
-impl Pin {
-    /// Both, as `--pin` lists them.
-    pub const ALL: [Pin; 2] = [Pin::One, Pin::Both];
-
-    /// The name a user types.
-    pub fn name(self) -> &'static str {
-        match self {
-            Pin::One => "one",
-            Pin::Both => "both",
-        }
-    }
-}
-
-impl fmt::Display for Pin {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl Named for Pin {
-    const ALL: &'static [Pin] = &Pin::ALL;
-    const WHAT: &'static str = "pin";
-    fn name(self) -> &'static str {
-        Pin::name(self)
-    }
-}
-
-impl FromStr for Pin {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Self, UnknownName> {
-        Self::parse(s)
+timestep_loop::named_enum! {
+    /// Which ends of the rope are fixed in place, as `--pin` lists them. Particle 0 is always
+    /// pinned.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub enum Pin as "pin" {
+        /// Only particle 0: the rope swings.
+        One = "one",
+        /// Both ends: the rope sags between them.
+        Both = "both",
     }
 }
 

@@ -17,7 +17,7 @@ pub use profile::{
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use timestep_loop::{Named, UnknownName, is_named};
+use timestep_loop::is_named;
 
 /// Windows' default timer interrupt period, ns.
 pub const WINDOWS_TICK_NS: u64 = 15_625_000;
@@ -220,37 +220,15 @@ impl Machine {
     }
 }
 
-/// How a loop waits (`--sleep`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Sleep {
-    /// The OS's sleep alone.
-    Native,
-    /// Native, then spin to the deadline (spin_sleep).
-    #[default]
-    Spin,
-}
-
-impl Named for Sleep {
-    const ALL: &'static [Sleep] = &[Sleep::Native, Sleep::Spin];
-    const WHAT: &'static str = "sleep";
-    fn name(self) -> &'static str {
-        match self {
-            Sleep::Native => "native",
-            Sleep::Spin => "spin",
-        }
-    }
-}
-
-impl fmt::Display for Sleep {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl std::str::FromStr for Sleep {
-    type Err = UnknownName;
-    fn from_str(s: &str) -> Result<Sleep, UnknownName> {
-        Sleep::parse(s)
+timestep_loop::named_enum! {
+    /// How a loop waits (`--sleep`).
+    #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+    pub enum Sleep as "sleep" {
+        /// The OS's sleep alone.
+        Native = "native",
+        /// Native, then spin to the deadline (spin_sleep).
+        #[default]
+        Spin = "spin",
     }
 }
 
