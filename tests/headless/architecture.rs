@@ -108,7 +108,7 @@ fn the_rope_imports_no_timing_type() {
         "Timer",
         "Mode",
     ];
-    let found = offenders("crates/timestep-lab/src/rope", &words, |_| false);
+    let found = offenders("crates/timestep-lab/src/model/rope", &words, |_| false);
     assert!(found.is_empty(), "{found:#?}");
 }
 
@@ -131,21 +131,26 @@ fn the_core_crate_depends_on_nothing_and_names_nothing_of_the_app() {
     assert!(found.is_empty(), "{found:#?}");
 }
 
-/// The library's top-level modules each imports (`crate::NAME` in its code, tests included).
+/// The library's tiers, each standing only on those before it (lib.rs's table).
+const TIERS: [&str; 6] = ["util", "model", "view", "protocol", "hosts", "analyses"];
+
+/// The library's modules (`tier::module`) each imports (`crate::tier::module` in its code,
+/// tests included).
 fn module_imports() -> std::collections::BTreeMap<String, std::collections::BTreeSet<String>> {
     let dir = root().join("crates/timestep-lab/src");
     let module_of = |file: &str| {
         let rest = file
             .strip_prefix("crates/timestep-lab/src/")
             .unwrap_or(file);
-        let first = rest.split('/').next().unwrap_or(rest);
-        first.strip_suffix(".rs").unwrap_or(first).to_string()
+        let parts: Vec<&str> = rest.splitn(3, '/').collect();
+        let name = parts[..parts.len().min(2)].join("::");
+        name.strip_suffix(".rs").unwrap_or(&name).to_string()
     };
     let files = sources(&dir);
     let modules: std::collections::BTreeSet<String> = files
         .iter()
         .map(|(name, _)| module_of(name))
-        .filter(|m| m != "lib")
+        .filter(|m| m.contains("::"))
         .collect();
     let mut graph = std::collections::BTreeMap::new();
     for (name, code) in &files {
@@ -154,14 +159,48 @@ fn module_imports() -> std::collections::BTreeMap<String, std::collections::BTre
         for part in code.split("crate::").skip(1) {
             let to: String = part
                 .chars()
-                .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                .collect();
+                .take_while(|c| c.is_ascii_lowercase() || *c == '_' || *c == ':')
+                .collect::<String>()
+                .splitn(3, "::")
+                .take(2)
+                .collect::<Vec<_>>()
+                .join("::");
             if to != from && modules.contains(&to) {
                 deps.insert(to);
             }
         }
     }
     graph
+}
+
+/// The tier a module (`tier::module`) is in, by its place in [`TIERS`].
+fn tier(module: &str) -> usize {
+    let name = module.split("::").next().unwrap_or(module);
+    TIERS.iter().position(|t| *t == name).unwrap_or(usize::MAX)
+}
+
+#[test]
+fn every_tier_imports_only_the_tiers_before_it() {
+    let graph = module_imports();
+    let upward: Vec<String> = graph
+        .iter()
+        .flat_map(|(from, deps)| {
+            deps.iter()
+                .filter(|to| tier(to) > tier(from))
+                .map(move |to| format!("{from} -> {to}"))
+        })
+        .collect();
+    assert!(upward.is_empty(), "imports up the tiers: {upward:#?}");
+    // Every module is in a tier (the fuzz harness, behind its feature, is no module of one).
+    let outside: Vec<&String> = graph
+        .keys()
+        .filter(|m| tier(m) == usize::MAX && *m != "lib" && !m.starts_with("fuzz"))
+        .collect();
+    assert!(outside.is_empty(), "{outside:?}");
+    assert!(
+        graph["hosts::simulate"].contains("model::lane"),
+        "{graph:?}"
+    );
 }
 
 #[test]
@@ -201,5 +240,8 @@ fn the_librarys_modules_import_each_other_without_a_cycle() {
         );
     }
     // The graph is not empty: the test sees the modules it checks.
-    assert!(graph["simulate"].contains("lane"), "{graph:?}");
+    assert!(
+        graph["hosts::simulate"].contains("model::lane"),
+        "{graph:?}"
+    );
 }
