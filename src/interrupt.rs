@@ -1,7 +1,7 @@
 //! Ctrl-C, SIGTERM and SIGHUP for the runs and the window: the first asks the run to stop where
 //! it is, so it can finish its files and say it was interrupted (the window quits as Esc does);
 //! a second ends the process at once, its output files left as they were before the run (see
-//! [`timestep_lab::util::pending`]). The three are one (ctrlc's handler is not told which came), so
+//! [`crate::pending`]). The three are one (ctrlc's handler is not told which came), so
 //! each ends with the status of Ctrl-C, 130.
 
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -29,7 +29,7 @@ pub fn install() {
         let _ = ctrlc::set_handler(|| {
             if REQUESTED.swap(true, Ordering::SeqCst) {
                 // No destructor runs past exit: the unfinished output files go first.
-                timestep_lab::util::pending::remove_unfinished();
+                crate::pending::remove_unfinished();
                 std::process::exit(i32::from(EXIT_INTERRUPTED));
             }
         });

@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod failure;
 mod interrupt;
+mod pending;
 mod plot;
 mod progress;
 
@@ -15,7 +16,7 @@ use std::process::ExitCode;
 use timestep_lab::util::messages;
 
 fn main() -> ExitCode {
-    timestep_lab::util::pending::remove_unfinished_at_any_end();
+    crate::pending::remove_unfinished_at_any_end();
     match run() {
         Ok(status) => status,
         Err(failure) => {

@@ -9,7 +9,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use timestep_lab::protocol::frame_csv::{FrameCsv, FrameRecord};
 use timestep_lab::util::messages::chain;
-use timestep_lab::util::pending::{CommitFailed, PendingFile};
+use crate::pending::{CommitFailed, PendingFile};
 use timestep_loop::{millis, seconds};
 
 /// A file the window writes could not be created, written or put in place: the flag and the
@@ -284,7 +284,7 @@ impl Outputs {
             files.push(("--frame-log", log.finish()?));
         }
         if ok {
-            timestep_lab::util::pending::commit_all(files)?;
+            crate::pending::commit_all(files)?;
         }
         Ok(())
     }
@@ -337,7 +337,7 @@ mod tests {
             step_starts_ns: Vec::new(),
             step_cost_ns: 0,
         };
-        let growing = timestep_lab::util::pending::temp_path(&path, std::process::id()).unwrap();
+        let growing = crate::pending::temp_path(&path, std::process::id()).unwrap();
         let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
         log.row(&row(100_000_000)).unwrap();
         assert_eq!(lines(&growing), 0, "buffered: not a write per frame");
@@ -368,7 +368,7 @@ mod tests {
             .unwrap()
             .commit()
             .unwrap();
-        let file = timestep_lab::hosts::simulate::open("--trace", Some(&trace));
+        let file = crate::pending::for_flag("--trace", Some(&trace));
         let file = file.unwrap().unwrap();
         let written = timestep_lab::hosts::simulate::Trace::new(file)
             .finish()

@@ -55,7 +55,7 @@ pub fn check(run: &Run) -> Result<(), SameFile> {
         if let Some(input) = same(&inputs, &input_ids, out_id) {
             return Err(SameFile::OverwritesInput(said(*out), said(input)));
         }
-        let streams = |named: Named<'_>| timestep_lab::util::pending::is_descriptor(named.1);
+        let streams = |named: Named<'_>| crate::pending::is_descriptor(named.1);
         if let Some(first) = same(&outputs[..i], &output_ids[..i], out_id)
             && !streams(first)
             && !streams(*out)

@@ -11,12 +11,12 @@ pub mod sweep;
 use crate::failure::Failure;
 use std::path::Path;
 use timestep_lab::hosts::simulate::{FrameRecord, Plotting, Trace};
-use timestep_lab::util::pending::PendingFile;
+use crate::pending::PendingFile;
 
 /// A run's frame-by-frame files, `--trace` and `--plot`: created before the run (a bad path
 /// stops it with status 2), fed every frame, written after it.
 struct FrameFiles {
-    trace: Option<Trace>,
+    trace: Option<Trace<PendingFile>>,
     plot: Option<(PendingFile, Plotting)>,
 }
 
@@ -32,7 +32,7 @@ impl FrameFiles {
         plot_ns: Option<u64>,
     ) -> Result<FrameFiles, Failure> {
         let trace =
-            timestep_lab::hosts::simulate::open("--trace", trace).map_err(Failure::usage)?;
+            crate::pending::for_flag("--trace", trace).map_err(Failure::usage)?;
         let plot = plot.map(crate::plot::create).transpose();
         let plot = plot.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
         Ok(FrameFiles {

@@ -18,7 +18,7 @@ use timestep_lab::protocol::machine::MachineProfile;
 use timestep_lab::protocol::machine::Sleep;
 use timestep_lab::protocol::wall::{RealWall, Wall};
 use timestep_lab::util::messages;
-use timestep_lab::util::pending::PendingFile;
+use crate::pending::PendingFile;
 use timestep_loop::NS_PER_S;
 
 /// Longest `--seconds`: ten minutes.

@@ -35,7 +35,7 @@ pub struct ReplayOutput {
 
 /// Runs `replay`: the capture is read and checked, and the output files created, before
 /// anything runs, so a bad one fails at once with status 2. The outputs replace their targets
-/// once all are written (see [`timestep_lab::util::pending`]), also when Ctrl-C stopped the run.
+/// once all are written (see [`crate::pending`]), also when Ctrl-C stopped the run.
 pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure> {
     let (selection, summary) = open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
         .map_err(|e| Failure::usage(e.to_string()))?;
@@ -63,7 +63,7 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         let app = timestep_lab::util::messages::shown(&summary.app);
         format!("{app} ({}), frame by frame", summary.format)
     })?;
-    timestep_lab::util::pending::commit_all(files).map_err(Failure::machine)?;
+    crate::pending::commit_all(files).map_err(Failure::machine)?;
     let lanes: Vec<LaneReport> = outcome.lanes.into_iter().map(|l| l.report).collect();
     let said = fix_lines(cfg, &summary, &lanes);
     let report = ReplayReport {

@@ -8,16 +8,16 @@ use crate::interrupt;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use timestep_lab::hosts::simulate::{
-    Controls, FrameRecord, LaneOutcome, Report, SimConfig, SimOutput, open, run_with, write_dump,
+    Controls, FrameRecord, LaneOutcome, Report, SimConfig, SimOutput, run_with, write_dump,
     write_table,
 };
 use timestep_lab::model::fixes::{self, Stepping};
 use timestep_lab::util::messages;
-use timestep_lab::util::pending;
+use crate::pending;
 
 /// Runs `simulate`. Files named by flags are created before anything runs, so a bad path
 /// fails at once with status 2; they replace their targets only once all are written (see
-/// [`timestep_lab::util::pending`]), also when Ctrl-C stopped the run.
+/// [`crate::pending`]), also when Ctrl-C stopped the run.
 pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
     // Created before anything runs, in order; the first bad path stops everything.
     let names: Vec<String> = cfg.lanes.iter().map(ToString::to_string).collect();
@@ -27,7 +27,7 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         &names,
         args.plot_ns,
     )?;
-    let dump = open("--dump-state", args.dump_state.as_deref()).map_err(Failure::usage)?;
+    let dump = crate::pending::for_flag("--dump-state", args.dump_state.as_deref()).map_err(Failure::usage)?;
 
     interrupt::install();
     let mut progress = Progress::start(cfg, args.progress, SIMULATE);

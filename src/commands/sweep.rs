@@ -16,7 +16,7 @@ use timestep_lab::hosts::simulate::ConfigReport;
 use timestep_lab::model::fixes::{self, Stepping};
 use timestep_lab::model::lane::peak_rss_kib;
 use timestep_lab::util::messages;
-use timestep_lab::util::pending::{self, PendingFile};
+use crate::pending::{self, PendingFile};
 use timestep_loop::seconds;
 
 /// Where a sweep writes.
@@ -34,7 +34,7 @@ pub struct SweepOutput {
 }
 
 /// Runs a sweep. `--csv` and `--plot` are checked and created before anything runs; they
-/// replace their targets once all is written (see [`timestep_lab::util::pending`]), also when Ctrl-C
+/// replace their targets once all is written (see [`crate::pending`]), also when Ctrl-C
 /// stopped the sweep or stdout's reader went away.
 pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
     let plot_file = out.plot.as_deref().map(plot::create).transpose();

@@ -5,7 +5,7 @@ use super::{Figure, PlotError, colour, font, page, render, stroke, tidy};
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
-use timestep_lab::util::pending::PendingFile;
+use crate::pending::PendingFile;
 use timestep_lab::view::chart::{FramePlot, FramePoint};
 
 struct FramesFigure<'a> {

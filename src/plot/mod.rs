@@ -14,7 +14,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::io::Write;
 use std::path::Path;
 use std::sync::Once;
-use timestep_lab::util::pending::PendingFile;
+use crate::pending::PendingFile;
 
 /// The plot's font family, registered from [`FONT`].
 const FAMILY: &str = "sans-serif";

@@ -5,7 +5,7 @@ use super::{Figure, PlotError, font, page, render, stroke, tidy};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use timestep_lab::util::pending::PendingFile;
+use crate::pending::PendingFile;
 use timestep_lab::view::chart::SweepPoint;
 
 /// Rates a reader looks for, marked where the sweep covers them.

@@ -376,7 +376,7 @@ fn ctrl_c_ends_a_sweep_with_130_and_complete_rows() {
         .unwrap();
     // Wait (on the file being written, not the clock) until rows have been written, then
     // press Ctrl-C.
-    let growing = timestep_lab::util::pending::temp_path(&csv, child.id()).unwrap();
+    let growing = crate::pending::temp_path(&csv, child.id()).unwrap();
     let mut polls = 0;
     while std::fs::read_to_string(&growing).map_or(0, |t| t.lines().count()) < 3 {
         polls += 1;

@@ -4,6 +4,11 @@
 //! The tests that need no display (no display found, unwritable paths) run in plain
 //! `cargo test`.
 
+// The program's own output files (its module, compiled here): the tests predict where a
+// file is written before it replaces its target.
+#[allow(dead_code)]
+#[path = "../../src/pending.rs"]
+mod pending;
 mod basics;
 mod cap;
 mod ends;

@@ -97,7 +97,7 @@ impl Running {
     /// Where the app writes the output file `target` while it runs (it is renamed over
     /// `target` at exit): the file to follow.
     pub fn growing(&self, target: &Path) -> PathBuf {
-        timestep_lab::util::pending::temp_path(target, self.pid()).expect("a file name")
+        crate::pending::temp_path(target, self.pid()).expect("a file name")
     }
 
     pub fn stderr(&self) -> String {

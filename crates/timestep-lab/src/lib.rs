@@ -9,7 +9,7 @@
 //!
 //! | tier | what it holds |
 //! |---|---|
-//! | [`util`] | numbers and text as the reports write them, bounded values, output files |
+//! | [`util`] | numbers and text as the reports write them, bounded values |
 //! | [`model`] | the rope, the lanes that step it, what follows a divergence, the stable step |
 //! | [`view`] | drawing lanes into an RGBA buffer, the lessons, chart data |
 //! | [`protocol`] | one frame: the `Host` protocol, clocks and sleeps, the per-frame record, running lanes in batches |
@@ -20,13 +20,11 @@
 
 pub mod util {
     //! Numbers and text as the reports write them: milliseconds and seconds without a libm
-    //! call, values bounded on read, quoting what a file said, fitting tables to a width,
-    //! and output files replaced only once written.
+    //! call, values bounded on read, quoting what a file said, fitting tables to a width.
     pub mod bounded;
     pub mod fast;
     pub mod fit;
     pub mod messages;
-    pub mod pending;
     pub(crate) mod tally;
 }
 

@@ -25,7 +25,7 @@ pub use report::{
     write_rope_bounds, write_table,
 };
 pub use run::{run, run_with};
-pub use trace::{Plotting, Trace, open};
+pub use trace::{Plotting, Trace};
 
 use crate::model::lane::LaneSpec;
 use crate::model::rope::RopeParams;

@@ -4,45 +4,21 @@
 use super::FrameRecord;
 use crate::protocol::frame_csv::FrameCsv;
 use crate::util::fast::millis_signed;
-use crate::util::pending::PendingFile;
 use crate::view::chart::{FramePlot, FramePoint, ThinnedLane};
-use std::io;
-use std::path::Path;
+use std::io::{self, Write};
 use timestep_loop::{millis, seconds};
-
-/// Creates the file a flag names, if it names one (see [`PendingFile`]); an error names the
-/// flag.
-pub fn open(flag: &str, path: Option<&Path>) -> Result<Option<PendingFile>, CannotWrite> {
-    path.map(|p| {
-        PendingFile::create(p).map_err(|e| CannotWrite {
-            flag: flag.into(),
-            path: p.display().to_string(),
-            source: e,
-        })
-    })
-    .transpose()
-}
-
-/// A file a flag names that cannot be created.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot write {flag} '{path}': {source}")]
-pub struct CannotWrite {
-    pub flag: String,
-    pub path: String,
-    pub source: io::Error,
-}
 
 /// `--trace`: the frame records of every lane, one row each, in the layout of
 /// [`crate::protocol::frame_csv`]. Keeps the first write error and stops writing; [`Trace::finish`]
 /// reports it.
-pub struct Trace {
-    out: Option<FrameCsv<PendingFile>>,
+pub struct Trace<W: Write> {
+    out: Option<FrameCsv<W>>,
     result: io::Result<()>,
 }
 
-impl Trace {
+impl<W: Write> Trace<W> {
     /// A trace written to `file`.
-    pub fn new(file: PendingFile) -> Trace {
+    pub fn new(file: W) -> Trace<W> {
         match FrameCsv::new(file) {
             Ok(out) => Trace {
                 out: Some(out),
@@ -63,7 +39,7 @@ impl Trace {
     }
 
     /// The file, every row in it, to be committed; or the first write error.
-    pub fn finish(self) -> io::Result<PendingFile> {
+    pub fn finish(self) -> io::Result<W> {
         self.result?;
         self.out
             .ok_or_else(|| io::Error::other("no trace"))?

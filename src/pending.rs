@@ -77,6 +77,15 @@ enum Leads {
     File(PathBuf),
 }
 
+/// Creates the file a flag names, if it names one; the error is the line that names the flag
+/// and the path.
+pub fn for_flag(flag: &str, path: Option<&Path>) -> Result<Option<PendingFile>, String> {
+    path.map(|p| {
+        PendingFile::create(p).map_err(|e| format!("cannot write {flag} '{}': {e}", p.display()))
+    })
+    .transpose()
+}
+
 impl PendingFile {
     /// Creates the temporary file for `path` (or opens a stream). Fails as creating `path`
     /// itself would (a missing directory, a directory, a read-only file), and as the commit
@@ -111,7 +120,8 @@ impl PendingFile {
     }
 
     /// Where the file is being written until the commit (for a stream, the path that names
-    /// it).
+    /// it). The tests ask.
+    #[cfg(test)]
     pub fn writing_to(&self) -> &Path {
         self.temp.as_ref().map_or(&self.target, |t| &t.path)
     }
@@ -405,7 +415,9 @@ impl Drop for Temp {
     }
 }
 
-/// The temporary file process `pid` writes first for `target`: `.NAME.tmp-PID` beside it.
+/// The temporary file process `pid` writes first for `target`: `.NAME.tmp-PID` beside it. The
+/// tests ask (the program's own and the integration tests, which compile this module).
+#[cfg(test)]
 pub fn temp_path(target: &Path, pid: u32) -> io::Result<PathBuf> {
     temp_path_n(target, pid, 0)
 }
