@@ -1,6 +1,6 @@
 //! The real window, driven from outside, in one test binary. Every test that opens a window is
 //! `#[ignore = "needs a display"]`; run them under Xvfb (`.ci/run` does):
-//! `xvfb-run -a -s "-screen 0 1280x800x24 -noreset" cargo test --test window -- --ignored`.
+//! `xvfb-run -a -s "-screen 0 1280x800x24 -noreset" cargo test --release --test window -- --ignored`.
 //! The tests that need no display (no display found, unwritable paths) run in plain
 //! `cargo test`.
 
