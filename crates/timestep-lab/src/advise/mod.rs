@@ -154,7 +154,10 @@ impl Situation {
                     Some(vrr) => vrr.to_string(),
                     None => format!("{} Hz display", d.display_hz),
                 };
-                let tried: Vec<String> = pacings.iter().map(|p| pacing_name(*p, d.vsync)).collect();
+                let tried: Vec<String> = pacings
+                    .iter()
+                    .map(|p| Paced::new(*p, d.vsync).to_string())
+                    .collect();
                 format!(
                     "Situation: {panel}, vsync {}; each frame renders in {}, each tick costs {}; \
                      timer jitter ±{}; machine {} (sleep {}); {} s per loop; pacings tried: {}",
@@ -340,9 +343,8 @@ pub struct Measured {
     /// The tick it stepped: its own (`+tick=`, or a preset's default kept by [`at_tick`]), else
     /// its run's; `None` for variable steps, which take each frame's time.
     pub tick: Option<Tick>,
-    /// The pacing's name ([`pacing_name`]: vsync, none, cap:HZ, ...; "as captured" on a
-    /// capture).
-    pub pacing: String,
+    /// The pacing it ran under.
+    pub pacing: Paced,
     /// What the lane did under that pacing.
     pub report: LaneReport,
     /// CPU time its waits spent spinning, percent of one core over the run.
@@ -372,10 +374,7 @@ impl Measured {
     /// Whether the lane's results are the same on every display: it steps whole fixed ticks
     /// (fixed or interpolated, as every preset does).
     pub fn deterministic(&self) -> bool {
-        Mode::ALL
-            .into_iter()
-            .find(|m| m.name() == self.report.mode)
-            .is_some_and(Mode::accumulates)
+        self.report.mode.accumulates()
     }
 
     /// Mean input latency, ms (None: nothing was shown).
@@ -615,7 +614,7 @@ fn run_one(
     k: usize,
     watching: &mut Watching<'_>,
 ) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
-    let measured = |spec: LaneSpec, pacing: String, report: LaneReport| Measured {
+    let measured = |spec: LaneSpec, pacing: Paced, report: LaneReport| Measured {
         spec,
         run: k,
         tick: tick_of(spec, run.timing.tick()),
@@ -651,14 +650,14 @@ fn run_one(
             }
             let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
             let tick_ms = millis(sim.display.step_cost_ns);
-            let named = pacing_name(sim.display.pacing, sim.display.vsync);
+            let paced = Paced::new(sim.display.pacing, sim.display.vsync);
             let out = sim.lanes.iter().zip(outcome.lanes).map(|(spec, lane)| {
                 let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
                 let ticked = lane.report.shown.steps as f64 * tick_ms;
                 Measured {
                     spin_percent: 100.0 * spun / run_ms,
                     tick_percent: 100.0 * ticked / run_ms,
-                    ..measured(*spec, named.clone(), lane.report)
+                    ..measured(*spec, paced, lane.report)
                 }
             });
             Ok((out.collect(), Vec::new()))
@@ -677,7 +676,7 @@ fn run_one(
                 ReplayError::Loop(e) => AdviseError::Lanes(e),
             })?;
             let out = cfg.lanes.iter().zip(reports);
-            let out = out.map(|(spec, report)| measured(*spec, AS_CAPTURED.into(), report));
+            let out = out.map(|(spec, report)| measured(*spec, Paced::AsCaptured, report));
             Ok((out.collect(), capture_caveats(&summary)))
         }
     }
@@ -760,14 +759,50 @@ pub fn check_line(cfg: &AdviseConfig, runs: &[Run], m: &Measured) -> String {
     words.join(" ")
 }
 
-/// The pacing of every loop on a capture: the captured game's own.
-pub const AS_CAPTURED: &str = "as captured";
+/// The pacing a loop ran under, as the verdict names it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Paced {
+    /// This pacing (`vsync` with vsync on).
+    By(Pacing),
+    /// `vsync` with vsync off: nothing paces the frames ("none").
+    Unpaced,
+    /// On a capture, the captured game's own ("as captured").
+    AsCaptured,
+}
 
-/// `pacing` as the verdict names it: `vsync` with vsync off paces nothing ("none").
-pub fn pacing_name(pacing: Pacing, vsync: bool) -> String {
-    match pacing {
-        Pacing::Vsync if !vsync => "none".into(),
-        pacing => pacing.to_string(),
+impl Paced {
+    /// `pacing` on a display that waits for vblank if `vsync`.
+    pub fn new(pacing: Pacing, vsync: bool) -> Paced {
+        match pacing {
+            Pacing::Vsync if !vsync => Paced::Unpaced,
+            pacing => Paced::By(pacing),
+        }
+    }
+
+    /// The pacing a `Pacer` is made with: none waits for nothing of its own (vsync's rule).
+    pub fn pacing(self) -> Pacing {
+        match self {
+            Paced::By(pacing) => pacing,
+            Paced::Unpaced | Paced::AsCaptured => Pacing::Vsync,
+        }
+    }
+
+    /// The rate of a `cap:` pacing.
+    pub fn cap(self) -> Option<f64> {
+        match self {
+            Paced::By(Pacing::Cap(hz)) => Some(hz),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Paced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Paced::By(pacing) => pacing.fmt(f),
+            Paced::Unpaced => f.write_str("none"),
+            Paced::AsCaptured => f.write_str("as captured"),
+        }
     }
 }
 

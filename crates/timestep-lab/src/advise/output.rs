@@ -164,7 +164,7 @@ impl Advice {
                 .map(|m| Dropped {
                     lane: m.spec.to_string(),
                     tick: tick_of(m),
-                    pacing: m.pacing.clone(),
+                    pacing: m.pacing.to_string(),
                     state: match m.checked {
                         Some(false) => "did not hold run alone".into(),
                         _ => m.report.state.to_string(),
@@ -359,7 +359,7 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
         Some(ms) => costs.push(format!("latency {ms:.1} ms mean")),
         None => costs.push("latency unknown (nothing shown)".into()),
     }
-    if r.policy.shows == "blend" {
+    if r.policy.mode.blends() {
         costs.extend(blend_cost(m, all));
     }
     if m.tick_percent >= 0.05 {
@@ -387,10 +387,10 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
         rank,
         lane: m.spec.to_string(),
         tick: tick_of(m),
-        tick_s: r.policy.tick_s,
+        tick_s: timestep_loop::seconds(r.policy.timing.tick_ns()),
         ticks_per_s: m.ticks_per_s(),
         fps: m.fps(),
-        pacing: m.pacing.clone(),
+        pacing: m.pacing.to_string(),
         stutter_rms_ms: r.shown.stutter_rms_ms,
         stutter_band_ms: {
             let low = m.key().stutter_steps as f64 * STUTTER_STEP_MS;

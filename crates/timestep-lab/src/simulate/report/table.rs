@@ -136,10 +136,10 @@ pub fn write_rope_bounds(
         c.damping_per_s,
         c.pin
     )?;
-    let mut shown: Vec<(&str, f64)> = vec![(&c.integrator, c.stable_below_s)];
+    let mut shown = vec![(c.integrator, c.stable_below_s)];
     for p in lanes.iter().filter_map(|l| l.physics.as_ref()) {
         if !shown.iter().any(|(i, _)| *i == p.integrator) {
-            shown.push((&p.integrator, p.stable_below_s));
+            shown.push((p.integrator, p.stable_below_s));
         }
     }
     for (integrator, limit) in shown.into_iter().filter(|(_, l)| l.is_finite()) {
@@ -289,8 +289,8 @@ fn write_loops(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
     let name_w = name_width(lanes);
     writeln!(out, "loops:")?;
     for l in lanes {
-        writeln!(out, "  {:<name_w$}{}", l.lane, l.policy.summary)?;
-        if let Some(source) = l.policy.source {
+        writeln!(out, "  {:<name_w$}{}", l.lane, l.policy)?;
+        if let Some(source) = l.policy.preset.map(|p| p.source()) {
             writeln!(out, "  {:<name_w$}  follows {source}", "")?;
             // The source names the preset's defaults; the lane's own options are what ran.
             if let Some((_, options)) = l.lane.split_once('+') {
