@@ -5,9 +5,11 @@
 //! their measured figures. `output.rs` writes the verdict; `engines.rs` says how to get it in an
 //! engine.
 
+mod candidates;
 mod engines;
 mod output;
 
+pub use candidates::{Candidate, candidates};
 pub use engines::{Engine, Knob, SETTINGS, Setting};
 pub use output::{Advice, Ranked};
 
@@ -427,39 +429,6 @@ fn tick_of(spec: LaneSpec, tick: Tick) -> Option<Tick> {
             Some(own.timing.tick())
         }),
     }
-}
-
-/// The candidates `engine` can run (all of them for our own crate): its preset as shipped and
-/// with each option its settings reach.
-pub fn candidates(engine: Option<Engine>) -> Vec<LaneSpec> {
-    let names: &[&str] = match engine {
-        Some(Engine::Godot) => &[
-            "godot",
-            "godot+interpolated",
-            "godot+jitter=0",
-            "godot+interpolated+jitter=0",
-        ],
-        Some(Engine::Bevy) => &["bevy", "bevy+interpolated"],
-        Some(Engine::Unity) => &["unity", "unity+interpolated"],
-        Some(Engine::MonoGame) => &["monogame"],
-        Some(Engine::Custom) | None => &[
-            "modes",
-            "fixed+snap",
-            "fixed+smooth",
-            "fixed+fuzzy",
-            "fixed+fuzzy59",
-            "interpolated+snap",
-            "interpolated+smooth",
-            "interpolated+fuzzy",
-            "presets",
-            "godot+interpolated",
-            "bevy+interpolated",
-            "unity+interpolated",
-            "game-loop+interpolated",
-        ],
-    };
-    let list = names.join(",");
-    crate::lane::parse_lanes(&list).unwrap_or_default()
 }
 
 /// The pacings tried on `display`: the one given, and on a variable-refresh panel the steady
