@@ -14,7 +14,7 @@ use timestep_lab::lane::peak_rss_kib;
 use timestep_lab::messages;
 use timestep_lab::pending::{self, PendingFile};
 use timestep_lab::simulate::ConfigReport;
-use timestep_lab::sweep::{Axis, Outcome, Row, Summary, SweepConfig, SweepCsv, json_row, run};
+use timestep_lab::sweep::{Axis, Outcome, Row, Summary, SweepConfig, SweepCsv, SweepJson, run};
 use timestep_loop::seconds;
 
 /// Where a sweep writes.
@@ -48,10 +48,9 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
     let mut sink = Sink {
         csv,
         stdout: stdout.lock(),
-        json: out.json,
+        json: out.json.then(SweepJson::default),
         wide: out.wide,
         advise: &out.advise,
-        rows: 0,
         summary: Summary::new(
             cfg.base.lanes.iter().map(ToString::to_string).collect(),
             cfg.axis,
@@ -119,11 +118,11 @@ fn sweep(cfg: &SweepConfig, sink: &mut Sink<'_>) -> io::Result<Outcome> {
 struct Sink<'a> {
     csv: Option<SweepCsv<PendingFile>>,
     stdout: io::StdoutLock<'a>,
-    json: bool,
+    /// The JSON being written, with `--json`.
+    json: Option<SweepJson>,
     wide: bool,
     /// The line pointing at `advise`, last in the text.
     advise: &'a str,
-    rows: u64,
     summary: Summary,
     minutes: f64,
     /// The lanes whose fixed tick flipped 0/1/2 ticks a frame at a refresh it equals, each
@@ -137,14 +136,14 @@ struct Sink<'a> {
 impl Sink<'_> {
     fn begin(&mut self, cfg: &SweepConfig) -> io::Result<()> {
         let out = &mut self.stdout;
-        if self.json {
+        if let Some(json) = &self.json {
             let mut config = serde_json::to_value(ConfigReport::new(&cfg.base))?;
             if let Some(map) = config.as_object_mut() {
                 map.insert(cfg.axis.column().into(), serde_json::to_value(&cfg.rates)?);
                 let lanes: Vec<String> = cfg.base.lanes.iter().map(ToString::to_string).collect();
                 map.insert("lanes".into(), serde_json::to_value(lanes)?);
             }
-            write!(out, "{{\"config\": {config},\n\"rows\": [")?;
+            json.begin(out, &config)?;
         } else {
             let title = plot_title(cfg);
             timestep_lab::fit::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
@@ -156,15 +155,13 @@ impl Sink<'_> {
         if let Some(csv) = self.csv.as_mut() {
             csv.row(row)?;
         }
-        if self.json {
-            let sep = if self.rows == 0 { "\n" } else { ",\n" };
-            write!(self.stdout, "{sep}{}", json_row(row))?;
+        if let Some(json) = self.json.as_mut() {
+            json.row(&mut self.stdout, row)?;
         }
         self.summary.add(row, self.minutes);
         if let Some(hz) = fixes::flips(&row.report, self.vsynced.then_some(row.rate)) {
             self.flipping.push((hz, row.lane, row.report.lane.clone()));
         }
-        self.rows += 1;
         Ok(())
     }
 
@@ -174,8 +171,8 @@ impl Sink<'_> {
         }
         let elapsed = started.elapsed().as_secs_f64();
         let out = &mut self.stdout;
-        if self.json {
-            let tail = serde_json::json!({
+        if let Some(json) = &self.json {
+            let end = serde_json::json!({
                 "summary": self.summary.to_json(),
                 "configurations": cfg.configs(),
                 "done": outcome.done,
@@ -183,9 +180,7 @@ impl Sink<'_> {
                 "elapsed_s": elapsed,
                 "peak_rss_kib": peak_rss_kib(),
             });
-            let tail = tail.to_string();
-            // `{"summary": ...}` without its opening brace continues the object.
-            writeln!(out, "\n],{}", tail.strip_prefix('{').unwrap_or(&tail))?;
+            json.end(out, &end)?;
         } else {
             writeln!(out)?;
             let (summary, wide) = (&self.summary, self.wide);
