@@ -79,15 +79,8 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         }
         Err(e) => return Err(Failure::machine(format!("writing the sweep failed: {e}"))),
     };
-    if let Some(mut file) = plot_file {
-        let title = plot_title(cfg);
-        plot_sweep(&mut file, &title, cfg.axis.label(), &sink.summary.series()).map_err(|e| {
-            Failure::machine(format!(
-                "writing --plot '{}' failed: {e}",
-                file.path().display()
-            ))
-        })?;
-        files.push(("--plot", file));
+    if let Some(file) = plot_file {
+        files.push(("--plot", write_plot(file, cfg, &sink.summary)?));
     }
     pending::commit_all(files).map_err(Failure::machine)?;
     if outcome.interrupted {
@@ -98,6 +91,22 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         ));
     }
     Ok(interrupt::status(outcome.interrupted))
+}
+
+/// The sweep's plot, written to `file`.
+fn write_plot(
+    mut file: PendingFile,
+    cfg: &SweepConfig,
+    summary: &Summary,
+) -> Result<PendingFile, Failure> {
+    let title = plot_title(cfg);
+    plot_sweep(&mut file, &title, cfg.axis.label(), &summary.series()).map_err(|e| {
+        Failure::machine(format!(
+            "writing --plot '{}' failed: {e}",
+            file.path().display()
+        ))
+    })?;
+    Ok(file)
 }
 
 /// Runs the configurations with a progress bar on a terminal's stderr.

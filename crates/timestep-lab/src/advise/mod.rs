@@ -373,6 +373,20 @@ pub struct Key {
 }
 
 impl Measured {
+    /// `spec`, measured in `run` (the `k`th) under `pacing`, its CPU not yet counted.
+    fn new(spec: LaneSpec, run: &Run, k: usize, pacing: Paced, report: LaneReport) -> Measured {
+        Measured {
+            spec,
+            run: k,
+            tick: tick_of(spec, run.timing.tick()),
+            pacing,
+            report,
+            spin_percent: 0.0,
+            tick_percent: 0.0,
+            checked: None,
+        }
+    }
+
     /// Whether the lane's results are the same on every display: it steps whole fixed ticks
     /// (fixed or interpolated, as every preset does).
     pub fn deterministic(&self) -> bool {
@@ -583,72 +597,77 @@ fn run_one(
     k: usize,
     watching: &mut Watching<'_>,
 ) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
-    let measured = |spec: LaneSpec, pacing: Paced, report: LaneReport| Measured {
-        spec,
-        run: k,
-        tick: tick_of(spec, run.timing.tick()),
-        pacing,
-        report,
-        spin_percent: 0.0,
-        tick_percent: 0.0,
-        checked: None,
-    };
     match situation {
-        Situation::Display { sim, .. } => {
-            let mut sim = SimConfig {
-                timing: run.timing,
-                lanes: run.lanes.clone(),
-                ..SimConfig::clone(sim)
-            };
-            if let Some(pacing) = run.pacing {
-                sim.display.pacing = pacing;
-            }
-            let controls = Controls {
-                stop: watching.stop,
-                ..Controls::default()
-            };
-            let frame = &mut watching.frame;
-            let outcome = crate::simulate::run_with(&sim, controls, |f| {
-                if let Some(frame) = frame.as_mut() {
-                    frame(k, f);
-                }
-            })
-            .map_err(AdviseError::Lanes)?;
-            if watching.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return Err(AdviseError::Interrupted);
-            }
-            let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
-            let tick_ms = millis(sim.display.step_cost_ns);
-            let paced = Paced::new(sim.display.pacing, sim.display.vsync);
-            let out = sim.lanes.iter().zip(outcome.lanes).map(|(spec, lane)| {
-                let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
-                let ticked = lane.report.shown.steps as f64 * tick_ms;
-                Measured {
-                    spin_percent: 100.0 * spun / run_ms,
-                    tick_percent: 100.0 * ticked / run_ms,
-                    ..measured(*spec, paced, lane.report)
-                }
-            });
-            Ok((out.collect(), Vec::new()))
-        }
-        Situation::Capture(cfg) => {
-            let cfg = ReplayConfig {
-                timing: run.timing,
-                lanes: run.lanes.clone(),
-                ..cfg.clone()
-            };
-            let (selection, summary) =
-                crate::replay::open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
-                    .map_err(AdviseError::Capture)?;
-            let reports = crate::replay::run(&cfg, &selection, &summary).map_err(|e| match e {
-                ReplayError::Capture(e) => AdviseError::Capture(e),
-                ReplayError::Loop(e) => AdviseError::Lanes(e),
-            })?;
-            let out = cfg.lanes.iter().zip(reports);
-            let out = out.map(|(spec, report)| measured(*spec, Paced::AsCaptured, report));
-            Ok((out.collect(), capture_caveats(&summary)))
-        }
+        Situation::Display { sim, .. } => Ok((run_display(sim, run, k, watching)?, Vec::new())),
+        Situation::Capture(cfg) => run_capture(cfg, run, k),
     }
+}
+
+/// Runs `run`, the `k`th, on the simulated display of `sim`.
+fn run_display(
+    sim: &SimConfig,
+    run: &Run,
+    k: usize,
+    watching: &mut Watching<'_>,
+) -> Result<Vec<Measured>, AdviseError> {
+    let mut sim = SimConfig {
+        timing: run.timing,
+        lanes: run.lanes.clone(),
+        ..sim.clone()
+    };
+    if let Some(pacing) = run.pacing {
+        sim.display.pacing = pacing;
+    }
+    let controls = Controls {
+        stop: watching.stop,
+        ..Controls::default()
+    };
+    let frame = &mut watching.frame;
+    let outcome = crate::simulate::run_with(&sim, controls, |f| {
+        if let Some(frame) = frame.as_mut() {
+            frame(k, f);
+        }
+    })
+    .map_err(AdviseError::Lanes)?;
+    if watching.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return Err(AdviseError::Interrupted);
+    }
+    let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
+    let tick_ms = millis(sim.display.step_cost_ns);
+    let paced = Paced::new(sim.display.pacing, sim.display.vsync);
+    let out = sim.lanes.iter().zip(outcome.lanes).map(|(spec, lane)| {
+        let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
+        let ticked = lane.report.shown.steps as f64 * tick_ms;
+        Measured {
+            spin_percent: 100.0 * spun / run_ms,
+            tick_percent: 100.0 * ticked / run_ms,
+            ..Measured::new(*spec, run, k, paced, lane.report)
+        }
+    });
+    Ok(out.collect())
+}
+
+/// Runs `run`, the `k`th, on the capture `cfg` names; with the capture's caveats.
+fn run_capture(
+    cfg: &ReplayConfig,
+    run: &Run,
+    k: usize,
+) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
+    let cfg = ReplayConfig {
+        timing: run.timing,
+        lanes: run.lanes.clone(),
+        ..cfg.clone()
+    };
+    let (selection, summary) =
+        crate::replay::open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
+            .map_err(AdviseError::Capture)?;
+    let reports = crate::replay::run(&cfg, &selection, &summary).map_err(|e| match e {
+        ReplayError::Capture(e) => AdviseError::Capture(e),
+        ReplayError::Loop(e) => AdviseError::Lanes(e),
+    })?;
+    let out = cfg.lanes.iter().zip(reports);
+    let out = out.map(|(spec, report)| Measured::new(*spec, run, k, Paced::AsCaptured, report));
+    Ok((out.collect(), capture_caveats(&summary)))
 }
 
 /// The ranking (`held`, best first) with its pick and runner-up each checked by running it

@@ -69,71 +69,12 @@ pub fn choose(
             "no frames: the file has a header and nothing else".into()
         ));
     }
-    let name = |c: &Count| text(&c.key[0]);
-    // `--app` may name a process by its ID: its groups alone are then considered.
-    let by_process = app.filter(|a| {
-        let a = a.trim();
-        !a.is_empty()
-            && a.bytes().all(|b| b.is_ascii_digit())
-            && counts.iter().any(|c| text(&c.key[1]) == a)
-    });
-    if let Some(pid) = by_process {
-        counts.retain(|c| text(&c.key[1]) == pid.trim());
-    }
-    let app = if by_process.is_some() {
-        counts.first().map(name)
-    } else {
-        app.map(str::to_string)
-    };
-    let apps = app_totals(&counts);
-    let chosen_app = match app.as_deref() {
-        Some(wanted) => apps
-            .iter()
-            .find(|(a, _)| a.eq_ignore_ascii_case(wanted.trim()))
-            .map(|(a, _)| a.clone())
-            .ok_or_else(|| {
-                err(format!(
-                    "--app: no frames of '{wanted}'; there are {}",
-                    listed(&apps)
-                ))
-            })?,
-        None => apps
-            .iter()
-            .filter(|(a, n)| !a.eq_ignore_ascii_case(COMPOSITOR) && *n > 0)
-            .max_by(|x, y| x.1.cmp(&y.1).then(std::cmp::Ordering::Greater))
-            .map(|(a, _)| a.clone())
-            .ok_or_else(|| {
-                err(format!(
-                    "no application frames but the compositor's; there are {} (--app \
-                     {COMPOSITOR} replays those)",
-                    listed(&apps)
-                ))
-            })?,
-    };
-    let of_app: Vec<&Count> = counts.iter().filter(|c| name(c) == chosen_app).collect();
-    let group = match swapchain {
-        Some(wanted) => of_app
-            .iter()
-            .find(|c| same_address(&text(&c.key[2]), wanted))
-            .ok_or_else(|| {
-                let chains: Vec<(String, u64)> = of_app
-                    .iter()
-                    .map(|c| (text(&c.key[2]), c.application))
-                    .collect();
-                err(format!(
-                    "--swapchain: '{chosen_app}' has no swap chain {wanted}; it has {}",
-                    listed(&chains)
-                ))
-            })?,
-        None => of_app
-            .iter()
-            .max_by(|x, y| {
-                x.application
-                    .cmp(&y.application)
-                    .then(std::cmp::Ordering::Greater)
-            })
-            .ok_or_else(|| err(format!("no frames of '{chosen_app}'")))?,
-    };
+    let chosen_app = choose_app(&mut counts, app).map_err(err)?;
+    let of_app: Vec<&Count> = counts
+        .iter()
+        .filter(|c| text(&c.key[0]) == chosen_app)
+        .collect();
+    let group = choose_group(&of_app, &chosen_app, swapchain).map_err(err)?;
     if group.application == 0 {
         return Err(err(format!(
             "'{chosen_app}' has only generated frames ({}): nothing to replay",
@@ -154,6 +95,86 @@ pub fn choose(
         generated_skipped: group.generated,
         key: group.key.clone(),
     })
+}
+
+/// The application `app` names, or the one with the most application frames (the compositor
+/// left out); `--app` may name a process by its ID, whose groups alone are then kept in
+/// `counts`. The error says why none is.
+fn choose_app(counts: &mut Vec<Count>, app: Option<&str>) -> Result<String, String> {
+    let name = |c: &Count| text(&c.key[0]);
+    let by_process = app.filter(|a| {
+        let a = a.trim();
+        !a.is_empty()
+            && a.bytes().all(|b| b.is_ascii_digit())
+            && counts.iter().any(|c| text(&c.key[1]) == a)
+    });
+    if let Some(pid) = by_process {
+        counts.retain(|c| text(&c.key[1]) == pid.trim());
+    }
+    let app = if by_process.is_some() {
+        counts.first().map(name)
+    } else {
+        app.map(str::to_string)
+    };
+    let apps = app_totals(counts);
+    match app.as_deref() {
+        Some(wanted) => apps
+            .iter()
+            .find(|(a, _)| a.eq_ignore_ascii_case(wanted.trim()))
+            .map(|(a, _)| a.clone())
+            .ok_or_else(|| {
+                format!(
+                    "--app: no frames of '{wanted}'; there are {}",
+                    listed(&apps)
+                )
+            }),
+        None => apps
+            .iter()
+            .filter(|(a, n)| !a.eq_ignore_ascii_case(COMPOSITOR) && *n > 0)
+            .max_by(|x, y| x.1.cmp(&y.1).then(std::cmp::Ordering::Greater))
+            .map(|(a, _)| a.clone())
+            .ok_or_else(|| {
+                format!(
+                    "no application frames but the compositor's; there are {} (--app \
+                     {COMPOSITOR} replays those)",
+                    listed(&apps)
+                )
+            }),
+    }
+}
+
+/// Of `app`'s groups `of_app`, the swap chain `swapchain` names, or its busiest. The error
+/// says why none is.
+fn choose_group<'a>(
+    of_app: &[&'a Count],
+    app: &str,
+    swapchain: Option<&str>,
+) -> Result<&'a Count, String> {
+    match swapchain {
+        Some(wanted) => of_app
+            .iter()
+            .find(|c| same_address(&text(&c.key[2]), wanted))
+            .copied()
+            .ok_or_else(|| {
+                let chains: Vec<(String, u64)> = of_app
+                    .iter()
+                    .map(|c| (text(&c.key[2]), c.application))
+                    .collect();
+                format!(
+                    "--swapchain: '{app}' has no swap chain {wanted}; it has {}",
+                    listed(&chains)
+                )
+            }),
+        None => of_app
+            .iter()
+            .max_by(|x, y| {
+                x.application
+                    .cmp(&y.application)
+                    .then(std::cmp::Ordering::Greater)
+            })
+            .copied()
+            .ok_or_else(|| format!("no frames of '{app}'")),
+    }
 }
 
 /// Every group of `path` counted, in the order groups first appear.
