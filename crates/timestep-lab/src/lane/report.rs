@@ -27,6 +27,7 @@ pub struct LaneReport {
     #[serde(serialize_with = "as_text")]
     pub mode: Mode,
     /// Whether the lane held: "ok", "exploded" or "fallen behind" ([`LaneState`]).
+    #[serde(serialize_with = "as_text")]
     pub state: LaneState,
     /// What the presented frames showed.
     #[serde(flatten)]
@@ -66,23 +67,19 @@ pub struct LaneReport {
 
 /// What became of a lane, as docs/REFERENCE.md defines it: a lane that did not hold (any
 /// state but ok) is never called best, whatever its other figures say.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaneState {
     /// None of the others.
-    #[serde(rename = "ok")]
     Ok,
     /// The rope diverged at least once (measured: only a lane with a rope can explode).
-    #[serde(rename = "exploded")]
     Exploded,
     /// A lane run without a rope (`sweep` without `--physics`) took more than
     /// [`UNSTABLE_PERCENT`]% of its integration steps longer than its integrator's stable step
     /// on this rope. Whether the rope would explode is not known: `--physics` measures it.
-    #[serde(rename = "unstable step")]
     UnstableStep,
     /// Simulated time fell behind the wall: more than [`BEHIND_PERCENT`]% of the frames the loop
     /// ran (shown or not) dropped time (the clamp, the step cap, a resync): slow motion, or the
     /// spiral of death.
-    #[serde(rename = "fallen behind")]
     FallenBehind,
 }
 
