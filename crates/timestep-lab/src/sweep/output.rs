@@ -3,9 +3,9 @@
 
 use super::{Axis, Row};
 use crate::chart::SweepPoint;
-use crate::lane::{LaneReport, LaneState, TICK_COUNTERS_BELOW};
+use crate::lane::{LaneState, TICK_COUNTERS_BELOW};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::io::{self, Write};
 
 /// A sweep's `--json` as it is written: one object, its `config`, then its `rows` streamed one
@@ -27,7 +27,12 @@ impl SweepJson {
     /// One row: `{"display_hz": ..., <the lane's report>}` (`fps` on a VRR panel).
     pub fn row(&mut self, out: &mut impl Write, row: &Row) -> io::Result<()> {
         out.write_all(if self.rows == 0 { b"\n" } else { b",\n" })?;
-        serde_json::to_writer(&mut *out, &JsonRow::of(row))?;
+        let mut object = Map::new();
+        object.insert(row.axis.column().into(), Value::from(row.rate));
+        if let Value::Object(report) = serde_json::to_value(&row.report)? {
+            object.extend(report);
+        }
+        serde_json::to_writer(&mut *out, &object)?;
         self.rows += 1;
         Ok(())
     }
@@ -40,36 +45,6 @@ impl SweepJson {
             Continued(0),
         ))?;
         writeln!(out)
-    }
-}
-
-/// A row's JSON object: its rate, keyed by its axis, then the lane's report.
-#[derive(Serialize)]
-struct JsonRow<'a> {
-    #[serde(flatten)]
-    rate: RateEntry,
-    #[serde(flatten)]
-    report: &'a LaneReport,
-}
-
-impl JsonRow<'_> {
-    fn of(row: &Row) -> JsonRow<'_> {
-        JsonRow {
-            rate: RateEntry(row.axis, row.rate),
-            report: &row.report,
-        }
-    }
-}
-
-/// A rate under its axis's key ([`Axis::column`]).
-struct RateEntry(Axis, f64);
-
-impl Serialize for RateEntry {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let mut map = s.serialize_map(Some(1))?;
-        map.serialize_entry(self.0.column(), &self.1)?;
-        map.end()
     }
 }
 
