@@ -9,9 +9,9 @@ mod simulate_progress;
 pub mod sweep;
 
 use crate::failure::Failure;
+use crate::pending::PendingFile;
 use std::path::Path;
 use timestep_lab::hosts::simulate::{FrameRecord, Plotting, Trace};
-use crate::pending::PendingFile;
 
 /// A run's frame-by-frame files, `--trace` and `--plot`: created before the run (a bad path
 /// stops it with status 2), fed every frame, written after it.
@@ -31,8 +31,7 @@ impl FrameFiles {
         names: &[String],
         plot_ns: Option<u64>,
     ) -> Result<FrameFiles, Failure> {
-        let trace =
-            crate::pending::for_flag("--trace", trace).map_err(Failure::usage)?;
+        let trace = crate::pending::for_flag("--trace", trace).map_err(Failure::usage)?;
         let plot = plot.map(crate::plot::create).transpose();
         let plot = plot.map_err(|e| Failure::usage(format!("--plot: {e}")))?;
         Ok(FrameFiles {

@@ -5,6 +5,7 @@
 use crate::app::probe::PresentProbe;
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::pending::PendingFile;
 use crate::progress;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -18,7 +19,6 @@ use timestep_lab::protocol::machine::MachineProfile;
 use timestep_lab::protocol::machine::Sleep;
 use timestep_lab::protocol::wall::{RealWall, Wall};
 use timestep_lab::util::messages;
-use crate::pending::PendingFile;
 use timestep_loop::NS_PER_S;
 
 /// Longest `--seconds`: ten minutes.

@@ -5,6 +5,7 @@ use super::FrameFiles;
 use super::simulate_progress::{Progress, SIMULATE};
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::pending;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
 use timestep_lab::hosts::simulate::{
@@ -13,7 +14,6 @@ use timestep_lab::hosts::simulate::{
 };
 use timestep_lab::model::fixes::{self, Stepping};
 use timestep_lab::util::messages;
-use crate::pending;
 
 /// Runs `simulate`. Files named by flags are created before anything runs, so a bad path
 /// fails at once with status 2; they replace their targets only once all are written (see
@@ -27,7 +27,8 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         &names,
         args.plot_ns,
     )?;
-    let dump = crate::pending::for_flag("--dump-state", args.dump_state.as_deref()).map_err(Failure::usage)?;
+    let dump = crate::pending::for_flag("--dump-state", args.dump_state.as_deref())
+        .map_err(Failure::usage)?;
 
     interrupt::install();
     let mut progress = Progress::start(cfg, args.progress, SIMULATE);

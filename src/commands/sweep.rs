@@ -3,6 +3,7 @@
 
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::pending::{self, PendingFile};
 use crate::plot::{self, plot_sweep};
 use crate::progress;
 use std::io::{self, Write};
@@ -10,13 +11,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use timestep_lab::analyses::sweep::{
-    Axis, Outcome, Row, Summary, SweepConfig, SweepCsv, json_row, run,
+    Axis, Outcome, Row, Summary, SweepConfig, SweepCsv, SweepJson, run,
 };
 use timestep_lab::hosts::simulate::ConfigReport;
 use timestep_lab::model::fixes::{self, Stepping};
 use timestep_lab::model::lane::peak_rss_kib;
 use timestep_lab::util::messages;
-use crate::pending::{self, PendingFile};
 use timestep_loop::seconds;
 
 /// Where a sweep writes.
@@ -50,10 +50,9 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
     let mut sink = Sink {
         csv,
         stdout: stdout.lock(),
-        json: out.json,
+        json: out.json.then(SweepJson::default),
         wide: out.wide,
         advise: &out.advise,
-        rows: 0,
         summary: Summary::new(
             cfg.base.lanes.iter().map(ToString::to_string).collect(),
             cfg.axis,
@@ -82,15 +81,8 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         }
         Err(e) => return Err(Failure::machine(format!("writing the sweep failed: {e}"))),
     };
-    if let Some(mut file) = plot_file {
-        let title = plot_title(cfg);
-        plot_sweep(&mut file, &title, cfg.axis.label(), &sink.summary.series()).map_err(|e| {
-            Failure::machine(format!(
-                "writing --plot '{}' failed: {e}",
-                file.path().display()
-            ))
-        })?;
-        files.push(("--plot", file));
+    if let Some(file) = plot_file {
+        files.push(("--plot", write_plot(file, cfg, &sink.summary)?));
     }
     pending::commit_all(files).map_err(Failure::machine)?;
     if outcome.interrupted {
@@ -101,6 +93,22 @@ pub fn main(cfg: &SweepConfig, out: &SweepOutput) -> Result<ExitCode, Failure> {
         ));
     }
     Ok(interrupt::status(outcome.interrupted))
+}
+
+/// The sweep's plot, written to `file`.
+fn write_plot(
+    mut file: PendingFile,
+    cfg: &SweepConfig,
+    summary: &Summary,
+) -> Result<PendingFile, Failure> {
+    let title = plot_title(cfg);
+    plot_sweep(&mut file, &title, cfg.axis.label(), &summary.series()).map_err(|e| {
+        Failure::machine(format!(
+            "writing --plot '{}' failed: {e}",
+            file.path().display()
+        ))
+    })?;
+    Ok(file)
 }
 
 /// Runs the configurations with a progress bar on a terminal's stderr.
@@ -121,11 +129,11 @@ fn sweep(cfg: &SweepConfig, sink: &mut Sink<'_>) -> io::Result<Outcome> {
 struct Sink<'a> {
     csv: Option<SweepCsv<PendingFile>>,
     stdout: io::StdoutLock<'a>,
-    json: bool,
+    /// The JSON being written, with `--json`.
+    json: Option<SweepJson>,
     wide: bool,
     /// The line pointing at `advise`, last in the text.
     advise: &'a str,
-    rows: u64,
     summary: Summary,
     minutes: f64,
     /// The lanes whose fixed tick flipped 0/1/2 ticks a frame at a refresh it equals, each
@@ -139,14 +147,14 @@ struct Sink<'a> {
 impl Sink<'_> {
     fn begin(&mut self, cfg: &SweepConfig) -> io::Result<()> {
         let out = &mut self.stdout;
-        if self.json {
+        if let Some(json) = &self.json {
             let mut config = serde_json::to_value(ConfigReport::new(&cfg.base))?;
             if let Some(map) = config.as_object_mut() {
                 map.insert(cfg.axis.column().into(), serde_json::to_value(&cfg.rates)?);
                 let lanes: Vec<String> = cfg.base.lanes.iter().map(ToString::to_string).collect();
                 map.insert("lanes".into(), serde_json::to_value(lanes)?);
             }
-            write!(out, "{{\"config\": {config},\n\"rows\": [")?;
+            json.begin(out, &config)?;
         } else {
             let title = plot_title(cfg);
             timestep_lab::util::fit::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
@@ -158,15 +166,13 @@ impl Sink<'_> {
         if let Some(csv) = self.csv.as_mut() {
             csv.row(row)?;
         }
-        if self.json {
-            let sep = if self.rows == 0 { "\n" } else { ",\n" };
-            write!(self.stdout, "{sep}{}", json_row(row))?;
+        if let Some(json) = self.json.as_mut() {
+            json.row(&mut self.stdout, row)?;
         }
         self.summary.add(row, self.minutes);
         if let Some(hz) = fixes::flips(&row.report, self.vsynced.then_some(row.rate)) {
             self.flipping.push((hz, row.lane, row.report.lane.clone()));
         }
-        self.rows += 1;
         Ok(())
     }
 
@@ -176,8 +182,8 @@ impl Sink<'_> {
         }
         let elapsed = started.elapsed().as_secs_f64();
         let out = &mut self.stdout;
-        if self.json {
-            let tail = serde_json::json!({
+        if let Some(json) = &self.json {
+            let end = serde_json::json!({
                 "summary": self.summary.to_json(),
                 "configurations": cfg.configs(),
                 "done": outcome.done,
@@ -185,9 +191,7 @@ impl Sink<'_> {
                 "elapsed_s": elapsed,
                 "peak_rss_kib": peak_rss_kib(),
             });
-            let tail = tail.to_string();
-            // `{"summary": ...}` without its opening brace continues the object.
-            writeln!(out, "\n],{}", tail.strip_prefix('{').unwrap_or(&tail))?;
+            json.end(out, &end)?;
         } else {
             writeln!(out)?;
             let (summary, wide) = (&self.summary, self.wide);

@@ -2,10 +2,10 @@
 //! vblank and its frame time over the run.
 
 use super::{Figure, PlotError, colour, font, page, render, stroke, tidy};
+use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
-use crate::pending::PendingFile;
 use timestep_lab::view::chart::{FramePlot, FramePoint};
 
 struct FramesFigure<'a> {

@@ -8,13 +8,13 @@ mod sweep;
 pub use frames::plot_frames;
 pub use sweep::plot_sweep;
 
+use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::io::Write;
 use std::path::Path;
 use std::sync::Once;
-use crate::pending::PendingFile;
 
 /// The plot's font family, registered from [`FONT`].
 const FAMILY: &str = "sans-serif";

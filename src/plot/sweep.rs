@@ -2,10 +2,10 @@
 //! lane, with the common display rates marked.
 
 use super::{Figure, PlotError, font, page, render, stroke, tidy};
+use crate::pending::PendingFile;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use crate::pending::PendingFile;
 use timestep_lab::view::chart::SweepPoint;
 
 /// Rates a reader looks for, marked where the sweep covers them.

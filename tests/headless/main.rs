@@ -7,9 +7,6 @@
 
 // The program's own output files (its module, compiled here): the tests predict where a
 // file is written before it replaces its target.
-#[allow(dead_code)]
-#[path = "../../src/pending.rs"]
-mod pending;
 mod advise;
 mod architecture;
 mod cli;
@@ -22,6 +19,9 @@ mod long_runs;
 mod machines;
 mod outputs;
 mod pacing;
+#[allow(dead_code)]
+#[path = "../../src/pending.rs"]
+mod pending;
 mod physics;
 mod policies;
 mod probe;

@@ -56,7 +56,7 @@ fn adaptive_pacing_settles_just_above_a_20_ms_render_and_then_misses_nothing() {
         "{}",
         longer.shown.stutter_rms_ms
     );
-    assert_eq!(longer.pacing.pacing, "adaptive");
+    assert_eq!(longer.pacing.pacing, timestep_loop::Pacing::Adaptive);
 }
 
 #[test]

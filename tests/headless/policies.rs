@@ -4,8 +4,8 @@
 
 use crate::support::*;
 use timestep_lab::hosts::simulate::{self, DisplayConfig, RenderCost, SimConfig};
-use timestep_lab::model::lane::LaneReport;
 use timestep_lab::model::lane::parse_lanes;
+use timestep_lab::model::lane::{LaneReport, PolicyReport};
 use timestep_lab::model::rope::RopeParams;
 use timestep_loop::MaxSubstep;
 use timestep_loop::TimingConfig;
@@ -234,7 +234,7 @@ fn glaiel_resyncs_an_accumulator_past_eight_frames_instead_of_catching_up() {
     let runs = run_lanes(display, MS, "glaiel,fixed+snap");
     for (r, _) in &runs {
         assert!(r.books.dropped_ns > 0, "{}: nothing resynced", r.lane);
-        assert_eq!(r.policy.resync_over_frames, Some(8));
+        assert_eq!(PolicyReport::new(&r.policy).resync_over_frames, Some(8));
     }
 }
 
@@ -272,7 +272,9 @@ fn vsync_is_detected_within_seconds_with_timer_noise_and_not_without_vsync() {
 #[test]
 fn every_preset_reports_the_numbers_its_source_documents() {
     let runs = run_lanes(display(60.0), MS, "presets");
-    let by = |name: &str| &runs.iter().find(|(r, _)| r.lane == name).unwrap().0.policy;
+    let by = |name: &str| {
+        PolicyReport::new(&runs.iter().find(|(r, _)| r.lane == name).unwrap().0.policy)
+    };
     assert_eq!(
         (by("godot").tick_s, by("godot").max_steps),
         (0.016666667, Some(8))
@@ -298,8 +300,9 @@ fn every_preset_reports_the_numbers_its_source_documents() {
         ("snap", "blend")
     );
     for (r, _) in &runs {
-        assert!(r.policy.source.is_some(), "{} cites no source", r.lane);
-        assert_eq!(r.policy.max_substep_s, Some(0.001));
+        let policy = PolicyReport::new(&r.policy);
+        assert!(policy.source.is_some(), "{} cites no source", r.lane);
+        assert_eq!(policy.max_substep_s, Some(0.001));
         assert!(
             !physics(r).exploded,
             "{} exploded with 1 ms substeps",

@@ -232,7 +232,9 @@ fn simulates_trace_replayed_gives_simulates_reports_for_every_lane_that_does_not
         physics: true,
     };
     let path = std::env::temp_dir().join(format!("timestep-rope-trace-{}.csv", std::process::id()));
-    let file = crate::pending::for_flag("--trace", Some(&path)).unwrap().unwrap();
+    let file = crate::pending::for_flag("--trace", Some(&path))
+        .unwrap()
+        .unwrap();
     let mut trace = simulate::Trace::new(file);
     let controls = Controls {
         step_starts: true,

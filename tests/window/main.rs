@@ -6,9 +6,6 @@
 
 // The program's own output files (its module, compiled here): the tests predict where a
 // file is written before it replaces its target.
-#[allow(dead_code)]
-#[path = "../../src/pending.rs"]
-mod pending;
 mod basics;
 mod cap;
 mod ends;
@@ -16,6 +13,9 @@ mod faults;
 mod lessons;
 mod paint;
 mod panel;
+#[allow(dead_code)]
+#[path = "../../src/pending.rs"]
+mod pending;
 mod probe;
 mod replay;
 mod support;

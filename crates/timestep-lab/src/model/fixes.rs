@@ -9,7 +9,7 @@
 use crate::model::lane::{Lane, LaneReport, LaneSpec};
 use crate::model::rope::{Integrator, RopeParams};
 use std::io::{self, Write};
-use timestep_loop::{Mode, Policy, PolicyEnv, format_duration};
+use timestep_loop::{Mode, Policy, PolicyEnv, format_duration, seconds};
 
 /// How one lane integrates its rope: the step it takes and the integrator it takes it with.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -196,10 +196,10 @@ impl TickFix {
 /// runs no tick only from where it lands; the refresh it matched, Hz, or `None`.
 pub fn flips(report: &LaneReport, refresh_hz: Option<f64>) -> Option<f64> {
     let hz = refresh_hz.filter(|hz| *hz > 0.0)?;
-    if report.mode != Mode::Fixed.name() || report.policy.shows != "latest" {
+    if report.mode != Mode::Fixed || report.policy.mode.blends() {
         return None;
     }
-    let (tick_s, period_s) = (report.policy.tick_s, 1.0 / hz);
+    let (tick_s, period_s) = (seconds(report.policy.timing.tick_ns()), 1.0 / hz);
     if (tick_s - period_s).abs() > period_s * FLIP_TOLERANCE {
         return None;
     }

@@ -2,8 +2,8 @@
 //! name, what it is set from, and the page of the engine's documentation that names it (a test
 //! pins every name and default to that page's words).
 
-use super::Measured;
-use timestep_loop::Pacing;
+use super::{Measured, Paced};
+use timestep_loop::{Pacing, StepRule, seconds};
 
 timestep_loop::named_enum! {
     /// The engine a user ships on (`--engine`).
@@ -252,80 +252,91 @@ impl Setting {
     /// display waits for vblank.
     pub fn value(&self, m: &Measured, vsync: bool) -> String {
         let p = &m.report.policy;
-        let blends = p.shows == "blend";
-        let cap = match m.pacing.parse::<Pacing>() {
-            Ok(Pacing::Cap(hz)) => Some(hz),
-            _ => None,
-        };
-        let e = self.engine;
+        let t = &p.timing;
+        let tick_s = seconds(t.tick_ns());
         match self.knob {
-            Knob::TicksPerSecond => format!("{}", (1.0 / p.tick_s).round()),
+            Knob::TicksPerSecond => format!("{}", (1.0 / tick_s).round()),
             Knob::BevyHz => format!(
                 "app.insert_resource(Time::<Fixed>::from_hz({:.1}))",
-                1.0 / p.tick_s
+                1.0 / tick_s
             ),
-            Knob::TickSeconds => format!("{}", p.tick_s),
+            Knob::TickSeconds => format!("{tick_s}"),
             Knob::TickTimeSpan => {
-                format!("TimeSpan.FromTicks({})", (p.tick_s * 1e7).round() as u64)
+                format!("TimeSpan.FromTicks({})", (tick_s * 1e7).round() as u64)
             }
-            Knob::MaxSteps => p.max_steps.map_or("0".into(), |n| n.to_string()),
-            Knob::JitterFix => p
-                .step_rule
-                .strip_prefix("jitter fix ")
-                .unwrap_or("0")
-                .to_string(),
-            Knob::ClampSeconds => p.clamp_s.map_or("none".into(), |c| format!("{c}")),
-            Knob::Interpolation => match (e, blends) {
-                (Engine::Godot, b) => b.to_string(),
-                (Engine::Unity, true) => "RigidbodyInterpolation.Interpolate".into(),
-                (Engine::Unity, false) => "RigidbodyInterpolation.None".into(),
-                (_, true) => {
-                    "in Update, draw previous.lerp(current, fixed.overstep_fraction())".into()
+            Knob::MaxSteps => t.max_steps().map_or("0".into(), |n| n.to_string()),
+            Knob::JitterFix => match t.rule() {
+                StepRule::JitterFix { permille } if p.mode.accumulates() => {
+                    format!("{}", f64::from(permille) / 1000.0)
                 }
-                (_, false) => "not used: draw the latest state".into(),
+                _ => "0".into(),
             },
-            Knob::Vsync => match (e, vsync && cap.is_none()) {
-                (Engine::Bevy, true) => {
-                    "Window { present_mode: PresentMode::AutoVsync, .. }".into()
-                }
-                (Engine::Bevy, false) => {
-                    "Window { present_mode: PresentMode::AutoNoVsync, .. }".into()
-                }
-                (Engine::Unity, on) => u8::from(on).to_string(),
-                (_, on) => on.to_string(),
-            },
-            Knob::FrameCap => match (e, cap) {
+            Knob::ClampSeconds => t
+                .clamp_ns()
+                .map_or("none".into(), |c| format!("{}", seconds(c))),
+            Knob::Interpolation => self.interpolation(p.mode.blends()),
+            Knob::Vsync => self.vsync(vsync && m.pacing.cap().is_none()),
+            Knob::FrameCap => match (self.engine, m.pacing.cap()) {
                 (_, Some(hz)) => format!("{hz}"),
                 (Engine::Unity, None) => "-1".into(),
                 (_, None) => "0".into(),
             },
             Knob::FixedSchedule => "app.add_systems(FixedUpdate, your_simulation)".into(),
             Knob::FixedStep => "true".into(),
-            Knob::LoopSpec => format!(
+            Knob::LoopSpec | Knob::Timing | Knob::Pacer => self.code(m),
+        }
+    }
+
+    /// Whether the shown state `blends`, as the engine's setting says it.
+    fn interpolation(&self, blends: bool) -> String {
+        match (self.engine, blends) {
+            (Engine::Godot, b) => b.to_string(),
+            (Engine::Unity, true) => "RigidbodyInterpolation.Interpolate".into(),
+            (Engine::Unity, false) => "RigidbodyInterpolation.None".into(),
+            (_, true) => "in Update, draw previous.lerp(current, fixed.overstep_fraction())".into(),
+            (_, false) => "not used: draw the latest state".into(),
+        }
+    }
+
+    /// Whether presents wait for vblank (`on`), as the engine's setting says it.
+    fn vsync(&self, on: bool) -> String {
+        match (self.engine, on) {
+            (Engine::Bevy, true) => "Window { present_mode: PresentMode::AutoVsync, .. }".into(),
+            (Engine::Bevy, false) => "Window { present_mode: PresentMode::AutoNoVsync, .. }".into(),
+            (Engine::Unity, on) => u8::from(on).to_string(),
+            (_, on) => on.to_string(),
+        }
+    }
+
+    /// Our own crate's line of code for `m`'s loop, timing or pacer.
+    fn code(&self, m: &Measured) -> String {
+        let p = &m.report.policy;
+        let t = &p.timing;
+        match (self.knob, m.pacing) {
+            (Knob::LoopSpec, _) => format!(
                 "Loop::new(LoopSpec::parse(\"{}\")?, &{})?",
                 m.spec.looped,
-                if p.source.is_some() {
+                if p.preset.is_some() {
                     "PolicyEnv::default()"
                 } else {
                     "PolicyEnv::textbook(timing)"
                 }
             ),
-            Knob::Timing if p.source.is_some() => {
+            (Knob::Timing, _) if p.preset.is_some() => {
                 "// no TimingConfig to write: the preset brings its own tick, clamp and cap".into()
             }
-            Knob::Timing => format!(
+            (Knob::Timing, _) => format!(
                 "let timing = TimingConfig::textbook({}, {}, {:?})?; // tick, clamp (ns), cap",
-                (p.tick_s * 1e9).round() as u64,
-                p.clamp_s.map_or(0, |c| (c * 1e9).round() as u64),
-                p.max_steps
+                t.tick_ns(),
+                t.clamp_ns().unwrap_or(0),
+                t.max_steps()
             ),
-            Knob::Pacer if m.pacing == super::AS_CAPTURED => {
+            (_, Paced::AsCaptured) => {
                 "// no Pacer chosen here: the capture fixed the pacing; keep your game's own".into()
             }
-            Knob::Pacer => format!(
+            (_, paced) => format!(
                 "Pacer::new(\"{}\".parse()?, Some(refresh_hz))",
-                // "none" (vsync off) waits for nothing of its own.
-                m.pacing.parse::<Pacing>().unwrap_or(Pacing::Vsync)
+                paced.pacing()
             ),
         }
     }

@@ -5,9 +5,11 @@
 //! their measured figures. `output.rs` writes the verdict; `engines.rs` says how to get it in an
 //! engine.
 
+mod candidates;
 mod engines;
 mod output;
 
+pub use candidates::{Candidate, candidates};
 pub use engines::{Engine, Knob, SETTINGS, Setting};
 pub use output::{Advice, Ranked};
 
@@ -154,7 +156,10 @@ impl Situation {
                     Some(vrr) => vrr.to_string(),
                     None => format!("{} Hz display", d.display_hz),
                 };
-                let tried: Vec<String> = pacings.iter().map(|p| pacing_name(*p, d.vsync)).collect();
+                let tried: Vec<String> = pacings
+                    .iter()
+                    .map(|p| Paced::new(*p, d.vsync).to_string())
+                    .collect();
                 format!(
                     "Situation: {panel}, vsync {}; each frame renders in {}, each tick costs {}; \
                      timer jitter ±{}; machine {} (sleep {}); {} s per loop; pacings tried: {}",
@@ -340,9 +345,8 @@ pub struct Measured {
     /// The tick it stepped: its own (`+tick=`, or a preset's default kept by [`at_tick`]), else
     /// its run's; `None` for variable steps, which take each frame's time.
     pub tick: Option<Tick>,
-    /// The pacing's name ([`pacing_name`]: vsync, none, cap:HZ, ...; "as captured" on a
-    /// capture).
-    pub pacing: String,
+    /// The pacing it ran under.
+    pub pacing: Paced,
     /// What the lane did under that pacing.
     pub report: LaneReport,
     /// CPU time its waits spent spinning, percent of one core over the run.
@@ -369,13 +373,24 @@ pub struct Key {
 }
 
 impl Measured {
+    /// `spec`, measured in `run` (the `k`th) under `pacing`, its CPU not yet counted.
+    fn new(spec: LaneSpec, run: &Run, k: usize, pacing: Paced, report: LaneReport) -> Measured {
+        Measured {
+            spec,
+            run: k,
+            tick: tick_of(spec, run.timing.tick()),
+            pacing,
+            report,
+            spin_percent: 0.0,
+            tick_percent: 0.0,
+            checked: None,
+        }
+    }
+
     /// Whether the lane's results are the same on every display: it steps whole fixed ticks
     /// (fixed or interpolated, as every preset does).
     pub fn deterministic(&self) -> bool {
-        Mode::ALL
-            .into_iter()
-            .find(|m| m.name() == self.report.mode)
-            .is_some_and(Mode::accumulates)
+        self.report.mode.accumulates()
     }
 
     /// Mean input latency, ms (None: nothing was shown).
@@ -428,39 +443,6 @@ fn tick_of(spec: LaneSpec, tick: Tick) -> Option<Tick> {
             Some(own.timing.tick())
         }),
     }
-}
-
-/// The candidates `engine` can run (all of them for our own crate): its preset as shipped and
-/// with each option its settings reach.
-pub fn candidates(engine: Option<Engine>) -> Vec<LaneSpec> {
-    let names: &[&str] = match engine {
-        Some(Engine::Godot) => &[
-            "godot",
-            "godot+interpolated",
-            "godot+jitter=0",
-            "godot+interpolated+jitter=0",
-        ],
-        Some(Engine::Bevy) => &["bevy", "bevy+interpolated"],
-        Some(Engine::Unity) => &["unity", "unity+interpolated"],
-        Some(Engine::MonoGame) => &["monogame"],
-        Some(Engine::Custom) | None => &[
-            "modes",
-            "fixed+snap",
-            "fixed+smooth",
-            "fixed+fuzzy",
-            "fixed+fuzzy59",
-            "interpolated+snap",
-            "interpolated+smooth",
-            "interpolated+fuzzy",
-            "presets",
-            "godot+interpolated",
-            "bevy+interpolated",
-            "unity+interpolated",
-            "game-loop+interpolated",
-        ],
-    };
-    let list = names.join(",");
-    crate::model::lane::parse_lanes(&list).unwrap_or_default()
 }
 
 /// The pacings tried on `display`: the one given, and on a variable-refresh panel the steady
@@ -615,76 +597,77 @@ fn run_one(
     k: usize,
     watching: &mut Watching<'_>,
 ) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
-    let measured = |spec: LaneSpec, pacing: String, report: LaneReport| Measured {
-        spec,
-        run: k,
-        tick: tick_of(spec, run.timing.tick()),
-        pacing,
-        report,
-        spin_percent: 0.0,
-        tick_percent: 0.0,
-        checked: None,
-    };
     match situation {
-        Situation::Display { sim, .. } => {
-            let mut sim = SimConfig {
-                timing: run.timing,
-                lanes: run.lanes.clone(),
-                ..SimConfig::clone(sim)
-            };
-            if let Some(pacing) = run.pacing {
-                sim.display.pacing = pacing;
-            }
-            let controls = Controls {
-                stop: watching.stop,
-                ..Controls::default()
-            };
-            let frame = &mut watching.frame;
-            let outcome = crate::hosts::simulate::run_with(&sim, controls, |f| {
-                if let Some(frame) = frame.as_mut() {
-                    frame(k, f);
-                }
-            })
-            .map_err(AdviseError::Lanes)?;
-            if watching.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
-                return Err(AdviseError::Interrupted);
-            }
-            let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
-            let tick_ms = millis(sim.display.step_cost_ns);
-            let named = pacing_name(sim.display.pacing, sim.display.vsync);
-            let out = sim.lanes.iter().zip(outcome.lanes).map(|(spec, lane)| {
-                let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
-                let ticked = lane.report.shown.steps as f64 * tick_ms;
-                Measured {
-                    spin_percent: 100.0 * spun / run_ms,
-                    tick_percent: 100.0 * ticked / run_ms,
-                    ..measured(*spec, named.clone(), lane.report)
-                }
-            });
-            Ok((out.collect(), Vec::new()))
-        }
-        Situation::Capture(cfg) => {
-            let cfg = ReplayConfig {
-                timing: run.timing,
-                lanes: run.lanes.clone(),
-                ..cfg.clone()
-            };
-            let (selection, summary) = crate::hosts::replay::open(
-                &cfg.capture,
-                cfg.app.as_deref(),
-                cfg.swapchain.as_deref(),
-            )
-            .map_err(AdviseError::Capture)?;
-            let reports =
-                crate::hosts::replay::run(&cfg, &selection, &summary).map_err(|e| match e {
-                    ReplayError::Capture(e) => AdviseError::Capture(e),
-                    ReplayError::Loop(e) => AdviseError::Lanes(e),
-                })?;
-            let out = cfg.lanes.iter().zip(reports);
-            let out = out.map(|(spec, report)| measured(*spec, AS_CAPTURED.into(), report));
-            Ok((out.collect(), capture_caveats(&summary)))
-        }
+        Situation::Display { sim, .. } => Ok((run_display(sim, run, k, watching)?, Vec::new())),
+        Situation::Capture(cfg) => run_capture(cfg, run, k),
     }
+}
+
+/// Runs `run`, the `k`th, on the simulated display of `sim`.
+fn run_display(
+    sim: &SimConfig,
+    run: &Run,
+    k: usize,
+    watching: &mut Watching<'_>,
+) -> Result<Vec<Measured>, AdviseError> {
+    let mut sim = SimConfig {
+        timing: run.timing,
+        lanes: run.lanes.clone(),
+        ..sim.clone()
+    };
+    if let Some(pacing) = run.pacing {
+        sim.display.pacing = pacing;
+    }
+    let controls = Controls {
+        stop: watching.stop,
+        ..Controls::default()
+    };
+    let frame = &mut watching.frame;
+    let outcome = crate::hosts::simulate::run_with(&sim, controls, |f| {
+        if let Some(frame) = frame.as_mut() {
+            frame(k, f);
+        }
+    })
+    .map_err(AdviseError::Lanes)?;
+    if watching.stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+        return Err(AdviseError::Interrupted);
+    }
+    let run_ms = millis(sim.display.duration_ns).max(f64::MIN_POSITIVE);
+    let tick_ms = millis(sim.display.step_cost_ns);
+    let paced = Paced::new(sim.display.pacing, sim.display.vsync);
+    let out = sim.lanes.iter().zip(outcome.lanes).map(|(spec, lane)| {
+        let spun = lane.report.pacing.spin_cpu_ms.unwrap_or(0.0);
+        let ticked = lane.report.shown.steps as f64 * tick_ms;
+        Measured {
+            spin_percent: 100.0 * spun / run_ms,
+            tick_percent: 100.0 * ticked / run_ms,
+            ..Measured::new(*spec, run, k, paced, lane.report)
+        }
+    });
+    Ok(out.collect())
+}
+
+/// Runs `run`, the `k`th, on the capture `cfg` names; with the capture's caveats.
+fn run_capture(
+    cfg: &ReplayConfig,
+    run: &Run,
+    k: usize,
+) -> Result<(Vec<Measured>, Vec<String>), AdviseError> {
+    let cfg = ReplayConfig {
+        timing: run.timing,
+        lanes: run.lanes.clone(),
+        ..cfg.clone()
+    };
+    let (selection, summary) =
+        crate::hosts::replay::open(&cfg.capture, cfg.app.as_deref(), cfg.swapchain.as_deref())
+            .map_err(AdviseError::Capture)?;
+    let reports = crate::hosts::replay::run(&cfg, &selection, &summary).map_err(|e| match e {
+        ReplayError::Capture(e) => AdviseError::Capture(e),
+        ReplayError::Loop(e) => AdviseError::Lanes(e),
+    })?;
+    let out = cfg.lanes.iter().zip(reports);
+    let out = out.map(|(spec, report)| Measured::new(*spec, run, k, Paced::AsCaptured, report));
+    Ok((out.collect(), capture_caveats(&summary)))
 }
 
 /// The ranking (`held`, best first) with its pick and runner-up each checked by running it
@@ -764,14 +747,50 @@ pub fn check_line(cfg: &AdviseConfig, runs: &[Run], m: &Measured) -> String {
     words.join(" ")
 }
 
-/// The pacing of every loop on a capture: the captured game's own.
-pub const AS_CAPTURED: &str = "as captured";
+/// The pacing a loop ran under, as the verdict names it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Paced {
+    /// This pacing (`vsync` with vsync on).
+    By(Pacing),
+    /// `vsync` with vsync off: nothing paces the frames ("none").
+    Unpaced,
+    /// On a capture, the captured game's own ("as captured").
+    AsCaptured,
+}
 
-/// `pacing` as the verdict names it: `vsync` with vsync off paces nothing ("none").
-pub fn pacing_name(pacing: Pacing, vsync: bool) -> String {
-    match pacing {
-        Pacing::Vsync if !vsync => "none".into(),
-        pacing => pacing.to_string(),
+impl Paced {
+    /// `pacing` on a display that waits for vblank if `vsync`.
+    pub fn new(pacing: Pacing, vsync: bool) -> Paced {
+        match pacing {
+            Pacing::Vsync if !vsync => Paced::Unpaced,
+            pacing => Paced::By(pacing),
+        }
+    }
+
+    /// The pacing a `Pacer` is made with: none waits for nothing of its own (vsync's rule).
+    pub fn pacing(self) -> Pacing {
+        match self {
+            Paced::By(pacing) => pacing,
+            Paced::Unpaced | Paced::AsCaptured => Pacing::Vsync,
+        }
+    }
+
+    /// The rate of a `cap:` pacing.
+    pub fn cap(self) -> Option<f64> {
+        match self {
+            Paced::By(Pacing::Cap(hz)) => Some(hz),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Paced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Paced::By(pacing) => pacing.fmt(f),
+            Paced::Unpaced => f.write_str("none"),
+            Paced::AsCaptured => f.write_str("as captured"),
+        }
     }
 }
 

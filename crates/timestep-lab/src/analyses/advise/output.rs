@@ -64,6 +64,20 @@ pub struct Dropped {
     pub state: String,
 }
 
+impl Dropped {
+    fn of(m: &Measured) -> Dropped {
+        Dropped {
+            lane: m.spec.to_string(),
+            tick: tick_of(m),
+            pacing: m.pacing.to_string(),
+            state: match m.checked {
+                Some(false) => "did not hold run alone".into(),
+                _ => m.report.state.to_string(),
+            },
+        }
+    }
+}
+
 /// One setting, with its value for the pick.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SettingValue {
@@ -77,6 +91,28 @@ pub struct SettingValue {
 pub struct EngineAdvice {
     pub engine: &'static str,
     pub settings: Vec<SettingValue>,
+}
+
+impl EngineAdvice {
+    /// The settings that get `best` in `cfg`'s engine (our own crate's when none is named).
+    fn of(cfg: &AdviseConfig, best: &Measured) -> EngineAdvice {
+        let vsync = match &cfg.situation {
+            Situation::Display { sim, .. } => sim.display.vsync,
+            Situation::Capture(_) => best.report.vsync.vsync_detected,
+        };
+        let engine = cfg.engine.unwrap_or(Engine::Custom);
+        EngineAdvice {
+            engine: engine.title(),
+            settings: engine
+                .settings()
+                .map(|s| SettingValue {
+                    name: s.name,
+                    value: s.value(best, vsync),
+                    doc: s.doc,
+                })
+                .collect(),
+        }
+    }
 }
 
 /// The whole verdict (`--json` writes it as it is).
@@ -126,22 +162,6 @@ impl Advice {
                 ..ranked(i + 1, m, &all)
             })
             .collect();
-        let vsync = match &cfg.situation {
-            Situation::Display { sim, .. } => sim.display.vsync,
-            Situation::Capture(_) => held.first().is_some_and(|m| m.report.vsync.vsync_detected),
-        };
-        let engine = cfg.engine.unwrap_or(Engine::Custom);
-        let how = held.first().map(|m| EngineAdvice {
-            engine: engine.title(),
-            settings: engine
-                .settings()
-                .map(|s| SettingValue {
-                    name: s.name,
-                    value: s.value(m, vsync),
-                    doc: s.doc,
-                })
-                .collect(),
-        });
         Advice {
             situation: cfg.flags.clone(),
             assumes: cfg.assumptions(),
@@ -159,19 +179,8 @@ impl Advice {
                 .find(|r| ranking.first().is_some_and(|best| best.lane != r.lane))
                 .cloned(),
             ranking,
-            dropped: dropped
-                .iter()
-                .map(|m| Dropped {
-                    lane: m.spec.to_string(),
-                    tick: tick_of(m),
-                    pacing: m.pacing.clone(),
-                    state: match m.checked {
-                        Some(false) => "did not hold run alone".into(),
-                        _ => m.report.state.to_string(),
-                    },
-                })
-                .collect(),
-            how,
+            dropped: dropped.iter().map(Dropped::of).collect(),
+            how: held.first().map(|best| EngineAdvice::of(cfg, best)),
             engine_given: cfg.engine.is_some(),
         }
     }
@@ -359,7 +368,7 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
         Some(ms) => costs.push(format!("latency {ms:.1} ms mean")),
         None => costs.push("latency unknown (nothing shown)".into()),
     }
-    if r.policy.shows == "blend" {
+    if r.policy.mode.blends() {
         costs.extend(blend_cost(m, all));
     }
     if m.tick_percent >= 0.05 {
@@ -387,10 +396,10 @@ fn ranked(rank: usize, m: &Measured, all: &[&Measured]) -> Ranked {
         rank,
         lane: m.spec.to_string(),
         tick: tick_of(m),
-        tick_s: r.policy.tick_s,
+        tick_s: timestep_loop::seconds(r.policy.timing.tick_ns()),
         ticks_per_s: m.ticks_per_s(),
         fps: m.fps(),
-        pacing: m.pacing.clone(),
+        pacing: m.pacing.to_string(),
         stutter_rms_ms: r.shown.stutter_rms_ms,
         stutter_band_ms: {
             let low = m.key().stutter_steps as f64 * STUTTER_STEP_MS;

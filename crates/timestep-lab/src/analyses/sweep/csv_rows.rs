@@ -1,268 +1,53 @@
-//! A sweep's `--csv`: one [`Cells`] row per configuration, written with `csv::Writer`. The
-//! columns are the rate (`display_hz`, or `fps` on a VRR panel), then every field of a lane's
-//! report in its JSON order, nested objects as dotted columns (`policy.tick_s`), the histogram
-//! as one cell (`16x40 17x79`), the rope's columns only when the lanes have a rope.
+//! A sweep's `--csv`: one row per configuration, written with `csv::Writer`, made from the
+//! report's one schema: the columns are the rate (`display_hz`, or `fps` on a VRR panel), then
+//! every field of the lane's report as its JSON writes it, in order, nested objects as dotted
+//! columns (`policy.tick_s`), the histogram as one cell (`16x40 17x79`), a null as an empty
+//! cell, a figure that is an object or null as that object's columns (empty when null), the
+//! rope's columns only when the lanes have a rope.
 
-use super::{Axis, Row};
-use crate::model::lane::{JudderStats, LaneReport, LatencyStats, PhysicsReport, RefreshInterval};
-use serde::{Serialize, Serializer};
-use std::io::Write;
+use super::Row;
+use crate::model::lane::{JudderStats, LaneReport, LatencyStats, RefreshInterval};
+use serde_json::{Map, Value};
+use std::io::{self, Write};
 
-/// A number as the report's JSON writes it: shortest form, and an empty cell where JSON has
-/// `null` (not finite).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Num(f64);
+/// The figures of a report that are an object or null, each with its object's empty columns,
+/// so every row has the header's columns whichever of them were null.
+fn shape(key: &str) -> Option<Value> {
+    let shape = match key {
+        "judder_px" => serde_json::to_value(JudderStats::default()),
+        "latency_ms" => serde_json::to_value(LatencyStats::default()),
+        "refresh_interval_ms" => serde_json::to_value(RefreshInterval::default()),
+        _ => return None,
+    };
+    shape.ok()
+}
 
-impl Serialize for Num {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.0.is_finite() {
-            s.serialize_f64(self.0)
-        } else {
-            s.serialize_none()
-        }
+/// A report as (column, cell) pairs, from its JSON (see the module's doc).
+pub fn cells(report: &LaneReport) -> serde_json::Result<Vec<(String, String)>> {
+    let mut out = Vec::new();
+    if let Value::Object(fields) = serde_json::to_value(report)? {
+        flatten("", &fields, &mut out);
     }
+    Ok(out)
 }
 
-fn num(v: Option<f64>) -> Option<Num> {
-    v.map(Num)
-}
-
-/// A rate as given (`60`, `59.94`), not as a float prints (`60.0`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Rate(f64);
-
-impl Serialize for Rate {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&self.0)
-    }
-}
-
-/// The rate's column on a fixed-rate display.
-#[derive(Serialize)]
-struct DisplayHz {
-    display_hz: Rate,
-}
-
-/// The rate's column on a VRR panel.
-#[derive(Serialize)]
-struct Fps {
-    fps: Rate,
-}
-
-/// A configuration's cells, from `lane` to `spin_cpu_ms`: every figure but the rope's.
-#[derive(Serialize)]
-struct Cells<'a> {
-    lane: &'a str,
-    mode: &'a str,
-    state: &'static str,
-    frames: u64,
-    steps: u64,
-    sim_time_s: Num,
-    wall_time_s: Num,
-    drift_ms: Num,
-    dropped_ms: Num,
-    discarded_by_timer_ms: Num,
-    dropping_frames: u64,
-    longest_step_s: Num,
-    integration_steps: u64,
-    unstable_steps: u64,
-    stutter_rms_ms: Num,
-    stutter_max_ms: Num,
-    #[serde(rename = "judder_px.rms")]
-    judder_rms: Option<Num>,
-    #[serde(rename = "judder_px.max")]
-    judder_max: Option<Num>,
-    #[serde(rename = "steps_per_frame.min")]
-    steps_min: u32,
-    #[serde(rename = "steps_per_frame.mean")]
-    steps_mean: Num,
-    #[serde(rename = "steps_per_frame.max")]
-    steps_max: u32,
-    /// Frames per number of steps, `16x40 17x79`.
-    steps_histogram: String,
-    steps_after_last_shown: u64,
-    game_speed: Num,
-    measured_ns: u64,
-    consumed_ns: u64,
-    dropped_ns: u64,
-    discarded_by_timer_ns: u64,
-    invented_ns: u64,
-    remainder_ns: i64,
-    #[serde(rename = "policy.summary")]
-    summary: &'a str,
-    #[serde(rename = "policy.tick_s")]
-    tick_s: Num,
-    #[serde(rename = "policy.timer")]
-    timer: &'a str,
-    #[serde(rename = "policy.step_rule")]
-    step_rule: &'a str,
-    #[serde(rename = "policy.clamp_s")]
-    clamp_s: Option<Num>,
-    #[serde(rename = "policy.clamp_on")]
-    clamp_on: &'static str,
-    #[serde(rename = "policy.max_steps")]
-    max_steps: Option<u32>,
-    #[serde(rename = "policy.resync_over_frames")]
-    resync_over_frames: Option<u64>,
-    #[serde(rename = "policy.waits_for_tick")]
-    waits_for_tick: bool,
-    #[serde(rename = "policy.shows")]
-    shows: &'static str,
-    #[serde(rename = "policy.max_substep_s")]
-    max_substep_s: Option<Num>,
-    #[serde(rename = "policy.substeps_per_tick")]
-    substeps_per_tick: u64,
-    #[serde(rename = "policy.source")]
-    source: Option<&'static str>,
-    vsync_detected: bool,
-    refresh_estimate_hz: Option<Num>,
-    detected_after_s: Option<Num>,
-    ticks_per_vblank: Option<Num>,
-    double_updates: Option<u64>,
-    irregular_frames: Option<u64>,
-    skipped_vblanks: u64,
-    zero_step_frames: u64,
-    max_steps_per_vblank: u32,
-    pattern: &'a str,
-    off_beat_frames: u64,
-    beat_period_predicted_s: Option<Num>,
-    beat_period_measured_s: Option<Num>,
-    #[serde(rename = "refresh_interval_ms.min")]
-    refresh_min: Option<Num>,
-    #[serde(rename = "refresh_interval_ms.mean")]
-    refresh_mean: Option<Num>,
-    #[serde(rename = "refresh_interval_ms.max")]
-    refresh_max: Option<Num>,
-    #[serde(rename = "latency_ms.mean")]
-    latency_mean: Option<Num>,
-    #[serde(rename = "latency_ms.p99")]
-    latency_p99: Option<Num>,
-    #[serde(rename = "latency_ms.max")]
-    latency_max: Option<Num>,
-    pacing: &'a str,
-    render_interval_ms: Option<Num>,
-    missed_intervals: u64,
-    spin_cpu_ms: Option<Num>,
-}
-
-/// The rope's cells (a sweep with `--physics`).
-#[derive(Serialize)]
-struct PhysicsCells<'a> {
-    energy_start_j: Num,
-    energy_end_j: Num,
-    max_stretch: Num,
-    exploded: bool,
-    exploded_at_s: Option<Num>,
-    explosions: u64,
-    exploded_at_end: bool,
-    integrator: &'a str,
-    stable_below_s: Num,
-    state_hash: &'a str,
-}
-
-/// The last cell.
-#[derive(Serialize)]
-struct Tail {
-    peak_rss_kib: Option<u64>,
-}
-
-impl<'a> Cells<'a> {
-    fn of(r: &'a LaneReport) -> Cells<'a> {
-        let (shown, books, policy, vblanks) = (&r.shown, &r.books, &r.policy, &r.vblanks);
-        let judder = shown.judder_px.as_ref();
-        let refresh = vblanks.refresh_interval_ms.as_ref();
-        let latency = r.latency_ms.as_ref();
-        let judder = |f: fn(&JudderStats) -> f64| num(judder.map(f));
-        let refresh = |f: fn(&RefreshInterval) -> f64| num(refresh.map(f));
-        let latency = |f: fn(&LatencyStats) -> f64| num(latency.map(f));
-        let histogram = shown
-            .steps_histogram
-            .iter()
-            .map(|(k, v)| format!("{k}x{v}"));
-        Cells {
-            lane: &r.lane,
-            mode: &r.mode,
-            state: r.state.name(),
-            frames: shown.frames,
-            steps: shown.steps,
-            sim_time_s: Num(shown.sim_time_s),
-            wall_time_s: Num(shown.wall_time_s),
-            drift_ms: Num(shown.drift_ms),
-            dropped_ms: Num(shown.dropped_ms),
-            discarded_by_timer_ms: Num(shown.discarded_by_timer_ms),
-            dropping_frames: shown.dropping_frames,
-            longest_step_s: Num(shown.longest_step_s),
-            integration_steps: shown.integration_steps,
-            unstable_steps: shown.unstable_steps,
-            stutter_rms_ms: Num(shown.stutter_rms_ms),
-            stutter_max_ms: Num(shown.stutter_max_ms),
-            judder_rms: judder(|j| j.rms),
-            judder_max: judder(|j| j.max),
-            steps_min: shown.steps_per_frame.min,
-            steps_mean: Num(shown.steps_per_frame.mean),
-            steps_max: shown.steps_per_frame.max,
-            steps_histogram: histogram.collect::<Vec<_>>().join(" "),
-            steps_after_last_shown: shown.steps_after_last_shown,
-            game_speed: Num(shown.game_speed),
-            measured_ns: books.measured_ns,
-            consumed_ns: books.consumed_ns,
-            dropped_ns: books.dropped_ns,
-            discarded_by_timer_ns: books.discarded_by_timer_ns,
-            invented_ns: books.invented_ns,
-            remainder_ns: books.remainder_ns,
-            summary: &policy.summary,
-            tick_s: Num(policy.tick_s),
-            timer: &policy.timer,
-            step_rule: &policy.step_rule,
-            clamp_s: num(policy.clamp_s),
-            clamp_on: policy.clamp_on,
-            max_steps: policy.max_steps,
-            resync_over_frames: policy.resync_over_frames,
-            waits_for_tick: policy.waits_for_tick,
-            shows: policy.shows,
-            max_substep_s: num(policy.max_substep_s),
-            substeps_per_tick: policy.substeps_per_tick,
-            source: policy.source,
-            vsync_detected: r.vsync.vsync_detected,
-            refresh_estimate_hz: num(r.vsync.refresh_estimate_hz),
-            detected_after_s: num(r.vsync.detected_after_s),
-            ticks_per_vblank: num(vblanks.ticks_per_vblank),
-            double_updates: vblanks.double_updates,
-            irregular_frames: vblanks.irregular_frames,
-            skipped_vblanks: vblanks.skipped_vblanks,
-            zero_step_frames: vblanks.zero_step_frames,
-            max_steps_per_vblank: vblanks.max_steps_per_vblank,
-            pattern: &vblanks.pattern,
-            off_beat_frames: vblanks.off_beat_frames,
-            beat_period_predicted_s: num(vblanks.beat_period_predicted_s),
-            beat_period_measured_s: num(vblanks.beat_period_measured_s),
-            refresh_min: refresh(|i| i.min),
-            refresh_mean: refresh(|i| i.mean),
-            refresh_max: refresh(|i| i.max),
-            latency_mean: latency(|l| l.mean),
-            latency_p99: latency(|l| l.p99),
-            latency_max: latency(|l| l.max),
-            pacing: &r.pacing.pacing,
-            render_interval_ms: num(r.pacing.render_interval_ms),
-            missed_intervals: r.pacing.missed_intervals,
-            spin_cpu_ms: num(r.pacing.spin_cpu_ms),
-        }
-    }
-}
-
-impl<'a> PhysicsCells<'a> {
-    fn of(p: &'a PhysicsReport) -> PhysicsCells<'a> {
-        PhysicsCells {
-            energy_start_j: Num(p.energy_start_j),
-            energy_end_j: Num(p.energy_end_j),
-            max_stretch: Num(p.max_stretch),
-            exploded: p.exploded,
-            exploded_at_s: num(p.exploded_at_s),
-            explosions: p.explosions,
-            exploded_at_end: p.exploded_at_end,
-            integrator: &p.integrator,
-            stable_below_s: Num(p.stable_below_s),
-            state_hash: &p.state_hash,
+/// `map`'s fields as cells, their columns named after `prefix`.
+fn flatten(prefix: &str, map: &Map<String, Value>, out: &mut Vec<(String, String)>) {
+    for (key, value) in map {
+        let name = format!("{prefix}{key}");
+        match (value, shape(key)) {
+            (Value::Object(histogram), _) if key == "steps_histogram" => {
+                let cells: Vec<String> =
+                    histogram.iter().map(|(k, v)| format!("{k}x{v}")).collect();
+                out.push((name, cells.join(" ")));
+            }
+            (Value::Object(inner), _) => flatten(&format!("{name}."), inner, out),
+            (Value::Null, Some(Value::Object(shape))) => {
+                out.extend(shape.keys().map(|k| (format!("{name}.{k}"), String::new())));
+            }
+            (Value::Null, _) => out.push((name, String::new())),
+            (Value::String(s), _) => out.push((name, s.clone())),
+            (other, _) => out.push((name, other.to_string())),
         }
     }
 }
@@ -271,6 +56,8 @@ impl<'a> PhysicsCells<'a> {
 /// configuration.
 pub struct SweepCsv<W: Write> {
     out: csv::Writer<W>,
+    /// Whether the header is written.
+    begun: bool,
 }
 
 impl<W: Write> SweepCsv<W> {
@@ -278,29 +65,22 @@ impl<W: Write> SweepCsv<W> {
     pub fn new(out: W) -> SweepCsv<W> {
         SweepCsv {
             out: csv::Writer::from_writer(out),
+            begun: false,
         }
     }
 
-    /// One configuration's row (the first one also writes the header).
+    /// One configuration's row (the first one also writes the header). The rate is written
+    /// as given (`60`, `59.94`), not as a float prints (`60.0`).
     pub fn row(&mut self, row: &Row) -> csv::Result<()> {
-        let rate = Rate(row.rate);
-        match row.axis {
-            Axis::DisplayHz => self.cells(DisplayHz { display_hz: rate }, &row.report),
-            Axis::Fps => self.cells(Fps { fps: rate }, &row.report),
+        let cells = cells(&row.report).map_err(io::Error::from)?;
+        let rate = (row.axis.column().to_string(), row.rate.to_string());
+        let all = std::iter::once(rate).chain(cells);
+        let (columns, values): (Vec<String>, Vec<String>) = all.unzip();
+        if !self.begun {
+            self.out.write_record(&columns)?;
+            self.begun = true;
         }
-    }
-
-    fn cells(&mut self, rate: impl Serialize, r: &LaneReport) -> csv::Result<()> {
-        let (cells, tail) = (
-            Cells::of(r),
-            Tail {
-                peak_rss_kib: r.peak_rss_kib,
-            },
-        );
-        match &r.physics {
-            Some(p) => self.out.serialize((rate, cells, PhysicsCells::of(p), tail)),
-            None => self.out.serialize((rate, cells, tail)),
-        }
+        self.out.write_record(&values)
     }
 
     /// Hands every row written so far to the writer (a file being followed sees them).
@@ -318,49 +98,14 @@ impl<W: Write> SweepCsv<W> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Axis;
     use super::*;
     use crate::hosts::simulate::{DisplayConfig, SimConfig};
     use crate::model::lane::parse_lanes;
     use crate::model::rope::{Drive, RopeParams};
-    use serde_json::{Map, Value};
     use timestep_loop::TimingConfig;
 
     const MS: u64 = 1_000_000;
-
-    /// The object a report field that may be null holds, when it is not.
-    fn shape(name: &str) -> Option<Value> {
-        match name {
-            "judder_px" => serde_json::to_value(JudderStats::default()).ok(),
-            "latency_ms" => serde_json::to_value(LatencyStats::default()).ok(),
-            "refresh_interval_ms" => serde_json::to_value(RefreshInterval::default()).ok(),
-            _ => None,
-        }
-    }
-
-    /// The report's JSON as the CSV's (column, cell) pairs: nested objects dotted, the
-    /// histogram one cell, a null that may be an object as that object's empty cells.
-    fn flattened(prefix: &str, map: &Map<String, Value>) -> Vec<(String, String)> {
-        let mut out = Vec::new();
-        for (key, value) in map {
-            let name = format!("{prefix}{key}");
-            match (value, shape(key)) {
-                (Value::Object(inner), _) if key != "steps_histogram" => {
-                    out.extend(flattened(&format!("{name}."), inner));
-                }
-                (Value::Object(h), _) => {
-                    let cells: Vec<String> = h.iter().map(|(k, v)| format!("{k}x{v}")).collect();
-                    out.push((name, cells.join(" ")));
-                }
-                (Value::Null, Some(Value::Object(shape))) => {
-                    out.extend(shape.keys().map(|k| (format!("{name}.{k}"), String::new())));
-                }
-                (Value::Null, _) => out.push((name, String::new())),
-                (Value::String(s), _) => out.push((name, s.clone())),
-                (other, _) => out.push((name, other.to_string())),
-            }
-        }
-        out
-    }
 
     fn rows(physics: bool) -> Vec<Row> {
         let base = SimConfig {
@@ -412,24 +157,54 @@ mod tests {
             let text = csv.finish().unwrap_or_else(|e| panic!("{e}"));
             let mut read = csv::Reader::from_reader(text.as_slice());
             let header = read.headers().unwrap_or_else(|e| panic!("{e}")).clone();
-            let json = |r: &Row| match serde_json::to_value(&r.report) {
-                Ok(Value::Object(map)) => map,
-                other => panic!("{other:?}"),
-            };
-            for (row, record) in rows.iter().zip(read.records()) {
-                let record = record.unwrap_or_else(|e| panic!("{e}"));
-                let mut expected = vec![("display_hz".to_string(), row.rate.to_string())];
-                expected.extend(flattened("", &json(row)));
-                let got: Vec<(String, String)> = header
+            let records: Vec<csv::StringRecord> = read
+                .records()
+                .map(|r| r.unwrap_or_else(|e| panic!("{e}")))
+                .collect();
+            assert_eq!(records.len(), rows.len());
+            for (row, record) in rows.iter().zip(&records) {
+                assert_eq!(record.len(), header.len());
+                // The columns, their dotted parts joined, are the JSON's fields in order.
+                let mut fields: Vec<&str> = header
                     .iter()
-                    .zip(record.iter())
-                    .map(|(h, c)| (h.to_string(), c.to_string()))
+                    .skip(1)
+                    .map(|h| h.split('.').next().unwrap_or(h))
                     .collect();
-                assert_eq!(got, expected, "physics {physics}, {} Hz", row.rate);
+                fields.dedup();
+                let json = serde_json::to_value(&row.report).unwrap_or_else(|e| panic!("{e}"));
+                let keys: Vec<&str> = json
+                    .as_object()
+                    .map(|m| m.keys().map(String::as_str).collect())
+                    .unwrap_or_default();
+                assert_eq!(fields, keys, "physics {physics}, {} Hz", row.rate);
+                let cell =
+                    |column: &str| header.iter().position(|h| h == column).map(|i| &record[i]);
+                assert_eq!(cell("display_hz"), Some(row.rate.to_string().as_str()));
+                assert_eq!(cell("lane"), Some(row.report.lane.as_str()));
+                assert_eq!(cell("mode"), Some(row.report.mode.name()));
+                let histogram = cell("steps_histogram").unwrap_or_default();
+                assert!(
+                    histogram.split(' ').all(|c| c.split_once('x').is_some()),
+                    "{histogram}"
+                );
             }
             let has = |column: &str| header.iter().any(|h| h == column);
             assert_eq!(has("state_hash"), physics);
             assert!(has("judder_px.rms") && has("policy.tick_s") && has("latency_ms.p99"));
         }
+    }
+
+    #[test]
+    fn a_figure_that_may_be_null_keeps_its_columns() {
+        let mut report = rows(false).swap_remove(0).report;
+        let full = cells(&report).unwrap_or_else(|e| panic!("{e}"));
+        report.shown.judder_px = None;
+        report.latency_ms = None;
+        report.vblanks.refresh_interval_ms = None;
+        let empty = cells(&report).unwrap_or_else(|e| panic!("{e}"));
+        let columns = |c: &[(String, String)]| c.iter().map(|(k, _)| k.clone()).collect::<Vec<_>>();
+        assert_eq!(columns(&full), columns(&empty));
+        let judder = empty.iter().find(|(k, _)| k == "judder_px.max");
+        assert_eq!(judder.map(|(_, v)| v.as_str()), Some(""));
     }
 }

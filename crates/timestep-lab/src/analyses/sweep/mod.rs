@@ -11,7 +11,7 @@ mod output;
 mod rates;
 
 pub use csv_rows::SweepCsv;
-pub use output::{Summary, json_row};
+pub use output::{Summary, SweepJson};
 pub use rates::{DEFAULT_RATES, MAX_CONFIGS, RatesError, parse_rates, without_hz};
 
 use crate::hosts::simulate::{self, DisplayConfig, RenderCost, SimConfig};

@@ -4,22 +4,64 @@
 use super::{Axis, Row};
 use crate::model::lane::{LaneState, TICK_COUNTERS_BELOW};
 use crate::view::chart::SweepPoint;
+use serde::Serialize;
 use serde_json::{Map, Value};
 use std::io::{self, Write};
 
-/// A row as one JSON object: `{"display_hz": ..., <the lane's report>}` (`fps` on a VRR
-/// panel).
-pub fn json_row(row: &Row) -> Value {
-    let mut object = Map::new();
-    object.insert(row.axis.column().into(), Value::from(row.rate));
-    if let Value::Object(fields) = report_value(row) {
-        object.extend(fields);
-    }
-    Value::Object(object)
+/// A sweep's `--json` as it is written: one object, its `config`, then its `rows` streamed one
+/// compact object per line as configurations finish, then the fields of its end. Every value is
+/// serialised by serde; only the streamed object's punctuation is written here.
+#[derive(Clone, Debug, Default)]
+pub struct SweepJson {
+    rows: u64,
 }
 
-fn report_value(row: &Row) -> Value {
-    serde_json::to_value(&row.report).unwrap_or(Value::Null)
+impl SweepJson {
+    /// Begins the object on `out` with `config`.
+    pub fn begin(&self, out: &mut impl Write, config: &impl Serialize) -> io::Result<()> {
+        out.write_all(b"{\"config\": ")?;
+        serde_json::to_writer(&mut *out, config)?;
+        out.write_all(b",\n\"rows\": [")
+    }
+
+    /// One row: `{"display_hz": ..., <the lane's report>}` (`fps` on a VRR panel).
+    pub fn row(&mut self, out: &mut impl Write, row: &Row) -> io::Result<()> {
+        out.write_all(if self.rows == 0 { b"\n" } else { b",\n" })?;
+        let mut object = Map::new();
+        object.insert(row.axis.column().into(), Value::from(row.rate));
+        if let Value::Object(report) = serde_json::to_value(&row.report)? {
+            object.extend(report);
+        }
+        serde_json::to_writer(&mut *out, &object)?;
+        self.rows += 1;
+        Ok(())
+    }
+
+    /// Ends the rows, then the object with `end`'s fields and a newline.
+    pub fn end(&self, out: &mut impl Write, end: &impl Serialize) -> io::Result<()> {
+        out.write_all(b"\n]")?;
+        end.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut *out,
+            Continued(0),
+        ))?;
+        writeln!(out)
+    }
+}
+
+/// serde_json's compact layout, but for the outermost object, whose fields continue one already
+/// open: it opens with a comma rather than a brace.
+struct Continued(usize);
+
+impl serde_json::ser::Formatter for Continued {
+    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.0 += 1;
+        out.write_all(if self.0 == 1 { b"," } else { b"{" })
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.0 -= 1;
+        out.write_all(b"}")
+    }
 }
 
 /// The rates a reader looks for; the summary gives the beat at those the sweep covers.

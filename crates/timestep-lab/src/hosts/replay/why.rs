@@ -68,7 +68,7 @@ fn blending(c: &CaptureSummary, lanes: &[LaneReport]) -> Option<String> {
     let shown_ms = c.display_change_ms?.median;
     let blend: Vec<&str> = lanes
         .iter()
-        .filter(|l| l.policy.shows == "blend")
+        .filter(|l| l.policy.mode.blends())
         .map(|l| l.lane.as_str())
         .collect();
     (!blend.is_empty() && error_ms >= shown_ms * BLEND_ERROR_SHARE).then(|| {

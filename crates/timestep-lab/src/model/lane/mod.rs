@@ -18,7 +18,7 @@ pub use metrics::{Metrics, StepsPerFrame};
 pub use record::{Record, Vblank};
 pub use report::{
     BEHIND_PERCENT, Books, DrawReport, LaneReport, LaneState, PacingReport, PhysicsReport,
-    PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, peak_rss_kib,
+    PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, as_text, peak_rss_kib,
 };
 pub use spec::{LaneError, LaneSpec, parse_lanes, parse_spec};
 pub use vblanks::{RefreshInterval, TICK_COUNTERS_BELOW, Vblanks};

@@ -2,20 +2,32 @@
 //! simulated clock in `simulate` and `sweep`, on the window's own clock in the window.
 
 use super::{JudderStats, Lane, LatencyStats, RefreshInterval, StepsPerFrame, Vblanks, World};
+use crate::model::rope::Integrator;
 use crate::util::fast::{millis_f, millis_signed};
-use serde::Serialize;
-use timestep_loop::{ClampOn, Loop, Pacer, Policy, SNAP_FRAMES, VsyncDetector, millis, seconds};
+use serde::{Serialize, Serializer};
+use timestep_loop::{
+    ClampOn, Loop, Mode, Pacer, Pacing, Policy, SNAP_FRAMES, VsyncDetector, millis, seconds,
+};
+
+/// Writes a typed value (a mode, pacing, timer, integrator) as its name, as the command line
+/// takes it: the one place a report's typed field becomes text.
+pub fn as_text<T: std::fmt::Display, S: Serializer>(value: &T, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(value)
+}
 
 /// What one lane did, every figure measured (on the simulated clock in `simulate`, on the
 /// window's own clock in the window). Built in one go by [`LaneReport::new`]; its groups are
-/// flattened, so the JSON object and a sweep's CSV row have the same flat fields.
+/// flattened, so the JSON object and a sweep's CSV row have the same flat fields. Its fields
+/// are typed; they become text only as it is serialised ([`as_text`], [`PolicyReport`]).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct LaneReport {
     /// The lane's name: its loop and options as they would be typed (`NAME[+OPTION...]`).
     pub lane: String,
     /// The loop's mode: `variable`, `semi-fixed`, `fixed` or `interpolated`.
-    pub mode: String,
+    #[serde(serialize_with = "as_text")]
+    pub mode: Mode,
     /// Whether the lane held: "ok", "exploded" or "fallen behind" ([`LaneState`]).
+    #[serde(serialize_with = "as_text")]
     pub state: LaneState,
     /// What the presented frames showed.
     #[serde(flatten)]
@@ -23,8 +35,10 @@ pub struct LaneReport {
     /// The loop's books: time measured, consumed, dropped and left over, ns.
     #[serde(flatten)]
     pub books: Books,
-    /// The lane's loop: tick, timer, rules, and the source a preset follows.
-    pub policy: PolicyReport,
+    /// The lane's loop: tick, timer, rules, and the source a preset follows (written as its
+    /// [`PolicyReport`]).
+    #[serde(serialize_with = "PolicyReport::write")]
+    pub policy: Policy,
     /// Whether presents are paced by a vsync, and the refresh rate measured.
     #[serde(flatten)]
     pub vsync: VsyncReport,
@@ -53,23 +67,19 @@ pub struct LaneReport {
 
 /// What became of a lane, as docs/REFERENCE.md defines it: a lane that did not hold (any
 /// state but ok) is never called best, whatever its other figures say.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaneState {
     /// None of the others.
-    #[serde(rename = "ok")]
     Ok,
     /// The rope diverged at least once (measured: only a lane with a rope can explode).
-    #[serde(rename = "exploded")]
     Exploded,
     /// A lane run without a rope (`sweep` without `--physics`) took more than
     /// [`UNSTABLE_PERCENT`]% of its integration steps longer than its integrator's stable step
     /// on this rope. Whether the rope would explode is not known: `--physics` measures it.
-    #[serde(rename = "unstable step")]
     UnstableStep,
     /// Simulated time fell behind the wall: more than [`BEHIND_PERCENT`]% of the frames the loop
     /// ran (shown or not) dropped time (the clamp, the step cap, a resync): slow motion, or the
     /// spiral of death.
-    #[serde(rename = "fallen behind")]
     FallenBehind,
 }
 
@@ -241,7 +251,8 @@ pub struct VblankReport {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PacingReport {
     /// The pacing: `vsync`, `cap:HZ`, `hold:HZ`, `adaptive` or `late`.
-    pub pacing: String,
+    #[serde(serialize_with = "as_text")]
+    pub pacing: Pacing,
     /// The render interval at the end, ms (null under vsync).
     pub render_interval_ms: Option<f64>,
     /// Frames whose work ran past the interval or the next deadline.
@@ -269,7 +280,8 @@ pub struct PhysicsReport {
     /// Whether the rope is exploded at the end of the run.
     pub exploded_at_end: bool,
     /// The integrator the rope stepped with at the end (`euler` or `rk4`).
-    pub integrator: String,
+    #[serde(serialize_with = "as_text")]
+    pub integrator: Integrator,
     /// The longest step the integrator can take on this rope without diverging, s.
     pub stable_below_s: f64,
     /// FNV-1a of the final positions' and velocities' bits, hex.
@@ -296,11 +308,11 @@ impl LaneReport {
         let books = Books::new(lane.looped());
         LaneReport {
             lane: lane.name(),
-            mode: lane.mode().name().to_string(),
+            mode: lane.mode(),
             state: LaneState::of(lane),
             shown: ShownReport::new(lane, &books),
             books,
-            policy: PolicyReport::new(lane.policy()),
+            policy: lane.policy().clone(),
             vsync: VsyncReport::new(lane.vsync()),
             vblanks: VblankReport::new(lane.record().vblanks()),
             latency_ms: lane.record().latency().stats(),
@@ -426,7 +438,7 @@ impl VblankReport {
 impl PacingReport {
     fn new(pacer: &Pacer) -> Self {
         PacingReport {
-            pacing: pacer.pacing().to_string(),
+            pacing: pacer.pacing(),
             render_interval_ms: pacer.interval_ns().map(millis),
             missed_intervals: pacer.missed(),
             spin_cpu_ms: None,
@@ -445,14 +457,15 @@ impl PhysicsReport {
             exploded_at_s: watch.first_at_ns().map(seconds),
             explosions: watch.explosions(),
             exploded_at_end: rope.exploded(),
-            integrator: world.integrator().to_string(),
+            integrator: world.integrator(),
             stable_below_s: rope.params().stability_limit_s(),
             state_hash: format!("{:016x}", rope.state_hash()),
         }
     }
 }
 
-/// A lane's loop, as its report states it.
+/// A lane's loop, as its report's JSON states it: made from the typed [`Policy`] as the report
+/// is serialised.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PolicyReport {
     /// All of it in one line.
@@ -508,6 +521,11 @@ impl PolicyReport {
             substeps_per_tick: p.substeps_per_tick(),
             source: p.preset.map(|preset| preset.source()),
         }
+    }
+
+    /// Writes `p` as its statement (a report's `policy`).
+    fn write<S: Serializer>(p: &Policy, s: S) -> Result<S::Ok, S::Error> {
+        PolicyReport::new(p).serialize(s)
     }
 }
 

@@ -8,7 +8,7 @@ pub use table::{write_lane_tables, write_rope_bounds, write_table};
 use super::vrr::Vrr;
 use super::{LaneOutcome, Phase, SimConfig};
 use crate::model::lane::LaneReport;
-use crate::model::rope::RopeParams;
+use crate::model::rope::{Integrator, RopeParams};
 use serde::Serialize;
 use std::io::{self, Write};
 use timestep_loop::{MaxSubstep, TimingConfig, format_duration, seconds};
@@ -134,7 +134,8 @@ pub struct RopeReport {
     /// The integrator's name, and the longest step it can take without the rope's fastest mode
     /// growing (computed from the parameters, see `RopeParams::stability_limit_s`): what
     /// variable mode can integrate. A lane with its own integrator reports its own.
-    pub integrator: String,
+    #[serde(serialize_with = "crate::model::lane::as_text")]
+    pub integrator: Integrator,
     /// The longest step the rope's integrator can take on it without diverging, s.
     pub stable_below_s: f64,
 }
@@ -152,7 +153,7 @@ impl RopeReport {
             damping_per_s: f64_of(r.damping_per_s),
             pin: r.pin.name().to_string(),
             drive: r.drive.to_string(),
-            integrator: r.integrator.to_string(),
+            integrator: r.integrator,
             stable_below_s: r.stability_limit_s(),
         }
     }

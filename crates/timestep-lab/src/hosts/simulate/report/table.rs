@@ -136,10 +136,10 @@ pub fn write_rope_bounds(
         c.damping_per_s,
         c.pin
     )?;
-    let mut shown: Vec<(&str, f64)> = vec![(&c.integrator, c.stable_below_s)];
+    let mut shown = vec![(c.integrator, c.stable_below_s)];
     for p in lanes.iter().filter_map(|l| l.physics.as_ref()) {
         if !shown.iter().any(|(i, _)| *i == p.integrator) {
-            shown.push((&p.integrator, p.stable_below_s));
+            shown.push((p.integrator, p.stable_below_s));
         }
     }
     for (integrator, limit) in shown.into_iter().filter(|(_, l)| l.is_finite()) {
@@ -289,8 +289,8 @@ fn write_loops(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
     let name_w = name_width(lanes);
     writeln!(out, "loops:")?;
     for l in lanes {
-        writeln!(out, "  {:<name_w$}{}", l.lane, l.policy.summary)?;
-        if let Some(source) = l.policy.source {
+        writeln!(out, "  {:<name_w$}{}", l.lane, l.policy)?;
+        if let Some(source) = l.policy.preset.map(|p| p.source()) {
             writeln!(out, "  {:<name_w$}  follows {source}", "")?;
             // The source names the preset's defaults; the lane's own options are what ran.
             if let Some((_, options)) = l.lane.split_once('+') {
@@ -327,31 +327,7 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
         pattern_head,
     ];
     let mut rows = vec![head.map(String::from).to_vec()];
-    for l in lanes {
-        let v = &l.vsync;
-        let vsync = match (v.vsync_detected, v.refresh_estimate_hz, v.detected_after_s) {
-            (true, Some(hz), Some(after)) => format!("yes, {hz:.2} Hz at {after:.1}s"),
-            (false, _, Some(after)) => format!("lost (found at {after:.1}s)"),
-            _ => "no".into(),
-        };
-        let b = &l.vblanks;
-        rows.push(vec![
-            l.lane.clone(),
-            b.ticks_per_vblank.map_or("-".into(), |r| format!("{r:.2}")),
-            count_or_na(b.double_updates),
-            count_or_na(b.irregular_frames),
-            b.skipped_vblanks.to_string(),
-            b.zero_step_frames.to_string(),
-            b.max_steps_per_vblank.to_string(),
-            String::new(),
-            vsync,
-            if wide {
-                pattern_tail(&b.pattern)
-            } else {
-                String::new()
-            },
-        ]);
-    }
+    rows.extend(lanes.iter().map(|l| vblank_cells(l, wide)));
     // The widths the table always had; a wider figure widens its column.
     let widths = [name_w - 1, 13, 7, 9, 8, 9, 5, 0, 23, 0];
     let right = [
@@ -369,6 +345,33 @@ fn write_vblanks(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::
         )?;
     }
     Ok(())
+}
+
+/// A lane's row of [`write_vblanks`].
+fn vblank_cells(l: &LaneReport, wide: bool) -> Vec<String> {
+    let v = &l.vsync;
+    let vsync = match (v.vsync_detected, v.refresh_estimate_hz, v.detected_after_s) {
+        (true, Some(hz), Some(after)) => format!("yes, {hz:.2} Hz at {after:.1}s"),
+        (false, _, Some(after)) => format!("lost (found at {after:.1}s)"),
+        _ => "no".into(),
+    };
+    let b = &l.vblanks;
+    vec![
+        l.lane.clone(),
+        b.ticks_per_vblank.map_or("-".into(), |r| format!("{r:.2}")),
+        count_or_na(b.double_updates),
+        count_or_na(b.irregular_frames),
+        b.skipped_vblanks.to_string(),
+        b.zero_step_frames.to_string(),
+        b.max_steps_per_vblank.to_string(),
+        String::new(),
+        vsync,
+        if wide {
+            pattern_tail(&b.pattern)
+        } else {
+            String::new()
+        },
+    ]
 }
 
 /// The last vblanks of a lane's pattern: the last 20 counts when comma-separated, else the last
@@ -431,6 +434,14 @@ fn name_width(lanes: &[LaneReport]) -> usize {
         + 1
 }
 
+/// Each column's width: as wide as it always was, or as its widest cell.
+fn widths(columns: &[&Column], cells: &[Vec<String>]) -> Vec<usize> {
+    let widest = |i: usize| cells.iter().map(|row| row[i].chars().count()).max();
+    let each = columns.iter().enumerate();
+    each.map(|(i, c)| widest(i).unwrap_or(0).max(c.width))
+        .collect()
+}
+
 /// One row per lane, under two header lines; when `wide`, every column and the state hash last,
 /// else the narrow columns alone.
 fn write_lanes(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Result<()> {
@@ -442,14 +453,7 @@ fn write_lanes(out: &mut impl Write, lanes: &[LaneReport], wide: bool) -> io::Re
         .iter()
         .map(|l| columns.iter().map(|c| (c.cell)(l)).collect())
         .collect();
-    let widths: Vec<usize> = columns
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let widest = cells.iter().map(|row| row[i].chars().count()).max();
-            widest.unwrap_or(0).max(c.width)
-        })
-        .collect();
+    let widths = widths(&columns, &cells);
     let row = |first: &str, cells: Vec<String>, last: &str| {
         let mut line = format!("{first:<name_w$}");
         for ((c, text), &w) in columns.iter().zip(cells).zip(&widths) {
