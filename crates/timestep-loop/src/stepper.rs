@@ -9,7 +9,7 @@
 use crate::config::{ClampOn, StepRule, TimingConfig};
 use crate::jitter::JitterFix;
 use crate::mode::Mode;
-use crate::tick::Tick;
+use crate::tick::{self, Tick};
 use std::time::Duration;
 
 /// One step the caller must integrate.
@@ -336,7 +336,7 @@ impl Stepper {
     /// carried deficit, which can be negative), ns (rounded down).
     pub fn remainder_ns(&self) -> i64 {
         let den = i128::from(self.tick.den());
-        let ns = self.remainder_units().div_euclid(den);
+        let ns = tick::div_euclid(self.remainder_units(), den);
         ns.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
     }
     /// [`Stepper::remainder_ns`] in units of 1/den ns, exactly.
@@ -399,7 +399,7 @@ impl Stepper {
         let have = self.acc.saturating_add(self.tick.units(frame_ns));
         let short = self.tick.in_units().saturating_sub(have);
         let den = u128::from(self.tick.den());
-        u64::try_from(short.div_ceil(den)).unwrap_or(u64::MAX)
+        u64::try_from(tick::div_ceil(short, den)).unwrap_or(u64::MAX)
     }
 
     /// Advances by one frame of `frame_ns` measured time, calling `step` for every step to take,
@@ -430,7 +430,7 @@ impl Stepper {
                 StepRule::Whole => {
                     // The spiral-of-death guard: whole ticks past the cap are cut; the sub-tick
                     // remainder is kept so alpha stays continuous.
-                    let whole = self.acc / tick;
+                    let whole = tick::div(self.acc, tick);
                     let n = whole.min(u128::from(self.cap));
                     if whole > n {
                         cut = Some((whole - n) * tick);
@@ -671,7 +671,7 @@ impl Stepper {
             Some(j) => j.accum_units().max(0) as u128,
             None => self.acc,
         };
-        let alpha = past as f64 / self.tick.in_units() as f64;
+        let alpha = tick::to_f64(past) / tick::to_f64(self.tick.in_units());
         if self.mode.blends() {
             // Never later than the newest state: before the first tick the blend is of the
             // start with itself, which is time 0.
@@ -698,7 +698,7 @@ impl Stepper {
         self.frame.consumed += units;
         let den = u128::from(self.tick.den());
         Step {
-            dt_ns: u64::try_from((units + den / 2) / den).unwrap_or(u64::MAX),
+            dt_ns: u64::try_from(tick::div(units + den / 2, den)).unwrap_or(u64::MAX),
             last,
             substeps: 1,
         }

@@ -3,6 +3,7 @@
 //! began.
 
 use super::{Judder, Latency, Metrics, Vblanks};
+use crate::fast;
 use timestep_loop::{Loop, Mode, Policy, Step, TimerKind, snap_to_display_mode};
 
 /// Where a presented frame landed: the vblank it was shown at and the display's period, when
@@ -53,8 +54,8 @@ fn due_steps(mode: Mode, ticks: f64) -> f64 {
 /// Hz tick then fits, and its game runs 0.1% slow instead of beating.
 fn predicted_beat_s(policy: &Policy, period_ns: f64, hint_hz: Option<f64>) -> Option<f64> {
     let fed_ns = match policy.timer {
-        TimerKind::Snap => snap_to_display_mode(period_ns.round() as u64, hint_hz) as f64,
-        TimerKind::SnapVsync => (1e9 / (1e9 / period_ns).round()).trunc(),
+        TimerKind::Snap => snap_to_display_mode(fast::round(period_ns) as u64, hint_hz) as f64,
+        TimerKind::SnapVsync => (1e9 / fast::round(1e9 / period_ns)).trunc(),
         _ => period_ns,
     };
     let r = fed_ns / policy.timing.tick_ns() as f64;
