@@ -503,18 +503,49 @@ impl Stepper {
             && self.open
             && left > 1
         {
-            let ticks = u128::from(left - 1) * self.tick.in_units();
-            self.sim += ticks;
-            self.frame.steps += (left - 1) as u32;
-            self.frame.consumed += ticks;
-            if take {
-                self.acc -= ticks;
-            }
+            self.skip_ticks(left - 1, take);
             self.frame.plan = Plan::Count { left: 1, take };
             let step = self.next_step()?;
             return Some(StepRun { step, count: left });
         }
+        // Semi-fixed's whole ticks before its last sliver are alike too (a 30 Hz frame of 1 ms
+        // ticks is 33 of them), and one run spares asking for each.
+        if let Plan::Slivers = self.frame.plan
+            && self.open
+            && let count @ 2.. = self.whole_slivers()
+        {
+            self.skip_ticks(count - 1, true);
+            let step = self.next_step()?;
+            return Some(StepRun { step, count });
+        }
         self.next_step().map(|step| StepRun { step, count: 1 })
+    }
+
+    /// Takes `n` whole ticks of the open frame at once, with the books `n` steps would keep
+    /// (`take`: out of the accumulator), short of the blend's `prev_sim`, which only the
+    /// frame's next step sets.
+    fn skip_ticks(&mut self, n: u64, take: bool) {
+        let ticks = u128::from(n) * self.tick.in_units();
+        self.sim += ticks;
+        self.frame.steps += n as u32;
+        self.frame.consumed += ticks;
+        if take {
+            self.acc -= ticks;
+        }
+    }
+
+    /// How many whole ticks semi-fixed's next steps are before any of them is the frame's last
+    /// (the one that empties the accumulator or reaches the cap), as [`Stepper::sliver`] would
+    /// take them one by one.
+    fn whole_slivers(&self) -> u64 {
+        let tick = self.tick.in_units();
+        // A whole tick is not the last while more than a tick is left after it...
+        let before_last = tick::div_ceil(self.acc, tick).saturating_sub(1);
+        // ...and the step after it is still under the cap.
+        let under_cap = self.cap.saturating_sub(self.frame.steps.saturating_add(1));
+        u64::try_from(before_last)
+            .unwrap_or(u64::MAX)
+            .min(u64::from(under_cap))
     }
 
     /// Takes every step the open frame has left without handing them out (for a caller that

@@ -179,6 +179,9 @@ impl fmt::Display for Tick {
 
 /// `a / b`, rounded down (`b` > 0).
 pub(crate) fn div(a: u128, b: u128) -> u128 {
+    if b == 1 {
+        return a; // a tick of whole ns: units are ns, and a division is tens of cycles
+    }
     match (u64::try_from(a), u64::try_from(b)) {
         (Ok(a), Ok(b)) => u128::from(a / b),
         _ => a / b,
