@@ -62,6 +62,9 @@ pub struct Loop {
     /// The books of timers this loop has replaced since its stepper started, what each held
     /// when it went counted as discarded (or, held short, invented).
     retired: TimerBooks,
+    /// The last step length asked for, the longest substep then and its substeps: a frame's
+    /// ticks are all one length, so the division is done when either changes, not every run.
+    substeps_memo: (u64, Option<u64>, u64),
 }
 
 impl Loop {
@@ -94,6 +97,7 @@ impl Loop {
             stepper: Stepper::new(policy.timing, policy.mode),
             timer: Timer::new(policy.timer, policy.timing.tick(), env.vsync_requested),
             retired: TimerBooks::default(),
+            substeps_memo: (0, None, 1),
             vsync: VsyncDetector::new(env.refresh_hint_hz),
             spec,
             env: *env,
@@ -238,9 +242,9 @@ impl Loop {
     /// The frame's next step, with its substeps (equal ones no longer than the policy's
     /// longest); `None` once the frame has none left.
     pub fn next_step(&mut self) -> Option<Step> {
-        let max = self.policy.max_substep_ns;
-        self.stepper.next_step().map(|s| Step {
-            substeps: substeps(s.dt_ns, max),
+        let s = self.stepper.next_step()?;
+        Some(Step {
+            substeps: self.substeps(s.dt_ns),
             ..s
         })
     }
@@ -248,14 +252,26 @@ impl Loop {
     /// The frame's next steps that are alike (a fixed frame's ticks come as one run), with
     /// their substeps; `None` once the frame has none left.
     pub fn next_run(&mut self) -> Option<StepRun> {
-        let max = self.policy.max_substep_ns;
-        self.stepper.next_run().map(|r| StepRun {
+        let r = self.stepper.next_run()?;
+        Some(StepRun {
             step: Step {
-                substeps: substeps(r.step.dt_ns, max),
+                substeps: self.substeps(r.step.dt_ns),
                 ..r.step
             },
             ..r
         })
+    }
+
+    /// [`substeps`] of a step of `dt_ns` under the policy's longest substep.
+    fn substeps(&mut self, dt_ns: u64) -> u64 {
+        let max = self.policy.max_substep_ns;
+        let (dt, was_max, n) = self.substeps_memo;
+        if (dt, was_max) == (dt_ns, max) {
+            return n;
+        }
+        let n = substeps(dt_ns, max);
+        self.substeps_memo = (dt_ns, max, n);
+        n
     }
 
     /// Takes the frame's remaining steps without handing them out (to keep time with nothing

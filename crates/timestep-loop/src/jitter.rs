@@ -10,7 +10,8 @@
 //! `f64` seconds. The header explains the 12: it is what 60 ticks
 //! on a 144 Hz display need (5 ticks in every 12 frames).
 
-use crate::tick::Tick;
+use crate::tick::{Tick, div_euclid, signed_to_f64};
+use crate::units::round;
 
 /// Frames of history (`CONTROL_STEPS`).
 pub const CONTROL_STEPS: usize = 12;
@@ -53,7 +54,7 @@ impl JitterFix {
     /// Game time already past the last tick, as a fraction of a tick, in [0, 1]
     /// (`interpolation_fraction`).
     pub fn fraction(&self) -> f64 {
-        self.accum_ns as f64 / self.tick_ns as f64
+        signed_to_f64(self.accum_ns) / signed_to_f64(self.tick_ns)
     }
 
     /// `time_accum`, ns (rounded down): in [0, tick] between frames.
@@ -78,9 +79,7 @@ impl JitterFix {
     }
 
     fn ns(&self, units: i128) -> i64 {
-        units
-            .div_euclid(self.den)
-            .clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
+        div_euclid(units, self.den).clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
     }
 
     /// One frame of `dt_ns` measured time (`advance_checked`): the ticks to run.
@@ -103,7 +102,7 @@ impl JitterFix {
         step = step.max(min_out);
         self.accum_ns = step - k;
         if self.accum_ns > self.tick_ns {
-            let extra = self.accum_ns.div_euclid(self.tick_ns);
+            let extra = div_euclid(self.accum_ns, self.tick_ns);
             self.accum_ns -= extra * self.tick_ns;
             n += extra;
         }
@@ -116,7 +115,7 @@ impl JitterFix {
     fn core(&mut self, dt: i128) -> i128 {
         self.accum_ns += dt;
         let tick = self.tick_ns;
-        let mut n = self.accum_ns.div_euclid(tick);
+        let mut n = div_euclid(self.accum_ns, tick);
         let (mut lo, mut hi) = (self.typical[0], self.typical[0] + 1);
         let mut retune = false;
         for i in 0..CONTROL_STEPS - 1 {
@@ -129,14 +128,14 @@ impl JitterFix {
             hi = hi.min(need + 1);
         }
         if n < lo {
-            let most = (self.accum_ns + self.j_ns).div_euclid(tick);
+            let most = div_euclid(self.accum_ns + self.j_ns, tick);
             (n, retune) = if most < lo {
                 (most, true)
             } else {
                 (lo, retune)
             };
         } else if n > hi {
-            let least = (self.accum_ns - self.j_ns).div_euclid(tick);
+            let least = div_euclid(self.accum_ns - self.j_ns, tick);
             (n, retune) = if least > hi {
                 (least, true)
             } else {
@@ -160,24 +159,35 @@ impl JitterFix {
     /// `get_average_physics_steps`: over how many frames the typical counts agree, and the
     /// range of time per frame they allow, ns.
     fn average_steps(&self) -> (usize, i128, i128) {
-        let tick = self.tick_ns as f64;
-        let mut low = self.typical[0] as f64;
+        let tick = signed_to_f64(self.tick_ns);
+        let mut low = signed_to_f64(self.typical[0]);
         let mut high = low + 1.0;
-        let ns = |steps: f64| (steps * tick).round() as i128;
+        let ns = |steps: f64| whole(round(steps * tick));
         for i in 1..CONTROL_STEPS {
             let frames = (i + 1) as f64;
-            let a = self.typical[i] as f64 / frames;
+            let a = signed_to_f64(self.typical[i]) / frames;
             if a > high {
                 return (i, ns(low), ns(high));
             }
             low = low.max(a);
-            let b = (self.typical[i] + 1) as f64 / frames;
+            let b = signed_to_f64(self.typical[i] + 1) / frames;
             if b < low {
                 return (i, ns(low), ns(high));
             }
             high = high.min(b);
         }
         (CONTROL_STEPS, ns(low), ns(high))
+    }
+}
+
+/// `x as i128` for a whole `x` (saturating), through `i64` where it fits: the 128-bit
+/// conversion is a library call.
+fn whole(x: f64) -> i128 {
+    // Within ±2^62 the i64 conversion is exact, as the i128 one is.
+    if x.abs() < 4.611_686_018_427_388e18 {
+        i128::from(x as i64)
+    } else {
+        x as i128
     }
 }
 

@@ -9,7 +9,7 @@
 use crate::config::{ClampOn, StepRule, TimingConfig};
 use crate::jitter::JitterFix;
 use crate::mode::Mode;
-use crate::tick::Tick;
+use crate::tick::{self, Tick};
 use std::time::Duration;
 
 /// One step the caller must integrate.
@@ -336,7 +336,7 @@ impl Stepper {
     /// carried deficit, which can be negative), ns (rounded down).
     pub fn remainder_ns(&self) -> i64 {
         let den = i128::from(self.tick.den());
-        let ns = self.remainder_units().div_euclid(den);
+        let ns = tick::div_euclid(self.remainder_units(), den);
         ns.clamp(i128::from(i64::MIN), i128::from(i64::MAX)) as i64
     }
     /// [`Stepper::remainder_ns`] in units of 1/den ns, exactly.
@@ -399,7 +399,7 @@ impl Stepper {
         let have = self.acc.saturating_add(self.tick.units(frame_ns));
         let short = self.tick.in_units().saturating_sub(have);
         let den = u128::from(self.tick.den());
-        u64::try_from(short.div_ceil(den)).unwrap_or(u64::MAX)
+        u64::try_from(tick::div_ceil(short, den)).unwrap_or(u64::MAX)
     }
 
     /// Advances by one frame of `frame_ns` measured time, calling `step` for every step to take,
@@ -430,7 +430,7 @@ impl Stepper {
                 StepRule::Whole => {
                     // The spiral-of-death guard: whole ticks past the cap are cut; the sub-tick
                     // remainder is kept so alpha stays continuous.
-                    let whole = self.acc / tick;
+                    let whole = tick::div(self.acc, tick);
                     let n = whole.min(u128::from(self.cap));
                     if whole > n {
                         cut = Some((whole - n) * tick);
@@ -503,18 +503,49 @@ impl Stepper {
             && self.open
             && left > 1
         {
-            let ticks = u128::from(left - 1) * self.tick.in_units();
-            self.sim += ticks;
-            self.frame.steps += (left - 1) as u32;
-            self.frame.consumed += ticks;
-            if take {
-                self.acc -= ticks;
-            }
+            self.skip_ticks(left - 1, take);
             self.frame.plan = Plan::Count { left: 1, take };
             let step = self.next_step()?;
             return Some(StepRun { step, count: left });
         }
+        // Semi-fixed's whole ticks before its last sliver are alike too (a 30 Hz frame of 1 ms
+        // ticks is 33 of them), and one run spares asking for each.
+        if let Plan::Slivers = self.frame.plan
+            && self.open
+            && let count @ 2.. = self.whole_slivers()
+        {
+            self.skip_ticks(count - 1, true);
+            let step = self.next_step()?;
+            return Some(StepRun { step, count });
+        }
         self.next_step().map(|step| StepRun { step, count: 1 })
+    }
+
+    /// Takes `n` whole ticks of the open frame at once, with the books `n` steps would keep
+    /// (`take`: out of the accumulator), short of the blend's `prev_sim`, which only the
+    /// frame's next step sets.
+    fn skip_ticks(&mut self, n: u64, take: bool) {
+        let ticks = u128::from(n) * self.tick.in_units();
+        self.sim += ticks;
+        self.frame.steps += n as u32;
+        self.frame.consumed += ticks;
+        if take {
+            self.acc -= ticks;
+        }
+    }
+
+    /// How many whole ticks semi-fixed's next steps are before any of them is the frame's last
+    /// (the one that empties the accumulator or reaches the cap), as [`Stepper::sliver`] would
+    /// take them one by one.
+    fn whole_slivers(&self) -> u64 {
+        let tick = self.tick.in_units();
+        // A whole tick is not the last while more than a tick is left after it...
+        let before_last = tick::div_ceil(self.acc, tick).saturating_sub(1);
+        // ...and the step after it is still under the cap.
+        let under_cap = self.cap.saturating_sub(self.frame.steps.saturating_add(1));
+        u64::try_from(before_last)
+            .unwrap_or(u64::MAX)
+            .min(u64::from(under_cap))
     }
 
     /// Takes every step the open frame has left without handing them out (for a caller that
@@ -671,7 +702,7 @@ impl Stepper {
             Some(j) => j.accum_units().max(0) as u128,
             None => self.acc,
         };
-        let alpha = past as f64 / self.tick.in_units() as f64;
+        let alpha = tick::to_f64(past) / tick::to_f64(self.tick.in_units());
         if self.mode.blends() {
             // Never later than the newest state: before the first tick the blend is of the
             // start with itself, which is time 0.
@@ -698,7 +729,7 @@ impl Stepper {
         self.frame.consumed += units;
         let den = u128::from(self.tick.den());
         Step {
-            dt_ns: u64::try_from((units + den / 2) / den).unwrap_or(u64::MAX),
+            dt_ns: u64::try_from(tick::div(units + den / 2, den)).unwrap_or(u64::MAX),
             last,
             substeps: 1,
         }

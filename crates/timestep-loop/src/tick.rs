@@ -111,7 +111,7 @@ impl Tick {
 
     /// `units` of 1/den ns as whole nanoseconds, rounded down.
     pub fn floor_ns(&self, units: u128) -> u64 {
-        u64::try_from(units / u128::from(self.den)).unwrap_or(u64::MAX)
+        u64::try_from(div(units, u128::from(self.den))).unwrap_or(u64::MAX)
     }
 
     /// The tick in its own units: `num`.
@@ -169,6 +169,69 @@ impl fmt::Display for Tick {
             None => f.pad(&format_duration(self.ns())),
         }
     }
+}
+
+// The books' arithmetic, run on every frame. Their values nearly always fit in 64 bits (2^64
+// units are 213 days of time at the largest denominator, 584 years at den 1), and there one
+// hardware division or conversion gives the same result as the 128-bit one, which on x86-64 is
+// a call into compiler-builtins (`__udivti3`, `__floattidf`). Each falls back to the 128-bit
+// operation when a value does not fit, so every result is bit for bit the same.
+
+/// `a / b`, rounded down (`b` > 0).
+pub(crate) fn div(a: u128, b: u128) -> u128 {
+    if b == 1 {
+        return a; // a tick of whole ns: units are ns, and a division is tens of cycles
+    }
+    match (u64::try_from(a), u64::try_from(b)) {
+        (Ok(a), Ok(b)) => u128::from(a / b),
+        _ => a / b,
+    }
+}
+
+/// `a / b`, rounded up (`b` > 0).
+pub(crate) fn div_ceil(a: u128, b: u128) -> u128 {
+    match (u64::try_from(a), u64::try_from(b)) {
+        (Ok(a), Ok(b)) => u128::from(a.div_ceil(b)),
+        _ => a.div_ceil(b),
+    }
+}
+
+/// `a.div_euclid(b)` (`b` > 0).
+pub(crate) fn div_euclid(a: i128, b: i128) -> i128 {
+    match (i64::try_from(a), i64::try_from(b)) {
+        (Ok(a), Ok(b)) if b > 0 => i128::from(a.div_euclid(b)),
+        _ => a.div_euclid(b),
+    }
+}
+
+/// `x as f64`, correctly rounded.
+pub(crate) fn to_f64(x: u128) -> f64 {
+    match u64::try_from(x) {
+        Ok(x) => x as f64,
+        Err(_) => wide_to_f64(x),
+    }
+}
+
+/// `x as f64`, correctly rounded.
+pub(crate) fn signed_to_f64(x: i128) -> f64 {
+    match i64::try_from(x) {
+        Ok(x) => x as f64,
+        Err(_) => signed_wide_to_f64(x),
+    }
+}
+
+// The wide conversions stay out of line: inlined, the compiler sees that both arms convert the
+// same value and folds them back into the one library call.
+#[cold]
+#[inline(never)]
+fn wide_to_f64(x: u128) -> f64 {
+    x as f64
+}
+
+#[cold]
+#[inline(never)]
+fn signed_wide_to_f64(x: i128) -> f64 {
+    x as f64
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {

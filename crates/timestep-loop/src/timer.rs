@@ -289,7 +289,7 @@ pub fn snap_to_display_mode(d_ns: u64, hint_hz: Option<f64>) -> u64 {
 /// rate on X11 and macOS (59.94 Hz is 60), and 60 when the rate is unknown or rounds to 0
 /// (`frame_timer.cpp` lines 15-21).
 pub fn display_mode_hz(hint_hz: Option<f64>) -> u64 {
-    match hint_hz.map(f64::round) {
+    match hint_hz.map(crate::units::round) {
         Some(hz) if hz >= 1.0 => hz.min(1e9) as u64,
         _ => UNKNOWN_REFRESH_HZ,
     }

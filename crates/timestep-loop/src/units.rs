@@ -39,6 +39,26 @@ pub fn millis(ns: u64) -> f64 {
     ns as f64 / 1e6
 }
 
+/// `x.round()` (half away from zero), bit for bit but for the sign of a zero (every caller
+/// compares or converts it), without the library call `f64::round` is on baseline x86-64, for the vsync detector's and the jitter fix's arithmetic on every
+/// frame: below 2^52 the fraction `x − trunc(x)` is exact, so comparing it with ½ decides
+/// exactly as `round` does; from 2^52 on every double is whole. Crate-private (the app has its
+/// own, `timestep_lab::util::fast::round`, for its own frame arithmetic).
+pub(crate) fn round(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= 4_503_599_627_370_496.0 {
+        return x; // whole already, infinite or NaN
+    }
+    let t = x as i64 as f64;
+    let f = x - t;
+    if f >= 0.5 {
+        t + 1.0
+    } else if f <= -0.5 {
+        t - 1.0
+    } else {
+        t
+    }
+}
+
 /// Seconds as whole nanoseconds, to the nearest (negative and non-finite values give 0).
 pub fn ns_from_seconds(s: f64) -> u64 {
     if s.is_finite() && s > 0.0 {
@@ -373,6 +393,45 @@ mod tests {
             let e = parse_duration(bad).expect_err(bad);
             assert!(e.to_string().contains(&format!("'{bad}'")), "{e}");
         }
+    }
+
+    #[test]
+    fn round_agrees_with_the_standard_library() {
+        let mut rng = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let edges = [
+            0.0,
+            -0.0,
+            0.5,
+            1.5,
+            2.5,
+            -0.5,
+            -1.5,
+            0.49999999999999994,
+            -0.49999999999999994,
+            4_503_599_627_370_495.5,
+            4_503_599_627_370_496.0,
+            1e300,
+            f64::INFINITY,
+        ];
+        for x in edges {
+            assert_eq!(round(x), x.round(), "{x}");
+        }
+        for _ in 0..200_000 {
+            let x = f64::from_bits(next()) % 1e16;
+            let y = (next() % 100_000_000_000) as f64 / 1_000.0 - 5e7;
+            for v in [x, y] {
+                if v.is_finite() {
+                    assert_eq!(round(v), v.round(), "{v}");
+                }
+            }
+        }
+        assert!(round(f64::NAN).is_nan());
     }
 
     #[test]

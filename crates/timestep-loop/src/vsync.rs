@@ -19,7 +19,7 @@
 //! against it at once. Until it is decided, a loop that was given the display's rate may assume
 //! it, as the sample does ([`VsyncDetector::assumed_period_ns`]).
 
-use crate::units::MIN_HZ;
+use crate::units::{MIN_HZ, round};
 
 /// Frames of history.
 const RING: usize = 128;
@@ -212,7 +212,7 @@ impl VsyncDetector {
         // over the clamped length's periods and skew the measured rate.
         let d = d_ns.min(LONGEST_FRAME_NS) as i64;
         let p = period as i64;
-        let n = ((d + self.err_ns) as f64 / p as f64).round().max(0.0) as i64;
+        let n = round((d + self.err_ns) as f64 / p as f64).max(0.0) as i64;
         let snapped = n * p;
         self.err_ns = self.err_ns / 2 + (d - snapped);
         let slot = (snapped as u64, d as u64, n as u64);
@@ -231,7 +231,7 @@ impl VsyncDetector {
         // The sample's drift alone is fooled by frame times of random length: its decaying
         // error term makes the snapped sum track any measured sum. A paced frame is also, on
         // its own, close to a whole number (at least one) of periods.
-        let whole = (d as f64 / p as f64).round() as i64;
+        let whole = round(d as f64 / p as f64) as i64;
         let near = whole >= 1 && (d - whole * p).abs() < (p / 8).max(FRAME_TOLERANCE_NS);
         near && self.drift_ns.abs() < i128::from(DRIFT_LIMIT_NS)
     }

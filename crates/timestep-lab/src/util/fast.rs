@@ -1,5 +1,5 @@
 //! The measurements' float arithmetic: rounding without a library call, bit for bit as the
-//! standard library's (`f64::round` and `f64::ceil` are calls into libm on baseline x86-64, and
+//! standard library's (`f64::round`, `ceil` and `floor` are calls into libm on baseline x86-64, and
 //! these run on every frame's vblank arithmetic), and fractional or signed nanoseconds (a mean,
 //! a period, a drift) as milliseconds and seconds. Whole nanoseconds convert through the
 //! `timestep_loop` crate's units (`millis`, `seconds`).
@@ -33,6 +33,33 @@ pub fn ceil(x: f64) -> f64 {
     }
     let t = x as i64 as f64;
     if t < x { t + 1.0 } else { t }
+}
+
+/// `x.floor()`, bit for bit on the values that matter (the sign of a zero aside), without a
+/// library call (see [`round`]).
+pub fn floor(x: f64) -> f64 {
+    if x.is_nan() || x.abs() >= WHOLE_FROM {
+        return x;
+    }
+    let t = x as i64 as f64;
+    if t > x { t - 1.0 } else { t }
+}
+
+/// `x as f64`, correctly rounded, through `i64` where it fits: the 128-bit conversion is a
+/// library call (`__floattidf`), and a stutter is one on every frame.
+pub fn f64_of(x: i128) -> f64 {
+    match i64::try_from(x) {
+        Ok(x) => x as f64,
+        Err(_) => wide_f64_of(x),
+    }
+}
+
+/// Out of line: inlined, the compiler sees that both arms of [`f64_of`] convert the same value
+/// and folds them back into the one library call.
+#[cold]
+#[inline(never)]
+fn wide_f64_of(x: i128) -> f64 {
+    x as f64
 }
 
 /// A fractional number of nanoseconds (a mean, a period) as milliseconds.
@@ -86,6 +113,7 @@ mod tests {
         for &x in &edges {
             assert_eq!(round(x), x.round(), "{x}");
             assert!(ceil(x) == x.ceil(), "{x}");
+            assert!(floor(x) == x.floor(), "{x}");
         }
         for _ in 0..100_000 {
             let x = f64::from_bits(next()) % 1e16;
@@ -94,9 +122,26 @@ mod tests {
                 if v.is_finite() {
                     assert_eq!(round(v), v.round(), "{v}");
                     assert!(ceil(v) == v.ceil(), "{v}");
+                    assert!(floor(v) == v.floor(), "{v}");
                 }
             }
         }
         assert!(round(f64::NAN).is_nan());
+    }
+
+    #[test]
+    fn a_wide_integer_converts_as_the_standard_library_does() {
+        let wide = [i128::MAX, i128::MIN, (1 << 64) + 1, -(1 << 70) - 3];
+        let near = [
+            0,
+            1,
+            -1,
+            i128::from(i64::MAX),
+            i128::from(i64::MIN),
+            9_007_199_254_740_993,
+        ];
+        for x in wide.into_iter().chain(near) {
+            assert_eq!(f64_of(x).to_bits(), (x as f64).to_bits(), "{x}");
+        }
     }
 }

@@ -76,7 +76,8 @@ impl Metrics {
             // (S_i − S_{i−1}) − (P_i − P_{i−1}): how far the shown motion jumps ahead of or
             // lags behind the display's own progress this frame.
             let e = (shown_ns as i128 - s0 as i128) - (present_ns as i128 - p0 as i128);
-            self.stutter_sq_sum += (e as f64) * (e as f64);
+            let e_ns = crate::util::fast::f64_of(e);
+            self.stutter_sq_sum += e_ns * e_ns;
             self.stutter_max_ns = self.stutter_max_ns.max(e.unsigned_abs() as u64);
             self.stutter_count += 1;
         }

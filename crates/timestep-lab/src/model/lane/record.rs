@@ -3,7 +3,8 @@
 //! began.
 
 use super::{Judder, Latency, Metrics, Vblanks};
-use timestep_loop::{Loop, Mode, Policy, Step, TimerKind, snap_to_display_mode};
+use crate::util::fast;
+use timestep_loop::{Loop, Mode, Policy, Step, Tick, TimerKind, snap_to_display_mode};
 
 /// Where a presented frame landed: the vblank it was shown at and the display's period, when
 /// presents wait for vblanks.
@@ -53,12 +54,35 @@ fn due_steps(mode: Mode, ticks: f64) -> f64 {
 /// Hz tick then fits, and its game runs 0.1% slow instead of beating.
 fn predicted_beat_s(policy: &Policy, period_ns: f64, hint_hz: Option<f64>) -> Option<f64> {
     let fed_ns = match policy.timer {
-        TimerKind::Snap => snap_to_display_mode(period_ns.round() as u64, hint_hz) as f64,
-        TimerKind::SnapVsync => (1e9 / (1e9 / period_ns).round()).trunc(),
+        TimerKind::Snap => snap_to_display_mode(fast::round(period_ns) as u64, hint_hz) as f64,
+        TimerKind::SnapVsync => (1e9 / fast::round(1e9 / period_ns)).trunc(),
         _ => period_ns,
     };
     let r = fed_ns / policy.timing.tick_ns() as f64;
     super::vblanks::beat_s(period_ns, r, policy.timing.waits_for_tick())
+}
+
+/// What a predicted beat is worked out from: the refresh period and the hint (as bits), the
+/// timer, the tick and whether the loop waits for one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct BeatInputs {
+    period_bits: u64,
+    hint_bits: Option<u64>,
+    timer: TimerKind,
+    tick: Tick,
+    waits: bool,
+}
+
+impl BeatInputs {
+    fn of(policy: &Policy, period_ns: f64, hint_hz: Option<f64>) -> BeatInputs {
+        BeatInputs {
+            period_bits: period_ns.to_bits(),
+            hint_bits: hint_hz.map(f64::to_bits),
+            timer: policy.timer,
+            tick: policy.timing.tick(),
+            waits: policy.timing.waits_for_tick(),
+        }
+    }
 }
 
 /// A lane's books of what it showed.
@@ -71,6 +95,9 @@ pub struct Record {
     pub(super) step_starts: Vec<u64>,
     pub(super) keep_step_starts: bool,
     pub(super) judder: Judder,
+    /// The last predicted beat and what it was worked out from: on a fixed refresh the inputs
+    /// never change, so it is worked out again only when they do, not on every frame.
+    beat: Option<(BeatInputs, Option<f64>)>,
     /// The longest integration step (a step's substep) taken, ns.
     longest_substep_ns: u64,
     /// The longest step the lane's integrator can take on its rope, s (infinite: unknown).
@@ -96,6 +123,7 @@ impl Default for Record {
             step_starts: Vec::new(),
             keep_step_starts: false,
             judder: Judder::default(),
+            beat: None,
             longest_substep_ns: 0,
             stable_below_s: f64::INFINITY,
             substeps: 0,
@@ -138,8 +166,7 @@ impl Record {
         // out of rhythm with; a variable refresh has no beat.
         let expected = if looped.mode().accumulates() {
             if let Some(v) = vblank.filter(|v| v.cycles_ns.is_none()) {
-                let hint = looped.vsync().hint_hz();
-                let beat = predicted_beat_s(looped.policy(), v.period_ns, hint);
+                let beat = self.predicted_beat_s(looped, v.period_ns);
                 self.vblanks.set_beat(v.period_ns, beat);
             }
             expected
@@ -147,6 +174,21 @@ impl Record {
             f64::from(steps)
         };
         self.vblanks.record(index, steps, expected);
+    }
+
+    /// [`predicted_beat_s`] for `looped` at `period_ns`, worked out again only when its inputs
+    /// changed.
+    fn predicted_beat_s(&mut self, looped: &Loop, period_ns: f64) -> Option<f64> {
+        let hint = looped.vsync().hint_hz();
+        let inputs = BeatInputs::of(looped.policy(), period_ns, hint);
+        match self.beat {
+            Some((was, beat)) if was == inputs => beat,
+            _ => {
+                let beat = predicted_beat_s(looped.policy(), period_ns, hint);
+                self.beat = Some((inputs, beat));
+                beat
+            }
+        }
     }
 
     /// The time since the last present was the host's own: the next present starts the
@@ -159,7 +201,12 @@ impl Record {
     /// longer than the stability bound.
     pub(super) fn stepped(&mut self, step: Step, count: u64) {
         let substeps = step.substeps.max(1);
-        let substep = step.dt_ns.div_ceil(substeps);
+        // Most steps are whole (textbook modes never substep): no division for them.
+        let substep = if substeps == 1 {
+            step.dt_ns
+        } else {
+            step.dt_ns.div_ceil(substeps)
+        };
         self.longest_substep_ns = self.longest_substep_ns.max(substep);
         let taken = count * substeps;
         self.substeps += taken;

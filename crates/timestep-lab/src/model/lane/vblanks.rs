@@ -2,7 +2,7 @@
 //! out of step with the refresh, predicted and measured.
 
 use super::Vblank;
-use crate::util::fast::{millis_f, seconds_f};
+use crate::util::fast::{self, millis_f, seconds_f};
 use timestep_loop::millis;
 
 /// How many vblanks the pattern keeps.
@@ -55,12 +55,12 @@ pub const TICK_COUNTERS_BELOW: f64 = 2.0;
 pub fn beat_s(period_ns: f64, r: f64, waits: bool) -> Option<f64> {
     let (frame_ns, off_share) = if waits && r < 1.0 {
         let x = 1.0 / r;
-        let (a, q) = (x.floor(), x - x.floor());
-        let off = |k: f64| (k * r).round() != 1.0;
+        let (a, q) = (fast::floor(x), x - fast::floor(x));
+        let off = |k: f64| fast::round(k * r) != 1.0;
         let share = f64::from(u8::from(off(a))) * (1.0 - q) + f64::from(u8::from(off(a + 1.0))) * q;
         (x * period_ns, share)
     } else {
-        (period_ns, (r - r.round()).abs())
+        (period_ns, (r - fast::round(r)).abs())
     };
     (off_share > 1e-6).then(|| seconds_f(frame_ns / off_share))
 }
@@ -102,7 +102,7 @@ impl Vblanks {
         if self.last.is_none() {
             return;
         }
-        let period = vblank.period_ns.round() as u64;
+        let period = fast::round(vblank.period_ns) as u64;
         let (shortest_ns, longest_ns) = vblank.cycles_ns.unwrap_or((period, period));
         let total_ns = span as f64 * vblank.period_ns;
         self.cycles = Some(match self.cycles {
@@ -167,14 +167,15 @@ impl Vblanks {
             self.zero_step_frames += u64::from(ticks == 0);
             let t = f64::from(ticks);
             // A tick that is the period to the nearest ns (`60hz`) expects exactly one.
-            let near = expected.round();
+            let near = fast::round(expected);
             let expected = if (expected - near).abs() < 1e-6 {
                 near
             } else {
                 expected
             };
-            self.irregular_frames += u64::from(t < expected.floor() || t > expected.ceil());
-            if t != expected.round() {
+            let (floor, ceil) = (fast::floor(expected), fast::ceil(expected));
+            self.irregular_frames += u64::from(t < floor || t > ceil);
+            if t != fast::round(expected) {
                 self.off_beat(index);
             }
             self.max_steps_per_vblank = self.max_steps_per_vblank.max(ticks);
