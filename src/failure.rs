@@ -1,9 +1,9 @@
 //! The binary's one top-level error: every command returns a [`Failure`] on its way up to
-//! `main`, which says it once (through `timestep_lab::util::messages`) and exits with its status.
+//! `main`, which says it once (through `crate::messages`) and exits with its status.
 
+use crate::messages::{EXIT_FAILURE, EXIT_USAGE, PrintFailed};
 use std::fmt;
 use timestep_lab::analyses::advise::AdviseError;
-use timestep_lab::util::messages::{EXIT_FAILURE, EXIT_USAGE, PrintFailed};
 
 /// An error on its way to `main`: a one-line message (without the program's name) and the
 /// exit status it ends the program with.
@@ -45,12 +45,9 @@ impl From<PrintFailed> for Failure {
 }
 
 impl From<AdviseError> for Failure {
-    /// Bad lanes or a bad capture are bad input; a verdict not written is the machine's.
+    /// Bad lanes or a bad capture are bad input.
     fn from(e: AdviseError) -> Failure {
-        match e {
-            AdviseError::Print(e) => Failure::machine(e),
-            e => Failure::usage(e),
-        }
+        Failure::usage(e)
     }
 }
 

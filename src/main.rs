@@ -5,6 +5,7 @@ mod cli;
 mod commands;
 mod failure;
 mod interrupt;
+mod messages;
 mod pending;
 mod plot;
 mod progress;
@@ -13,7 +14,6 @@ use crate::failure::Failure;
 use cli::Run;
 use commands::{advise, probe, replay, simulate, sweep};
 use std::process::ExitCode;
-use timestep_lab::util::messages;
 
 fn main() -> ExitCode {
     crate::pending::remove_unfinished_at_any_end();
@@ -40,7 +40,7 @@ fn run() -> Result<ExitCode, Failure> {
         Run::Advise(cfg, progress) => advise::main(&cfg, progress),
         Run::Probe(cfg) => probe::main(&cfg),
         Run::Lessons => written("the lessons", |out| {
-            timestep_lab::util::fit::write_fitted(out, false, timestep_lab::view::lessons::list)
+            crate::messages::write_fitted(out, false, timestep_lab::view::lessons::list)
         }),
         Run::Completions(shell) => written("the completions", |out| cli::completions(shell, out)),
         Run::Man(command) => written("the man page", |out| cli::man(*command, out)),

@@ -2,11 +2,11 @@
 //! a terminal; with `--progress` and no terminal, the same text as plain lines, one a second,
 //! for logs and for tests; otherwise nothing.
 
+use crate::messages;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 use std::io::{self, IsTerminal, Write};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use timestep_lab::util::messages;
 
 /// Whether progress shows: stderr is a terminal, or `force` (`--progress`).
 pub fn shows(force: bool) -> bool {

@@ -15,10 +15,10 @@
 //! between hung the window for good (parasyte/pixels#460).
 
 use super::gui::{Damage, Gui};
+use crate::messages::chain;
 use pixels::wgpu;
 use pixels::{Pixels, PixelsBuilder, SurfaceTexture};
 use std::sync::{Arc, Mutex};
-use timestep_lab::util::messages::chain;
 use winit::window::Window;
 
 /// How dark the corners get (0 = no vignette).

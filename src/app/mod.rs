@@ -30,6 +30,7 @@ use gpu::backend_problem;
 use session::Session;
 
 use crate::failure::Failure;
+use crate::messages::{self, chain};
 use glam::Vec2;
 use gpu::{Gpu, GpuError, Presented};
 use gui::Gui;
@@ -42,7 +43,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use timestep_lab::hosts::replay::CaptureError;
 use timestep_lab::protocol::wall::{RealWall, Wall};
-use timestep_lab::util::messages::{self, chain};
 use timestep_lab::view::draw::Texts;
 use winit::application::ApplicationHandler;
 use winit::dpi::{LogicalSize, PhysicalSize};

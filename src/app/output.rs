@@ -5,11 +5,11 @@
 //! the end. At exit they replace their targets together ([`Outputs::finish`]); a run that
 //! failed leaves every target as it was.
 
+use crate::messages::chain;
 use crate::pending::{CommitFailed, PendingFile};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use timestep_lab::protocol::frame_csv::{FrameCsv, FrameRecord};
-use timestep_lab::util::messages::chain;
 use timestep_loop::{millis, seconds};
 
 /// A file the window writes could not be created, written or put in place: the flag and the

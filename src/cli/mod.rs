@@ -844,7 +844,7 @@ fn one_rate(id: &str, value: &str) -> String {
 }
 
 /// `word` as a shell takes it: as it is when it holds only safe characters; single-quoted;
-/// or, when it holds a character [`timestep_lab::util::messages::shown`] escapes (one a terminal would
+/// or, when it holds a character [`timestep_lab::util::quote::shown`] escapes (one a terminal would
 /// act on, a line break that would end the command), in bash's `$'...'` quoting with each such
 /// character escaped, so the printed line shows no raw control byte and still runs as printed.
 fn shell_word(word: &str) -> String {
@@ -852,7 +852,7 @@ fn shell_word(word: &str) -> String {
     if !word.is_empty() && word.chars().all(safe) {
         return word.to_string();
     }
-    let unprintable = timestep_lab::util::messages::unprintable;
+    let unprintable = timestep_lab::util::quote::unprintable;
     if !word.chars().any(unprintable) {
         return format!("'{}'", word.replace('\'', "'\\''"));
     }
@@ -925,10 +925,7 @@ mod tests {
         v.extend_from_slice(args);
         match parse(v) {
             Ok(run) => panic!("{args:?} parsed: {run:?}"),
-            Err(e) => (
-                timestep_lab::util::messages::error_text(&e.message),
-                e.status,
-            ),
+            Err(e) => (crate::messages::error_text(&e.message), e.status),
         }
     }
 
@@ -1063,9 +1060,7 @@ mod tests {
         ] {
             let quoted = shell_word(word);
             assert!(
-                !quoted
-                    .chars()
-                    .any(timestep_lab::util::messages::unprintable),
+                !quoted.chars().any(timestep_lab::util::quote::unprintable),
                 "{quoted}"
             );
             let Ok(out) = std::process::Command::new("bash")

@@ -5,13 +5,14 @@
 use super::simulate_progress::{Progress, Said};
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::messages;
 use std::process::ExitCode;
-use timestep_lab::analyses::advise::{self, AdviseConfig, AdviseError, Situation, Watching};
+use timestep_lab::analyses::advise::{
+    self, Advice, AdviseConfig, AdviseError, Situation, Watching,
+};
 use timestep_lab::hosts::replay::ReplayConfig;
 use timestep_lab::hosts::simulate::{FrameRecord, SimConfig};
 use timestep_lab::model::fixes::{self, Stepping};
-use timestep_lab::util::fit;
-use timestep_lab::util::messages;
 
 /// What Ctrl-C does to an `advise` run, as its estimate lines end.
 const ADVISE_CTRL_C: &str = "Ctrl-C stops it, with no verdict";
@@ -24,7 +25,7 @@ pub fn main(cfg: &AdviseConfig, force: bool) -> Result<ExitCode, Failure> {
     if !cfg.json && status == ExitCode::SUCCESS {
         let said = tick_fix_lines(cfg, &runs);
         messages::print("the advice", |out| {
-            fit::write_fitted(out, false, |text| fixes::write_lines(text, &said))
+            messages::write_fitted(out, false, |text| fixes::write_lines(text, &said))
         })?;
     }
     Ok(status)
@@ -60,7 +61,8 @@ fn tick_fix_lines(cfg: &AdviseConfig, runs: &[advise::Run]) -> Vec<String> {
 /// Runs the candidates and prints the verdict.
 fn verdict(cfg: &AdviseConfig, runs: &[advise::Run], force: bool) -> Result<ExitCode, Failure> {
     let Situation::Display { sim, .. } = &cfg.situation else {
-        return Ok(advise::main_with(cfg, runs, &mut Watching::default())?);
+        let advice = advise::advice_with(cfg, runs, &mut Watching::default())?;
+        return print_advice(cfg, &advice);
     };
     let d = &sim.display;
     let said = Said {
@@ -85,15 +87,27 @@ fn verdict(cfg: &AdviseConfig, runs: &[advise::Run], force: bool) -> Result<Exit
         frame: Some(&mut frame),
         stop: Some(interrupt::flag()),
     };
-    let verdict = advise::main_with(cfg, runs, &mut watching);
+    let verdict = advise::advice_with(cfg, runs, &mut watching);
     progress.finish();
     match verdict {
         Err(e @ AdviseError::Interrupted) => {
             messages::note(&e.to_string());
             Ok(interrupt::status(true))
         }
-        verdict => Ok(verdict?),
+        verdict => print_advice(cfg, &verdict?),
     }
+}
+
+/// Prints the verdict: as JSON, or as text fitted to the terminal.
+fn print_advice(cfg: &AdviseConfig, advice: &Advice) -> Result<ExitCode, Failure> {
+    messages::print("the advice", |out| {
+        if cfg.json {
+            advice.write_json(out)
+        } else {
+            messages::write_fitted(out, false, |text| advice.write_text(text))
+        }
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Every candidate's run at every tick and under every pacing as one simulated run of that

@@ -5,6 +5,7 @@
 use crate::app::probe::PresentProbe;
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::messages;
 use crate::pending::PendingFile;
 use crate::progress;
 use std::io::{self, Write};
@@ -18,7 +19,6 @@ use timestep_lab::analyses::probe::{
 use timestep_lab::protocol::machine::MachineProfile;
 use timestep_lab::protocol::machine::Sleep;
 use timestep_lab::protocol::wall::{RealWall, Wall};
-use timestep_lab::util::messages;
 use timestep_loop::NS_PER_S;
 
 /// Longest `--seconds`: ten minutes.
@@ -61,9 +61,7 @@ pub fn main(cfg: &ProbeConfig) -> Result<ExitCode, Failure> {
         if cfg.json {
             write_json(w, &report)
         } else {
-            timestep_lab::util::fit::write_fitted(w, false, |text| {
-                write_table(text, &report, &facts)
-            })
+            crate::messages::write_fitted(w, false, |text| write_table(text, &report, &facts))
         }
     })?;
     Ok(interrupt::status(report.interrupted))

@@ -4,6 +4,7 @@
 use super::FrameFiles;
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::messages;
 use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -14,8 +15,6 @@ use timestep_lab::hosts::replay::{
 use timestep_lab::hosts::simulate::{Controls, FrameRecord, LoopConfigReport, RopeReport};
 use timestep_lab::model::fixes::{self, Stepping};
 use timestep_lab::model::lane::LaneReport;
-use timestep_lab::util::fit;
-use timestep_lab::util::messages;
 use timestep_loop::seconds;
 
 /// Where a replay writes what it measured.
@@ -60,7 +59,7 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
         ReplayError::Loop(e) => Failure::usage(format!("--lanes: {e}")),
     })?;
     let files = frame_files.finish(|| {
-        let app = timestep_lab::util::messages::shown(&summary.app);
+        let app = timestep_lab::util::quote::shown(&summary.app);
         format!("{app} ({}), frame by frame", summary.format)
     })?;
     crate::pending::commit_all(files).map_err(Failure::machine)?;
@@ -83,7 +82,7 @@ pub fn main(cfg: &ReplayConfig, out: &ReplayOutput) -> Result<ExitCode, Failure>
             let json = serde_json::to_string_pretty(&report).map_err(io::Error::other);
             json.and_then(|j| writeln!(w, "{j}"))
         } else {
-            fit::write_fitted(w, out.wide, |text| {
+            messages::write_fitted(w, out.wide, |text| {
                 write_table(text, &report, cfg, out.wide)?;
                 fixes::write_lines(text, &said)?;
                 write_advise(text, &out.advise)

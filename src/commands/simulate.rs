@@ -5,6 +5,7 @@ use super::FrameFiles;
 use super::simulate_progress::{Progress, SIMULATE};
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::messages;
 use crate::pending;
 use std::io::{self, BufWriter, Write};
 use std::process::ExitCode;
@@ -13,7 +14,6 @@ use timestep_lab::hosts::simulate::{
     write_table,
 };
 use timestep_lab::model::fixes::{self, Stepping};
-use timestep_lab::util::messages;
 
 /// Runs `simulate`. Files named by flags are created before anything runs, so a bad path
 /// fails at once with status 2; they replace their targets only once all are written (see
@@ -72,7 +72,7 @@ pub fn main(cfg: &SimConfig, args: &SimOutput) -> Result<ExitCode, Failure> {
         if args.json {
             writeln!(out, "{}", report.to_json())
         } else {
-            timestep_lab::util::fit::write_fitted(out, args.wide, |text| {
+            crate::messages::write_fitted(out, args.wide, |text| {
                 write_table(text, &report, cfg, args.wide)?;
                 fixes::write_lines(text, &said)?;
                 timestep_lab::hosts::replay::write_advise(text, &args.advise)

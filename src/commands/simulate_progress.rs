@@ -3,11 +3,11 @@
 //! has run), the progress bar while it runs (see `crate::progress` for where they show), and
 //! how far each lane got.
 
+use crate::messages;
 use crate::progress;
 use indicatif::ProgressBar;
 use std::time::{Duration, Instant};
 use timestep_lab::hosts::simulate::{FrameBound, FrameRecord, SimConfig, Work, projected_s};
-use timestep_lab::util::messages;
 use timestep_loop::{format_duration, seconds};
 
 /// Runs shorter than this (estimated) say nothing and show no bar.

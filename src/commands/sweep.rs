@@ -3,6 +3,7 @@
 
 use crate::failure::Failure;
 use crate::interrupt;
+use crate::messages;
 use crate::pending::{self, PendingFile};
 use crate::plot::{self, plot_sweep};
 use crate::progress;
@@ -16,7 +17,6 @@ use timestep_lab::analyses::sweep::{
 use timestep_lab::hosts::simulate::ConfigReport;
 use timestep_lab::model::fixes::{self, Stepping};
 use timestep_lab::model::lane::peak_rss_kib;
-use timestep_lab::util::messages;
 use timestep_loop::seconds;
 
 /// Where a sweep writes.
@@ -157,7 +157,7 @@ impl Sink<'_> {
             json.begin(out, &config)?;
         } else {
             let title = plot_title(cfg);
-            timestep_lab::util::fit::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
+            crate::messages::write_fitted(out, self.wide, |t| writeln!(t, "{title}"))?;
         }
         out.flush()
     }
@@ -195,9 +195,7 @@ impl Sink<'_> {
         } else {
             writeln!(out)?;
             let (summary, wide) = (&self.summary, self.wide);
-            timestep_lab::util::fit::write_fitted(out, wide, |text| {
-                summary.write_table(text, wide)
-            })?;
+            crate::messages::write_fitted(out, wide, |text| summary.write_table(text, wide))?;
             writeln!(
                 out,
                 "\n{} of {} configurations in {elapsed:.2} s{}",
@@ -220,7 +218,7 @@ impl Sink<'_> {
                 .collect();
             let said = fixes::lines(&lanes, &base.rope, &flipping);
             let advise = self.advise;
-            timestep_lab::util::fit::write_fitted(out, self.wide, |t| {
+            crate::messages::write_fitted(out, self.wide, |t| {
                 fixes::write_lines(t, &said)?;
                 timestep_lab::hosts::replay::write_advise(t, advise)
             })?;

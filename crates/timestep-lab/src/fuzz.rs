@@ -16,7 +16,7 @@ use crate::hosts::simulate::{self, DisplayConfig, RenderCost, SimConfig};
 use crate::model::lane::LaneSpec;
 use crate::model::rope::RopeParams;
 use crate::protocol::machine::{Machine, Sleep};
-use crate::util::messages;
+
 use std::path::{Path, PathBuf};
 use timestep_loop::{ConfigError, Mode, NS_PER_MS, Pacing, TimingConfig};
 
@@ -82,7 +82,7 @@ impl Drop for Scratch {
 /// is wrong with it. (The program turns a message's line breaks into spaces as it says it, so
 /// a cell with a line break quoted in a reader's error still makes one line.)
 pub fn one_line(path: &Path, message: &str) -> Result<(), BrokenPromise> {
-    let said = messages::error_text(message);
+    let said = crate::util::quote::one_line(message);
     let name = path.display().to_string();
     if said.contains('\n') || !said.contains(&name) {
         return Err(BrokenPromise::NotOneLine { name, said });

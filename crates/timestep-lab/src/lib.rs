@@ -24,7 +24,7 @@ pub mod util {
     pub mod bounded;
     pub mod fast;
     pub mod fit;
-    pub mod messages;
+    pub mod quote;
     pub(crate) mod tally;
 }
 

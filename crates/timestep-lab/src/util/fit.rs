@@ -2,31 +2,8 @@
 //! [`COLUMNS`] characters unless `--wide` is given. Tables pick narrow columns themselves; prose
 //! lines longer than that are wrapped here at spaces.
 
-use std::io::{self, Write};
-
 /// The widest line of the default (narrow) output, in characters.
 pub const COLUMNS: usize = 100;
-
-/// Writes the text `write` produces to `out`: as it is when `wide`, else with every line longer
-/// than [`COLUMNS`] characters wrapped (see [`wrap`]).
-pub fn write_fitted(
-    out: &mut impl Write,
-    wide: bool,
-    write: impl FnOnce(&mut Vec<u8>) -> io::Result<()>,
-) -> io::Result<()> {
-    let mut text = Vec::new();
-    write(&mut text)?;
-    if wide {
-        return out.write_all(&text);
-    }
-    let text = String::from_utf8_lossy(&text);
-    for line in text.lines() {
-        for part in wrap(line, COLUMNS) {
-            writeln!(out, "{part}")?;
-        }
-    }
-    Ok(())
-}
 
 /// Rows of cells laid out as a table: each column as wide as its widest cell and at least its
 /// `widths[i]`, left- or right-aligned by `right[i]`, columns at least `gap` spaces apart, each

@@ -17,8 +17,7 @@ use crate::hosts::replay::CaptureError;
 use crate::hosts::replay::{ReplayConfig, ReplayError};
 use crate::hosts::simulate::{Controls, FrameRecord, SimConfig};
 use crate::model::lane::{LaneReport, LaneSpec};
-use crate::util::messages::{self, PrintFailed};
-use std::process::ExitCode;
+use crate::util::quote;
 use std::sync::atomic::{AtomicBool, Ordering};
 use timestep_loop::{
     MaxSubstep, Mode, Pacing, PolicyEnv, Tick, TimingConfig, format_duration, millis,
@@ -175,7 +174,7 @@ impl Situation {
             }
             Situation::Capture(cfg) => format!(
                 "Situation: the capture {}, its own frame times and pacing",
-                messages::shown(&cfg.capture.display().to_string())
+                quote::shown(&cfg.capture.display().to_string())
             ),
         }
     }
@@ -812,39 +811,24 @@ pub enum AdviseError {
     /// The capture cannot be read (bad input).
     #[error(transparent)]
     Capture(#[from] CaptureError),
-    /// The verdict could not be written (the machine's failure).
-    #[error(transparent)]
-    Print(#[from] PrintFailed),
     /// Stopped (Ctrl-C) before every candidate ran its time: no verdict.
     #[error("interrupted before every loop ran its time: no verdict")]
     Interrupted,
 }
 
-/// Runs `advise`: measures, ranks and prints the verdict.
-pub fn main(cfg: &AdviseConfig) -> Result<ExitCode, AdviseError> {
-    main_with(cfg, &cfg.runs(), &mut Watching::default())
-}
-
-/// [`main`] of `runs` (the config's, made once by the caller), watched by `watching` as
-/// [`measure_with`]'s are.
-pub fn main_with(
+/// The verdict of `runs` (the config's, made once by the caller): every candidate measured
+/// (watched by `watching` as [`measure_with`]'s runs are), ranked, and the leaders checked.
+pub fn advice_with(
     cfg: &AdviseConfig,
     runs: &[Run],
     watching: &mut Watching<'_>,
-) -> Result<ExitCode, AdviseError> {
+) -> Result<Advice, AdviseError> {
     let (measured, caveats) = measure_with(cfg, runs, watching)?;
     let (held, dropped) = rank(measured);
     let (held, dropped) = checked(cfg, runs, held, dropped, watching.stop)?;
     let mut advice = Advice::new(cfg, runs, &held, &dropped);
     advice.caveats = caveats;
-    messages::print("the advice", |out| {
-        if cfg.json {
-            advice.write_json(out)
-        } else {
-            crate::util::fit::write_fitted(out, false, |text| advice.write_text(text))
-        }
-    })?;
-    Ok(ExitCode::SUCCESS)
+    Ok(advice)
 }
 
 #[cfg(test)]

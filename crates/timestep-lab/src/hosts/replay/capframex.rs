@@ -240,7 +240,7 @@ impl JsonRows {
     fn frame(&mut self) -> Result<Captured, CaptureError> {
         let (data, i, number) = (&self.runs[self.run], self.index, self.made);
         let bad = |name: &str, v: f64, why: String| {
-            let v = crate::util::messages::quoted_number(v);
+            let v = crate::util::quote::quoted_number(v);
             CaptureError::at_frame(&self.path, number, name, format!("'{v}': {why}"))
         };
         let t = if data.time_in_seconds.is_empty() {

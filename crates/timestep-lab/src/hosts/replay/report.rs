@@ -4,7 +4,7 @@ use super::CaptureSummary;
 use crate::hosts::simulate::{LoopConfigReport, RopeReport, write_lane_tables, write_rope_bounds};
 use crate::model::lane::{LaneReport, LaneSpec};
 use crate::model::rope::RopeParams;
-use crate::util::messages::shown;
+use crate::util::quote::shown;
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::PathBuf;

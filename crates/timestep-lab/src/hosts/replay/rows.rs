@@ -11,7 +11,7 @@
 use super::capframex::JsonRows;
 use super::format::{Format, LANE, PRESENT, START, detect};
 use super::{CaptureError, Captured, moved_ns, time_ns};
-use crate::util::messages;
+use crate::util::quote;
 use csv::{ByteRecord, Reader, ReaderBuilder};
 use std::fs::File;
 use std::io::{self, Read, Seek};
@@ -490,7 +490,7 @@ impl CsvRows {
                 i,
                 format!(
                     "'{}' is not a number",
-                    messages::quoted(&String::from_utf8_lossy(cell))
+                    quote::quoted(&String::from_utf8_lossy(cell))
                 ),
             )
         };
@@ -516,7 +516,7 @@ impl CsvRows {
     fn time(&self, i: usize, unit: Unit) -> Result<u64, CaptureError> {
         let v = self.required(i)?;
         time_ns(unit.ns(v)).map_err(|e| {
-            let v = messages::quoted_number(v);
+            let v = quote::quoted_number(v);
             self.error(i, format!("'{v}': {e}"))
         })
     }

@@ -5,7 +5,7 @@
 
 use super::summary::CaptureSummary;
 use crate::model::lane::LaneReport;
-use crate::util::messages::shown;
+use crate::util::quote::shown;
 
 /// The share of frames, in percent, never displayed from which it is named as a reason: one
 /// lost frame in a long capture moves no lane's figures much.

@@ -218,7 +218,7 @@ impl MachineProfile {
         let resolution = Bounds::Span(1, MAX_CLOCK_RESOLUTION_NS);
         within("clock_resolution_ns", self.clock_resolution_ns, resolution)?;
         let read = self.clock_read_ns;
-        let said = crate::util::messages::quoted_number(read);
+        let said = crate::util::quote::quoted_number(read);
         let read_bounds = Bounds::Span(0.0, MAX_CLOCK_RESOLUTION_NS as f64);
         bounded(
             format_args!("clock_read_ns is {said}; it"),
