@@ -319,30 +319,23 @@ mod tests {
     fn render(rope: &Rope, view: &View, w: u32, h: u32) -> Vec<u8> {
         let pinned = rope.pinned_indices();
         let positions: Vec<Vec2> = rope.positions().collect();
-        let panes = [single(look(&positions, &pinned), view, w, h)];
+        drawn(&[single(look(&positions, &pinned), view, w, h)], w, h)
+    }
+
+    /// What `view` draws with no rope at all.
+    fn background(view: &View) -> Vec<u8> {
+        drawn(&[single(look(&[], &[]), view, W, H)], W, H)
+    }
+
+    /// `panes` drawn into a fresh `w` × `h` buffer.
+    fn drawn(panes: &[Pane<'_>], w: u32, h: u32) -> Vec<u8> {
         let mut buf = vec![0u8; (w * h * 4) as usize];
         Renderer::new().draw(
             &mut buf,
             w,
             h,
             &Scene {
-                panes: &panes,
-                ..Scene::default()
-            },
-        );
-        buf
-    }
-
-    /// What `view` draws with no rope at all.
-    fn background(view: &View) -> Vec<u8> {
-        let panes = [single(look(&[], &[]), view, W, H)];
-        let mut buf = vec![0u8; (W * H * 4) as usize];
-        Renderer::new().draw(
-            &mut buf,
-            W,
-            H,
-            &Scene {
-                panes: &panes,
+                panes,
                 ..Scene::default()
             },
         );
