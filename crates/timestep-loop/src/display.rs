@@ -383,6 +383,34 @@ mod tests {
     }
 
     #[test]
+    fn a_frames_own_display_time_and_later_ones_never_change_what_it_was_handed() {
+        let noise = |i: u64| ((i * 7_919 % 4_001) as i64 - 2_000) * 1_000;
+        let steady = |i: u64| Some((i + 2) * P);
+        let (base, _) = run(200, 1, Some(P), noise, steady);
+        for moved in [20u64, 57, 120] {
+            // Frame `moved` (and only it) shown anywhere else: a vblank late, early, or not
+            // at all. Every frame up to and including it was handed the same time.
+            for shown in [Some((moved + 3) * P), Some((moved + 1) * P), None] {
+                let changed = move |i: u64| if i == moved { shown } else { steady(i) };
+                let (handed, _) = run(200, 1, Some(P), noise, changed);
+                assert_eq!(
+                    handed[..=moved as usize],
+                    base[..=moved as usize],
+                    "{moved}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_discarded_frame_is_booked_and_moves_no_prediction() {
+        let shown = |i: u64| (i % 10 != 5).then_some((i + 2) * P);
+        let (handed, d) = run(100, 2, Some(P), |_| 0, shown);
+        assert_eq!(d.books().discarded, 10);
+        assert!(handed[10..].iter().all(|h| *h == P));
+    }
+
+    #[test]
     fn feedback_on_a_frame_not_begun_is_ignored() {
         let mut d = DisplayPredictor::default();
         d.filter(0, P, Some(P));
