@@ -23,6 +23,7 @@ pub fn write_table(
     writeln!(out)?;
     write_loops(out, &report.lanes)?;
     writeln!(out)?;
+    write_display_timers(out, &report.lanes)?;
     write_vblanks(out, &report.lanes, wide)?;
     write_vrr(out, report, cfg)?;
     write_drawing(out, report, cfg)?;
