@@ -402,6 +402,61 @@ mod tests {
         assert!(handed[10..].iter().all(|h| *h == P));
     }
 
+    /// The prediction rule written out plainly, from the whole history: frame `n` (read at
+    /// `reads[n]` on the timer's timeline) is predicted from the frames whose feedback came
+    /// before it began (`k + delay <= n`), shown at `shown[k]`: the latest of them is the
+    /// grid's anchor, the median of the last five latencies (the lower middle) the offset;
+    /// the nearest vblank, at least one period after the anchor.
+    fn model(reads: &[u64], shown: &[u64], delay: usize, period: u64, n: usize) -> Option<u64> {
+        let known: Vec<usize> = (0..n.checked_sub(delay).map_or(0, |m| m + 1)).collect();
+        let last = *known.last()?;
+        let mut latencies: Vec<u64> = known
+            .iter()
+            .rev()
+            .take(5)
+            .map(|&k| shown[k] - reads[k])
+            .collect();
+        latencies.sort_unstable();
+        let latency = latencies[(latencies.len() - 1) / 2];
+        let ahead = (reads[n] + latency).saturating_sub(shown[last]) as f64 / period as f64;
+        Some(shown[last] + (ahead.round() as u64).max(1) * period)
+    }
+
+    #[test]
+    fn every_prediction_is_the_rule_as_written_out_plainly() {
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |range: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % range
+        };
+        for delay in [1usize, 2, 3] {
+            // Reads off their vblank by up to ±3 ms; frames shown 1-3 vblanks after.
+            let n: usize = 300;
+            let reads: Vec<u64> = (0..n as u64)
+                .map(|i| 5 * P + i * P + next(6_000_000) - 3_000_000)
+                .collect();
+            let shown: Vec<u64> = (0..n as u64).map(|i| (i + 6 + next(3)) * P).collect();
+            let mut d = DisplayPredictor::default();
+            let mut last = reads[0];
+            for i in 0..n {
+                if let Some(k) = i.checked_sub(delay) {
+                    d.feedback(k as u64, Some(shown[k] - reads[k]), Some(P));
+                }
+                d.filter(i as u64, reads[i] - last, None);
+                last = reads[i];
+                let made = d.begun.back().and_then(|b| b.predicted_ns);
+                let before = d.begun.iter().rev().nth(1).and_then(|b| b.predicted_ns);
+                // Predictions never go back: the rule's, or the one before when it would.
+                let expected = model(&reads, &shown, delay, P, i)
+                    .map(|p| p - (reads[0]))
+                    .map(|p| before.map_or(p, |q| p.max(q)));
+                assert_eq!(made, expected, "frame {i}, delay {delay}");
+            }
+        }
+    }
+
     #[test]
     fn feedback_on_a_frame_not_begun_is_ignored() {
         let mut d = DisplayPredictor::default();
