@@ -188,7 +188,7 @@ def energy():
                          check=True, capture_output=True, text=True).stdout
     cells = {}
     for line in out.splitlines():
-        m = re.match(r"dt (\S+) s (\w+): E\(t\) - E\(0\) every 10 s: (.*)\(band (\S+) \.\. (\S+) J\)",
+        m = re.match(r"dt (\S+) s +(\w+): E\(t\) - E\(0\) every 10 s: (.*)\(band (\S+) \.\. (\S+) J\)",
                      line)
         if not m:
             continue
