@@ -218,7 +218,7 @@ def display_timer():
     for l in simulate(*common):
         fed = l["predicted_frames"] is not None
         rows.append([f"`{l['lane']}`", f"{l['stutter_rms_ms']:.4f}", f"{l['stutter_max_ms']:.4f}",
-                     f"{l['predicted_frames']:,} of {l['frames']:,}" if fed else "—",
+                     f"{l['predicted_frames']:,} of {l['frames_run']:,}" if fed else "—",
                      l["missed_predictions"] if fed else "—"])
     return ["`simulate " + " ".join(common) + "` (10 s, a 1 ms tick: the defaults):", ""] + md(
         ["lane", "stutter rms, ms", "max, ms", "frames stepped by predictions",
@@ -243,7 +243,7 @@ def display_scenarios():
         cells = []
         for _, r in runs:
             l = lane_of(r, lane)
-            cells.append(f"{l['predicted_frames']:,} of {l['frames']:,} "
+            cells.append(f"{l['predicted_frames']:,} of {l['frames_run']:,} "
                          f"({l['missed_predictions']:,} off)")
         books.append([f"`{lane}`"] + cells)
     return (["`simulate " + " ".join(common) + " --lanes " + ",".join(DISPLAY_LANES)
