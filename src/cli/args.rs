@@ -10,6 +10,7 @@ use timestep_lab::hosts::simulate::vrr::Lfc;
 use timestep_lab::hosts::simulate::{Phase, RenderCost, Stall};
 use timestep_lab::model::lane::LaneSpec;
 use timestep_lab::model::rope::{BadParams, Drive, Integrator, Pin, RopeParams};
+use timestep_lab::protocol::frame::{FEEDBACK_DELAY, MAX_FEEDBACK_DELAY};
 use timestep_lab::protocol::machine::{Machine, Sleep};
 use timestep_loop::MaxSubstep;
 use timestep_loop::{ConfigError, Mode, Pacing, Tick, TimingConfig, parse_duration_with_unit};
@@ -326,6 +327,10 @@ pub struct DisplayArgs {
         allow_hyphen_values = true
     )]
     pub seed: u64,
+    /// How many frames late present feedback (when each frame was scanned out) reaches a
+    /// loop with the display timer (+display)
+    #[arg(help_heading = "Display", long, value_name = "N", default_value_t = FEEDBACK_DELAY, value_parser = clap::value_parser!(u64).range(1..=MAX_FEEDBACK_DELAY))]
+    pub feedback_delay: u64,
 }
 
 /// The text table's width, shared by `simulate`, `sweep` and `replay`.
@@ -417,6 +422,10 @@ pub struct ReplayArgs {
     pub capture: PathBuf,
     #[command(flatten)]
     pub which: CaptureArgs,
+    /// How many frames late the capture's display times reach a loop with the display timer
+    /// (+display), as present feedback
+    #[arg(help_heading = "Capture", long, value_name = "N", default_value_t = FEEDBACK_DELAY, value_parser = clap::value_parser!(u64).range(1..=MAX_FEEDBACK_DELAY))]
+    pub feedback_delay: u64,
     /// Print one JSON object instead of the table
     #[arg(help_heading = "Output", long)]
     pub json: bool,

@@ -453,6 +453,7 @@ fn replay_config(common: &CommonArgs, args: ReplayArgs, advise: String) -> Resul
         rope: common.rope(Drive::Off)?,
         lanes,
         max_substep: common.max_substep.unwrap_or_default(),
+        feedback_delay: args.feedback_delay,
     };
     let out = ReplayOutput {
         json: args.json,
@@ -537,6 +538,7 @@ fn advise_config(
             rope: common.rope(Drive::Off)?,
             lanes,
             max_substep,
+            feedback_delay: args.display.feedback_delay,
         }),
         None => {
             let sim = advise_sim(common, &args, timing, lanes, max_substep)?;
@@ -911,6 +913,7 @@ fn display_config(args: &DisplayArgs, hz: f64, seconds: f64) -> Result<DisplayCo
         phase: args.phase,
         duration_ns: ns_from_seconds(seconds),
         seed: args.seed,
+        feedback_delay: args.feedback_delay,
     })
 }
 

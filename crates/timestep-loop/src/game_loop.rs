@@ -12,7 +12,8 @@ use crate::stepper::{Books, FrameStats, Step, StepRun, Stepper};
 use crate::tick::Tick;
 use crate::timer::{Timer, TimerBooks, TimerKind};
 use crate::vsync::VsyncDetector;
-use std::time::Duration;
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
 
 /// [`Loop::textbook`]'s clamp on a frame's time, ns (Fix Your Timestep's 0.25 s).
 const TEXTBOOK_CLAMP_NS: u64 = 250_000_000;
@@ -65,7 +66,15 @@ pub struct Loop {
     /// The last step length asked for, the longest substep then and its substeps: a frame's
     /// ticks are all one length, so the division is done when either changes, not every run.
     substeps_memo: (u64, Option<u64>, u64),
+    /// Frames begun so far: the next frame's number.
+    frames: u64,
+    /// [`Loop::begin_frame_at`]'s recent readings, by frame number, for present feedback given
+    /// as `Instant`s.
+    reads: VecDeque<(u64, Instant)>,
 }
+
+/// Readings [`Loop::begin_frame_at`] keeps for feedback: feedback on older frames is ignored.
+const READS_KEPT: usize = 64;
 
 impl Loop {
     /// Engine `preset`'s loop as it ships (its tick, clamp, cap, timer and rule), each tick
@@ -98,6 +107,8 @@ impl Loop {
             timer: Timer::new(policy.timer, policy.timing.tick(), env.vsync_requested),
             retired: TimerBooks::default(),
             substeps_memo: (0, None, 1),
+            frames: 0,
+            reads: VecDeque::new(),
             vsync: VsyncDetector::new(env.refresh_hint_hz),
             spec,
             env: *env,
@@ -177,10 +188,27 @@ impl Loop {
         self.begin_frame_ns(whole_ns(frame));
     }
 
+    /// Starts a frame whose clock was read at `now` (pull style): its time is measured from
+    /// the last such reading (the first frame's is 0), and the reading kept, so that present
+    /// feedback can be given as [`Instant`]s ([`Loop::display_feedback`]).
+    pub fn begin_frame_at(&mut self, now: Instant) {
+        let since = self
+            .reads
+            .back()
+            .map(|(_, then)| now.saturating_duration_since(*then));
+        if self.reads.len() == READS_KEPT {
+            self.reads.pop_front();
+        }
+        self.reads.push_back((self.frames, now));
+        self.begin_frame(since.unwrap_or_default());
+    }
+
     /// [`Loop::begin_frame`] with the frame time in whole ns.
     pub fn begin_frame_ns(&mut self, frame_ns: u64) {
+        let frame = self.frames;
+        self.frames += 1;
         self.vsync.observe(frame_ns);
-        let filtered = self.timer.filter(frame_ns, &self.vsync);
+        let filtered = self.timer.filter(frame, frame_ns, &self.vsync);
         self.stepper
             .set_resync(self.timer.resync_over_ns(&self.vsync));
         if self.timer.take_resync() {
@@ -188,6 +216,84 @@ impl Loop {
         }
         self.stepper.begin_frame(filtered.ns);
         self.stepper.note_discarded_by_timer(filtered.discarded_ns);
+    }
+
+    /// The number of the frame last begun (from 0), which present feedback names; `None`
+    /// before the first.
+    pub fn frame(&self) -> Option<u64> {
+        self.frames.checked_sub(1)
+    }
+
+    /// Present feedback for the `display` timer (the others ignore it), as a game gets it:
+    /// frame `frame` (as [`Loop::frame`] numbered it, begun by [`Loop::begin_frame_at`]) was
+    /// shown at `shown` (`None`: the display discarded it), on a display whose refresh period
+    /// is `refresh` when it states one. Feedback arrives late, a frame or more; feedback on a
+    /// frame not begun that way, or long gone, is ignored.
+    ///
+    /// ```
+    /// use std::time::{Duration, Instant};
+    /// use timestep_loop::{Loop, LoopSpec, Mode, PolicyEnv, TimerKind};
+    /// let spec = LoopSpec::mode(Mode::Interpolated).with_timer(Some(TimerKind::Display));
+    /// let mut lp = Loop::new(spec, &PolicyEnv::default())?;
+    /// let refresh = Duration::from_nanos(16_683_350); // 59.94 Hz
+    /// let start = Instant::now();
+    /// for i in 0..60u32 {
+    ///     // Frames read 1.5 ms late, 4 ms early, ..., each shown two vblanks after its own.
+    ///     let noise = Duration::from_micros(u64::from(i % 3) * 2_750);
+    ///     lp.begin_frame_at(start + refresh * i + noise);
+    ///     while lp.next_step().is_some() {}
+    ///     if let Some(seen) = i.checked_sub(2) {
+    ///         let shown = start + refresh * (seen + 2) + Duration::from_millis(5);
+    ///         lp.display_feedback(u64::from(seen), Some(shown), Some(refresh));
+    ///     }
+    /// }
+    /// // Every frame now advances the simulation by one refresh period, however noisy the
+    /// // reads: as the display will show it.
+    /// assert_eq!(lp.display_books().map(|b| b.predicted_frames > 50), Some(true));
+    /// # Ok::<(), timestep_loop::ConfigError>(())
+    /// ```
+    pub fn display_feedback(
+        &mut self,
+        frame: u64,
+        shown: Option<Instant>,
+        refresh: Option<Duration>,
+    ) {
+        let Some((_, read)) = self.reads.iter().find(|(f, _)| *f == frame) else {
+            return;
+        };
+        let after = shown.map(|at| whole_ns(at.saturating_duration_since(*read)));
+        self.display_feedback_ns(frame, after, refresh.map(whole_ns));
+    }
+
+    /// [`Loop::display_feedback`] in ns, for loops fed frame times rather than readings:
+    /// frame `frame` was shown `after_read_ns` after its clock reading was taken.
+    pub fn display_feedback_ns(
+        &mut self,
+        frame: u64,
+        after_read_ns: Option<u64>,
+        refresh_ns: Option<u64>,
+    ) {
+        if frame < self.frames {
+            self.timer
+                .display_feedback(frame, after_read_ns, refresh_ns);
+        }
+    }
+
+    /// The loop's time stood still while the display's went on (a pause): the `display`
+    /// timer forgets what the display did, and predicts again once feedback resumes.
+    pub fn display_gap(&mut self) {
+        self.timer.display_gap();
+    }
+
+    /// What the `display` timer did with its feedback; `None` for the other timers.
+    pub fn display_books(&self) -> Option<crate::DisplayBooks> {
+        self.timer.display_books()
+    }
+
+    /// Whether the `display` timer hands on predicted display intervals now (rather than the
+    /// measured time); false for the other timers.
+    pub fn predicting_display(&self) -> bool {
+        self.timer.predicting()
     }
 
     /// Adds a replaced timer's books to the retired ones, what it held counted as discarded

@@ -6,6 +6,7 @@
 
 mod clock;
 mod config;
+mod display;
 mod game_loop;
 mod jitter;
 mod mode;
@@ -23,6 +24,7 @@ mod vsync;
 
 pub use clock::{Clock, FrameClock, ManualClock, SystemClock};
 pub use config::{ClampOn, ConfigError, StepRule, TimingConfig};
+pub use display::DisplayBooks;
 pub use game_loop::Loop;
 pub use jitter::{CONTROL_STEPS, JitterFix};
 pub use mode::Mode;

@@ -555,6 +555,7 @@ mod tests {
                 "fixed+snap",
                 "fixed+snap-vsync",
                 "fixed+smooth",
+                "fixed+display",
                 "fixed+fuzzy",
                 "fixed+fuzzy59"
             ]

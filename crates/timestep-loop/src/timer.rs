@@ -22,6 +22,7 @@
 //!   was. Its two limits, extra-slow frames and the resync, apply whether or not vsync is
 //!   detected (they count in update ticks and need no refresh rate).
 //! - `smooth` is Godot's DeltaSmoother ([`super::smooth`]).
+//! - `display` steps by predicted display times, from present feedback ([`super::display`]).
 //!
 //! Where one refresh period is longer than 8 update ticks (a 1 ms tick on a 60 Hz display,
 //! never the case in Glaiel's own use), both count their limits in refresh periods instead, or
@@ -34,6 +35,7 @@
 //! the primed history the average hands out first), so that with the stepper's books
 //! `measured + invented == consumed + dropped + discarded + remainder` for every timer.
 
+use crate::display::{DisplayBooks, DisplayPredictor};
 use crate::smooth::DeltaSmoother;
 use crate::tick::Tick;
 use crate::vsync::VsyncDetector;
@@ -54,6 +56,9 @@ crate::named_enum! {
         SnapVsync = "snap-vsync",
         /// Godot's DeltaSmoother.
         Smooth = "smooth",
+        /// Steps by when frames will be seen: the predicted display-to-display interval, from
+        /// present feedback ([`crate::Loop::display_feedback`]); as measured without it.
+        Display = "display",
     }
 }
 
@@ -158,6 +163,7 @@ pub struct Timer {
     kind: TimerKind,
     snap: Snap,
     smooth: DeltaSmoother,
+    display: DisplayPredictor,
     /// Glaiel's `resync`, which starts `true`: the first frame the snapping timer filters
     /// empties the accumulator.
     resync: bool,
@@ -197,6 +203,7 @@ impl Timer {
             kind,
             snap: Snap::new(tick.into().ns()),
             smooth: DeltaSmoother::new(vsync_requested),
+            display: DisplayPredictor::default(),
             resync: kind.snaps(),
             books: TimerBooks::default(),
         }
@@ -212,9 +219,9 @@ impl Timer {
         self.books
     }
 
-    /// The frame time the stepper sees for a measured `raw_ns`, and what the timer threw away
-    /// or added.
-    pub fn filter(&mut self, raw_ns: u64, vsync: &VsyncDetector) -> Filtered {
+    /// The frame time the stepper sees for frame number `frame` (the loop's count, which
+    /// present feedback names) of a measured `raw_ns`, and what the timer threw away or added.
+    pub fn filter(&mut self, frame: u64, raw_ns: u64, vsync: &VsyncDetector) -> Filtered {
         let out = match self.kind {
             TimerKind::Raw => Filtered {
                 ns: raw_ns,
@@ -228,6 +235,12 @@ impl Timer {
                 ns: self.smooth.smooth(raw_ns),
                 ..Filtered::default()
             },
+            TimerKind::Display => Filtered {
+                ns: self
+                    .display
+                    .filter(frame, raw_ns, vsync.assumed_period_ns()),
+                ..Filtered::default()
+            },
         };
         let b = &mut self.books;
         b.measured_ns = b.measured_ns.saturating_add(raw_ns);
@@ -235,6 +248,36 @@ impl Timer {
         b.discarded_ns = b.discarded_ns.saturating_add(out.discarded_ns);
         b.invented_ns = b.invented_ns.saturating_add(out.invented_ns);
         out
+    }
+
+    /// Present feedback for the `display` timer (others ignore it): frame number `frame` was
+    /// shown `after_read_ns` after its clock reading (`None`: discarded), on a display whose
+    /// refresh period is `refresh_ns` when stated.
+    pub fn display_feedback(
+        &mut self,
+        frame: u64,
+        after_read_ns: Option<u64>,
+        refresh_ns: Option<u64>,
+    ) {
+        if self.kind == TimerKind::Display {
+            self.display.feedback(frame, after_read_ns, refresh_ns);
+        }
+    }
+
+    /// The `display` timer forgets what the display did (the loop's time stood still while
+    /// the display's went on: a pause).
+    pub fn display_gap(&mut self) {
+        self.display.forget();
+    }
+
+    /// What the `display` timer did with its feedback; `None` for the other timers.
+    pub fn display_books(&self) -> Option<DisplayBooks> {
+        (self.kind == TimerKind::Display).then(|| self.display.books())
+    }
+
+    /// Whether the `display` timer hands on predictions now (false for the other timers).
+    pub fn predicting(&self) -> bool {
+        self.kind == TimerKind::Display && self.display.predicting()
     }
 
     /// Glaiel's resync for the stepper, ns: with a snapping timer, an accumulator past 8
@@ -386,7 +429,7 @@ mod tests {
         let v = not_paced();
         assert_eq!(v.assumed_period_ns(), None, "vsync decided against");
         let mut t = Timer::new(TimerKind::Snap, TICK, true);
-        let out = t.filter(33_400_000, &v);
+        let out = t.filter(0, 33_400_000, &v);
         assert_eq!(
             out.invented_ns + out.discarded_ns,
             66_668,
@@ -409,7 +452,7 @@ mod tests {
         let mut t = Timer::new(TimerKind::Snap, TICK, true);
         let at_144 = VsyncDetector::new(Some(143.9));
         assert_eq!(
-            t.filter(6_944_000, &at_144).invented_ns,
+            t.filter(0, 6_944_000, &at_144).invented_ns,
             444,
             "1/144 s, truncated"
         );
@@ -428,10 +471,10 @@ mod tests {
         let mut t = Timer::new(TimerKind::SnapVsync, TICK, true);
         let not_paced = not_paced();
         assert_eq!(not_paced.assumed_period_ns(), None);
-        assert_eq!(t.filter(16_700_000, &not_paced).ns, 16_700_000);
+        assert_eq!(t.filter(0, 16_700_000, &not_paced).ns, 16_700_000);
         // Its limits need no refresh rate: an extra-slow frame is still one tick, the rest
         // discarded, and the resync still empties an accumulator past 8 ticks.
-        let out = t.filter(900_000_000, &not_paced);
+        let out = t.filter(1, 900_000_000, &not_paced);
         assert_eq!((out.ns, out.discarded_ns), (TICK, 900_000_000 - TICK));
         assert_eq!(t.resync_over_ns(&not_paced), Some(8 * TICK));
         assert_eq!(VsyncDetector::new(None).assumed_period_ns(), None);

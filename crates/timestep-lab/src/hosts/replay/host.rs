@@ -9,8 +9,11 @@ use super::select::{Selection, Stream};
 use super::summary::CaptureSummary;
 use super::{CaptureError, Captured};
 use crate::model::lane::{Lane, LaneReport};
-use crate::protocol::frame::{FrameDone, Frames, Host, Shown, VblankCounter, Wall};
+use crate::protocol::frame::{
+    Displayed, FrameDone, Frames, Host, LateFeedback, Shown, VblankCounter, Wall,
+};
 use crate::protocol::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
+use crate::util::fast::{self, period_ns_f};
 use crate::view::draw::judge_as_drawn;
 use std::convert::Infallible;
 use std::path::Path;
@@ -26,6 +29,9 @@ pub const WAITS_OPEN_LOOP: &str = "its loop waits for a whole tick before a fram
 pub struct CaptureHost {
     frame: Captured,
     vblanks: VblankCounter,
+    /// The capture's display times as present feedback, when a lane steps by them.
+    feedback: Option<LateFeedback>,
+    refresh_ns: Option<u64>,
 }
 
 impl CaptureHost {
@@ -38,7 +44,17 @@ impl CaptureHost {
                 line: 0,
             },
             vblanks: VblankCounter::new(refresh_hz, true),
+            feedback: None,
+            refresh_ns: refresh_hz
+                .filter(|hz| hz.is_finite() && *hz > 0.0)
+                .map(|hz| fast::round(period_ns_f(hz)) as u64),
         }
+    }
+
+    /// Hands each frame's display time to the lanes `delay` frames after it was presented,
+    /// as real present feedback arrives.
+    pub fn give_feedback(&mut self, delay: u64) {
+        self.feedback = Some(LateFeedback::new(delay));
     }
 
     /// The next frame to run is `frame`.
@@ -64,12 +80,20 @@ impl Host for CaptureHost {
         start_ns
     }
     type Error = Infallible;
+    fn displayed(&mut self, out: &mut Vec<Displayed>) {
+        if let Some(feedback) = self.feedback.as_mut() {
+            feedback.due(out);
+        }
+    }
     fn present(
         &mut self,
-        _frame: &FrameDone,
+        frame: &FrameDone,
         _lanes: &[Lane],
         _ran: &[bool],
     ) -> Result<Option<Shown>, Infallible> {
+        if let Some(feedback) = self.feedback.as_mut() {
+            feedback.presented(frame.number, self.frame.shown_ns, self.refresh_ns);
+        }
         Ok(self.frame.shown_ns.map(|at_ns| Shown {
             at_ns,
             vblank: self.vblanks.at(at_ns),
@@ -138,6 +162,9 @@ fn replay_batch(
     let first_lane = batch.start;
     let mut lanes = batch_lanes(cfg, batch, summary, controls)?;
     let mut host = CaptureHost::new(summary.refresh_hz_estimate);
+    if lanes.iter().any(Lane::takes_display_feedback) {
+        host.give_feedback(cfg.feedback_delay);
+    }
     let mut frames = Frames::new(Pacer::new(Pacing::Vsync, summary.refresh_hz_estimate));
     let mut stream = Stream::open(&cfg.capture, selection)?;
     let (mut first, mut last) = (None, 0);

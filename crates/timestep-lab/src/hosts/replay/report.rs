@@ -28,6 +28,8 @@ pub struct ReplayConfig {
     pub lanes: Vec<LaneSpec>,
     /// The longest integration step a tick may take.
     pub max_substep: MaxSubstep,
+    /// How many frames late the capture's display times reach a lane with the display timer.
+    pub feedback_delay: u64,
 }
 
 impl ReplayConfig {

@@ -3,7 +3,9 @@
 use super::RenderCost;
 use super::vrr::{Vrr, VrrPanel};
 use crate::model::lane::{Lane, Vblank};
-use crate::protocol::frame::{FrameDone, Host, Shown, Wall};
+use crate::protocol::frame::{
+    Displayed, FEEDBACK_DELAY, FrameDone, Host, LateFeedback, Shown, Wall,
+};
 use crate::protocol::machine::{Machine, Sleep, Waits};
 use crate::util::fast;
 use crate::util::fast::period_ns_f;
@@ -59,6 +61,9 @@ pub struct DisplayConfig {
     pub duration_ns: u64,
     /// The seed of the timer's noise, the random phase and varying render costs.
     pub seed: u64,
+    /// How many frames late present feedback (when each frame was scanned out) reaches a
+    /// loop that asks for it (`--feedback-delay`, at least 1).
+    pub feedback_delay: u64,
 }
 
 impl DisplayConfig {
@@ -86,6 +91,7 @@ impl Default for DisplayConfig {
             phase: Phase::At(0),
             duration_ns: 10_000_000_000,
             seed: 1,
+            feedback_delay: FEEDBACK_DELAY,
         }
     }
 }
@@ -113,6 +119,8 @@ pub struct Display {
     /// Its own stream for render costs, so a varying render cost leaves the timer noise as it
     /// would be without it.
     render_rng: fastrand::Rng,
+    /// Present feedback not yet handed on; `None`: no loop asked for it.
+    feedback: Option<LateFeedback>,
 }
 
 impl Display {
@@ -141,7 +149,14 @@ impl Display {
             stalls_fired,
             rng,
             render_rng,
+            feedback: None,
         }
+    }
+
+    /// Keeps present feedback from now on: when each frame was scanned out, handed to the
+    /// loop `feedback_delay` frames later.
+    pub fn give_feedback(&mut self) {
+        self.feedback = Some(LateFeedback::new(self.cfg.feedback_delay));
     }
 
     /// True simulated wall time, ns.
@@ -314,10 +329,17 @@ impl Host for Display {
             .map(|(lane, _)| lane.last().steps)
             .sum();
         let shown = self.present_held(ticks, frame.present_not_before_ns);
-        Ok(Some(Shown {
-            at_ns: shown.at_ns,
-            vblank: shown.vblank,
-        }))
+        let refresh_ns = fast::round(self.period_ns) as u64;
+        if let Some(feedback) = self.feedback.as_mut() {
+            feedback.presented(frame.number, Some(shown.at_ns), Some(refresh_ns));
+        }
+        Ok(Some(shown))
+    }
+    /// Each frame's scan-out, `feedback_delay` frames after it was presented.
+    fn displayed(&mut self, out: &mut Vec<Displayed>) {
+        if let Some(feedback) = self.feedback.as_mut() {
+            feedback.due(out);
+        }
     }
 }
 

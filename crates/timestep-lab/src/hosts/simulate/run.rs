@@ -131,7 +131,10 @@ impl Running {
         };
         judge_as_drawn(&mut lane, &cfg.rope);
         lane.keep_step_starts(controls.step_starts);
-        let display = Display::new(cfg.display.clone());
+        let mut display = Display::new(cfg.display.clone());
+        if lane.takes_display_feedback() {
+            display.give_feedback();
+        }
         let mut frames = Frames::new(Pacer::new(cfg.display.pacing, Some(cfg.display.display_hz)));
         frames.anchor(display.start_ns());
         Ok(Running {

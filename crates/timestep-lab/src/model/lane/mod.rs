@@ -210,6 +210,29 @@ impl Lane {
     /// setting up): the next present starts its vblank count afresh.
     pub fn after_gap(&mut self) {
         self.record.after_gap();
+        self.looped.display_gap();
+    }
+
+    /// Whether the lane's loop steps by present feedback (its timer is `display`).
+    pub fn takes_display_feedback(&self) -> bool {
+        self.looped.timer() == TimerKind::Display
+    }
+
+    /// The number of the loop's frame last begun, which present feedback names.
+    pub fn loop_frame(&self) -> Option<u64> {
+        self.looped.frame()
+    }
+
+    /// Present feedback for the loop's `display` timer: its frame `frame` was shown
+    /// `after_read_ns` after its clock reading (`None`: discarded).
+    pub fn display_feedback(
+        &mut self,
+        frame: u64,
+        after_read_ns: Option<u64>,
+        refresh_ns: Option<u64>,
+    ) {
+        self.looped
+            .display_feedback_ns(frame, after_read_ns, refresh_ns);
     }
 
     /// The frame just advanced, whose input was sampled at `input_ns`, became visible at
