@@ -326,6 +326,8 @@ mod tests {
             frame: 0,
             start_ns,
             present_ns: Some(start_ns),
+            display_ns: None,
+            display_source: timestep_lab::protocol::frame_csv::DisplaySource::None,
             frame_ns: 16_000_000,
             steps: 16,
             alpha: 0.0,
