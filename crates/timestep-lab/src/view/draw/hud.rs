@@ -39,6 +39,29 @@ pub struct HudInfo {
     pub lanes: Vec<LaneRow>,
     /// When a capture is replayed: which, and the frame showing.
     pub capture: Option<CaptureCaption>,
+    /// What the display did with the frames, as the window learned it from present feedback
+    /// (none: no display rows, as off the window).
+    pub display: Option<DisplayInfo>,
+}
+
+/// What the display really did with the frames (the window's present feedback), for the HUD's
+/// display rows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DisplayInfo {
+    /// Why there are no display times (`None`: there are).
+    pub unavailable: Option<String>,
+    /// Whether the times are the display system's own (the compositor's, the X server's)
+    /// rather than estimated from a vblank clock.
+    pub measured: bool,
+    /// The mean time between display changes, ms.
+    pub interval_ms: Option<f64>,
+    /// The mean time from the present call to the display, ms.
+    pub latency_ms: Option<f64>,
+    /// The animation error (PresentMon's: change in simulation time minus change in display
+    /// time, per frame shown), RMS, ms.
+    pub anim_error_ms: Option<f64>,
+    /// Frames the display discarded, never shown.
+    pub discarded: u64,
 }
 
 /// A replayed capture: its file's name and the frame showing (1-based) of how many.
@@ -280,8 +303,47 @@ impl HudInfo {
             Row::new("vsync", lane.vsync.clone()),
         ]);
         rows.extend(self.output_rows());
+        rows.extend(self.display_rows());
         rows.extend(self.capture_rows());
         rows
+    }
+
+    /// What the display did: how often it changed and how long after the present (marked
+    /// measured or estimated), the animation error and the frames discarded; or why that is
+    /// not known. None off the window.
+    fn display_rows(&self) -> Vec<Row> {
+        let Some(d) = &self.display else {
+            return Vec::new();
+        };
+        if let Some(why) = &d.unavailable {
+            return vec![Row::new("display", format!("n/a: {why}"))];
+        }
+        let ms =
+            |v: Option<f64>, digits: usize| v.map_or_else(|| "-".to_string(), |v| num(v, digits));
+        let (flag, tone) = match d.measured {
+            true => ("MEAS", Tone::Accent),
+            false => ("EST", Tone::Warn),
+        };
+        let discarded = match d.discarded {
+            0 => Tone::Plain,
+            _ => Tone::Warn,
+        };
+        vec![
+            Row::new("display", format!("every {} ms", ms(d.interval_ms, 1))).flag(flag, tone),
+            Row::new(
+                "latency",
+                format!("{} ms after present", ms(d.latency_ms, 1)),
+            ),
+            Row::new(
+                "anim err",
+                format!(
+                    "{} ms rms, {} discarded",
+                    ms(d.anim_error_ms, 2),
+                    thousands(d.discarded)
+                ),
+            )
+            .tone(discarded),
+        ]
     }
 
     /// The capture being replayed and the frame showing, if one is.
@@ -337,6 +399,7 @@ impl HudInfo {
             second.push(input);
         }
         second.push(present);
+        second.extend(self.display_rows());
         [first, second]
     }
 
