@@ -31,6 +31,7 @@ fn config(capture: &Path, lanes: &str, clamp_ns: u64) -> ReplayConfig {
         rope: RopeParams::default(),
         lanes: parse_lanes(lanes).unwrap(),
         max_substep: Default::default(),
+        feedback_delay: timestep_lab::protocol::frame::FEEDBACK_DELAY,
     }
 }
 
@@ -585,8 +586,9 @@ fn replays_work_grows_with_the_rows_and_not_with_the_gaps() {
     // Before, glaiel applied neither of Glaiel's limits without one and ran the 65,536-tick
     // ceiling in every frame (500 such rows: 25 s). Every lane whose rules bound a frame
     // stays within them; the gap's length costs nothing, a row costs at most one frame's
-    // bound. Glaiel's limits come with his timer: glaiel+raw and glaiel+smooth have none.
-    let unbounded = ["glaiel+raw", "glaiel+smooth"];
+    // bound. Glaiel's limits come with his timer: glaiel+raw, glaiel+smooth and
+    // glaiel+display have none.
+    let unbounded = ["glaiel+raw", "glaiel+smooth", "glaiel+display"];
     let lanes = every_lane();
     let lanes: Vec<&str> = lanes
         .split(',')

@@ -1053,6 +1053,7 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
             rope: RopeParams::default(),
             lanes: vec![*spec],
             max_substep: Default::default(),
+            feedback_delay: timestep_lab::protocol::frame::FEEDBACK_DELAY,
         };
         let replayed = replay::run(&cfg, &selection, &summary).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(books(replayed[0].clone()), window[i], "{name}");
@@ -1199,6 +1200,7 @@ fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
         rope: RopeParams::default(),
         lanes: lanes.clone(),
         max_substep: Default::default(),
+        feedback_delay: timestep_lab::protocol::frame::FEEDBACK_DELAY,
     };
     let replayed = replay::run(&cfg, &selection, &summary).unwrap_or_else(|e| panic!("{e:?}"));
     let window: Vec<LaneReport> = s.reports().into_iter().map(books).collect();
@@ -1865,7 +1867,7 @@ fn the_mode_and_timer_keys_cycle_in_the_crates_order_and_wrap() {
     );
     let mut t = TimerKind::Raw;
     let mut timers = Vec::new();
-    for _ in 0..4 {
+    for _ in 0..5 {
         t = super::cycled(t);
         timers.push(t);
     }
@@ -1875,6 +1877,7 @@ fn the_mode_and_timer_keys_cycle_in_the_crates_order_and_wrap() {
             TimerKind::Snap,
             TimerKind::SnapVsync,
             TimerKind::Smooth,
+            TimerKind::Display,
             TimerKind::Raw
         ]
     );

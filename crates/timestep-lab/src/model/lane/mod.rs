@@ -17,7 +17,7 @@ pub use latency::{Latency, LatencyStats};
 pub use metrics::{Metrics, StepsPerFrame};
 pub use record::{Record, Vblank};
 pub use report::{
-    BEHIND_PERCENT, Books, DrawReport, LaneReport, LaneState, PacingReport, PhysicsReport,
+    BEHIND_PERCENT, Books, DisplayReport, DrawReport, LaneReport, LaneState, PacingReport, PhysicsReport,
     PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, as_text, peak_rss_kib,
 };
 pub use spec::{LaneError, LaneSpec, parse_lanes, parse_spec};

@@ -35,6 +35,9 @@ pub struct LaneReport {
     /// The loop's books: time measured, consumed, dropped and left over, ns.
     #[serde(flatten)]
     pub books: Books,
+    /// What a `display` timer did with present feedback (null for the other timers).
+    #[serde(flatten)]
+    pub display: DisplayReport,
     /// The lane's loop: tick, timer, rules, and the source a preset follows (written as its
     /// [`PolicyReport`]).
     #[serde(serialize_with = "PolicyReport::write")]
@@ -200,6 +203,41 @@ pub struct Books {
     pub remainder_ns: i64,
 }
 
+/// What a `display` timer did with present feedback; every field null for the other timers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct DisplayReport {
+    /// Frames whose time was handed on from predicted display times (the rest: as measured).
+    pub predicted_frames: Option<u64>,
+    /// Time handed on from predictions, ms.
+    pub predicted_ms: Option<f64>,
+    /// Frames present feedback came for (shown or discarded).
+    pub feedback_frames: Option<u64>,
+    /// Of those, frames the display discarded.
+    pub discarded_frames: Option<u64>,
+    /// How far predictions were from the display times feedback then brought, summed, ms:
+    /// what feedback corrected.
+    pub corrected_ms: Option<f64>,
+    /// Predictions off by half a refresh period or more (a frame shown a vblank early or
+    /// late).
+    pub missed_predictions: Option<u64>,
+}
+
+impl DisplayReport {
+    fn new(books: Option<timestep_loop::DisplayBooks>) -> Self {
+        let Some(b) = books else {
+            return DisplayReport::default();
+        };
+        DisplayReport {
+            predicted_frames: Some(b.predicted_frames),
+            predicted_ms: Some(millis(b.predicted_ns)),
+            feedback_frames: Some(b.feedback),
+            discarded_frames: Some(b.discarded),
+            corrected_ms: Some(millis(b.corrected_ns)),
+            missed_predictions: Some(b.missed),
+        }
+    }
+}
+
 /// Whether the frame times say presents are paced by a vsync (at the end of the run), the
 /// refresh rate measured while they were, and when that was first detected.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -312,6 +350,7 @@ impl LaneReport {
             state: LaneState::of(lane),
             shown: ShownReport::new(lane, &books),
             books,
+            display: DisplayReport::new(lane.looped().display_books()),
             policy: lane.policy().clone(),
             vsync: VsyncReport::new(lane.vsync()),
             vblanks: VblankReport::new(lane.record().vblanks()),

@@ -42,6 +42,7 @@ pub fn write_lane_tables(
     writeln!(out)?;
     write_loops(out, lanes)?;
     writeln!(out)?;
+    write_display_timers(out, lanes)?;
     write_vblanks(out, lanes, wide)?;
     writeln!(out)?;
     write_histograms(out, lanes, heading)
@@ -303,6 +304,36 @@ fn write_loops(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// What each `display` timer did with present feedback, when a lane has one (then a blank
+/// line after).
+fn write_display_timers(out: &mut impl Write, lanes: &[LaneReport]) -> io::Result<()> {
+    let timed: Vec<_> = lanes
+        .iter()
+        .filter_map(|l| Some((l, l.display.predicted_frames?)))
+        .collect();
+    if timed.is_empty() {
+        return Ok(());
+    }
+    let name_w = name_width(lanes);
+    writeln!(out, "display timer (present feedback):")?;
+    for (l, predicted) in timed {
+        let d = &l.display;
+        let n = |x: Option<u64>| x.unwrap_or(0);
+        writeln!(
+            out,
+            "  {:<name_w$}{predicted} of {} frames stepped by predicted display times; feedback on \
+             {}, {} discarded; {} predictions missed a vblank; corrected {:.3} ms",
+            l.lane,
+            l.shown.frames,
+            n(d.feedback_frames),
+            n(d.discarded_frames),
+            n(d.missed_predictions),
+            d.corrected_ms.unwrap_or(0.0),
+        )?;
+    }
+    writeln!(out)
 }
 
 /// MonitorSim's counters per lane, the vsync detector's verdict, and (when `wide`) the last
