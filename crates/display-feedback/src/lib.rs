@@ -192,7 +192,7 @@ impl Feedback {
             .and_then(|d| window.window_handle().map(|w| (d.as_raw(), w.as_raw())));
         let opened = match handles {
             Ok((display, surface)) => open(display, surface),
-            Err(e) => Err(format!("the window gives no handle ({e})")),
+            Err(e) => Err(format!("no window handle ({e})")),
         };
         match opened {
             Ok(backend) => Feedback {
@@ -220,8 +220,8 @@ impl Feedback {
         self.backend.as_ref().map_or(Source::None, |b| b.source())
     }
 
-    /// Why there are no display times (`None` while there are), in a few words:
-    /// "the compositor offers no wp_presentation".
+    /// Why there are no display times (`None` while there are), in a few words, short enough
+    /// for a HUD's line: "no wp_presentation", "Wayland and X11 only".
     pub fn why(&self) -> Option<&str> {
         self.why.as_deref()
     }
@@ -267,7 +267,7 @@ impl Feedback {
         if let Err(e) = f(backend) {
             let source = backend.source();
             self.backend = None;
-            self.why = Some(format!("{source} feedback stopped: {e}"));
+            self.why = Some(format!("{source} stopped: {e}"));
         }
     }
 }
@@ -281,11 +281,11 @@ fn open(display: RawDisplayHandle, window: RawWindowHandle) -> Result<Box<dyn Ba
         }
         (_, RawWindowHandle::Xlib(w)) => {
             let id = u32::try_from(w.window)
-                .map_err(|_| format!("X11 window id {} is out of range", w.window))?;
+                .map_err(|_| format!("X11 window id {} too large", w.window))?;
             Ok(Box::new(x11::X11::open(id)?))
         }
         (_, RawWindowHandle::Xcb(w)) => Ok(Box::new(x11::X11::open(w.window.get())?)),
-        _ => Err("the window is neither a Wayland nor an X11 window".into()),
+        _ => Err("not a Wayland or X11 window".into()),
     }
 }
 }
@@ -293,7 +293,7 @@ fn open(display: RawDisplayHandle, window: RawWindowHandle) -> Result<Box<dyn Ba
 elsewhere! {
 /// No backend on this platform.
 fn open(_display: RawDisplayHandle, _window: RawWindowHandle) -> Result<Box<dyn Backend>, String> {
-    Err("this platform gives no display times here (Wayland and X11 only)".into())
+    Err("Wayland and X11 only".into())
 }
 }
 
@@ -374,7 +374,7 @@ mod tests {
         assert_eq!(feedback.source(), Source::None);
         assert_eq!(
             feedback.why(),
-            Some("wayland feedback stopped: the connection broke")
+            Some("wayland stopped: the connection broke")
         );
     }
 

@@ -83,9 +83,9 @@ impl Wayland {
         // above. The id is used only through `self.surface`, dropped with this `Wayland`, before
         // the window that `Feedback` holds.
         let id = unsafe { ObjectId::from_ptr(WlSurface::interface(), surface.as_ptr().cast()) };
-        let id = id.map_err(|_| "the window's surface is not a wl_surface".to_string())?;
+        let id = id.map_err(|_| "not a wl_surface".to_string())?;
         let surface = WlSurface::from_id(&conn, id)
-            .map_err(|_| "the window's surface is not a wl_surface".to_string())?;
+            .map_err(|_| "not a wl_surface".to_string())?;
         let mut queue = conn.new_event_queue();
         let qh = queue.handle();
         conn.display().get_registry(&qh, ());
@@ -93,18 +93,18 @@ impl Wayland {
         // The globals (the registry binds wp_presentation among them), then its clock.
         queue
             .roundtrip(&mut state)
-            .map_err(|e| says("asking the compositor for its globals")(&e))?;
+            .map_err(|e| says("compositor")(&e))?;
         let Some(presentation) = state.presentation.clone() else {
-            return Err("the compositor offers no wp_presentation".into());
+            return Err("no wp_presentation".into());
         };
         queue
             .roundtrip(&mut state)
-            .map_err(|e| says("asking wp_presentation for its clock")(&e))?;
+            .map_err(|e| says("compositor")(&e))?;
         let id = state
             .clock_id
-            .ok_or("the compositor announced no presentation clock")?;
+            .ok_or("no presentation clock")?;
         let clock = clock_of(id).ok_or_else(|| {
-            format!("the compositor's presentation clock ({id}) is not one this program reads")
+            format!("unknown clock {id}")
         })?;
         Ok(Wayland {
             queue,
@@ -120,24 +120,24 @@ impl Wayland {
     fn dispatch(&mut self) -> Result<(), String> {
         match self.conn.flush() {
             Err(WaylandError::Io(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-            other => other.map_err(|e| says("sending to the compositor")(&e))?,
+            other => other.map_err(|e| says("sending")(&e))?,
         }
         self.queue
             .dispatch_pending(&mut self.state)
-            .map_err(|e| says("presentation feedback")(&e))?;
+            .map_err(|e| says("feedback")(&e))?;
         // Whatever has arrived on the socket (the windowing crate may not have read it yet):
         // libwayland reads without waiting (MSG_DONTWAIT), and queues it where it belongs.
         if let Some(guard) = self.queue.prepare_read() {
             match guard.read() {
                 Ok(_) => {}
                 Err(WaylandError::Io(e)) if e.kind() == std::io::ErrorKind::WouldBlock => {}
-                Err(e) => return Err(says("reading from the compositor")(&e)),
+                Err(e) => return Err(says("reading")(&e)),
             }
         }
         self.queue
             .dispatch_pending(&mut self.state)
             .map(|_| ())
-            .map_err(|e| says("presentation feedback")(&e))
+            .map_err(|e| says("feedback")(&e))
     }
 }
 

@@ -40,18 +40,18 @@ impl X11 {
     /// Watches window `window` (an X11 window id) on the display `$DISPLAY` names.
     pub fn open(window: u32) -> Result<X11, String> {
         let (conn, _) =
-            x11rb::connect(None).map_err(|e| err("cannot open a second X11 connection")(&e))?;
+            x11rb::connect(None).map_err(|e| err("X11")(&e))?;
         let present = conn
             .extension_information(present::X11_EXTENSION_NAME)
-            .map_err(|e| err("asking for the Present extension")(&e))?;
+            .map_err(|e| err("X11 Present")(&e))?;
         if present.is_none() {
-            return Err("the X server has no Present extension".into());
+            return Err("no X11 Present extension".into());
         }
         conn.present_query_version(1, 0)
-            .map_err(|e| err("Present")(&e))?
+            .map_err(|e| err("X11 Present")(&e))?
             .reply()
-            .map_err(|e| err("Present")(&e))?;
-        let eid = conn.generate_id().map_err(|e| err("Present")(&e))?;
+            .map_err(|e| err("X11 Present")(&e))?;
+        let eid = conn.generate_id().map_err(|e| err("X11 Present")(&e))?;
         conn.present_select_input(eid, window, present::EventMask::COMPLETE_NOTIFY)
             .map_err(|e| err("PresentSelectInput")(&e))?
             .check()
@@ -105,7 +105,7 @@ impl Backend for X11 {
         while let Some(event) = self
             .conn
             .poll_for_event()
-            .map_err(|e| err("reading X11 events")(&e))?
+            .map_err(|e| err("X11")(&e))?
         {
             let Event::PresentCompleteNotify(e) = event else {
                 continue;
