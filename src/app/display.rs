@@ -126,6 +126,8 @@ pub struct DisplayBook {
     anim_errors_ms: Recent,
     shown: u64,
     discarded: u64,
+    /// The HUD's figures held while paused (see [`DisplayBook::hold_hud`]).
+    held: Option<DisplayInfo>,
 }
 
 impl Default for DisplayBook {
@@ -142,6 +144,7 @@ impl Default for DisplayBook {
             anim_errors_ms: Recent::default(),
             shown: 0,
             discarded: 0,
+            held: None,
         }
     }
 }
@@ -224,8 +227,23 @@ impl DisplayBook {
         std::mem::take(&mut self.fresh)
     }
 
-    /// The HUD's figures.
+    /// Paused, the HUD's figures hold what they said when the pause began (as the frame rate
+    /// does): the display goes on changing, but a frozen picture's HUD should not, or egui
+    /// paints it again every frame.
+    pub fn hold_hud(&mut self, paused: bool) {
+        self.held = match paused {
+            true => Some(self.held.take().unwrap_or_else(|| self.live_hud())),
+            false => None,
+        };
+    }
+
+    /// The HUD's figures (held while paused).
     pub fn hud(&self) -> DisplayInfo {
+        self.held.clone().unwrap_or_else(|| self.live_hud())
+    }
+
+    /// The HUD's figures now.
+    fn live_hud(&self) -> DisplayInfo {
         DisplayInfo {
             unavailable: match self.source {
                 Source::None => Some(self.why.clone().unwrap_or_else(|| "unknown".into())),
@@ -320,6 +338,23 @@ mod tests {
             3,
             "the undrawn frame's is left out"
         );
+    }
+
+    #[test]
+    fn paused_the_hud_holds_its_figures_while_the_display_goes_on() {
+        let mut book = DisplayBook::default();
+        book.set_source(Source::Wayland, None);
+        let ms = 1_000_000;
+        book.learn(shown(0, 100 * ms, 70 * ms));
+        book.learn(shown(1, 117 * ms, 87 * ms));
+        book.hold_hud(true);
+        let held = book.hud();
+        book.learn(shown(2, 150 * ms, 104 * ms));
+        assert_eq!(book.hud(), held);
+        book.hold_hud(true);
+        assert_eq!(book.hud(), held);
+        book.hold_hud(false);
+        assert_eq!(book.hud().interval_ms, Some(25.0));
     }
 
     #[test]

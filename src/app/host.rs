@@ -386,6 +386,7 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             .filter_map(|&i| self.colours.get(i))
             .copied()
             .collect();
+        self.meter.display.hold_hud(frame.paused);
         // The key help hides the HUD: the help is read over everything, the HUD's bar or
         // column would cover its top.
         let hud = (self.view.show_hud && !self.view.show_help)
