@@ -188,7 +188,7 @@ def energy():
                          check=True, capture_output=True, text=True).stdout
     cells = {}
     for line in out.splitlines():
-        m = re.match(r"dt (\S+) s (\w+): E\(t\) - E\(0\) every 10 s: (.*)\(band (\S+) \.\. (\S+) J\)",
+        m = re.match(r"dt (\S+) s +(\w+): E\(t\) - E\(0\) every 10 s: (.*)\(band (\S+) \.\. (\S+) J\)",
                      line)
         if not m:
             continue
@@ -209,11 +209,84 @@ def energy():
             ""] + md(["step", "semi-implicit Euler", "RK4"], rows)
 
 
+def display_timer():
+    """The display timer against the other timers on 59.94 Hz with 2 ms of timer noise."""
+    lanes = ("interpolated,interpolated+snap,interpolated+smooth,interpolated+display,fixed,"
+             "fixed+display")
+    common = ["--display-hz", "59.94", "--jitter", "2ms", "--lanes", lanes]
+    rows = []
+    for l in simulate(*common):
+        fed = l["predicted_frames"] is not None
+        rows.append([f"`{l['lane']}`", f"{l['stutter_rms_ms']:.4f}", f"{l['stutter_max_ms']:.4f}",
+                     f"{l['predicted_frames']:,} of {l['frames_run']:,}" if fed else "—",
+                     l["missed_predictions"] if fed else "—"])
+    return ["`simulate " + " ".join(common) + "` (10 s, a 1 ms tick: the defaults):", ""] + md(
+        ["lane", "stutter rms, ms", "max, ms", "frames stepped by predictions",
+         "predictions a vblank off"], rows, right=(1, 2, 3, 4))
+
+
+DISPLAY_LANES = ["interpolated", "interpolated+snap", "interpolated+smooth",
+                 "interpolated+display", "fixed", "fixed+display"]
+
+
+def display_scenarios():
+    """The display timer in the which-loop scenarios, beside the timers it replaces."""
+    common = [c for c in which_loop.COMMON[:which_loop.COMMON.index("--lanes")]]
+    runs = [(name, simulate(*common, *extra, "--lanes", ",".join(DISPLAY_LANES)))
+            for name, extra in which_loop.SCENARIOS]
+    header = ["lane"] + [name for name, _ in runs]
+    right = tuple(range(1, len(header)))
+    stutter = [[f"`{lane}`"] + [f"{lane_of(r, lane)['stutter_rms_ms']:.2f}" for _, r in runs]
+               for lane in DISPLAY_LANES]
+    books = []
+    for lane in (l for l in DISPLAY_LANES if l.endswith("+display")):
+        cells = []
+        for _, r in runs:
+            l = lane_of(r, lane)
+            cells.append(f"{l['predicted_frames']:,} of {l['frames_run']:,} "
+                         f"({l['missed_predictions']:,} off)")
+        books.append([f"`{lane}`"] + cells)
+    return (["`simulate " + " ".join(common) + " --lanes " + ",".join(DISPLAY_LANES)
+             + "` and each scenario's flags (as in the tables above):", "",
+             "**stutter, rms ms**", ""] + md(header, stutter, right)
+            + ["", "**frames stepped by predicted display times, of all (predictions a vblank "
+               "off)**", ""] + md(header, books, right))
+
+
+def lane_of(report, name):
+    return next(l for l in report if l["lane"] == name)
+
+
+def display_replay():
+    """The display timer on PresentMon's gold captures, fed their display times."""
+    lanes = "interpolated,interpolated+snap,interpolated+smooth,interpolated+display"
+    rows = []
+    for case in range(6):
+        capture = f"tests/data/presentmon/test_case_{case}.csv"
+        out = subprocess.run([BIN, "replay", capture, "--json", "--lanes", lanes], cwd=ROOT,
+                             check=True, capture_output=True, text=True).stdout
+        report = json.loads(out)
+        c = report["capture"]
+        hz = c["refresh_hz_estimate"]
+        by = {l["lane"]: l for l in report["lanes"]}
+        d = by["interpolated+display"]
+        rows.append([f"`test_case_{case}.csv`", f"{c['frames']:,} ({c['displayed']:,})",
+                     f"{hz:g} Hz" if hz else f"none ({c['refresh']})"]
+                    + [f"{by[l]['stutter_rms_ms']:.2f}" for l in lanes.split(",")]
+                    + [f"{d['predicted_frames']:,} ({d['missed_predictions']:,} off)"])
+    return ["`replay tests/data/presentmon/test_case_N.csv --lanes " + lanes + "`:", ""] + md(
+        ["capture", "frames (displayed)", "refresh", "`interpolated`", "`+snap`", "`+smooth`",
+         "`+display`", "predicted (a vblank off)"], rows, right=(1, 3, 4, 5, 6, 7))
+
+
 GENERATORS = {
     "verdicts": verdicts,
     "which-loop": which_loop_tables,
     "sixty-hz": sixty_hz,
     "godot-jitter": godot_jitter,
+    "display-timer": display_timer,
+    "display-scenarios": display_scenarios,
+    "display-replay": display_replay,
     "latency": latency,
     "machines": machines,
     "replay": replay,

@@ -22,7 +22,7 @@ pub enum Action {
     PreviousLane,
     /// The split view: every lane side by side (one lane becomes the four modes), and back.
     ToggleSplit,
-    /// The focused lane's timer: raw → snap → snap-vsync → smooth → raw.
+    /// The focused lane's timer: raw → snap → snap-vsync → smooth → display → raw.
     CycleTimer,
     Reset,
     Pause,

@@ -169,10 +169,10 @@ fn a_long_advise_says_how_long_it_will_take_and_shows_its_progress() {
         "200",
         "--progress",
     ];
-    let (child, lines) = start_until(&args, 5, |line| line.contains("% of 21 lanes x 600s"));
+    let (child, lines) = start_until(&args, 5, |line| line.contains("% of 23 lanes x 600s"));
     let said = lines.first().map(String::as_str).unwrap_or_default();
     for words in [
-        "timestep-rope: this run is 12.9 million rope steps of 200 particles over 21 lanes",
+        "timestep-rope: this run is 14.1 million rope steps of 200 particles over 23 lanes",
         "; Ctrl-C stops it, with no verdict",
     ] {
         assert!(said.contains(words), "{words:?} in {said:?}");

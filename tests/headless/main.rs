@@ -10,6 +10,7 @@
 mod advise;
 mod architecture;
 mod cli;
+mod display_timer;
 mod docs;
 mod drive;
 mod fixes;

@@ -358,28 +358,103 @@ mod tests {
     #[test]
     fn frames_shown_off_any_grid_fall_back_to_the_measured_time() {
         // A tearing display: each frame shown 3 ms after its read, reads 10-30 ms apart.
-        let gaps = |i: u64| 10_000_000 + (i * 7_919 % 20) * 1_000_000;
-        let reads: Vec<u64> = (0..300)
-            .scan(0, |t, i| {
-                *t += gaps(i);
-                Some(*t)
-            })
+        let gaps: Vec<u64> = (0..300u64)
+            .map(|i| 10_000_000 + (i * 7_919 % 20) * 1_000_000)
             .collect();
         let mut d = DisplayPredictor::default();
-        let mut last = 0;
         let mut handed = Vec::new();
-        for i in 0..300usize {
-            if i >= 2 {
-                d.feedback(i as u64 - 2, Some(3_000_000), Some(P));
+        for (i, gap) in (0u64..).zip(&gaps) {
+            if let Some(k) = i.checked_sub(2) {
+                d.feedback(k, Some(3_000_000), Some(P));
             }
-            handed.push(d.filter(i as u64, reads[i] - last, None));
-            last = reads[i];
+            handed.push(d.filter(i, *gap, None));
         }
         assert!(!d.predicting());
-        let measured: Vec<u64> = (0..300)
-            .map(|i| reads[i] - if i == 0 { 0 } else { reads[i - 1] })
-            .collect();
+        let measured = &gaps;
         assert_eq!(handed[100..], measured[100..]);
+    }
+
+    #[test]
+    fn a_frames_own_display_time_and_later_ones_never_change_what_it_was_handed() {
+        let noise = |i: u64| ((i * 7_919 % 4_001) as i64 - 2_000) * 1_000;
+        let steady = |i: u64| Some((i + 2) * P);
+        let (base, _) = run(200, 1, Some(P), noise, steady);
+        for moved in [20u64, 57, 120] {
+            // Frame `moved` (and only it) shown anywhere else: a vblank late, early, or not
+            // at all. Every frame up to and including it was handed the same time.
+            for shown in [Some((moved + 3) * P), Some((moved + 1) * P), None] {
+                let changed = move |i: u64| if i == moved { shown } else { steady(i) };
+                let (handed, _) = run(200, 1, Some(P), noise, changed);
+                assert_eq!(
+                    handed[..=moved as usize],
+                    base[..=moved as usize],
+                    "{moved}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_discarded_frame_is_booked_and_moves_no_prediction() {
+        let shown = |i: u64| (i % 10 != 5).then_some((i + 2) * P);
+        let (handed, d) = run(100, 2, Some(P), |_| 0, shown);
+        assert_eq!(d.books().discarded, 10);
+        assert!(handed[10..].iter().all(|h| *h == P));
+    }
+
+    /// The prediction rule written out plainly, from the whole history: frame `n` (read at
+    /// `reads[n]` on the timer's timeline) is predicted from the frames whose feedback came
+    /// before it began (`k + delay <= n`), shown at `shown[k]`: the latest of them is the
+    /// grid's anchor, the median of the last five latencies (the lower middle) the offset;
+    /// the nearest vblank, at least one period after the anchor.
+    fn model(reads: &[u64], shown: &[u64], delay: usize, period: u64, n: usize) -> Option<u64> {
+        let known: Vec<usize> = (0..n.checked_sub(delay).map_or(0, |m| m + 1)).collect();
+        let last = *known.last()?;
+        let mut latencies: Vec<u64> = known
+            .iter()
+            .rev()
+            .take(5)
+            .map(|&k| shown[k] - reads[k])
+            .collect();
+        latencies.sort_unstable();
+        let latency = latencies[(latencies.len() - 1) / 2];
+        let ahead = (reads[n] + latency).saturating_sub(shown[last]) as f64 / period as f64;
+        Some(shown[last] + (ahead.round() as u64).max(1) * period)
+    }
+
+    #[test]
+    fn every_prediction_is_the_rule_as_written_out_plainly() {
+        let mut rng = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |range: u64| {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng % range
+        };
+        for delay in [1usize, 2, 3] {
+            // Reads off their vblank by up to ±3 ms; frames shown 1-3 vblanks after.
+            let n: usize = 300;
+            let reads: Vec<u64> = (0..n as u64)
+                .map(|i| 5 * P + i * P + next(6_000_000) - 3_000_000)
+                .collect();
+            let shown: Vec<u64> = (0..n as u64).map(|i| (i + 6 + next(3)) * P).collect();
+            let mut d = DisplayPredictor::default();
+            let mut last = reads[0];
+            for i in 0..n {
+                if let Some(k) = i.checked_sub(delay) {
+                    d.feedback(k as u64, Some(shown[k] - reads[k]), Some(P));
+                }
+                d.filter(i as u64, reads[i] - last, None);
+                last = reads[i];
+                let made = d.begun.back().and_then(|b| b.predicted_ns);
+                let before = d.begun.iter().rev().nth(1).and_then(|b| b.predicted_ns);
+                // Predictions never go back: the rule's, or the one before when it would.
+                let expected = model(&reads, &shown, delay, P, i)
+                    .map(|p| p - (reads[0]))
+                    .map(|p| before.map_or(p, |q| p.max(q)));
+                assert_eq!(made, expected, "frame {i}, delay {delay}");
+            }
+        }
     }
 
     #[test]

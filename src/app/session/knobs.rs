@@ -412,7 +412,9 @@ pub const KNOBS: [Knob; 15] = [
         widget: Widget::Choice,
         tooltip: "How the focused lane reads frame time: raw (as measured), snap (to the \
                   display's period when close, as Glaiel's code), snap-vsync (the same only \
-                  while vsync is detected) or smooth (Godot's averaged delta).",
+                  while vsync is detected), smooth (Godot's averaged delta) or display (when \
+                  frames will be seen, predicted from the display's present feedback; as \
+                  measured without it).",
         options: |s| Some(named(Some(s.knob_lane().timer()), Setting::Timer)),
     },
     Knob {

@@ -70,18 +70,21 @@ pub const GODOT_CANDIDATES: [Candidate; 4] = [
 ];
 
 /// Our own crate's candidates: the modes, fixed and interpolated with each other timer and
-/// window, every preset, and the presets that can blend, blending.
-pub const OWN_CANDIDATES: [Candidate; 21] = [
+/// window (the display timer among them: it steps by present feedback, which the simulated
+/// display and a capture give), every preset, and the presets that can blend, blending.
+pub const OWN_CANDIDATES: [Candidate; 23] = [
     mode(Mode::Variable),
     mode(Mode::SemiFixed),
     mode(Mode::Fixed),
     mode(Mode::Interpolated),
     timed(Mode::Fixed, TimerKind::Snap),
     timed(Mode::Fixed, TimerKind::Smooth),
+    timed(Mode::Fixed, TimerKind::Display),
     Candidate::Loop(LoopSpec::fixed_fuzzy(Fuzzy::Window62)),
     Candidate::Loop(LoopSpec::fixed_fuzzy(Fuzzy::Window61)),
     timed(Mode::Interpolated, TimerKind::Snap),
     timed(Mode::Interpolated, TimerKind::Smooth),
+    timed(Mode::Interpolated, TimerKind::Display),
     Candidate::Interpolated(LoopSpec::fixed_fuzzy(Fuzzy::Window62)),
     preset(Preset::Godot),
     preset(Preset::Bevy),
@@ -129,8 +132,9 @@ mod tests {
         assert_eq!(names(Some(Engine::Bevy)), "bevy,bevy+interpolated");
         assert_eq!(names(Some(Engine::Unity)), "unity,unity+interpolated");
         assert_eq!(names(Some(Engine::MonoGame)), "monogame");
-        let own = "variable,semi-fixed,fixed,interpolated,fixed+snap,fixed+smooth,fixed+fuzzy,\
-                   fixed+fuzzy59,interpolated+snap,interpolated+smooth,interpolated+fuzzy,godot,\
+        let own = "variable,semi-fixed,fixed,interpolated,fixed+snap,fixed+smooth,fixed+display,\
+                   fixed+fuzzy,fixed+fuzzy59,interpolated+snap,interpolated+smooth,\
+                   interpolated+display,interpolated+fuzzy,godot,\
                    bevy,unity,monogame,game-loop,glaiel,godot+interpolated,bevy+interpolated,\
                    unity+interpolated,game-loop+interpolated";
         assert_eq!(names(None), own);

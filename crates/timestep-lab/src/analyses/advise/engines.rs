@@ -3,7 +3,7 @@
 //! pins every name and default to that page's words).
 
 use super::{Measured, Paced};
-use timestep_loop::{Pacing, StepRule, seconds};
+use timestep_loop::{Pacing, StepRule, TimerKind, seconds};
 
 timestep_loop::named_enum! {
     /// The engine a user ships on (`--engine`).
@@ -86,6 +86,8 @@ pub enum Knob {
     Timing,
     /// This crate's pacing.
     Pacer,
+    /// This crate's present feedback, for the `display` timer (no line for the others).
+    DisplayFeedback,
 }
 
 /// One setting: the engine, its real name, what sets it, and the page that documents it.
@@ -236,6 +238,12 @@ pub const SETTINGS: &[Setting] = &[
         Knob::Pacer,
         CRATE,
     ),
+    row(
+        Engine::Custom,
+        "timestep_loop::Loop::display_feedback",
+        Knob::DisplayFeedback,
+        CRATE,
+    ),
 ];
 
 const fn row(engine: Engine, name: &'static str, knob: Knob, doc: &'static str) -> Setting {
@@ -284,6 +292,12 @@ impl Setting {
             Knob::FixedSchedule => "app.add_systems(FixedUpdate, your_simulation)".into(),
             Knob::FixedStep => "true".into(),
             Knob::LoopSpec | Knob::Timing | Knob::Pacer => self.code(m),
+            Knob::DisplayFeedback if p.timer == TimerKind::Display => {
+                "lp.begin_frame_at(now) each frame; lp.display_feedback(frame, Some(shown_at), \
+                 Some(refresh)) as the display reports it (Wayland wp_presentation)"
+                    .into()
+            }
+            Knob::DisplayFeedback => String::new(),
         }
     }
 

@@ -110,6 +110,8 @@ impl EngineAdvice {
                     value: s.value(best, vsync),
                     doc: s.doc,
                 })
+                // A setting the pick does not use (present feedback, for most) has no line.
+                .filter(|s| !s.value.is_empty())
                 .collect(),
         }
     }
@@ -320,6 +322,11 @@ pub const TERMS: &[(&str, &str)] = &[
     (
         "+smooth",
         "smooth: Godot's DeltaSmoother on the frame time (with vsync only)",
+    ),
+    (
+        "+display",
+        "display: steps by when frames will be seen, predicted from present feedback (the \
+         display times of past frames); as measured without it",
     ),
     (
         "jitter=",

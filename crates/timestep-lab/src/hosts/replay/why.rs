@@ -6,6 +6,7 @@
 use super::summary::CaptureSummary;
 use crate::model::lane::LaneReport;
 use crate::util::quote::shown;
+use timestep_loop::TimerKind;
 
 /// The share of frames, in percent, never displayed from which it is named as a reason: one
 /// lost frame in a long capture moves no lane's figures much.
@@ -62,13 +63,14 @@ fn faster(c: &CaptureSummary) -> Option<String> {
     })
 }
 
-/// Lanes that blend to the capture's clock, where that clock is off the time on screen.
+/// Lanes that blend to the capture's clock, where that clock is off the time on screen (not
+/// those whose timer steps by the capture's display times: `display`).
 fn blending(c: &CaptureSummary, lanes: &[LaneReport]) -> Option<String> {
     let error_ms = c.start_error_rms_ms?;
     let shown_ms = c.display_change_ms?.median;
     let blend: Vec<&str> = lanes
         .iter()
-        .filter(|l| l.policy.mode.blends())
+        .filter(|l| l.policy.mode.blends() && l.policy.timer != TimerKind::Display)
         .map(|l| l.lane.as_str())
         .collect();
     (!blend.is_empty() && error_ms >= shown_ms * BLEND_ERROR_SHARE).then(|| {

@@ -17,8 +17,9 @@ pub use latency::{Latency, LatencyStats};
 pub use metrics::{Metrics, StepsPerFrame};
 pub use record::{Record, Vblank};
 pub use report::{
-    BEHIND_PERCENT, Books, DisplayReport, DrawReport, LaneReport, LaneState, PacingReport, PhysicsReport,
-    PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, as_text, peak_rss_kib,
+    BEHIND_PERCENT, Books, DisplayReport, DrawReport, LaneReport, LaneState, PacingReport,
+    PhysicsReport, PolicyReport, ShownReport, UNSTABLE_PERCENT, VblankReport, VsyncReport, as_text,
+    peak_rss_kib,
 };
 pub use spec::{LaneError, LaneSpec, parse_lanes, parse_spec};
 pub use vblanks::{RefreshInterval, TICK_COUNTERS_BELOW, Vblanks};

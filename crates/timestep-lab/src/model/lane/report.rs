@@ -206,7 +206,10 @@ pub struct Books {
 /// What a `display` timer did with present feedback; every field null for the other timers.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct DisplayReport {
-    /// Frames whose time was handed on from predicted display times (the rest: as measured).
+    /// Frames the loop ran (shown or not).
+    pub frames_run: Option<u64>,
+    /// Of those, frames whose time was handed on from predicted display times (the rest: as
+    /// measured).
     pub predicted_frames: Option<u64>,
     /// Time handed on from predictions, ms.
     pub predicted_ms: Option<f64>,
@@ -223,11 +226,12 @@ pub struct DisplayReport {
 }
 
 impl DisplayReport {
-    fn new(books: Option<timestep_loop::DisplayBooks>) -> Self {
-        let Some(b) = books else {
+    fn new(looped: &Loop) -> Self {
+        let Some(b) = looped.display_books() else {
             return DisplayReport::default();
         };
         DisplayReport {
+            frames_run: Some(looped.frame().map_or(0, |f| f + 1)),
             predicted_frames: Some(b.predicted_frames),
             predicted_ms: Some(millis(b.predicted_ns)),
             feedback_frames: Some(b.feedback),
@@ -350,7 +354,7 @@ impl LaneReport {
             state: LaneState::of(lane),
             shown: ShownReport::new(lane, &books),
             books,
-            display: DisplayReport::new(lane.looped().display_books()),
+            display: DisplayReport::new(lane.looped()),
             policy: lane.policy().clone(),
             vsync: VsyncReport::new(lane.vsync()),
             vblanks: VblankReport::new(lane.record().vblanks()),

@@ -23,6 +23,7 @@ pub fn write_table(
     writeln!(out)?;
     write_loops(out, &report.lanes)?;
     writeln!(out)?;
+    write_display_timers(out, &report.lanes)?;
     write_vblanks(out, &report.lanes, wide)?;
     write_vrr(out, report, cfg)?;
     write_drawing(out, report, cfg)?;
@@ -323,10 +324,10 @@ fn write_display_timers(out: &mut impl Write, lanes: &[LaneReport]) -> io::Resul
         let n = |x: Option<u64>| x.unwrap_or(0);
         writeln!(
             out,
-            "  {:<name_w$}{predicted} of {} frames stepped by predicted display times; feedback on \
-             {}, {} discarded; {} predictions missed a vblank; corrected {:.3} ms",
+            "  {:<name_w$}{predicted} of {} frames run stepped by predicted display times; feedback \
+             on {}, {} discarded; {} predictions missed a vblank; corrected {:.3} ms",
             l.lane,
-            l.shown.frames,
+            n(d.frames_run),
             n(d.feedback_frames),
             n(d.discarded_frames),
             n(d.missed_predictions),
