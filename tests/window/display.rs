@@ -1,5 +1,7 @@
 //! When the window's frames were really shown (present feedback, the `display-feedback` crate):
-//! under a headless Weston, Wayland's presentation feedback; under Xvfb, X11's vblank clock.
+//! under a headless Weston, Wayland's presentation feedback; under Xvfb, X11's vblank clock
+//! (an estimate: each frame at the first vblank after its present returned, or discarded where
+//! the next frame's present came first).
 //! These check structure, not rate: headless Weston repaints on a software timer (about
 //! 17.6 ms with its repaint window at 16 ms) and Xvfb's vblank is a fake 60 Hz one.
 //!
@@ -326,24 +328,28 @@ fn under_x11_frames_are_shown_by_the_vblank_clock_an_estimate_after_each_present
         "only {} frames answered for",
         heard.len()
     );
+    // Every frame answered for, by the vblank clock: shown at a vblank, or replaced by the next
+    // frame before that vblank (Xvfb's presents are not paced), so discarded.
+    for r in &heard {
+        assert_eq!(r.source, "vblank-clock", "{r:?}");
+    }
     let with_time: Vec<&&Shown> = heard.iter().filter(|r| r.display_s.is_some()).collect();
     assert!(
-        with_time.len() * 10 >= heard.len() * 9,
-        "{} of {} frames have a display time",
+        with_time.len() * 3 >= heard.len(),
+        "{} of {} frames shown",
         with_time.len(),
         heard.len()
     );
     for r in &with_time {
-        assert_eq!(r.source, "vblank-clock", "{r:?}");
         // At the first vblank at or after the present returned (a little before the log's
         // present_s, read just after).
         let (d, p) = (r.display_s.unwrap_or(0.0), r.present_s.unwrap_or(0.0));
         assert!(d >= p - 0.001, "{r:?}");
     }
-    // Xvfb's presents are not paced: two frames may land on one vblank, never go back.
+    // One frame a vblank: the display times increase.
     let times: Vec<f64> = with_time.iter().filter_map(|r| r.display_s).collect();
     for pair in times.windows(2) {
-        assert!(pair[1] >= pair[0], "display times go back: {pair:?}");
+        assert!(pair[1] > pair[0], "display times do not increase: {pair:?}");
     }
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report.0).expect("report")).expect("json");

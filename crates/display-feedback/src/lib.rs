@@ -15,9 +15,10 @@
 //!   was skipped: [`Source::X11Present`], measured. Where they do not (lavapipe's X11 WSI draws
 //!   with plain image puts; NVIDIA's driver does not use Present), only the vblank clock is
 //!   left: `PresentNotifyMSC` events, one each refresh, and each frame is reported at the first
-//!   vblank at or after its present returned: [`Source::VblankClock`], an *estimate* from a
-//!   clock, not the frame's display time. Under Xvfb, whose vblanks are a 60 Hz software timer,
-//!   only that clock exists.
+//!   vblank at or after its present returned (discarded where the next frame's present
+//!   returned by then, replacing it before scan-out): [`Source::VblankClock`], an *estimate*
+//!   from a clock, not the frame's display time. Under Xvfb, whose vblanks are a 60 Hz software
+//!   timer, only that clock exists.
 //! - **Elsewhere** (Windows, macOS, a window of neither kind): nothing, [`Source::None`], with
 //!   [`Feedback::why`] saying so.
 //!

@@ -13,7 +13,9 @@
 //! - Otherwise (no completion in those presents) each frame is reported at the first vblank
 //!   at or after its present returned ([`Source::VblankClock`]), once a vblank at or after it
 //!   has been seen: an estimate from a clock. Missed vblanks (the server's events read late,
-//!   its notifies fired late) are filled in by whole refresh periods.
+//!   its notifies fired late) are filled in by whole refresh periods. A frame whose next
+//!   frame's present returned by that same vblank is reported discarded: the newer image
+//!   replaced it before it was scanned out (as unthrottled presents do, Xvfb's among them).
 
 use crate::{Presented, Source};
 use std::collections::VecDeque;
@@ -150,7 +152,9 @@ impl X11Frames {
         }
     }
 
-    /// Reports, from the vblank clock, every waiting frame a vblank has been seen after.
+    /// Reports, from the vblank clock, every waiting frame a vblank has been seen after:
+    /// shown at that vblank, or discarded where the next frame's present returned by then.
+    /// (Without a next frame yet, none will: it returns after now, and the vblank was seen.)
     pub fn estimate(&mut self, out: &mut Vec<Presented>) {
         if self.mode != Mode::Clock {
             return;
@@ -159,10 +163,11 @@ impl X11Frames {
             let Some(at) = self.clock.first_at_or_after(returned) else {
                 break;
             };
+            let replaced = self.waiting.get(1).is_some_and(|&(_, next)| next <= at);
             self.waiting.pop_front();
             out.push(Presented {
                 frame,
-                shown: Some(at),
+                shown: (!replaced).then_some(at),
                 refresh: self.clock.period(),
                 source: Source::VblankClock,
                 called: None,
@@ -243,6 +248,25 @@ mod tests {
         assert_eq!(got, want);
         assert!(out.iter().all(|p| p.source == Source::VblankClock));
         assert!(out.iter().all(|p| p.refresh == Some(P)));
+    }
+
+    #[test]
+    fn a_frame_replaced_before_its_vblank_is_estimated_discarded() {
+        let t0 = Instant::now();
+        let at = |m: u32| t0 + P * m;
+        let mut frames = X11Frames {
+            clock: clock(t0, &[0, 1, 2, 3]),
+            mode: Mode::Clock,
+            ..X11Frames::default()
+        };
+        // Frames 0 and 1 both return between vblanks 1 and 2; frame 2 after vblank 2.
+        frames.presented(0, at(1) + P / 4);
+        frames.presented(1, at(1) + P / 2);
+        frames.presented(2, at(2) + P / 2);
+        let mut out = Vec::new();
+        frames.estimate(&mut out);
+        let got: Vec<(u64, Option<Instant>)> = out.iter().map(|p| (p.frame, p.shown)).collect();
+        assert_eq!(got, [(0, None), (1, Some(at(2))), (2, Some(at(3)))]);
     }
 
     #[test]
