@@ -65,7 +65,7 @@ fn replay_against_simulate(c: &mut Criterion) {
         rope: RopeParams::default(),
         lanes: lanes.clone(),
         max_substep: Default::default(),
-        feedback_delay: timestep_lab::protocol::frame::FEEDBACK_DELAY,
+        feedback_delay: timestep_lab::protocol::feedback::FEEDBACK_DELAY,
     };
     let sim = SimConfig {
         timing: TimingConfig::textbook(1_000_000, 250_000_000, None).unwrap(),

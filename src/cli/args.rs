@@ -10,7 +10,7 @@ use timestep_lab::hosts::simulate::vrr::Lfc;
 use timestep_lab::hosts::simulate::{Phase, RenderCost, Stall};
 use timestep_lab::model::lane::LaneSpec;
 use timestep_lab::model::rope::{BadParams, Drive, Integrator, Pin, RopeParams};
-use timestep_lab::protocol::frame::{FEEDBACK_DELAY, MAX_FEEDBACK_DELAY};
+use timestep_lab::protocol::feedback::{FEEDBACK_DELAY, MAX_FEEDBACK_DELAY};
 use timestep_lab::protocol::machine::{Machine, Sleep};
 use timestep_loop::MaxSubstep;
 use timestep_loop::{ConfigError, Mode, Pacing, Tick, TimingConfig, parse_duration_with_unit};

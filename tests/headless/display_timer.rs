@@ -9,7 +9,7 @@ use timestep_lab::hosts::replay;
 use timestep_lab::hosts::simulate::vrr::{Lfc, Vrr};
 use timestep_lab::hosts::simulate::{self, DisplayConfig, RenderCost, Stall};
 use timestep_lab::model::lane::{LaneReport, parse_lanes};
-use timestep_lab::protocol::frame::FEEDBACK_DELAY;
+use timestep_lab::protocol::feedback::FEEDBACK_DELAY;
 
 /// Each of `lanes` on `display`, timing only (the rope changes nothing here).
 fn simulated(display: DisplayConfig, lanes: &str) -> Vec<LaneReport> {

@@ -31,7 +31,7 @@ fn config(capture: &Path, lanes: &str, clamp_ns: u64) -> ReplayConfig {
         rope: RopeParams::default(),
         lanes: parse_lanes(lanes).unwrap(),
         max_substep: Default::default(),
-        feedback_delay: timestep_lab::protocol::frame::FEEDBACK_DELAY,
+        feedback_delay: timestep_lab::protocol::feedback::FEEDBACK_DELAY,
     }
 }
 

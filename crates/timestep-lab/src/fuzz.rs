@@ -133,7 +133,7 @@ fn replay_config(path: &Path) -> ReplayConfig {
         rope: RopeParams::default(),
         lanes: [LaneSpec::every_mode(), LaneSpec::every_preset()].concat(),
         max_substep: Default::default(),
-        feedback_delay: crate::protocol::frame::FEEDBACK_DELAY,
+        feedback_delay: crate::protocol::feedback::FEEDBACK_DELAY,
     }
 }
 

@@ -50,6 +50,7 @@ pub mod protocol {
     //! One frame, written once for every host: the `Host` protocol and `Frames`, the clocks
     //! and sleeps a host reads (and the machine models behind them), the per-frame record,
     //! and lanes run in batches.
+    pub mod feedback;
     pub mod frame;
     pub mod frame_csv;
     pub mod machine;

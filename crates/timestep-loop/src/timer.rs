@@ -163,7 +163,9 @@ pub struct Timer {
     kind: TimerKind,
     snap: Snap,
     smooth: DeltaSmoother,
-    display: DisplayPredictor,
+    /// The `display` timer's predictor (boxed: only that timer has one, and the others stay
+    /// small in the frame loop's cache).
+    display: Option<Box<DisplayPredictor>>,
     /// Glaiel's `resync`, which starts `true`: the first frame the snapping timer filters
     /// empties the accumulator.
     resync: bool,
@@ -203,7 +205,7 @@ impl Timer {
             kind,
             snap: Snap::new(tick.into().ns()),
             smooth: DeltaSmoother::new(vsync_requested),
-            display: DisplayPredictor::default(),
+            display: (kind == TimerKind::Display).then(Box::default),
             resync: kind.snaps(),
             books: TimerBooks::default(),
         }
@@ -236,9 +238,10 @@ impl Timer {
                 ..Filtered::default()
             },
             TimerKind::Display => Filtered {
-                ns: self
-                    .display
-                    .filter(frame, raw_ns, vsync.assumed_period_ns()),
+                ns: match self.display.as_mut() {
+                    Some(d) => d.filter(frame, raw_ns, vsync.assumed_period_ns()),
+                    None => raw_ns,
+                },
                 ..Filtered::default()
             },
         };
@@ -259,25 +262,27 @@ impl Timer {
         after_read_ns: Option<u64>,
         refresh_ns: Option<u64>,
     ) {
-        if self.kind == TimerKind::Display {
-            self.display.feedback(frame, after_read_ns, refresh_ns);
+        if let Some(d) = self.display.as_mut() {
+            d.feedback(frame, after_read_ns, refresh_ns);
         }
     }
 
     /// The `display` timer forgets what the display did (the loop's time stood still while
     /// the display's went on: a pause).
     pub fn display_gap(&mut self) {
-        self.display.forget();
+        if let Some(d) = self.display.as_mut() {
+            d.forget();
+        }
     }
 
     /// What the `display` timer did with its feedback; `None` for the other timers.
     pub fn display_books(&self) -> Option<DisplayBooks> {
-        (self.kind == TimerKind::Display).then(|| self.display.books())
+        self.display.as_ref().map(|d| d.books())
     }
 
     /// Whether the `display` timer hands on predictions now (false for the other timers).
     pub fn predicting(&self) -> bool {
-        self.kind == TimerKind::Display && self.display.predicting()
+        self.display.as_ref().is_some_and(|d| d.predicting())
     }
 
     /// Glaiel's resync for the stepper, ns: with a snapping timer, an accumulator past 8

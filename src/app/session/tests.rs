@@ -1053,7 +1053,7 @@ fn a_window_frame_log_replays_to_the_windows_own_books() {
             rope: RopeParams::default(),
             lanes: vec![*spec],
             max_substep: Default::default(),
-            feedback_delay: timestep_lab::protocol::frame::FEEDBACK_DELAY,
+            feedback_delay: timestep_lab::protocol::feedback::FEEDBACK_DELAY,
         };
         let replayed = replay::run(&cfg, &selection, &summary).unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(books(replayed[0].clone()), window[i], "{name}");
@@ -1200,7 +1200,7 @@ fn the_window_replaying_a_capture_keeps_the_books_replay_keeps() {
         rope: RopeParams::default(),
         lanes: lanes.clone(),
         max_substep: Default::default(),
-        feedback_delay: timestep_lab::protocol::frame::FEEDBACK_DELAY,
+        feedback_delay: timestep_lab::protocol::feedback::FEEDBACK_DELAY,
     };
     let replayed = replay::run(&cfg, &selection, &summary).unwrap_or_else(|e| panic!("{e:?}"));
     let window: Vec<LaneReport> = s.reports().into_iter().map(books).collect();

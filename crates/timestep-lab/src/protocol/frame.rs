@@ -10,6 +10,7 @@
 //! the time it missed with its next frame.
 
 use crate::model::lane::{Lane, Vblank};
+use crate::protocol::feedback::{Displayed, Feedback};
 pub use crate::protocol::wall::Wall;
 use crate::util::fast::period_ns_f;
 use timestep_loop::Pacer;
@@ -48,6 +49,11 @@ pub trait Host: Wall {
     fn displayed(&mut self, out: &mut Vec<Displayed>) {
         let _ = out;
     }
+    /// Whether the host learns display times at all ([`Host::displayed`]): asked every frame
+    /// before anything is kept for them.
+    fn gives_feedback(&self) -> bool {
+        false
+    }
     /// Shows the frame just run: `ran[i]` says whether lane i stepped this frame. Returns when
     /// it became visible, `None` when nothing was shown (the frame is skipped, and the next
     /// one tries again), or why the host cannot present at all.
@@ -66,64 +72,6 @@ pub struct Shown {
     pub at_ns: u64,
     /// The vblank it was scanned out at; none without vsync.
     pub vblank: Option<Vblank>,
-}
-
-/// A past frame's display, as the host learned it (present feedback: Wayland's
-/// `wp_presentation`, a capture's display times, the simulated display's scan-outs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Displayed {
-    /// Which frame: its [`FrameDone::number`].
-    pub frame: u64,
-    /// When it was shown, ns of the host's time (as [`Wall::now_ns`]); `None`: the display
-    /// discarded it.
-    pub at_ns: Option<u64>,
-    /// The display's refresh period then, ns, when the host knows it (a variable-refresh
-    /// panel states its fastest, as `wp_presentation` does).
-    pub refresh_ns: Option<u64>,
-}
-
-/// Present feedback a host knows at once (the simulated display's scan-outs, a capture's
-/// display times), handed on a fixed number of frames late, as real feedback arrives.
-#[derive(Clone, Debug)]
-pub struct LateFeedback {
-    delay: u64,
-    queue: std::collections::VecDeque<Displayed>,
-    /// Frames presented so far.
-    presented: u64,
-}
-
-impl LateFeedback {
-    /// Feedback handed on `delay` frames late (at least 1: a frame's own display is never
-    /// known while it is being built).
-    pub fn new(delay: u64) -> LateFeedback {
-        LateFeedback {
-            delay: delay.max(1),
-            queue: std::collections::VecDeque::new(),
-            presented: 0,
-        }
-    }
-
-    /// Frame `frame` was shown at `at_ns` (`None`: not shown), on a display of `refresh_ns`.
-    pub fn presented(&mut self, frame: u64, at_ns: Option<u64>, refresh_ns: Option<u64>) {
-        self.presented = frame + 1;
-        self.queue.push_back(Displayed {
-            frame,
-            at_ns,
-            refresh_ns,
-        });
-    }
-
-    /// The feedback now due ([`Host::displayed`]).
-    pub fn due(&mut self, out: &mut Vec<Displayed>) {
-        while let Some(d) = self
-            .queue
-            .front()
-            .filter(|d| d.frame + self.delay <= self.presented)
-        {
-            out.push(*d);
-            self.queue.pop_front();
-        }
-    }
 }
 
 /// Vblank numbers for presents whose vblank the host cannot ask the display for (the window,
@@ -203,70 +151,9 @@ pub struct Frames {
     restarted_from: Option<u64>,
     /// Frames run so far: the next frame's number.
     number: u64,
-    /// Present feedback to the lanes' `display` timers.
-    feedback: Feedback,
-}
-
-/// Frames remembered for present feedback: feedback on older ones is not handed on.
-const FEEDBACK_FRAMES: usize = 64;
-
-/// How many frames late a simulated or replayed display's present feedback arrives unless
-/// told (`--feedback-delay`): Wayland's `presented` event comes after the frame's vblank, by
-/// which time the loop is building the next frame or the one after it.
-pub const FEEDBACK_DELAY: u64 = 2;
-/// The latest present feedback may be, frames: well within what is remembered for it.
-pub const MAX_FEEDBACK_DELAY: u64 = 32;
-const _: () = assert!(MAX_FEEDBACK_DELAY < FEEDBACK_FRAMES as u64);
-
-/// What present feedback needs of recent frames: when each was read, and which frame of each
-/// lane's loop it began; only kept while some lane's timer uses it.
-#[derive(Clone, Debug, Default)]
-struct Feedback {
-    /// Recent frames: (number, reading), oldest first.
-    frames: std::collections::VecDeque<(u64, u64)>,
-    /// Per recent frame, per lane: the loop's frame number, if the lane ran.
-    loop_frames: std::collections::VecDeque<Vec<Option<u64>>>,
-    /// The host's feedback, as taken.
-    taken: Vec<Displayed>,
-}
-
-impl Feedback {
-    /// Frame `number`, read at `read_ns`, began these frames of the lanes' loops.
-    fn begun(&mut self, number: u64, read_ns: u64, lanes: &[Lane], ran: &[bool]) {
-        let mut row = if self.frames.len() == FEEDBACK_FRAMES {
-            self.frames.pop_front();
-            self.loop_frames.pop_front().unwrap_or_default()
-        } else {
-            Vec::with_capacity(lanes.len())
-        };
-        row.clear();
-        let begun = lanes
-            .iter()
-            .zip(ran)
-            .map(|(l, r)| r.then(|| l.loop_frame()).flatten());
-        row.extend(begun);
-        self.frames.push_back((number, read_ns));
-        self.loop_frames.push_back(row);
-    }
-
-    /// Hands the host's feedback to the lanes whose loops ran the frames it names: how long
-    /// after the frame's reading each was shown.
-    fn hand_on<H: Host>(&mut self, host: &mut H, lanes: &mut [Lane]) {
-        self.taken.clear();
-        host.displayed(&mut self.taken);
-        for d in &self.taken {
-            let Some(at) = self.frames.iter().position(|(n, _)| *n == d.frame) else {
-                continue;
-            };
-            let read_ns = self.frames[at].1;
-            let after = d.at_ns.map(|ns| ns.saturating_sub(read_ns));
-            for (lane, begun) in lanes.iter_mut().zip(&self.loop_frames[at]) {
-                if let Some(frame) = begun {
-                    lane.display_feedback(*frame, after, d.refresh_ns);
-                }
-            }
-        }
-    }
+    /// Present feedback to the lanes' `display` timers, once one has asked for it (boxed: most
+    /// runs never do).
+    feedback: Option<Box<Feedback>>,
 }
 
 impl Frames {
@@ -283,7 +170,7 @@ impl Frames {
             excluded_at_present: 0,
             restarted_from: None,
             number: 0,
-            feedback: Feedback::default(),
+            feedback: None,
         }
     }
 
@@ -349,9 +236,11 @@ impl Frames {
         if !self.paused && host.can_wait() {
             frame_ns += self.wait_for_a_tick(host, lanes, frame_ns);
         }
-        let fed = lanes.iter().any(Lane::takes_display_feedback);
+        let fed = host.gives_feedback() && lanes.iter().any(Lane::takes_display_feedback);
         if fed {
-            self.feedback.hand_on(host, lanes);
+            let feedback = self.feedback.get_or_insert_default();
+            host.displayed(feedback.inbox());
+            feedback.hand_on(lanes);
         }
         let start_ns = host.now_ns();
         if self.paused {
@@ -375,7 +264,9 @@ impl Frames {
         self.number += 1;
         if fed {
             let read_ns = self.last_read_ns.unwrap_or(start_ns);
-            self.feedback.begun(number, read_ns, lanes, &self.ran);
+            if let Some(feedback) = self.feedback.as_mut() {
+                feedback.begun(number, read_ns, lanes, &self.ran);
+            }
         }
         let mut done = FrameDone {
             number,

@@ -35,7 +35,7 @@ pub fn replay_config(path: &Path, lanes: Vec<LaneSpec>) -> ReplayConfig {
         rope: RopeParams::default(),
         lanes,
         max_substep: Default::default(),
-        feedback_delay: timestep_lab::protocol::frame::FEEDBACK_DELAY,
+        feedback_delay: timestep_lab::protocol::feedback::FEEDBACK_DELAY,
     }
 }
 

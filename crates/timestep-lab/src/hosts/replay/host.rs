@@ -9,9 +9,8 @@ use super::select::{Selection, Stream};
 use super::summary::CaptureSummary;
 use super::{CaptureError, Captured};
 use crate::model::lane::{Lane, LaneReport};
-use crate::protocol::frame::{
-    Displayed, FrameDone, Frames, Host, LateFeedback, Shown, VblankCounter, Wall,
-};
+use crate::protocol::feedback::{Displayed, LateFeedback};
+use crate::protocol::frame::{FrameDone, Frames, Host, Shown, VblankCounter, Wall};
 use crate::protocol::runs::{Batch, Controls, FrameRecord, LaneOutcome, Outcome, run_lanes};
 use crate::util::fast::{self, period_ns_f};
 use crate::view::draw::judge_as_drawn;
@@ -80,6 +79,9 @@ impl Host for CaptureHost {
         start_ns
     }
     type Error = Infallible;
+    fn gives_feedback(&self) -> bool {
+        self.feedback.is_some()
+    }
     fn displayed(&mut self, out: &mut Vec<Displayed>) {
         if let Some(feedback) = self.feedback.as_mut() {
             feedback.due(out);

@@ -3,9 +3,8 @@
 use super::RenderCost;
 use super::vrr::{Vrr, VrrPanel};
 use crate::model::lane::{Lane, Vblank};
-use crate::protocol::frame::{
-    Displayed, FEEDBACK_DELAY, FrameDone, Host, LateFeedback, Shown, Wall,
-};
+use crate::protocol::feedback::{Displayed, FEEDBACK_DELAY, LateFeedback};
+use crate::protocol::frame::{FrameDone, Host, Shown, Wall};
 use crate::protocol::machine::{Machine, Sleep, Waits};
 use crate::util::fast;
 use crate::util::fast::period_ns_f;
@@ -150,6 +149,15 @@ impl Display {
             rng,
             render_rng,
             feedback: None,
+        }
+    }
+
+    /// Frame `number`, shown at `at_ns`, as feedback (kept out of line: most runs keep none).
+    #[inline(never)]
+    fn feed_back(&mut self, number: u64, at_ns: u64) {
+        let refresh_ns = fast::round(self.period_ns) as u64;
+        if let Some(feedback) = self.feedback.as_mut() {
+            feedback.presented(number, Some(at_ns), Some(refresh_ns));
         }
     }
 
@@ -316,6 +324,9 @@ impl Host for Display {
         start_ns + index * self.cfg.step_cost_ns
     }
     type Error = Infallible;
+    // Inlined into the frame loop, as it was before present feedback: a sweep's frames spend
+    // most of their time here and in `present_held`.
+    #[inline]
     fn present(
         &mut self,
         frame: &FrameDone,
@@ -329,13 +340,15 @@ impl Host for Display {
             .map(|(lane, _)| lane.last().steps)
             .sum();
         let shown = self.present_held(ticks, frame.present_not_before_ns);
-        let refresh_ns = fast::round(self.period_ns) as u64;
-        if let Some(feedback) = self.feedback.as_mut() {
-            feedback.presented(frame.number, Some(shown.at_ns), Some(refresh_ns));
+        if self.feedback.is_some() {
+            self.feed_back(frame.number, shown.at_ns);
         }
         Ok(Some(shown))
     }
     /// Each frame's scan-out, `feedback_delay` frames after it was presented.
+    fn gives_feedback(&self) -> bool {
+        self.feedback.is_some()
+    }
     fn displayed(&mut self, out: &mut Vec<Displayed>) {
         if let Some(feedback) = self.feedback.as_mut() {
             feedback.due(out);
