@@ -18,7 +18,7 @@
 use display_feedback::{Presented, Source};
 use std::collections::VecDeque;
 use std::time::Instant;
-use timestep_lab::protocol::frame::Displayed;
+use timestep_lab::protocol::feedback::Displayed;
 use timestep_lab::protocol::frame_csv::DisplaySource;
 use timestep_lab::view::draw::DisplayInfo;
 

@@ -9,7 +9,8 @@ use display_feedback::{Presented, Source};
 use std::collections::VecDeque;
 use std::time::Instant;
 use timestep_lab::model::lane::Lane;
-use timestep_lab::protocol::frame::{Displayed, FrameDone, Host, Shown, VblankCounter, Wall};
+use timestep_lab::protocol::feedback::Displayed;
+use timestep_lab::protocol::frame::{FrameDone, Host, Shown, VblankCounter, Wall};
 use timestep_lab::util::fast::millis_f;
 use timestep_lab::view::draw::{
     CaptureCaption, FrameStrip, HudInfo, Overlay, Screen, Texts, explosion_banner,
@@ -366,6 +367,10 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
     fn displayed(&mut self, out: &mut Vec<Displayed>) {
         self.learn_display();
         self.meter.display.take_queued(out);
+    }
+    /// Whether the presenter has present feedback (none: no window, or no source here).
+    fn gives_feedback(&self) -> bool {
+        self.presenter.display_source().0 != Source::None
     }
     /// The presenter's error, if it fails, is the frame's.
     type Error = P::Error;

@@ -175,9 +175,10 @@ fn under_wayland_every_frame_is_logged_shown_or_discarded_and_replay_reads_it_ba
         return;
     };
     let (log, report) = (TempFile::new("wayland.csv"), TempFile::new("wayland.json"));
+    // A display timer's lane: the frame protocol hands it the window's feedback.
     let args = [
         "--lanes",
-        "fixed",
+        "fixed+display",
         "--exit-after",
         "4s",
         "--frame-log",
@@ -235,6 +236,12 @@ fn under_wayland_every_frame_is_logged_shown_or_discarded_and_replay_reads_it_ba
             .as_f64()
             .is_some_and(|ms| ms > 0.0),
         "{display}"
+    );
+    let lane = &json["lanes"][0];
+    let (frames, fed) = (lane["frames"].as_u64(), lane["feedback_frames"].as_u64());
+    assert!(
+        frames.zip(fed).is_some_and(|(n, f)| f * 10 >= n * 9),
+        "the display timer heard of {fed:?} of {frames:?} frames"
     );
     // replay reads the display times back as each frame's time on screen.
     let (selection, summary) = open(&log.0, None, None).expect("replay opens the log");
