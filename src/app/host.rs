@@ -3,9 +3,13 @@
 //! Both are traits so that the very same host runs on a scripted clock in the tests; the winit
 //! handler in `app/mod.rs` supplies `Instant`, spin_sleep and the GPU.
 
+use super::display::{DisplayBook, FrameDisplay, ns_at};
 use super::pacing::FpsMeter;
+use display_feedback::{Presented, Source};
 use std::collections::VecDeque;
+use std::time::Instant;
 use timestep_lab::model::lane::Lane;
+use timestep_lab::protocol::feedback::Displayed;
 use timestep_lab::protocol::frame::{FrameDone, Host, Shown, VblankCounter, Wall};
 use timestep_lab::util::fast::millis_f;
 use timestep_lab::view::draw::{
@@ -54,16 +58,32 @@ pub trait Present {
     fn hud_text(&mut self, _hud: Option<&HudInfo>) -> bool {
         false
     }
+    /// The next [`Present::present`] is the host's frame `number` (present feedback names
+    /// frames by it).
+    fn presenting(&mut self, number: u64) {
+        let _ = number;
+    }
+    /// What the display said of past frames since the last call (present feedback), oldest
+    /// first; none by default.
+    fn displayed(&mut self, out: &mut Vec<Presented>) {
+        let _ = out;
+    }
+    /// Where display times come from, and why there are none.
+    fn display_source(&self) -> (Source, Option<&str>) {
+        (Source::None, Some("this presenter learns no display times"))
+    }
 }
 
 /// What the window measures of itself, beside the lanes' books: frames per second, the last
-/// frame time, and input latency from event to present.
+/// frame time, input latency from event to present, and what the display said of the frames.
 #[derive(Clone, Debug, Default)]
 pub struct Meter {
     pub fps: FpsMeter,
     pub last_frame_ns: u64,
     /// Input latencies, event to present, ns: the most recent [`INPUT_MEAN_OF`].
     pub input_latency: VecDeque<u64>,
+    /// Display times, as present feedback gives them.
+    pub display: DisplayBook,
 }
 
 /// Inputs the HUD's mean latency is taken over.
@@ -181,6 +201,7 @@ pub fn hud_info(
         pacing,
         input: meter.input_summary(),
         present_mode,
+        display: Some(meter.display.hud()),
         ..HudInfo::new(shown)
     };
     if paused {
@@ -291,6 +312,23 @@ impl<W: WindowWall, P: Present> WindowHost<'_, W, P> {
         self.screen.push_step_starts(frame.start_ns, &starts);
     }
 
+    /// What the presenter learned of past frames' display, put on the wall's clock and into
+    /// the meter's book.
+    fn learn_display(&mut self) {
+        let mut heard = Vec::new();
+        self.presenter.displayed(&mut heard);
+        let (source, why) = self.presenter.display_source();
+        self.meter.display.set_source(source, why);
+        if heard.is_empty() {
+            return;
+        }
+        let (now, now_ns) = (Instant::now(), self.wall.now_ns());
+        for p in &heard {
+            let d = FrameDisplay::of(p, |t| ns_at(t, now, now_ns));
+            self.meter.display.learn(d);
+        }
+    }
+
     /// The HUD's figures for the lanes `shown`.
     fn hud(&mut self, shown: &[&Lane], paused: bool) -> HudInfo {
         let pacing = std::mem::take(&mut self.pacing);
@@ -324,6 +362,16 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
     fn pace(&mut self, ns: u64) {
         self.next_frame_ns = (ns > 0).then(|| self.wall.real_ns().saturating_add(ns));
     }
+    /// What the presenter's feedback said since the last frame, with what the book held for
+    /// the protocol.
+    fn displayed(&mut self, out: &mut Vec<Displayed>) {
+        self.learn_display();
+        self.meter.display.take_queued(out);
+    }
+    /// Whether the presenter has present feedback (none: no window, or no source here).
+    fn gives_feedback(&self) -> bool {
+        self.presenter.display_source().0 != Source::None
+    }
     /// The presenter's error, if it fails, is the frame's.
     type Error = P::Error;
     fn present(
@@ -343,6 +391,7 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             .filter_map(|&i| self.colours.get(i))
             .copied()
             .collect();
+        self.meter.display.hold_hud(frame.paused);
         // The key help hides the HUD: the help is read over everything, the HUD's bar or
         // column would cover its top.
         let hud = (self.view.show_hud && !self.view.show_help)
@@ -375,10 +424,16 @@ impl<W: WindowWall, P: Present> Host for WindowHost<'_, W, P> {
             self.wall.sleep(at_ns.saturating_sub(now_ns));
         }
         let screen = &mut *self.screen;
+        self.presenter.presenting(frame.number);
         let drawn = self
             .presenter
             .present(&mut |buffer, _, _| screen.draw(buffer, &shown_lanes, &overlay).clone())?;
         let at_ns = if drawn { self.wall.shown() } else { None };
+        // The focused lane's simulation time shown, for the animation error (none paused).
+        let focused = lanes.get(self.view.focus.min(lanes.len().saturating_sub(1)));
+        let sim_ns = focused.filter(|_| !frame.paused).map(|l| l.last().shown_ns);
+        self.meter.display.note(frame.number, drawn, sim_ns);
+        self.learn_display();
         Ok(at_ns.map(|at_ns| Shown {
             at_ns,
             vblank: self.vblanks.at(at_ns),

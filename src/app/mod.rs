@@ -12,6 +12,7 @@
 
 mod bindings;
 mod config;
+mod display;
 mod drag;
 mod gpu;
 mod gui;
@@ -31,6 +32,7 @@ use session::Session;
 
 use crate::failure::Failure;
 use crate::messages::{self, chain};
+use display_feedback::{Feedback, Source};
 use glam::Vec2;
 use gpu::{Gpu, GpuError, Presented};
 use gui::Gui;
@@ -116,6 +118,7 @@ pub fn run(cfg: WindowConfig) -> Result<ExitCode, Failure> {
         window: None,
         gpu: None,
         gui: None,
+        feedback: None,
         cost: FrameCost::default(),
         titled: None,
         shift: false,
@@ -302,6 +305,10 @@ struct GpuPresent<'a> {
     cost: &'a mut FrameCost,
     fits: bool,
     presented: &'a mut bool,
+    /// When the window's frames were shown (present feedback), if there is a window.
+    feedback: Option<&'a mut Feedback>,
+    /// The host's number of the frame being presented.
+    number: Option<u64>,
 }
 
 impl Present for GpuPresent<'_> {
@@ -314,6 +321,23 @@ impl Present for GpuPresent<'_> {
     fn hud_text(&mut self, hud: Option<&timestep_lab::view::draw::HudInfo>) -> bool {
         self.hud = hud.cloned();
         self.gui.is_some()
+    }
+
+    fn presenting(&mut self, number: u64) {
+        self.number = Some(number);
+    }
+
+    fn displayed(&mut self, out: &mut Vec<display_feedback::Presented>) {
+        if let Some(feedback) = self.feedback.as_deref_mut() {
+            feedback.poll(out);
+        }
+    }
+
+    fn display_source(&self) -> (Source, Option<&str>) {
+        match self.feedback.as_deref() {
+            Some(f) => (f.source(), f.why()),
+            None => (Source::None, Some("no window")),
+        }
     }
 
     fn present(
@@ -333,7 +357,13 @@ impl Present for GpuPresent<'_> {
             gui.prepare(self.window, self.view, self.hud.as_ref(), &texts);
         }
         let prepared = Instant::now();
+        // Wayland's feedback request must precede the commit Mesa makes inside the present.
+        let number = self.number.take();
+        if let (Some(feedback), Some(n)) = (self.feedback.as_deref_mut(), number) {
+            feedback.before_present(n);
+        }
         let rendered = self.gpu.render(self.gui.as_deref_mut());
+        let returned = Instant::now();
         let ns = |d: Duration| u64::try_from(d.as_nanos()).unwrap_or(u64::MAX);
         self.cost.frames += 1;
         self.cost.draw_ns += ns(drawn - started);
@@ -347,6 +377,9 @@ impl Present for GpuPresent<'_> {
         match rendered? {
             Presented::Yes => {
                 *self.presented = true;
+                if let (Some(feedback), Some(n)) = (self.feedback.as_deref_mut(), number) {
+                    feedback.after_present(n, returned);
+                }
                 Ok(true)
             }
             Presented::Skipped => {
@@ -372,6 +405,9 @@ struct App {
     gpu: Option<Gpu>,
     /// egui: the control panel over the frame.
     gui: Option<Gui>,
+    /// When the window's frames were really shown; dropped before the window (it uses the
+    /// window's display connection).
+    feedback: Option<Feedback>,
     /// What drawing, the UI and rendering cost, for the report.
     cost: FrameCost,
     /// What the title says.
@@ -438,6 +474,7 @@ impl App {
         let at_exit = AtExit {
             reports: self.session.reports(),
             cost: self.cost,
+            display: self.session.display_summary(),
             frame,
         };
         let outputs = std::mem::take(&mut self.outputs);
@@ -506,6 +543,8 @@ impl App {
             cost: &mut self.cost,
             fits,
             presented: &mut self.presented,
+            feedback: self.feedback.as_mut(),
+            number: None,
         };
         if let WindowClock::Capture(capture) = &mut self.clock {
             match capture.wait_ns() {
@@ -542,7 +581,12 @@ impl App {
             self.titled = Some(title);
         }
         if let Some(log) = &mut self.outputs.frame_log
-            && let Err(e) = report.rows.iter().try_for_each(|row| log.row(row))
+            && let Err(e) = log.frame(
+                report.frame.number,
+                &report.rows,
+                &report.displayed,
+                report.display_source,
+            )
         {
             self.fail_and_exit(event_loop, WindowError::Output(e.into()));
         }
@@ -620,6 +664,7 @@ impl ApplicationHandler for App {
             }
             Err(e) => return self.fail_and_exit(event_loop, e),
         }
+        self.feedback = Some(Feedback::new(Arc::clone(&window)));
         self.titled = Some(self.session.title());
         let refresh_hz = window
             .current_monitor()
@@ -738,6 +783,8 @@ impl ApplicationHandler for App {
     fn exiting(&mut self, _event_loop: &ActiveEventLoop) {
         // The screenshot needs the GPU's buffer, so it is written before the GPU goes.
         self.finish();
+        // Present feedback uses the window's display connection: it goes first.
+        self.feedback = None;
         self.gui = None;
         self.gpu = None;
         self.window = None;

@@ -5,11 +5,13 @@
 //! the end. At exit they replace their targets together ([`Outputs::finish`]); a run that
 //! failed leaves every target as it was.
 
+use super::display::FrameDisplay;
 use crate::messages::chain;
 use crate::pending::{CommitFailed, PendingFile};
+use std::collections::VecDeque;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use timestep_lab::protocol::frame_csv::{FrameCsv, FrameRecord};
+use timestep_lab::protocol::frame_csv::{DisplaySource, FrameCsv, FrameRecord};
 use timestep_loop::{millis, seconds};
 
 /// A file the window writes could not be created, written or put in place: the flag and the
@@ -84,12 +86,33 @@ pub enum FrameLogError {
 /// `simulate --trace` writes ([`timestep_lab::protocol::frame_csv`]). Buffered, and flushed every
 /// [`FrameLog::FLUSH_EVERY_S`] of the window's clock (so the file being written,
 /// `.NAME.tmp-PID` beside the target, can be followed while the window runs) and at exit.
+///
+/// A frame's display time (`display_s`, `display_source`) comes a few frames after its present,
+/// so a presented frame's rows are held ([`FrameLog::frame`]) until the display says what
+/// became of it, or [`HOLD_FRAMES`] frames later, whichever is first; then they are written
+/// (`display_source` `none` if it never said), in frame order. Rows of a frame that was not
+/// presented, or while there is no feedback, are not held.
 #[derive(Debug)]
 pub struct FrameLog {
     path: PathBuf,
     out: FrameCsv<PendingFile>,
     /// The window's clock at the row that last flushed, ns.
     flushed_at_ns: u64,
+    /// Frames whose rows wait for their display time, oldest first.
+    held: VecDeque<Held>,
+}
+
+/// The most frames a frame log holds rows for, waiting for their display times: feedback
+/// comes two or three frames after the present (Wayland under Weston, X11's vblank clock).
+pub const HOLD_FRAMES: usize = 8;
+
+/// One frame's rows, held.
+#[derive(Debug)]
+struct Held {
+    number: u64,
+    rows: Vec<FrameRecord>,
+    /// The display has said what became of it (or nothing will).
+    settled: bool,
 }
 
 impl FrameLog {
@@ -105,6 +128,7 @@ impl FrameLog {
             path: path.to_owned(),
             out,
             flushed_at_ns: 0,
+            held: VecDeque::new(),
         })
     }
 
@@ -122,8 +146,50 @@ impl FrameLog {
         Ok(())
     }
 
-    /// The file, every row in it, to be committed.
-    pub fn finish(self) -> Result<PendingFile, FrameLogError> {
+    /// The host's frame `number`: its `rows` (one per lane shown), held until `displayed`
+    /// (what the display said of frames since the last call) names it, or [`HOLD_FRAMES`]
+    /// frames on; then written with their display time. With no feedback (`source` `none`),
+    /// or for a frame not presented, written at once.
+    pub fn frame(
+        &mut self,
+        number: u64,
+        rows: &[FrameRecord],
+        displayed: &[FrameDisplay],
+        source: DisplaySource,
+    ) -> Result<(), FrameLogError> {
+        let presented = rows.iter().any(|r| r.present_ns.is_some());
+        self.held.push_back(Held {
+            number,
+            rows: rows.to_vec(),
+            settled: !presented || source == DisplaySource::None,
+        });
+        for d in displayed {
+            let Some(held) = self.held.iter_mut().find(|h| h.number == d.frame) else {
+                continue;
+            };
+            for row in held.rows.iter_mut().filter(|r| r.present_ns.is_some()) {
+                row.display_ns = d.at_ns;
+                row.display_source = d.source;
+            }
+            held.settled = true;
+        }
+        while self
+            .held
+            .front()
+            .is_some_and(|h| h.settled || self.held.len() > HOLD_FRAMES)
+        {
+            if let Some(held) = self.held.pop_front() {
+                held.rows.iter().try_for_each(|row| self.row(row))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The file, every row in it (those held too), to be committed.
+    pub fn finish(mut self) -> Result<PendingFile, FrameLogError> {
+        while let Some(held) = self.held.pop_front() {
+            held.rows.iter().try_for_each(|row| self.row(row))?;
+        }
         let path = self.path;
         self.out
             .finish()
@@ -176,15 +242,21 @@ impl ReportFile {
             .map_err(OutputError::open("--report", path))
     }
 
-    /// Writes `{"lanes": [...], "window": {...}}`; the file, to be committed.
+    /// Writes `{"lanes": [...], "window": {...}}` (`window.display`: what the display said of
+    /// the frames); the file, to be committed.
     pub fn write(
         self,
         lanes: &[timestep_lab::model::lane::LaneReport],
         cost: &FrameCost,
+        display: serde_json::Value,
     ) -> Result<PendingFile, OutputError> {
         let what = format!("writing --report {}", self.0.path().display());
         let mut out = BufWriter::new(self.0);
-        let json = serde_json::json!({ "lanes": lanes, "window": cost.summary() });
+        let mut window = cost.summary();
+        if let Some(w) = window.as_object_mut() {
+            w.insert("display".into(), display);
+        }
+        let json = serde_json::json!({ "lanes": lanes, "window": window });
         serde_json::to_writer_pretty(&mut out, &json).map_err(|e| OutputError::Write {
             what: what.clone(),
             source: Box::new(e),
@@ -251,6 +323,8 @@ pub struct Outputs {
 pub struct AtExit<'a> {
     pub reports: Vec<timestep_lab::model::lane::LaneReport>,
     pub cost: FrameCost,
+    /// What the display said of the frames (the report's `window.display`).
+    pub display: serde_json::Value,
     pub frame: Option<(&'a [u8], u32, u32)>,
 }
 
@@ -274,7 +348,11 @@ impl Outputs {
     pub fn finish(self, at_exit: AtExit<'_>, ok: bool) -> Result<(), OutputError> {
         let mut files = Vec::new();
         if let Some(report) = self.report {
-            files.push(("--report", report.write(&at_exit.reports, &at_exit.cost)?));
+            let display = at_exit.display.clone();
+            files.push((
+                "--report",
+                report.write(&at_exit.reports, &at_exit.cost, display)?,
+            ));
         }
         if let Some(shot) = self.screenshot {
             let (rgba, w, h) = at_exit.frame.ok_or(OutputError::NoFrame)?;
@@ -326,6 +404,8 @@ mod tests {
             frame: 0,
             start_ns,
             present_ns: Some(start_ns),
+            display_ns: None,
+            display_source: timestep_lab::protocol::frame_csv::DisplaySource::None,
             frame_ns: 16_000_000,
             steps: 16,
             alpha: 0.0,
@@ -351,6 +431,90 @@ mod tests {
         log.finish().unwrap().commit().unwrap();
         assert_eq!(lines(&path), 4);
         assert!(!growing.exists());
+        let _ = std::fs::remove_file(&path);
+    }
+
+    #[test]
+    fn rows_wait_for_their_display_times_a_few_frames_and_no_longer() {
+        let path =
+            std::env::temp_dir().join(format!("timestep-rope-held-log-{}.csv", std::process::id()));
+        let mut log = FrameLog::create(&path).unwrap();
+        let row = |frame: u64| FrameRecord {
+            lane: 0,
+            spec: timestep_lab::model::lane::parse_spec("fixed").unwrap(),
+            frame,
+            start_ns: frame * 16_000_000,
+            present_ns: Some(frame * 16_000_000 + 5_000_000),
+            display_ns: None,
+            display_source: DisplaySource::None,
+            frame_ns: 16_000_000,
+            steps: 1,
+            alpha: 0.0,
+            shown_ns: 0,
+            drift_ms: 0.0,
+            exploded: false,
+            pacing: timestep_loop::Pacing::Vsync,
+            input_ns: None,
+            step_starts_ns: Vec::new(),
+            step_cost_ns: 0,
+        };
+        let said = |frame: u64, at_ns: Option<u64>| FrameDisplay {
+            frame,
+            at_ns,
+            called_ns: None,
+            refresh_ns: None,
+            source: DisplaySource::Wayland,
+        };
+        let wl = DisplaySource::Wayland;
+        // Frame 0 is shown two frames on, frame 1 discarded; frame 2 never heard of.
+        log.frame(0, &[row(0)], &[], wl).unwrap();
+        log.frame(1, &[row(1)], &[], wl).unwrap();
+        log.frame(2, &[row(2)], &[said(0, Some(40_000_000))], wl)
+            .unwrap();
+        assert_eq!(log.held.len(), 2, "frame 0 written, 1 and 2 held");
+        log.frame(
+            3,
+            &[row(3)],
+            &[said(1, None), said(3, Some(90_000_000))],
+            wl,
+        )
+        .unwrap();
+        for f in 4..4 + HOLD_FRAMES as u64 {
+            log.frame(
+                f,
+                &[row(f)],
+                &[said(f, Some(f * 16_000_000 + 40_000_000))],
+                wl,
+            )
+            .unwrap();
+        }
+        log.finish().unwrap().commit().unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let cells = |frame: usize| -> Vec<String> {
+            let line = text.lines().nth(frame + 1).unwrap_or_default();
+            line.split(',').map(str::to_string).collect()
+        };
+        let at = |name: &str| {
+            timestep_lab::protocol::frame_csv::COLUMNS
+                .iter()
+                .position(|c| *c == name)
+                .unwrap()
+        };
+        let (display, source) = (at("display_s"), at("display_source"));
+        assert_eq!(cells(0)[display], "0.040000000");
+        assert_eq!(cells(0)[source], "wayland");
+        assert_eq!(
+            (cells(1)[display].as_str(), cells(1)[source].as_str()),
+            ("", "wayland")
+        );
+        assert_eq!(
+            (cells(2)[display].as_str(), cells(2)[source].as_str()),
+            ("", "none")
+        );
+        assert_eq!(cells(3)[display], "0.090000000");
+        let frames: Vec<String> = (0..4 + HOLD_FRAMES).map(|f| cells(f)[1].clone()).collect();
+        let want: Vec<String> = (0..4 + HOLD_FRAMES).map(|f| f.to_string()).collect();
+        assert_eq!(frames, want, "in frame order");
         let _ = std::fs::remove_file(&path);
     }
 

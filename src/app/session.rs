@@ -9,6 +9,7 @@
 
 use super::bindings::{Action, help_lines, picks};
 use super::config::{DEFAULT_CAPTION, WindowConfig};
+use super::display::{FrameDisplay, log_source};
 use super::drag::Hand;
 use super::host::{Meter, Present, View, ViewState, WindowHost, WindowWall};
 use super::pacing::{cap_down, cap_up, next_pacing};
@@ -17,7 +18,7 @@ use knobs::Setting;
 use timestep_lab::model::lane::{Lane, LaneReport, LaneSpec};
 use timestep_lab::model::rope::{Drive, RopeParams};
 use timestep_lab::protocol::frame::{FrameDone, Frames, VblankCounter};
-use timestep_lab::protocol::frame_csv::FrameRecord;
+use timestep_lab::protocol::frame_csv::{DisplaySource, FrameRecord};
 use timestep_lab::view::draw::{
     Arrangement, Grip, Screen, alike_tip, default_px_per_m, judge_as_drawn, lane_colours,
     pacing_summary,
@@ -61,6 +62,10 @@ pub struct FrameReport {
     pub rows: Vec<FrameRecord>,
     /// When the pacing lets the next frame start, ns of the real clock (`None`: at once).
     pub next_frame_ns: Option<u64>,
+    /// What the display said of past frames since the last frame (present feedback).
+    pub displayed: Vec<FrameDisplay>,
+    /// Where display times come from now.
+    pub display_source: DisplaySource,
 }
 
 /// Requests a frame acts on once.
@@ -849,6 +854,8 @@ impl Session {
             frame,
             rows,
             next_frame_ns,
+            displayed: self.meter.display.take_fresh(),
+            display_source: log_source(self.meter.display.source()),
         })
     }
 
@@ -881,6 +888,11 @@ impl Session {
         }
         record.input_ns = input_ns;
         record
+    }
+
+    /// What the display said of the frames, for the report (`window.display`).
+    pub fn display_summary(&self) -> serde_json::Value {
+        self.meter.display.summary()
     }
 
     /// Every lane's report, as `simulate` gives it: its books kept on the window's clock.

@@ -1,7 +1,8 @@
 //! The import rules ARCHITECTURE.md states, held against the source: the library's manifest
-//! names no window or command-line crate (Cargo then keeps them out of its code); nothing but
-//! `main.rs` imports `cli`; the rope imports no timing type; the core crate depends on nothing
-//! and names nothing of the app.
+//! names no window or command-line crate (Cargo then keeps them out of its code), nor does
+//! display-feedback's, which holds the only unsafe code; nothing but `main.rs` imports `cli`;
+//! the rope imports no timing type; the core crate depends on nothing and names nothing of the
+//! app.
 
 use std::path::{Path, PathBuf};
 
@@ -85,6 +86,61 @@ fn the_library_depends_on_no_window_or_command_line_crate() {
         .filter(|d| app_only.contains(&d.as_str()))
         .collect();
     assert!(found.is_empty(), "the library depends on {found:?}");
+}
+
+/// The display-feedback crate takes raw-window-handle's handles, so it names no window,
+/// GPU, UI or command-line crate in any of its dependency tables.
+#[test]
+fn display_feedback_depends_on_no_window_gpu_ui_or_command_line_crate() {
+    let text = std::fs::read_to_string(root().join("crates/display-feedback/Cargo.toml")).unwrap();
+    let named: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.starts_with('#') && !l.starts_with('['))
+        .filter_map(|l| l.split(['=', ' ']).next())
+        .collect();
+    assert!(named.contains(&"raw-window-handle"), "{named:?}");
+    let banned = ["winit", "pixels", "wgpu", "egui", "clap", "plotters"];
+    let found: Vec<&&str> = named
+        .iter()
+        .filter(|n| banned.iter().any(|b| n.starts_with(b)))
+        .collect();
+    assert!(found.is_empty(), "display-feedback depends on {found:?}");
+}
+
+/// The workspace forbids unsafe code, but for display-feedback, whose manifest denies it and
+/// allows it on exactly two calls in `wayland.rs` (binding the window's own Wayland display and
+/// surface), each with its SAFETY argument.
+#[test]
+fn the_only_unsafe_code_is_display_feedbacks_two_wayland_calls() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    assert!(manifest.contains("unsafe_code = \"forbid\""));
+    let own = std::fs::read_to_string(root().join("crates/display-feedback/Cargo.toml")).unwrap();
+    assert!(own.contains("unsafe_code = \"deny\""), "{own}");
+    let mut found = Vec::new();
+    for dir in ["src", "tests", "benches", "crates"] {
+        for (name, code) in sources(&root().join(dir)) {
+            // This file names the word in its checks.
+            if name.ends_with("architecture.rs") {
+                continue;
+            }
+            let uses = code.matches("unsafe {").count() + code.matches("unsafe fn").count();
+            if uses > 0 {
+                found.push((name.clone(), uses));
+            }
+            if name.starts_with("crates/display-feedback/") {
+                let text = std::fs::read_to_string(root().join(&name)).unwrap();
+                let allows = text.matches("#[allow(unsafe_code)]").count();
+                let safety = text.matches("// SAFETY:").count();
+                assert_eq!((allows, safety), (uses, uses), "{name}");
+            }
+        }
+    }
+    assert_eq!(
+        found,
+        [("crates/display-feedback/src/wayland.rs".to_string(), 2)],
+        "unsafe code outside display-feedback's two calls"
+    );
 }
 
 #[test]

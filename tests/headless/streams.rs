@@ -165,7 +165,7 @@ fn a_trace_to_stdout_redirected_to_a_file_is_the_trace_then_the_report() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = std::fs::read_to_string(dir.join("out.txt")).expect("out.txt");
-    let header = "lane,frame,start_s,present_s,frame_ms,steps,alpha,shown_s,drift_ms";
+    let header = "lane,frame,start_s,present_s,display_s,display_source,frame_ms,steps,alpha,shown_s,drift_ms";
     assert!(text.starts_with(header), "{text}");
     let rows = text.lines().skip(1).take_while(|l| l.starts_with("fixed,"));
     assert_eq!(rows.count(), 6, "six frames in 0.1 s at 60 Hz:\n{text}");

@@ -98,12 +98,13 @@ fn m_cycles_the_title_through_all_four_modes_2_picks_semi_fixed_and_t_its_timers
     wait_for_title(&window, "timestep-rope — fixed");
     press(&window, "2");
     wait_for_title(&window, "timestep-rope — semi-fixed");
-    // T cycles the timer: raw -> snap -> snap-vsync -> smooth -> raw (the mode's own, not
-    // named).
+    // T cycles the timer: raw -> snap -> snap-vsync -> smooth -> display -> raw (the mode's
+    // own, not named).
     for want in [
         "semi-fixed+snap",
         "semi-fixed+snap-vsync",
         "semi-fixed+smooth",
+        "semi-fixed+display",
         "semi-fixed",
     ] {
         press(&window, "t");

@@ -8,6 +8,7 @@
 // file is written before it replaces its target.
 mod basics;
 mod cap;
+mod display;
 mod ends;
 mod faults;
 mod lessons;

@@ -66,8 +66,19 @@ impl Running {
 
     /// Starts it with its stdout written to `stdout`.
     pub fn start_with_stdout(name: &str, args: &[&str], stdout: &Path) -> Running {
+        Running::start_with_env_and_stdout(name, args, &[], stdout)
+    }
+
+    /// Starts it with environment changes (as [`Running::start_with_env`]) and its stdout
+    /// written to `stdout`.
+    pub fn start_with_env_and_stdout(
+        name: &str,
+        args: &[&str],
+        env: &[(&str, Option<&str>)],
+        stdout: &Path,
+    ) -> Running {
         let file = File::create(stdout).expect("stdout capture file");
-        Running::spawn(name, args, &[], Stdio::from(file))
+        Running::spawn(name, args, env, Stdio::from(file))
     }
 
     fn spawn(name: &str, args: &[&str], env: &[(&str, Option<&str>)], stdout: Stdio) -> Running {

@@ -415,8 +415,8 @@ fn a_frame_in_fixed_mode_takes_whole_steps_and_reports_them() {
         text.lines().nth(1),
         Some(
             format!(
-                "fixed,0,0.016500000,0.016500000,16.500000,16,0.500000,0.016000000,-0.500000,0,\
-                 vsync,,{starts}"
+                "fixed,0,0.016500000,0.016500000,,none,16.500000,16,0.500000,0.016000000,\
+                 -0.500000,0,vsync,,{starts}"
             )
             .as_str()
         )

@@ -1,8 +1,8 @@
 //! The per-frame record, and the one CSV layout it is written in: `simulate --trace`,
 //! `replay --trace` and the window's `--frame-log` all write a [`FrameRecord`] per frame per
 //! lane, with [`FrameCsv`], under the header [`COLUMNS`]; `replay` reads such a file back
-//! (its `lane`, `start_s` and `present_s`). docs/REFERENCE.md ("The frame record") gives the
-//! columns.
+//! (its `lane`, `start_s` and `present_s`, and `display_s` where the window learned when the
+//! frame was shown). docs/REFERENCE.md ("The frame record") gives the columns.
 //!
 //! Times are kept in whole ns and written exactly: seconds to 9 decimals, milliseconds to 6.
 
@@ -14,11 +14,13 @@ use std::io::Write;
 use timestep_loop::Pacing;
 
 /// The header, in order: the names [`FrameRecord`]'s fields are written under.
-pub const COLUMNS: [&str; 13] = [
+pub const COLUMNS: [&str; 15] = [
     "lane",
     "frame",
     "start_s",
     "present_s",
+    "display_s",
+    "display_source",
     "frame_ms",
     "steps",
     "alpha",
@@ -62,6 +64,16 @@ pub struct FrameRecord {
     /// empty).
     #[serde(rename = "present_s", with = "cells::maybe_seconds")]
     pub present_ns: Option<u64>,
+    /// When the display system said the frame was shown, ns of the host's clock (the
+    /// window's present feedback, a frame or more after the present; none: not known, or
+    /// discarded: see `display_source`; written empty).
+    #[serde(rename = "display_s", with = "cells::maybe_seconds", default)]
+    pub display_ns: Option<u64>,
+    /// Who said what became of the frame: `wayland`, `x11-present` or `vblank-clock` (with
+    /// `display_s` empty: discarded, never shown), or `none` (nobody said: no feedback, or
+    /// none in time).
+    #[serde(default)]
+    pub display_source: DisplaySource,
     /// The measured (noisy, unclamped) frame time handed to the stepper, ns.
     #[serde(rename = "frame_ms", with = "cells::millis")]
     pub frame_ns: u64,
@@ -96,6 +108,47 @@ pub struct FrameRecord {
     pub step_cost_ns: u64,
 }
 
+/// Where a frame record's `display_s` came from (the window's present feedback), by the name
+/// the frame log writes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DisplaySource {
+    /// Wayland's presentation feedback (`wp_presentation`): measured.
+    Wayland,
+    /// The X11 Present extension's completion of the window's present: measured.
+    X11Present,
+    /// The first X11 vblank at or after the present returned: an estimate from a clock.
+    VblankClock,
+    /// Nobody said (no feedback on this platform or host, or none in time).
+    #[default]
+    None,
+}
+
+impl DisplaySource {
+    /// Every source, in the order of the docs.
+    pub const ALL: [DisplaySource; 4] = [
+        DisplaySource::Wayland,
+        DisplaySource::X11Present,
+        DisplaySource::VblankClock,
+        DisplaySource::None,
+    ];
+
+    /// Its name in the frame log: `wayland`, `x11-present`, `vblank-clock`, `none`.
+    pub fn name(self) -> &'static str {
+        match self {
+            DisplaySource::Wayland => "wayland",
+            DisplaySource::X11Present => "x11-present",
+            DisplaySource::VblankClock => "vblank-clock",
+            DisplaySource::None => "none",
+        }
+    }
+
+    /// The source named `name` (as [`DisplaySource::name`] gives it).
+    pub fn from_name(name: &str) -> Option<DisplaySource> {
+        DisplaySource::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
 impl FrameRecord {
     /// The record of the frame `lane` (index `index`) just ran, `done`, under `pacing`, each
     /// step costing `step_cost_ns`.
@@ -113,6 +166,8 @@ impl FrameRecord {
             frame: lane.record().metrics().frames().saturating_sub(1),
             start_ns: done.start_ns,
             present_ns: done.shown.map(|s| s.at_ns),
+            display_ns: None,
+            display_source: DisplaySource::None,
             frame_ns: done.frame_ns,
             steps: last.steps,
             alpha: last.alpha,
@@ -321,6 +376,8 @@ mod tests {
             frame: 7,
             start_ns: 1_250_000_001,
             present_ns: Some(1_262_500_000),
+            display_ns: Some(1_279_000_000),
+            display_source: DisplaySource::Wayland,
             frame_ns: 16_666_667,
             steps: 2,
             alpha: 0.25,
@@ -347,6 +404,8 @@ mod tests {
     fn a_record_is_written_under_the_one_header_and_read_back_whole() {
         let mut never = record();
         never.present_ns = None;
+        never.display_ns = None;
+        never.display_source = DisplaySource::None;
         never.input_ns = None;
         never.step_starts_ns.clear();
         let text = written(&[record(), never.clone()]);
@@ -355,13 +414,16 @@ mod tests {
         assert_eq!(
             lines.next(),
             Some(
-                "bevy+snap,7,1.250000001,1.262500000,16.666667,2,0.250000,1.234000000,\
-                 -0.500000,1,vsync,12.345678,1.250000001 1.250030000"
+                "bevy+snap,7,1.250000001,1.262500000,1.279000000,wayland,16.666667,2,0.250000,\
+                 1.234000000,-0.500000,1,vsync,12.345678,1.250000001 1.250030000"
             )
         );
         assert_eq!(
             lines.next(),
-            Some("bevy+snap,7,1.250000001,,16.666667,2,0.250000,1.234000000,-0.500000,1,vsync,,")
+            Some(
+                "bevy+snap,7,1.250000001,,,none,16.666667,2,0.250000,1.234000000,-0.500000,1,\
+                 vsync,,"
+            )
         );
         let mut read = csv::Reader::from_reader(text.as_bytes());
         let back: Vec<FrameRecord> = read
@@ -373,6 +435,25 @@ mod tests {
             r
         };
         assert_eq!(back, [unindexed(record()), unindexed(never)]);
+    }
+
+    #[test]
+    fn every_display_source_is_written_by_its_name_and_read_back() {
+        for source in DisplaySource::ALL {
+            let text = written(&[FrameRecord {
+                display_source: source,
+                ..record()
+            }]);
+            let row = text.lines().nth(1).unwrap_or_default();
+            assert_eq!(row.split(',').nth(5), Some(source.name()), "{row}");
+            assert_eq!(DisplaySource::from_name(source.name()), Some(source));
+            let mut read = csv::Reader::from_reader(text.as_bytes());
+            let back: Vec<FrameRecord> = read
+                .deserialize()
+                .collect::<Result<_, _>>()
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(back[0].display_source, source);
+        }
     }
 
     #[test]

@@ -19,10 +19,13 @@ use crate::protocol::frame_csv::COLUMNS;
 use std::fmt;
 
 /// The frame records' columns replay reads: the lane, when each frame started and when it was
-/// presented.
+/// presented; and, where a log has them, when the display system said it was shown and who
+/// said so.
 pub const LANE: &str = COLUMNS[0];
 pub const START: &str = COLUMNS[2];
 pub const PRESENT: &str = COLUMNS[3];
+pub const DISPLAY: &str = COLUMNS[4];
+pub const DISPLAY_SOURCE: &str = COLUMNS[5];
 
 /// A capture format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,8 +92,11 @@ pub const FACTS: [Facts; 7] = [
         name: "timestep-rope frame records (--trace, --frame-log)",
         clock: "start_s: the frame's start",
         clock_reads: "frame start",
-        display_times: "present_s: when the frame was presented (the window: when its present \
-                        returned, paced by the display with vsync; empty: never shown)",
+        display_times: "display_s where the window learned when the frame was shown (Wayland's \
+                        presentation feedback, X11 Present, or an X11 vblank clock's estimate; \
+                        empty with a display_source: discarded); else present_s: when it was \
+                        presented (the window: when its present returned, paced by the \
+                        display with vsync; empty: never shown)",
         has_display_times: true,
         header: &[LANE, START, PRESENT],
     },

@@ -9,8 +9,9 @@
 //! file of one endless line, or one endless quoted field, is refused having held at most that.
 
 use super::capframex::JsonRows;
-use super::format::{Format, LANE, PRESENT, START, detect};
+use super::format::{DISPLAY, DISPLAY_SOURCE, Format, LANE, PRESENT, START, detect};
 use super::{CaptureError, Captured, moved_ns, time_ns};
+use crate::protocol::frame_csv::DisplaySource;
 use crate::util::quote;
 use csv::{ByteRecord, Reader, ReaderBuilder};
 use std::fs::File;
@@ -190,8 +191,13 @@ enum Layout {
     },
     /// MangoHud: a frame runs from the previous present to its own (`elapsed`, ns).
     MangoHud { elapsed: usize, frametime: usize },
-    /// Ours: start and present, s.
-    Ours { start: usize, present: usize },
+    /// Ours: start and present, s; and, in frame records that have them, the display time
+    /// and who gave it (`display_s`, `display_source`).
+    Ours {
+        start: usize,
+        present: usize,
+        display: Option<(usize, Option<usize>)>,
+    },
 }
 
 /// A CSV capture.
@@ -287,6 +293,7 @@ impl Header<'_> {
             Format::OldFrameLog => (
                 [Some(self.need(LANE)?), None, None],
                 Layout::Ours {
+                    display: None,
                     start: self.need("wall_s")?,
                     present: self.need(PRESENT).map_err(|e| CaptureError {
                         message: "a --frame-log written before it had present_s: write it again \
@@ -301,6 +308,7 @@ impl Header<'_> {
                 Layout::Ours {
                     start: self.need(START)?,
                     present: self.need(PRESENT)?,
+                    display: self.find(DISPLAY).map(|d| (d, self.find(DISPLAY_SOURCE))),
                 },
             ),
         })
@@ -356,6 +364,7 @@ impl CsvRows {
             layout: Layout::Ours {
                 start: 0,
                 present: 0,
+                display: None,
             },
             previous_ns: None,
             lines_before: header_line as u64,
@@ -569,7 +578,11 @@ impl CsvRows {
                 self.previous_ns = Some(at);
                 (start, Some(at))
             }
-            Layout::Ours { start, present } => self.ours(start, present)?,
+            Layout::Ours {
+                start,
+                present,
+                display,
+            } => self.ours(start, present, display)?,
         };
         Ok(Captured {
             start_ns,
@@ -578,24 +591,68 @@ impl CsvRows {
         })
     }
 
-    /// Our own logs' frame start and time on screen (`None`: never displayed, an empty cell
-    /// or NA), refused where the frame is on screen before it starts.
-    fn ours(&mut self, start: usize, present: usize) -> Result<(u64, Option<u64>), CaptureError> {
+    /// Our own logs' frame start and time on screen (`None`: never displayed), refused where
+    /// the frame is on screen before it starts. The time on screen is `display_s` where the
+    /// row has one (the display system's own account); an empty `display_s` with a
+    /// `display_source` other than `none` is a frame the display discarded; otherwise (no
+    /// such column, or nobody said) `present_s`, empty or NA when never shown.
+    fn ours(
+        &mut self,
+        start: usize,
+        present: usize,
+        display: Option<(usize, Option<usize>)>,
+    ) -> Result<(u64, Option<u64>), CaptureError> {
         let s = self.time(start, Unit::S)?;
         let p = match self.number(present)? {
             Some(_) => Some(self.time(present, Unit::S)?),
             None => None,
         };
-        if let Some(p) = p.filter(|&p| p < s) {
+        let (column, shown) = match display {
+            Some((d, source)) => match self.number(d)? {
+                Some(_) => (d, Some(self.time(d, Unit::S)?)),
+                None if self.display_said(source)? => (d, None),
+                None => (present, p),
+            },
+            None => (present, p),
+        };
+        if let Some(shown) = shown.filter(|&shown| shown < s) {
             let at = |ns: u64| ns as f64 / 1e9;
             let message = format!(
                 "'{}' puts it on screen before the frame's start ({} s)",
-                at(p),
+                at(shown),
                 at(s)
             );
-            return Err(self.error(present, message));
+            return Err(self.error(column, message));
         }
-        Ok((s, p))
+        Ok((s, shown))
+    }
+
+    /// Whether a display system said what became of the frame (its `display_source` names
+    /// one: with no `display_s`, it was discarded); an error for a name that is none.
+    fn display_said(&self, source: Option<usize>) -> Result<bool, CaptureError> {
+        let Some(i) = source else {
+            return Ok(false);
+        };
+        let cell = self.record.get(i).unwrap_or_default();
+        let name = String::from_utf8_lossy(cell);
+        let name = name.trim();
+        if name.is_empty() {
+            return Ok(false);
+        }
+        match DisplaySource::from_name(name) {
+            Some(source) => Ok(source != DisplaySource::None),
+            None => {
+                let names: Vec<&str> = DisplaySource::ALL.iter().map(|s| s.name()).collect();
+                Err(self.error(
+                    i,
+                    format!(
+                        "'{}' is not a display source ({})",
+                        quote::quoted(name),
+                        names.join(", ")
+                    ),
+                ))
+            }
+        }
     }
 }
 
@@ -826,6 +883,8 @@ pub(crate) mod tests {
             frame: 0,
             start_ns,
             present_ns,
+            display_ns: None,
+            display_source: crate::protocol::frame_csv::DisplaySource::None,
             frame_ns: 16_000_000,
             steps: 16,
             alpha: 0.0,
@@ -855,6 +914,98 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn a_frame_log_with_display_times_replays_to_them_and_one_without_to_its_presents() {
+        use crate::protocol::frame_csv::{DisplaySource, FrameCsv, FrameRecord};
+        let record = |start_ns: u64, display: Option<u64>, source| FrameRecord {
+            lane: 0,
+            spec: crate::model::lane::parse_spec("fixed").unwrap_or_else(|e| panic!("{e}")),
+            frame: 0,
+            start_ns,
+            present_ns: Some(start_ns + 10_000_000),
+            display_ns: display,
+            display_source: source,
+            frame_ns: 16_000_000,
+            steps: 16,
+            alpha: 0.0,
+            shown_ns: 16_000_000,
+            drift_ms: 0.0,
+            exploded: false,
+            pacing: timestep_loop::Pacing::Vsync,
+            input_ns: None,
+            step_starts_ns: Vec::new(),
+            step_cost_ns: 0,
+        };
+        let records = [
+            record(1_000_000_000, Some(1_036_000_000), DisplaySource::Wayland),
+            // Discarded: the compositor said so.
+            record(1_017_000_000, None, DisplaySource::Wayland),
+            // Nobody said: the present stands in.
+            record(1_034_000_000, None, DisplaySource::None),
+            record(
+                1_051_000_000,
+                Some(1_070_000_000),
+                DisplaySource::VblankClock,
+            ),
+        ];
+        let mut csv = FrameCsv::new(Vec::new()).unwrap_or_else(|e| panic!("{e}"));
+        for r in &records {
+            csv.row(r).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let bytes = csv.finish().unwrap_or_else(|e| panic!("{e}"));
+        let path = file("display.csv", &bytes);
+        assert_eq!(
+            Rows::open(&path).map(|r| r.format()).ok(),
+            Some(Format::FrameRecords)
+        );
+        let shown: Vec<(u64, Option<u64>)> = lanes_and_frames(&path)
+            .into_iter()
+            .map(|(_, start, shown)| (start, shown))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                (1_000_000_000, Some(1_036_000_000)),
+                (1_017_000_000, None),
+                (1_034_000_000, Some(1_044_000_000)),
+                (1_051_000_000, Some(1_070_000_000)),
+            ]
+        );
+        // The frame records as written before display_s: their presents, as before.
+        let old = "lane,frame,start_s,present_s,frame_ms,steps,alpha,shown_s,drift_ms,exploded,\
+            pacing,input_ms,step_starts_s\n\
+            fixed,0,1.000000000,1.016000000,16.000000,16,0.000000,0.016000000,0.000000,0,vsync,,\n\
+            fixed,1,1.016500000,,16.500000,16,0.000000,0.032000000,0.000000,0,vsync,,\n";
+        let path = file("before-display.csv", old.as_bytes());
+        let shown: Vec<Option<u64>> = lanes_and_frames(&path)
+            .into_iter()
+            .map(|(_, _, shown)| shown)
+            .collect();
+        assert_eq!(shown, [Some(1_016_000_000), None]);
+        // A display time before the frame's start, or a source that is none, is refused.
+        let header = "lane,start_s,present_s,display_s,display_source\n";
+        let path = file(
+            "early-display.csv",
+            format!("{header}x,1.0,1.01,0.9,wayland\n").as_bytes(),
+        );
+        says(
+            &failed(&path),
+            &["line 2", "column display_s", "before the frame's start"],
+        );
+        let path = file(
+            "bad-source.csv",
+            format!("{header}x,1.0,1.01,,x11\n").as_bytes(),
+        );
+        says(
+            &failed(&path),
+            &[
+                "line 2",
+                "column display_source",
+                "'x11' is not a display source",
+            ],
+        );
+    }
+
+    #[test]
     fn a_trace_of_frames_that_ran_65536_ticks_each_is_read_back() {
         use crate::protocol::frame_csv::{FrameCsv, FrameRecord, MAX_STEP_STARTS};
         // 10,000 s into a run, each step start is 16 bytes written: 65,536 of them were a
@@ -866,6 +1017,8 @@ pub(crate) mod tests {
             frame,
             start_ns: start_ns + frame * 65_536_000,
             present_ns: Some(start_ns + (frame + 1) * 65_536_000),
+            display_ns: None,
+            display_source: crate::protocol::frame_csv::DisplaySource::None,
             frame_ns: 65_536_000,
             steps: 65_536,
             alpha: 0.0,

@@ -3,7 +3,7 @@
 
 /// Each figure's term (the HUD's label, or the name a pane's or the strip's figure is drawn
 /// under) and what it means.
-pub const TIPS: [(&str, &str); 40] = [
+pub const TIPS: [(&str, &str); 44] = [
     (
         "mode",
         "The lane shown: its mode or preset, and its options.",
@@ -100,6 +100,22 @@ pub const TIPS: [(&str, &str); 40] = [
     (
         "input",
         "Event to screen for the last key or mouse input and the mean of recent ones, ms.",
+    ),
+    (
+        "display",
+        "What the display really did: the mean time between display changes over the last second, ms; MEAS when the compositor or X server said when each frame was shown, EST when estimated from the X11 vblank clock (the first vblank after the present returned); n/a and why where there is no present feedback.",
+    ),
+    (
+        "latency",
+        "From the present call to the frame's display, ms, the mean over the last second (MEAS or EST as on the display line).",
+    ),
+    (
+        "anim err",
+        "Animation error, PresentMon's: per frame shown, the change in simulation time minus the change in display time, ms, RMS over the last second (0: the motion keeps time with the display).",
+    ),
+    (
+        "discarded",
+        "Frames the display discarded, never shown (a newer frame replaced them first), since the window opened.",
     ),
     (
         "present",

@@ -39,6 +39,29 @@ pub struct HudInfo {
     pub lanes: Vec<LaneRow>,
     /// When a capture is replayed: which, and the frame showing.
     pub capture: Option<CaptureCaption>,
+    /// What the display did with the frames, as the window learned it from present feedback
+    /// (none: no display rows, as off the window).
+    pub display: Option<DisplayInfo>,
+}
+
+/// What the display really did with the frames (the window's present feedback), for the HUD's
+/// display rows.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DisplayInfo {
+    /// Why there are no display times (`None`: there are).
+    pub unavailable: Option<String>,
+    /// Whether the times are the display system's own (the compositor's, the X server's)
+    /// rather than estimated from a vblank clock.
+    pub measured: bool,
+    /// The mean time between display changes, ms.
+    pub interval_ms: Option<f64>,
+    /// The mean time from the present call to the display, ms.
+    pub latency_ms: Option<f64>,
+    /// The animation error (PresentMon's: change in simulation time minus change in display
+    /// time, per frame shown), RMS, ms.
+    pub anim_error_ms: Option<f64>,
+    /// Frames the display discarded, never shown.
+    pub discarded: u64,
 }
 
 /// A replayed capture: its file's name and the frame showing (1-based) of how many.
@@ -280,8 +303,46 @@ impl HudInfo {
             Row::new("vsync", lane.vsync.clone()),
         ]);
         rows.extend(self.output_rows());
+        rows.extend(self.display_rows(false));
         rows.extend(self.capture_rows());
         rows
+    }
+
+    /// What the display did: how often it changed (marked measured or estimated), how long
+    /// after the present call, the animation error and the frames discarded; or why that is
+    /// not known. None off the window. In the bar (`bar`), one short cell: how often it
+    /// changed, or "n/a" (a wider cell would widen the bar's columns past the panel's edge).
+    fn display_rows(&self, bar: bool) -> Vec<Row> {
+        let Some(d) = &self.display else {
+            return Vec::new();
+        };
+        if let Some(why) = &d.unavailable {
+            let value = match bar {
+                true => "n/a".to_string(),
+                false => format!("n/a: {why}"),
+            };
+            return vec![Row::new("display", value)];
+        }
+        let ms =
+            |v: Option<f64>, digits: usize| v.map_or_else(|| "-".to_string(), |v| num(v, digits));
+        let (flag, tone) = match d.measured {
+            true => ("MEAS", Tone::Accent),
+            false => ("EST", Tone::Warn),
+        };
+        if bar {
+            let every = format!("{} ms", ms(d.interval_ms, 1));
+            return vec![Row::new("display", every).flag(flag, tone)];
+        }
+        let discarded = match d.discarded {
+            0 => Tone::Plain,
+            _ => Tone::Warn,
+        };
+        vec![
+            Row::new("display", format!("every {} ms", ms(d.interval_ms, 1))).flag(flag, tone),
+            Row::new("latency", format!("{} ms", ms(d.latency_ms, 1))),
+            Row::new("anim err", format!("{} ms rms", ms(d.anim_error_ms, 2))),
+            Row::new("discarded", thousands(d.discarded)).tone(discarded),
+        ]
     }
 
     /// The capture being replayed and the frame showing, if one is.
@@ -337,6 +398,7 @@ impl HudInfo {
             second.push(input);
         }
         second.push(present);
+        second.extend(self.display_rows(true));
         [first, second]
     }
 
@@ -584,6 +646,7 @@ mod tests {
             present_mode: "Fifo (vsync)".into(),
             lanes: vec![lane("interpolated")],
             capture: None,
+            display: None,
         }
     }
 
@@ -696,6 +759,14 @@ mod tests {
             present_mode: "Mailbox \u{2014} a very long present mode name indeed".into(),
             lanes: vec![absurd.clone()],
             capture: None,
+            display: Some(DisplayInfo {
+                unavailable: None,
+                measured: true,
+                interval_ms: Some(f64::MAX),
+                latency_ms: Some(f64::NAN),
+                anim_error_ms: Some(f64::NEG_INFINITY),
+                discarded: u64::MAX,
+            }),
         };
         for line in hud.lines() {
             assert!(line.chars().count() < 40, "{line:?}");
@@ -704,6 +775,64 @@ mod tests {
         for line in hud.lines() {
             assert!(line.chars().count() < 40, "{line:?}");
         }
+        hud.display = Some(DisplayInfo {
+            unavailable: Some("the compositor offers no wp_presentation, and more".into()),
+            ..DisplayInfo::default()
+        });
+        for line in hud.lines() {
+            assert!(line.chars().count() < 40, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn the_display_rows_say_what_the_display_did_and_whether_it_was_measured() {
+        let shown = |measured| HudInfo {
+            display: Some(DisplayInfo {
+                unavailable: None,
+                measured,
+                interval_ms: Some(17.61),
+                latency_ms: Some(36.14),
+                anim_error_ms: Some(0.414),
+                discarded: 2,
+            }),
+            ..info()
+        };
+        let lines = shown(true).lines();
+        let tail = &lines[lines.len() - 4..];
+        assert_eq!(
+            tail,
+            [
+                "display   every 17.6 ms MEAS",
+                "latency   36.1 ms",
+                "anim err  0.41 ms rms",
+                "discarded 2",
+            ]
+        );
+        assert!(shown(false).lines().iter().any(|l| l.ends_with("ms EST")));
+        let none = HudInfo {
+            display: Some(DisplayInfo {
+                unavailable: Some("no wp_presentation".into()),
+                ..DisplayInfo::default()
+            }),
+            ..info()
+        };
+        let lines = none.lines();
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("display   n/a: no wp_presentation")
+        );
+        // Off the window: no display rows at all.
+        assert!(!info().lines().iter().any(|l| l.starts_with("display")));
+        // The split view's bar: one short cell.
+        let bar = |hud: HudInfo| HudInfo {
+            lanes: vec![lane("fixed"), lane("interpolated")],
+            ..hud
+        };
+        let lines = bar(shown(false)).lines();
+        let display: Vec<&String> = lines.iter().filter(|l| l.starts_with("display")).collect();
+        assert_eq!(display, ["display   17.6 ms EST"]);
+        assert!(!lines.iter().any(|l| l.starts_with("latency")));
+        assert!(bar(none).lines().contains(&"display   n/a".to_string()));
     }
 
     #[test]

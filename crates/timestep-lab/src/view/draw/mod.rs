@@ -47,7 +47,7 @@ mod words;
 
 pub use figures::ms;
 pub use glossary::{LEGEND, tip};
-pub use hud::{CaptureCaption, HudCell, HudInfo, LaneRow, text_scale};
+pub use hud::{CaptureCaption, DisplayInfo, HudCell, HudInfo, LaneRow, text_scale};
 pub use lanes::{LanePanes, Replay, explosion_banner};
 pub use layout::{Area, Bands, Layout, MAX_PANES, OVERLAY_SPREAD, label_height};
 pub use palette::lane_colours;

@@ -69,6 +69,7 @@ fn hud(particles: usize) -> HudInfo {
         pacing: "vsync".into(),
         input: "12.4 ms, mean 11.9".into(),
         present_mode: "Fifo (vsync)".into(),
+        display: None,
         lanes: vec![LaneRow {
             name: Mode::Interpolated.name().into(),
             mode: Mode::Interpolated.name().into(),
