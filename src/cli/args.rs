@@ -329,7 +329,7 @@ pub struct DisplayArgs {
     pub seed: u64,
     /// How many frames late present feedback (when each frame was scanned out) reaches a
     /// loop with the display timer (+display)
-    #[arg(help_heading = "Display", long, value_name = "N", default_value_t = FEEDBACK_DELAY, value_parser = clap::value_parser!(u64).range(1..=MAX_FEEDBACK_DELAY))]
+    #[arg(help_heading = "Display", long, value_name = "N", default_value_t = FEEDBACK_DELAY, value_parser = clap::value_parser!(u64).range(1..=MAX_FEEDBACK_DELAY), allow_hyphen_values = true)]
     pub feedback_delay: u64,
 }
 
@@ -424,7 +424,7 @@ pub struct ReplayArgs {
     pub which: CaptureArgs,
     /// How many frames late the capture's display times reach a loop with the display timer
     /// (+display), as present feedback
-    #[arg(help_heading = "Capture", long, value_name = "N", default_value_t = FEEDBACK_DELAY, value_parser = clap::value_parser!(u64).range(1..=MAX_FEEDBACK_DELAY))]
+    #[arg(help_heading = "Capture", long, value_name = "N", default_value_t = FEEDBACK_DELAY, value_parser = clap::value_parser!(u64).range(1..=MAX_FEEDBACK_DELAY), allow_hyphen_values = true)]
     pub feedback_delay: u64,
     /// Print one JSON object instead of the table
     #[arg(help_heading = "Output", long)]

@@ -569,11 +569,7 @@ fn ticks_of(path: &Path, lanes: &str) -> Vec<(String, u64, u64)> {
     let reports = replay::run(&config(path, lanes, 250 * MS), &s, &summary)
         .unwrap_or_else(|e| panic!("{e:?}"));
     let most = |r: &LaneReport| {
-        let counts = r
-            .shown
-            .steps_histogram
-            .keys()
-            .filter_map(|k| k.parse().ok());
+        let counts = r.shown.steps_histogram.keys().map(|k| u64::from(*k));
         counts.max().unwrap_or(0)
     };
     let of = |r: &LaneReport| (r.lane.clone(), r.shown.steps, most(r));

@@ -6,8 +6,8 @@
 //! frame or more late, and the refresh period when the display states one. From them it
 //! predicts the display time of the frame being built, the way Android's frame pacing library
 //! (Swappy) and the Vulkan present-timing sample (Vulkan-Samples PR #1535) do: the last known
-//! display time plus whole refresh periods, the number of periods chosen by where the frame's
-//! own clock reading plus the recent read-to-display latency falls on that vblank grid. It then
+//! display time plus whole refresh periods, the number of periods chosen by when the frame can
+//! be ready: its own clock reading plus the least recent read-to-display latency. It then
 //! hands the stepper the predicted display-to-display interval instead of the measured one, so
 //! the simulation advances exactly as the screen will, which is what PresentMon's animation
 //! error measures (change in simulation time minus change in display time per displayed frame).
@@ -24,13 +24,14 @@ use std::collections::VecDeque;
 
 /// Frames remembered for their feedback: feedback older than this is ignored.
 const REMEMBERED: usize = 64;
-/// Recent read-to-display latencies the prediction takes the median of.
-const LATENCIES: usize = 5;
+/// Recent read-to-display latencies the prediction takes the least of.
+const LATENCIES: usize = 8;
 /// Weight of each new displayed frame in the mean squared errors: 1/32.
 const EMA_SHIFT: f64 = 1.0 / 32.0;
 /// Predictions are dropped for the measured time while their mean squared error exceeds this
-/// many times the measured time's, and taken up again once it falls below it.
-const GIVE_UP_RATIO: f64 = 2.0;
+/// many times the measured time's (1.25: 12% more rms), and taken up again once it falls
+/// below it.
+const GIVE_UP_RATIO: f64 = 1.25;
 /// Below this mean squared error, ns², either source is as good as exact (0.1 ms rms).
 const EXACT_MS_NS2: f64 = 1e10;
 
@@ -146,16 +147,20 @@ impl DisplayPredictor {
         }
     }
 
-    /// When a frame read at `read_ns` on the timer's timeline will be displayed: the vblank of
-    /// the grid through the last known display time nearest to its reading plus the median
-    /// recent latency, and at least one period after that display.
+    /// When a frame read at `read_ns` on the timer's timeline will be displayed: on the grid of
+    /// vblanks through the last known display time, the first at or after the time it can be
+    /// ready (its reading plus the least recent latency, less a quarter period for the
+    /// reading's noise), and at least one period after that display. A frame is shown at the
+    /// first vblank after it is ready (a later frame ready sooner replaces it): the least
+    /// latency is its readiness, where a median would put a frame that is ready early in its
+    /// period a vblank late.
     fn predict(&self, read_ns: u64, period_ns: Option<u64>) -> Option<u64> {
         let known = self.last_shown?;
         let period = period_ns.filter(|p| *p > 0)?;
-        let latency = median(&self.latencies)?;
-        let expected = read_ns.saturating_add(latency);
-        let ahead = expected.saturating_sub(known.shown_ns);
-        let periods = ((ahead + period / 2) / period).max(1);
+        let latency = self.latencies.iter().copied().min()?;
+        let ready = read_ns.saturating_add(latency).saturating_sub(period / 4);
+        let ahead = ready.saturating_sub(known.shown_ns);
+        let periods = ahead.div_ceil(period).max(1);
         Some(
             known
                 .shown_ns
@@ -274,13 +279,6 @@ fn ema(mean: Option<f64>, e_ns: i128) -> f64 {
     }
 }
 
-/// The median of `values` (the lower of the middle two), if any.
-fn median(values: &VecDeque<u64>) -> Option<u64> {
-    let mut sorted: Vec<u64> = values.iter().copied().collect();
-    sorted.sort_unstable();
-    sorted.get(sorted.len().checked_sub(1)? / 2).copied()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -344,14 +342,17 @@ mod tests {
         assert_eq!(d.books().predicted_frames, 0);
     }
 
+    const MISSED_AFTER_A_SLIP: u64 = 9;
+
     #[test]
     fn a_frame_shown_late_is_a_miss_and_the_next_prediction_follows_the_display() {
         // Frame 40 slips a vblank and every frame after it stays a vblank later.
         let shown = |i: u64| Some(if i < 40 { i + 2 } else { i + 3 } * P);
         let (handed, d) = run(100, 2, Some(P), |_| 0, shown);
-        // Frame 40 itself, 41 (begun before 40's feedback came, two frames late), and 42-43,
-        // while the median of the last five latencies still holds the old one.
-        assert_eq!(d.books().missed, 4);
+        // Frame 40 itself, 41 (begun before 40's feedback came, two frames late), and those
+        // begun while the least of the last eight latencies is still the old one: a latency
+        // that grows is learnt in eight frames (one that shrinks, at once).
+        assert_eq!(d.books().missed, MISSED_AFTER_A_SLIP);
         assert!(handed[60..].iter().all(|h| *h == P));
     }
 
@@ -405,21 +406,20 @@ mod tests {
     /// The prediction rule written out plainly, from the whole history: frame `n` (read at
     /// `reads[n]` on the timer's timeline) is predicted from the frames whose feedback came
     /// before it began (`k + delay <= n`), shown at `shown[k]`: the latest of them is the
-    /// grid's anchor, the median of the last five latencies (the lower middle) the offset;
-    /// the nearest vblank, at least one period after the anchor.
+    /// grid's anchor, the least of the last eight latencies, less a quarter period, when the
+    /// frame is ready; the first vblank then or after, at least one period after the anchor.
     fn model(reads: &[u64], shown: &[u64], delay: usize, period: u64, n: usize) -> Option<u64> {
         let known: Vec<usize> = (0..n.checked_sub(delay).map_or(0, |m| m + 1)).collect();
         let last = *known.last()?;
-        let mut latencies: Vec<u64> = known
+        let latency = known
             .iter()
             .rev()
-            .take(5)
+            .take(8)
             .map(|&k| shown[k] - reads[k])
-            .collect();
-        latencies.sort_unstable();
-        let latency = latencies[(latencies.len() - 1) / 2];
-        let ahead = (reads[n] + latency).saturating_sub(shown[last]) as f64 / period as f64;
-        Some(shown[last] + (ahead.round() as u64).max(1) * period)
+            .min()?;
+        let ready = reads[n] + latency - period / 4;
+        let ahead = ready.saturating_sub(shown[last]) as f64 / period as f64;
+        Some(shown[last] + (ahead.ceil() as u64).max(1) * period)
     }
 
     #[test]

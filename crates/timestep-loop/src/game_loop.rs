@@ -238,8 +238,8 @@ impl Loop {
     /// let refresh = Duration::from_nanos(16_683_350); // 59.94 Hz
     /// let start = Instant::now();
     /// for i in 0..60u32 {
-    ///     // Frames read 1.5 ms late, 4 ms early, ..., each shown two vblanks after its own.
-    ///     let noise = Duration::from_micros(u64::from(i % 3) * 2_750);
+    ///     // Frames read 0, 1.5 or 3 ms late, each shown two vblanks after its own.
+    ///     let noise = Duration::from_micros(u64::from(i % 3) * 1_500);
     ///     lp.begin_frame_at(start + refresh * i + noise);
     ///     while lp.next_step().is_some() {}
     ///     if let Some(seen) = i.checked_sub(2) {

@@ -206,7 +206,7 @@ pub fn flips(report: &LaneReport, refresh_hz: Option<f64>) -> Option<f64> {
     let frames = |ticks: fn(u64) -> bool| -> u64 {
         let h = &report.shown.steps_histogram;
         h.iter()
-            .filter(|(k, _)| k.parse().is_ok_and(ticks))
+            .filter(|(k, _)| ticks(u64::from(**k)))
             .map(|(_, n)| n)
             .sum()
     };

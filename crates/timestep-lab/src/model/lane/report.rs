@@ -172,7 +172,7 @@ pub struct ShownReport {
     /// to the next one shown).
     pub steps_per_frame: StepsPerFrame,
     /// Presented frames per number of steps they show, e.g. {"16": 310, "17": 290}.
-    pub steps_histogram: std::collections::BTreeMap<String, u64>,
+    pub steps_histogram: std::collections::BTreeMap<u32, u64>,
     /// Steps taken after the last presented frame, in frames never shown: with the
     /// histogram's, every step (`steps`).
     pub steps_after_last_shown: u64,
@@ -402,11 +402,7 @@ impl ShownReport {
             stutter_max_ms: millis(metrics.stutter_max_ns()),
             judder_px: lane.record().judder().stats(),
             steps_per_frame: metrics.steps_per_frame(),
-            steps_histogram: metrics
-                .histogram()
-                .iter()
-                .map(|(k, v)| (k.to_string(), *v))
-                .collect(),
+            steps_histogram: metrics.histogram(),
             steps_after_last_shown: lane.record().unshown_steps(),
             game_speed: books.game_speed(),
         }
