@@ -392,6 +392,7 @@ pub fn encode_png(rgba: &[u8], width: u32, height: u32) -> Result<Vec<u8>, Outpu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use timestep_lab::model::lane::parse_spec;
 
     #[test]
     fn the_frame_log_reaches_the_file_while_running_not_only_at_exit() {
@@ -399,23 +400,10 @@ mod tests {
             std::env::temp_dir().join(format!("timestep-rope-log-{}.csv", std::process::id()));
         let mut log = FrameLog::create(&path).unwrap();
         let row = |start_ns| FrameRecord {
-            lane: 0,
-            spec: timestep_lab::model::lane::parse_spec("fixed").unwrap(),
-            frame: 0,
-            start_ns,
             present_ns: Some(start_ns),
-            display_ns: None,
-            display_source: timestep_lab::protocol::frame_csv::DisplaySource::None,
             frame_ns: 16_000_000,
             steps: 16,
-            alpha: 0.0,
-            shown_ns: 0,
-            drift_ms: 0.0,
-            exploded: false,
-            pacing: timestep_loop::Pacing::Vsync,
-            input_ns: None,
-            step_starts_ns: Vec::new(),
-            step_cost_ns: 0,
+            ..FrameRecord::started(parse_spec("fixed").unwrap(), 0, start_ns)
         };
         let growing = crate::pending::temp_path(&path, std::process::id()).unwrap();
         let lines = |p: &Path| std::fs::read_to_string(p).unwrap().lines().count();
@@ -440,23 +428,10 @@ mod tests {
             std::env::temp_dir().join(format!("timestep-rope-held-log-{}.csv", std::process::id()));
         let mut log = FrameLog::create(&path).unwrap();
         let row = |frame: u64| FrameRecord {
-            lane: 0,
-            spec: timestep_lab::model::lane::parse_spec("fixed").unwrap(),
-            frame,
-            start_ns: frame * 16_000_000,
             present_ns: Some(frame * 16_000_000 + 5_000_000),
-            display_ns: None,
-            display_source: DisplaySource::None,
             frame_ns: 16_000_000,
             steps: 1,
-            alpha: 0.0,
-            shown_ns: 0,
-            drift_ms: 0.0,
-            exploded: false,
-            pacing: timestep_loop::Pacing::Vsync,
-            input_ns: None,
-            step_starts_ns: Vec::new(),
-            step_cost_ns: 0,
+            ..FrameRecord::started(parse_spec("fixed").unwrap(), frame, frame * 16_000_000)
         };
         let said = |frame: u64, at_ns: Option<u64>| FrameDisplay {
             frame,

@@ -181,6 +181,31 @@ impl FrameRecord {
         }
     }
 
+    /// A frame of lane `spec` (index 0) numbered `frame` that started at `start_ns` and did
+    /// nothing else: no steps, never shown, no feedback, paced by vsync. For a record built by
+    /// hand (a test, a tool writing a log), its other fields set with `..`.
+    pub fn started(spec: LaneSpec, frame: u64, start_ns: u64) -> FrameRecord {
+        FrameRecord {
+            lane: 0,
+            spec,
+            frame,
+            start_ns,
+            present_ns: None,
+            display_ns: None,
+            display_source: DisplaySource::None,
+            frame_ns: 0,
+            steps: 0,
+            alpha: 0.0,
+            shown_ns: 0,
+            drift_ms: 0.0,
+            exploded: false,
+            pacing: Pacing::Vsync,
+            input_ns: None,
+            step_starts_ns: Vec::new(),
+            step_cost_ns: 0,
+        }
+    }
+
     /// When the frame became visible, or (never shown) when it started, ns.
     pub fn present_or_start_ns(&self) -> u64 {
         self.present_ns.unwrap_or(self.start_ns)

@@ -878,23 +878,16 @@ pub(crate) mod tests {
         let mut csv =
             crate::protocol::frame_csv::FrameCsv::new(Vec::new()).unwrap_or_else(|e| panic!("{e}"));
         let record = |spec: &str, start_ns, present_ns| crate::protocol::frame_csv::FrameRecord {
-            lane: 0,
-            spec: crate::model::lane::parse_spec(spec).unwrap_or_else(|e| panic!("{e}")),
-            frame: 0,
-            start_ns,
             present_ns,
-            display_ns: None,
-            display_source: crate::protocol::frame_csv::DisplaySource::None,
             frame_ns: 16_000_000,
             steps: 16,
-            alpha: 0.0,
             shown_ns: 16_000_000,
-            drift_ms: 0.0,
-            exploded: false,
-            pacing: timestep_loop::Pacing::Vsync,
-            input_ns: None,
             step_starts_ns: vec![start_ns],
-            step_cost_ns: 0,
+            ..crate::protocol::frame_csv::FrameRecord::started(
+                crate::model::lane::parse_spec(spec).unwrap_or_else(|e| panic!("{e}")),
+                0,
+                start_ns,
+            )
         };
         let records = [
             record("fixed", 1_000_000_000, Some(1_016_000_000)),
@@ -917,23 +910,17 @@ pub(crate) mod tests {
     fn a_frame_log_with_display_times_replays_to_them_and_one_without_to_its_presents() {
         use crate::protocol::frame_csv::{DisplaySource, FrameCsv, FrameRecord};
         let record = |start_ns: u64, display: Option<u64>, source| FrameRecord {
-            lane: 0,
-            spec: crate::model::lane::parse_spec("fixed").unwrap_or_else(|e| panic!("{e}")),
-            frame: 0,
-            start_ns,
             present_ns: Some(start_ns + 10_000_000),
             display_ns: display,
             display_source: source,
             frame_ns: 16_000_000,
             steps: 16,
-            alpha: 0.0,
             shown_ns: 16_000_000,
-            drift_ms: 0.0,
-            exploded: false,
-            pacing: timestep_loop::Pacing::Vsync,
-            input_ns: None,
-            step_starts_ns: Vec::new(),
-            step_cost_ns: 0,
+            ..FrameRecord::started(
+                crate::model::lane::parse_spec("fixed").unwrap_or_else(|e| panic!("{e}")),
+                0,
+                start_ns,
+            )
         };
         let records = [
             record(1_000_000_000, Some(1_036_000_000), DisplaySource::Wayland),
@@ -1012,23 +999,16 @@ pub(crate) mod tests {
         // row of 1 MiB, past what replay reads.
         let start_ns = 10_000_000_000_000;
         let record = |frame: u64| FrameRecord {
-            lane: 0,
-            spec: crate::model::lane::parse_spec("fixed").unwrap_or_else(|e| panic!("{e}")),
-            frame,
-            start_ns: start_ns + frame * 65_536_000,
             present_ns: Some(start_ns + (frame + 1) * 65_536_000),
-            display_ns: None,
-            display_source: crate::protocol::frame_csv::DisplaySource::None,
             frame_ns: 65_536_000,
             steps: 65_536,
-            alpha: 0.0,
             shown_ns: start_ns,
-            drift_ms: 0.0,
-            exploded: false,
-            pacing: timestep_loop::Pacing::Vsync,
-            input_ns: None,
             step_starts_ns: (0..65_536).map(|k| start_ns + k * 1000).collect(),
-            step_cost_ns: 0,
+            ..FrameRecord::started(
+                crate::model::lane::parse_spec("fixed").unwrap_or_else(|e| panic!("{e}")),
+                frame,
+                start_ns + frame * 65_536_000,
+            )
         };
         let mut csv = FrameCsv::new(Vec::new()).unwrap_or_else(|e| panic!("{e}"));
         for frame in 0..3 {
