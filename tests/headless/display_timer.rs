@@ -18,11 +18,7 @@ fn simulated(display: DisplayConfig, lanes: &str) -> Vec<LaneReport> {
         physics: false,
         ..config(display)
     };
-    simulate::run(&cfg, |_| {})
-        .unwrap()
-        .into_iter()
-        .map(|(r, _)| r)
-        .collect()
+    reports(&cfg)
 }
 
 /// 59.94 Hz with vsync and ±2 ms of timer noise, for 10 s: issue 40's situation.

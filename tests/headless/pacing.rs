@@ -14,11 +14,7 @@ fn run_paced(display: DisplayConfig, lanes: &[Mode]) -> Vec<LaneReport> {
         lanes: lanes.iter().map(|&m| LaneSpec::mode(m)).collect(),
         ..config(display)
     };
-    simulate::run(&cfg, |_| {})
-        .unwrap()
-        .into_iter()
-        .map(|(r, _)| r)
-        .collect()
+    reports(&cfg)
 }
 
 fn adaptive(render_cost: RenderCost, seconds: u64) -> DisplayConfig {

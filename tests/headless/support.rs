@@ -116,3 +116,12 @@ pub fn scratch(name: &str) -> std::path::PathBuf {
     std::fs::create_dir_all(&dir).expect("a temp dir");
     dir
 }
+
+/// Each lane's report from a run of `cfg` (its final positions left out).
+pub fn reports(cfg: &SimConfig) -> Vec<LaneReport> {
+    simulate::run(cfg, |_| {})
+        .unwrap()
+        .into_iter()
+        .map(|(r, _)| r)
+        .collect()
+}
